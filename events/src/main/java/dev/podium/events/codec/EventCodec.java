@@ -1,0 +1,186 @@
+package dev.podium.events.codec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.podium.events.Envelope;
+import dev.podium.events.Event;
+import dev.podium.events.EventType;
+import dev.podium.events.validate.EnvelopeValidator;
+import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.Violation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Encodes envelopes to JSON (UTF-8, snake_case) and decodes untrusted bytes back, validating them first so that every
+ * violation is named. Thread-safe.
+ */
+public final class EventCodec {
+
+    private final ObjectMapper mapper;
+    private final EnvelopeValidator validator;
+    private final Clock clock;
+
+    public EventCodec() {
+        this(Clock.systemUTC());
+    }
+
+    public EventCodec(Clock clock) {
+        this.mapper = newMapper();
+        this.validator = new EnvelopeValidator();
+        this.clock = clock;
+    }
+
+    /** The mapper Podium uses for events everywhere: snake_case, ISO-8601 instants, nulls left out, no NaN. */
+    public static ObjectMapper newMapper() {
+        JsonMapper mapper = JsonMapper.builder()
+                .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .addModule(new JavaTimeModule())
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                .serializationInclusion(JsonInclude.Include.NON_NULL)
+                .build();
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(Limits.MAX_NESTING_DEPTH)
+                .maxStringLength(Limits.MAX_RECORD_BYTES)
+                .build());
+        return mapper;
+    }
+
+    public ObjectMapper mapper() {
+        return mapper;
+    }
+
+    /** The exact bytes a writer publishes and signs. Deterministic: the same envelope always gives the same bytes. */
+    public byte[] encode(Envelope envelope) {
+        try {
+            return mapper.writeValueAsBytes(toTree(envelope));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode " + envelope.type() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public ObjectNode toTree(Envelope envelope) {
+        ObjectNode root = mapper.createObjectNode();
+        root.put("event_id", envelope.eventId().toString());
+        root.put("type", envelope.type().name());
+        root.put("schema_version", envelope.schemaVersion());
+        root.put("stream_id", envelope.streamId());
+        root.put("seq", envelope.seq());
+        if (envelope.agentId() != null) {
+            root.put("agent_id", envelope.agentId());
+        }
+        root.put("occurred_at", envelope.occurredAt().toString());
+        root.set("payload", mapper.valueToTree(envelope.payload()));
+        return root;
+    }
+
+    /**
+     * Decodes and validates untrusted bytes. Never throws for bad input: a record that is not JSON, breaks a rule or does
+     * not bind gives {@link Decoded.Rejected} with every violation found.
+     */
+    public Decoded decode(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            return Decoded.rejected(new Violation("$", "empty record"));
+        }
+        if (bytes.length > Limits.MAX_RECORD_BYTES) {
+            return Decoded.rejected(new Violation("$", "record of " + bytes.length + " bytes is over the limit of "
+                    + Limits.MAX_RECORD_BYTES + " bytes"));
+        }
+        JsonNode root;
+        try {
+            root = mapper.readTree(bytes);
+        } catch (IOException e) {
+            return Decoded.rejected(new Violation("$", "malformed JSON: " + firstLine(e)));
+        }
+        List<Violation> violations = validator.validate(root, Instant.now(clock));
+        if (!violations.isEmpty()) {
+            return new Decoded.Rejected(violations);
+        }
+        try {
+            return new Decoded.Accepted(fromValidTree(root), contentHash(bytes));
+        } catch (IllegalArgumentException | IOException e) {
+            return Decoded.rejected(new Violation("payload", "does not bind: " + firstLine(e)));
+        }
+    }
+
+    /** Decodes a record that is known to be valid, such as a row of the event store. */
+    public Envelope decodeTrusted(byte[] bytes) {
+        try {
+            return fromValidTree(mapper.readTree(bytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Binds a stored payload (for instance a jsonb column) of a known type. */
+    public Event payloadFromJson(EventType type, String json) {
+        try {
+            return mapper.readValue(json, type.payloadType());
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("stored " + type + " payload does not bind: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** SHA-256 of the record bytes, hex: equal hashes mean a redelivery, unequal ones a conflict. */
+    public static String contentHash(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
+    }
+
+    private Envelope fromValidTree(JsonNode root) throws IOException {
+        EventType type = EventType.byName(root.get("type").asText())
+                .orElseThrow(() -> new IllegalArgumentException("unknown type"));
+        JsonNode agent = root.get("agent_id");
+        Event payload = mapper.treeToValue(Upcaster.upcast(type, root.get("schema_version").asInt(), root.get("payload")),
+                type.payloadType());
+        return new Envelope(
+                UUID.fromString(root.get("event_id").asText()),
+                type,
+                root.get("schema_version").asInt(),
+                root.get("stream_id").asText(),
+                root.get("seq").asLong(),
+                agent == null || agent.isNull() ? null : agent.asText(),
+                Instant.parse(root.get("occurred_at").asText()),
+                payload);
+    }
+
+    private static String firstLine(Exception e) {
+        String m = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        if (m == null) {
+            return e.getClass().getSimpleName();
+        }
+        String line = m.lines().findFirst().orElse(m);
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    public static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.podium.events.job;
+
+import dev.podium.events.validate.Nullable;
+import dev.podium.events.model.JobSpec;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A campaign: one job spec to run once per pool. {@code schedule} is null for a one-off campaign or a cron expression for
+ * a repeating one; {@code actor} is the name of the admin token that submitted it.
+ */
+public record CampaignCreated(UUID campaignId, String name, JobSpec spec, List<String> pools, @Nullable String schedule, String actor)
+        implements CampaignEvent {
+}

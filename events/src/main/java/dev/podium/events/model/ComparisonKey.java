@@ -1,0 +1,119 @@
+package dev.podium.events.model;
+
+import dev.podium.events.validate.NonNegative;
+import dev.podium.events.validate.Nullable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What must be equal for two results to be ranked against each other. A comparison varies one dimension (the device, a
+ * software version or one of these fields) and holds the rest fixed; results with different keys are never ranked together.
+ * {@code inputSize} is the sequence length or image size; {@code extra} holds the benchmark's declared extra parameters,
+ * such as {@code dataloader_num_workers}. Null fields mean "not stated" and are part of the key as such.
+ */
+public record ComparisonKey(
+        String benchmark,
+        @Nullable String benchmarkVersion,
+        @Nullable String scenario,
+        @Nullable String model,
+        @Nullable String precision,
+        @Nullable @NonNegative Integer perDeviceBatchSize,
+        @Nullable @NonNegative Integer totalAccelerators,
+        @Nullable @NonNegative Integer inputSize,
+        @Nullable SortedMap<String, String> extra) {
+
+    public static final String BENCHMARK = "benchmark";
+    public static final String BENCHMARK_VERSION = "benchmark_version";
+    public static final String SCENARIO = "scenario";
+    public static final String MODEL = "model";
+    public static final String PRECISION = "precision";
+    public static final String BATCH_SIZE = "per_device_batch_size";
+    public static final String TOTAL_ACCELERATORS = "total_accelerators";
+    public static final String INPUT_SIZE = "input_size";
+
+    public ComparisonKey {
+        Objects.requireNonNull(benchmark, "benchmark");
+        extra = extra == null ? new TreeMap<>() : new TreeMap<>(extra);
+    }
+
+    /** Every dimension by name, fixed fields first, then the extra parameters in name order. */
+    public Map<String, String> dimensions() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put(BENCHMARK, benchmark);
+        d.put(BENCHMARK_VERSION, benchmarkVersion);
+        d.put(SCENARIO, scenario);
+        d.put(MODEL, model);
+        d.put(PRECISION, precision);
+        d.put(BATCH_SIZE, perDeviceBatchSize == null ? null : perDeviceBatchSize.toString());
+        d.put(TOTAL_ACCELERATORS, totalAccelerators == null ? null : totalAccelerators.toString());
+        d.put(INPUT_SIZE, inputSize == null ? null : inputSize.toString());
+        extra.forEach(d::put);
+        return d;
+    }
+
+    /**
+     * The canonical text of the key, e.g. {@code benchmark=bridgetower;...;dataloader_num_workers=0}. Absent values are
+     * written as {@code -}; names and values are percent-escaped so that no value can imitate a separator.
+     */
+    public String canonical() {
+        StringBuilder sb = new StringBuilder();
+        dimensions().forEach((k, v) -> {
+            if (sb.length() > 0) {
+                sb.append(';');
+            }
+            sb.append(escape(k)).append('=').append(v == null ? "-" : escape(v));
+        });
+        return sb.toString();
+    }
+
+    /** The canonical text with one dimension left out: the group within which that dimension varies. */
+    public String canonicalWithout(String dimension) {
+        return withoutDimension(dimension).canonical();
+    }
+
+    /** A short stable id (SHA-256 of the canonical text, 16 hex digits) for URLs and indexes. */
+    public String id() {
+        return shortHash(canonical());
+    }
+
+    /** This key with one dimension cleared, so results that differ only there share it. */
+    public ComparisonKey withoutDimension(String dimension) {
+        SortedMap<String, String> e = new TreeMap<>(extra);
+        e.remove(dimension);
+        return new ComparisonKey(
+                benchmark,
+                BENCHMARK_VERSION.equals(dimension) ? null : benchmarkVersion,
+                SCENARIO.equals(dimension) ? null : scenario,
+                MODEL.equals(dimension) ? null : model,
+                PRECISION.equals(dimension) ? null : precision,
+                BATCH_SIZE.equals(dimension) ? null : perDeviceBatchSize,
+                TOTAL_ACCELERATORS.equals(dimension) ? null : totalAccelerators,
+                INPUT_SIZE.equals(dimension) ? null : inputSize,
+                e);
+    }
+
+    /** The value of one dimension, or null when not stated. */
+    public String valueOf(String dimension) {
+        return dimensions().get(dimension);
+    }
+
+    public static String shortHash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
+    }
+
+    private static String escape(String s) {
+        return s.replace("%", "%25").replace(";", "%3B").replace("=", "%3D");
+    }
+}

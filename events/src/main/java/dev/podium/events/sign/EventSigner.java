@@ -1,0 +1,58 @@
+package dev.podium.events.sign;
+
+import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * HMAC-SHA256 over the exact record value bytes. Writers put the key id and the signature (lower-case hex) in the record
+ * headers {@value #KEY_ID_HEADER} and {@value #SIGNATURE_HEADER}; ingest recomputes the signature from the bytes it
+ * received, so any change to the record breaks it.
+ */
+public final class EventSigner {
+
+    public static final String KEY_ID_HEADER = "podium-key-id";
+    public static final String SIGNATURE_HEADER = "podium-signature";
+    private static final String ALGORITHM = "HmacSHA256";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private EventSigner() {
+    }
+
+    /** The signature of {@code value} under {@code secret}, as lower-case hex. */
+    public static String sign(byte[] value, byte[] secret) {
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(new SecretKeySpec(secret, ALGORITHM));
+            return java.util.HexFormat.of().formatHex(mac.doFinal(value));
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HMAC-SHA256 unavailable", e);
+        }
+    }
+
+    /** True when {@code signature} is the signature of {@code value} under {@code secret}; compared in constant time. */
+    public static boolean verify(byte[] value, String signature, byte[] secret) {
+        if (signature == null || value == null || secret == null || secret.length == 0) {
+            return false;
+        }
+        byte[] expected = sign(value, secret).getBytes(StandardCharsets.US_ASCII);
+        return MessageDigest.isEqual(expected, signature.toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** A new random secret of 32 bytes, as URL-safe base64 without padding: the form agents keep in their key file. */
+    public static String newSecret() {
+        byte[] secret = new byte[32];
+        RANDOM.nextBytes(secret);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    }
+
+    /** The bytes of a secret in its textual form. */
+    public static byte[] secretBytes(String secret) {
+        return Base64.getUrlDecoder().decode(secret.trim());
+    }
+}

@@ -1,0 +1,23 @@
+package dev.podium.events.validate;
+
+/** The stated limits of the contract. Producers in other languages find the same numbers in the JSON Schema files. */
+public final class Limits {
+
+    /** Largest record accepted, equal to the topic's {@code max.message.bytes}. */
+    public static final int MAX_RECORD_BYTES = 1024 * 1024;
+    /** Longest ordinary string, in characters. */
+    public static final int MAX_STRING_CHARS = 1024;
+    /** Longest free-text string (quotes, log tails, commands), in characters. */
+    public static final int MAX_TEXT_CHARS = 16 * 1024;
+    /** Most elements in one array (per-repetition values, samples, metrics). */
+    public static final int MAX_ARRAY_ITEMS = 10_000;
+    /** Most entries in one map (parameters, library versions, environment). */
+    public static final int MAX_MAP_ENTRIES = 256;
+    /** Deepest nesting of JSON objects and arrays. */
+    public static final int MAX_NESTING_DEPTH = 32;
+    /** How far ahead of ingest's clock {@code occurred_at} may be. */
+    public static final java.time.Duration MAX_CLOCK_AHEAD = java.time.Duration.ofDays(1);
+
+    private Limits() {
+    }
+}
