@@ -1,0 +1,78 @@
+package dev.podium.events.device;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Maps the names vendor tools and publications use to canonical devices. Rules are tried in order, most specific first,
+ * so "NVIDIA H100 80GB HBM3" (the SXM card as nvidia-smi names it) and "NVIDIA H100 PCIe" land on different devices while
+ * "NVIDIA H100 GPU" from a press release lands on the variant-unspecified {@code nvidia-h100}.
+ */
+public final class DeviceAliases {
+
+    private record Rule(Pattern pattern, DeviceModel device) {
+    }
+
+    private static final List<Rule> RULES = List.of(
+            rule("h200.*nvl", "nvidia-h200-nvl-141gb", "NVIDIA", "NVIDIA H200 NVL", true),
+            rule("h200", "nvidia-h200-sxm-141gb", "NVIDIA", "NVIDIA H200 SXM 141GB", true),
+            rule("h100.*nvl", "nvidia-h100-nvl-94gb", "NVIDIA", "NVIDIA H100 NVL", true),
+            rule("h100.*pcie", "nvidia-h100-pcie-80gb", "NVIDIA", "NVIDIA H100 PCIe 80GB", true),
+            rule("h100.*(sxm|hbm3)", "nvidia-h100-sxm-80gb", "NVIDIA", "NVIDIA H100 SXM 80GB", true),
+            rule("h100", "nvidia-h100", "NVIDIA", "NVIDIA H100 (variant unspecified)", false),
+            rule("a100.*pcie.*40|a100.*40.*pcie", "nvidia-a100-pcie-40gb", "NVIDIA", "NVIDIA A100 PCIe 40GB", true),
+            rule("a100.*pcie", "nvidia-a100-pcie-80gb", "NVIDIA", "NVIDIA A100 PCIe 80GB", true),
+            rule("a100.*sxm.*40|a100.*40\\s*gb", "nvidia-a100-sxm-40gb", "NVIDIA", "NVIDIA A100 SXM 40GB", true),
+            rule("a100.*sxm", "nvidia-a100-sxm-80gb", "NVIDIA", "NVIDIA A100 SXM 80GB", true),
+            rule("a100.*80\\s*gb", "nvidia-a100-80gb", "NVIDIA", "NVIDIA A100 80GB (variant unspecified)", false),
+            rule("a100", "nvidia-a100", "NVIDIA", "NVIDIA A100 (variant unspecified)", false),
+            rule("mi300x", "amd-mi300x", "AMD", "AMD Instinct MI300X", true),
+            rule("mi250x", "amd-mi250x", "AMD", "AMD Instinct MI250X", true),
+            rule("mi250", "amd-mi250", "AMD", "AMD Instinct MI250", true),
+            rule("gaudi\\s*3|hl-325", "intel-gaudi3", "Intel", "Intel Gaudi 3", true),
+            rule("gaudi\\s*2|hl-225", "intel-gaudi2", "Intel", "Intel Gaudi 2", true),
+            rule("tpu\\s*v5p", "google-tpu-v5p", "Google", "Google TPU v5p", true),
+            rule("tpu\\s*v5\\s*lite|tpu\\s*v5e", "google-tpu-v5e", "Google", "Google TPU v5e", true),
+            rule("tpu\\s*v4", "google-tpu-v4", "Google", "Google TPU v4", true),
+            rule("tpu", "google-tpu", "Google", "Google TPU (variant unspecified)", false));
+
+    private DeviceAliases() {
+    }
+
+    private static Rule rule(String regex, String id, String vendor, String label, boolean specified) {
+        return new Rule(Pattern.compile(regex, Pattern.CASE_INSENSITIVE), new DeviceModel(id, vendor, label, specified));
+    }
+
+    /** The canonical device for a reported or published name, or empty when no rule knows it. */
+    public static Optional<DeviceModel> resolve(String reportedName) {
+        if (reportedName == null || reportedName.isBlank()) {
+            return Optional.empty();
+        }
+        String name = reportedName.toLowerCase(Locale.ROOT);
+        return RULES.stream().filter(r -> r.pattern.matcher(name).find()).map(Rule::device).findFirst();
+    }
+
+    /** A device by canonical id, e.g. for labels on pages. */
+    public static Optional<DeviceModel> byId(String id) {
+        return RULES.stream().map(Rule::device).filter(d -> d.id().equals(id)).findFirst();
+    }
+
+    /** Every canonical device this table knows. */
+    public static List<DeviceModel> all() {
+        return RULES.stream().map(Rule::device).toList();
+    }
+
+    /**
+     * The canonical id for a host's CPU when a run used no accelerator: {@code cpu-} and a slug of the model, e.g.
+     * {@code cpu-intel-xeon-platinum-8480}.
+     */
+    public static String cpuDeviceId(String cpuModel) {
+        String slug = cpuModel == null ? "unknown" : cpuModel.toLowerCase(Locale.ROOT)
+                .replaceAll("\\(r\\)|\\(tm\\)|cpu|processor|@.*$", " ")
+                .replaceAll("[^a-z0-9]+", "-")
+                .replaceAll("^-+|-+$", "");
+        return "cpu-" + (slug.isEmpty() ? "unknown" : slug);
+    }
+}
