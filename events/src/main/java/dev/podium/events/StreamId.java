@@ -57,6 +57,11 @@ public record StreamId(StreamKind kind, String value) {
         return Optional.empty();
     }
 
+    /** True when {@code agentId} can name an agent: a letter or digit, then letters, digits, '.', '_', '-'; 128 at most. */
+    public static boolean isValidAgentId(String agentId) {
+        return agentId != null && AGENT_ID.matcher(agentId).matches();
+    }
+
     /** The agent id named in an agent stream id; empty for other kinds. */
     public Optional<String> agentId() {
         return kind == StreamKind.AGENT ? Optional.of(value.split("/")[1]) : Optional.empty();

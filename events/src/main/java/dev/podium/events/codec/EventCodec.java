@@ -61,6 +61,7 @@ public final class EventCodec {
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
                 .build();
         mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
@@ -113,16 +114,22 @@ public final class EventCodec {
         JsonNode root;
         try {
             root = mapper.readTree(bytes);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // StreamConstraintsException (too deep, too long a number) is a JsonProcessingException, hence an IOException.
             return Decoded.rejected(new Violation("$", "malformed JSON: " + firstLine(e)));
         }
-        List<Violation> violations = validator.validate(root, Instant.now(clock));
+        List<Violation> violations;
+        try {
+            violations = validator.validate(root, Instant.now(clock));
+        } catch (RuntimeException e) {
+            return Decoded.rejected(new Violation("$", "cannot be validated: " + firstLine(e)));
+        }
         if (!violations.isEmpty()) {
             return new Decoded.Rejected(violations);
         }
         try {
             return new Decoded.Accepted(fromValidTree(root), contentHash(bytes));
-        } catch (IllegalArgumentException | IOException e) {
+        } catch (RuntimeException | IOException e) {
             return Decoded.rejected(new Violation("payload", "does not bind: " + firstLine(e)));
         }
     }

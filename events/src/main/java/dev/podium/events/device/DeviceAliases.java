@@ -16,25 +16,32 @@ public final class DeviceAliases {
     }
 
     private static final List<Rule> RULES = List.of(
+            rule("gh200", "nvidia-gh200", "NVIDIA", "NVIDIA GH200 Grace Hopper", true),
             rule("h200.*nvl", "nvidia-h200-nvl-141gb", "NVIDIA", "NVIDIA H200 NVL", true),
             rule("h200", "nvidia-h200-sxm-141gb", "NVIDIA", "NVIDIA H200 SXM 141GB", true),
             rule("h100.*nvl", "nvidia-h100-nvl-94gb", "NVIDIA", "NVIDIA H100 NVL", true),
             rule("h100.*pcie", "nvidia-h100-pcie-80gb", "NVIDIA", "NVIDIA H100 PCIe 80GB", true),
             rule("h100.*(sxm|hbm3)", "nvidia-h100-sxm-80gb", "NVIDIA", "NVIDIA H100 SXM 80GB", true),
             rule("h100", "nvidia-h100", "NVIDIA", "NVIDIA H100 (variant unspecified)", false),
-            rule("a100.*pcie.*40|a100.*40.*pcie", "nvidia-a100-pcie-40gb", "NVIDIA", "NVIDIA A100 PCIe 40GB", true),
+            rule("a100.*pcie.*40\\s*gb|a100.*40\\s*gb.*pcie", "nvidia-a100-pcie-40gb", "NVIDIA", "NVIDIA A100 PCIe 40GB", true),
             rule("a100.*pcie", "nvidia-a100-pcie-80gb", "NVIDIA", "NVIDIA A100 PCIe 80GB", true),
-            rule("a100.*sxm.*40|a100.*40\\s*gb", "nvidia-a100-sxm-40gb", "NVIDIA", "NVIDIA A100 SXM 40GB", true),
+            rule("a100.*sxm.*40\\s*gb", "nvidia-a100-sxm-40gb", "NVIDIA", "NVIDIA A100 SXM 40GB", true),
             rule("a100.*sxm", "nvidia-a100-sxm-80gb", "NVIDIA", "NVIDIA A100 SXM 80GB", true),
+            rule("a100.*40\\s*gb", "nvidia-a100-40gb", "NVIDIA", "NVIDIA A100 40GB (variant unspecified)", false),
             rule("a100.*80\\s*gb", "nvidia-a100-80gb", "NVIDIA", "NVIDIA A100 80GB (variant unspecified)", false),
             rule("a100", "nvidia-a100", "NVIDIA", "NVIDIA A100 (variant unspecified)", false),
             rule("mi300x", "amd-mi300x", "AMD", "AMD Instinct MI300X", true),
             rule("mi250x", "amd-mi250x", "AMD", "AMD Instinct MI250X", true),
             rule("mi250", "amd-mi250", "AMD", "AMD Instinct MI250", true),
+            rule("mi210", "amd-mi210", "AMD", "AMD Instinct MI210", true),
+            rule("mi100", "amd-mi100", "AMD", "AMD Instinct MI100", true),
             rule("gaudi\\s*3|hl-325", "intel-gaudi3", "Intel", "Intel Gaudi 3", true),
             rule("gaudi\\s*2|hl-225", "intel-gaudi2", "Intel", "Intel Gaudi 2", true),
+            rule("gaudi\\s*1\\b|hl-20[05]", "intel-gaudi1", "Intel", "Intel Gaudi 1", true),
             rule("tpu\\s*v5p", "google-tpu-v5p", "Google", "Google TPU v5p", true),
             rule("tpu\\s*v5\\s*lite|tpu\\s*v5e", "google-tpu-v5e", "Google", "Google TPU v5e", true),
+            rule("tpu\\s*v5\\b", "google-tpu-v5p", "Google", "Google TPU v5p", true),
+            rule("tpu\\s*v6\\s*lite|tpu\\s*v6e", "google-tpu-v6e", "Google", "Google TPU v6e", true),
             rule("tpu\\s*v4", "google-tpu-v4", "Google", "Google TPU v4", true),
             rule("tpu", "google-tpu", "Google", "Google TPU (variant unspecified)", false));
 
@@ -61,7 +68,7 @@ public final class DeviceAliases {
 
     /** Every canonical device this table knows. */
     public static List<DeviceModel> all() {
-        return RULES.stream().map(Rule::device).toList();
+        return RULES.stream().map(Rule::device).distinct().toList();
     }
 
     /**

@@ -38,9 +38,23 @@ public record ComparisonKey(
     public static final String TOTAL_ACCELERATORS = "total_accelerators";
     public static final String INPUT_SIZE = "input_size";
 
+    /** The fixed dimensions by name; an extra parameter may not take one of these names. */
+    public static final java.util.List<String> FIXED_DIMENSIONS = java.util.List.of(
+            BENCHMARK, BENCHMARK_VERSION, SCENARIO, MODEL, PRECISION, BATCH_SIZE, TOTAL_ACCELERATORS, INPUT_SIZE);
+
     public ComparisonKey {
         Objects.requireNonNull(benchmark, "benchmark");
-        extra = extra == null ? new TreeMap<>() : new TreeMap<>(extra);
+        // A copy in natural order, whatever the comparator of the map given: the canonical text depends on it.
+        TreeMap<String, String> copy = new TreeMap<>();
+        if (extra != null) {
+            copy.putAll(extra);
+        }
+        extra = java.util.Collections.unmodifiableSortedMap(copy);
+        for (String name : extra.keySet()) {
+            if (FIXED_DIMENSIONS.contains(name)) {
+                throw new IllegalArgumentException("extra parameter '" + name + "' has the name of a fixed dimension");
+            }
+        }
     }
 
     /** Every dimension by name, fixed fields first, then the extra parameters in name order. */
@@ -60,7 +74,8 @@ public record ComparisonKey(
 
     /**
      * The canonical text of the key, e.g. {@code benchmark=bridgetower;...;dataloader_num_workers=0}. Absent values are
-     * written as {@code -}; names and values are percent-escaped so that no value can imitate a separator.
+     * written as {@code -} (a value that is itself {@code -} as {@code %2D}); names and values are percent-escaped so that
+     * no value can imitate a separator or an absent value.
      */
     public String canonical() {
         StringBuilder sb = new StringBuilder();
@@ -114,6 +129,9 @@ public record ComparisonKey(
     }
 
     private static String escape(String s) {
+        if (s.equals("-")) {
+            return "%2D";
+        }
         return s.replace("%", "%25").replace(";", "%3B").replace("=", "%3D");
     }
 }

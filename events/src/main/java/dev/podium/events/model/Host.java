@@ -1,5 +1,6 @@
 package dev.podium.events.model;
 
+import dev.podium.events.validate.NonNegative;
 import dev.podium.events.validate.Nullable;
 
 /** The machine a run executed on, as the agent fingerprinted it. {@code nodes} is above 1 for multi-node runs. */
@@ -7,11 +8,11 @@ public record Host(
         String hostname,
         @Nullable String machineId,
         String cpuModel,
-        int sockets,
-        int cores,
-        int threads,
-        long memoryBytes,
+        @NonNegative int sockets,
+        @NonNegative int cores,
+        @NonNegative int threads,
+        @NonNegative long memoryBytes,
         String os,
         String kernel,
-        int nodes) {
+        @NonNegative int nodes) {
 }

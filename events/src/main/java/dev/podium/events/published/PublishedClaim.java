@@ -1,5 +1,7 @@
 package dev.podium.events.published;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 import dev.podium.events.validate.NonNegative;
 import dev.podium.events.validate.Nullable;
 import dev.podium.events.validate.Text;
@@ -36,6 +38,8 @@ public record PublishedClaim(
         @Nullable Precision precision,
         @Nullable RatioBasis ratio) {
 
+    /** True for a ratio claim. Not part of the JSON: {@code is}-named methods would otherwise be written as a property. */
+    @JsonIgnore
     public boolean isRatio() {
         return ratio != null;
     }

@@ -20,12 +20,17 @@ import java.util.UUID;
  */
 public final class EnvelopeValidator {
 
+    /** The envelope's fields in JSON. */
+    public static final List<String> ENVELOPE_FIELDS = List.of(
+            "event_id", "type", "schema_version", "stream_id", "seq", "agent_id", "occurred_at", "payload");
+
     public List<Violation> validate(JsonNode root, Instant now) {
         List<Violation> out = new ArrayList<>();
         if (root == null || !root.isObject()) {
             out.add(new Violation("$", "must be a JSON object"));
             return out;
         }
+        checkUnknownFields(root, ENVELOPE_FIELDS, "", out);
         uuid(root, "event_id", out);
         Optional<String> typeName = string(root, "type", true, out);
         Optional<EventType> type = typeName.flatMap(name -> {
@@ -38,7 +43,7 @@ public final class EnvelopeValidator {
         JsonNode version = root.get("schema_version");
         if (missing(version)) {
             out.add(new Violation("schema_version", "missing"));
-        } else if (!version.isIntegralNumber()) {
+        } else if (!version.isIntegralNumber() || !version.canConvertToInt()) {
             out.add(new Violation("schema_version", "must be an integer"));
         } else if (type.isPresent() && !type.get().knownVersions().contains(version.asInt())) {
             out.add(new Violation("schema_version", "unknown schema_version " + version.asText() + " for " + type.get()));
@@ -71,9 +76,14 @@ public final class EnvelopeValidator {
             out.add(new Violation("stream_id", "'" + clip(stream) + "' is not a valid stream id"));
             return;
         }
-        Optional<String> agent = root.has("agent_id") && !root.get("agent_id").isNull()
+        Optional<String> given = root.has("agent_id") && !root.get("agent_id").isNull()
                 ? string(root, "agent_id", true, out)
                 : Optional.empty();
+        if (given.isPresent() && !StreamId.isValidAgentId(given.get())) {
+            out.add(new Violation("agent_id", "'" + clip(given.get()) + "' is not a valid agent id (a letter or digit,"
+                    + " then letters, digits, '.', '_', '-'; 128 characters at most)"));
+        }
+        Optional<String> agent = given.filter(StreamId::isValidAgentId);
         if (type.isEmpty()) {
             return;
         }
@@ -106,7 +116,9 @@ public final class EnvelopeValidator {
     }
 
     private void checkRecord(JsonNode node, Class<?> recordType, String path, List<Violation> out) {
-        for (RecordRules.Field f : RecordRules.fields(recordType)) {
+        List<RecordRules.Field> fields = RecordRules.fields(recordType);
+        checkUnknownFields(node, fields.stream().map(RecordRules.Field::jsonName).toList(), path + ".", out);
+        for (RecordRules.Field f : fields) {
             String p = path + "." + f.jsonName();
             JsonNode value = node.get(f.jsonName());
             if (missing(value)) {
@@ -258,6 +270,45 @@ public final class EnvelopeValidator {
                     + subtypes.keySet()));
         } else {
             checkRecord(value, subtypes.get(kind.asText()), path, out);
+        }
+    }
+
+    /**
+     * Fields the contract does not name are ignored when binding, but they may still reach storage as raw JSON, so the
+     * rules that protect storage apply to them too: no {@code \u0000} in names or strings, no string over the text limit.
+     */
+    private static void checkUnknownFields(JsonNode node, List<String> known, String prefix, List<Violation> out) {
+        Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!known.contains(e.getKey())) {
+                String p = prefix + clip(e.getKey());
+                checkString(e.getKey(), Limits.MAX_STRING_CHARS, p + " (name)", out);
+                checkAnyValue(e.getValue(), p, out);
+            }
+        }
+    }
+
+    private static void checkAnyValue(JsonNode value, String path, List<Violation> out) {
+        if (value.isTextual()) {
+            checkString(value.asText(), Limits.MAX_TEXT_CHARS, path, out);
+        } else if (value.isNumber() && !Double.isFinite(value.asDouble())) {
+            out.add(new Violation(path, "must be finite, was " + clip(value.asText())));
+        } else if (value.isArray()) {
+            if (value.size() > Limits.MAX_ARRAY_ITEMS) {
+                out.add(new Violation(path, "has " + value.size() + " items, over the limit of " + Limits.MAX_ARRAY_ITEMS));
+                return;
+            }
+            for (int i = 0; i < value.size(); i++) {
+                checkAnyValue(value.get(i), path + "[" + i + "]", out);
+            }
+        } else if (value.isObject()) {
+            if (value.size() > Limits.MAX_MAP_ENTRIES) {
+                out.add(new Violation(path, "has " + value.size() + " entries, over the limit of "
+                        + Limits.MAX_MAP_ENTRIES));
+                return;
+            }
+            checkUnknownFields(value, List.of(), path + ".", out);
         }
     }
 

@@ -1,0 +1,110 @@
+package dev.podium.events.device;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DeviceAliasesTest {
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            NVIDIA H100 80GB HBM3        | nvidia-h100-sxm-80gb  | true
+            NVIDIA H100 PCIe             | nvidia-h100-pcie-80gb | true
+            NVIDIA H100 NVL              | nvidia-h100-nvl-94gb  | true
+            NVIDIA H100 GPU              | nvidia-h100           | false
+            NVIDIA H100 80GB             | nvidia-h100           | false
+            H100 SXM5                    | nvidia-h100-sxm-80gb  | true
+            NVIDIA A100-SXM4-80GB        | nvidia-a100-sxm-80gb  | true
+            NVIDIA A100 80GB PCIe        | nvidia-a100-pcie-80gb | true
+            NVIDIA A100-SXM4-40GB        | nvidia-a100-sxm-40gb  | true
+            NVIDIA A100-PCIE-40GB        | nvidia-a100-pcie-40gb | true
+            NVIDIA A100 80GB GPU         | nvidia-a100-80gb      | false
+            NVIDIA A100 80GB             | nvidia-a100-80gb      | false
+            NVIDIA A100 40GB             | nvidia-a100-40gb      | false
+            NVIDIA A100                  | nvidia-a100           | false
+            NVIDIA H200                  | nvidia-h200-sxm-141gb | true
+            NVIDIA H200 NVL              | nvidia-h200-nvl-141gb | true
+            NVIDIA GH200 480GB           | nvidia-gh200          | true
+            AMD Instinct MI250X          | amd-mi250x            | true
+            MI250                        | amd-mi250             | true
+            AMD Instinct MI250           | amd-mi250             | true
+            AMD Instinct MI300X          | amd-mi300x            | true
+            AMD Instinct MI210           | amd-mi210             | true
+            HL-225                       | intel-gaudi2          | true
+            Intel Gaudi 2 HPU            | intel-gaudi2          | true
+            Gaudi2                       | intel-gaudi2          | true
+            HL-325L                      | intel-gaudi3          | true
+            Intel Gaudi 3                | intel-gaudi3          | true
+            HL-205                       | intel-gaudi1          | true
+            TPU v5 lite                  | google-tpu-v5e        | true
+            TPU v5e                      | google-tpu-v5e        | true
+            TPU v5                       | google-tpu-v5p        | true
+            TPU v5p                      | google-tpu-v5p        | true
+            TPU v6 lite                  | google-tpu-v6e        | true
+            TPU v4                       | google-tpu-v4         | true
+            Google TPU                   | google-tpu            | false
+            """)
+    void resolvesNamesAsVendorToolsAndPressReleasesSpellThem(String name, String id, boolean specified) {
+        DeviceModel d = DeviceAliases.resolve(name).orElseThrow(() -> new AssertionError("no rule for " + name));
+        assertThat(d.id()).isEqualTo(id);
+        assertThat(d.variantSpecified()).isEqualTo(specified);
+    }
+
+    @Test
+    void resolutionIgnoresCaseAndSurroundingSpace() {
+        assertThat(DeviceAliases.resolve("  nvidia h100 pcie  ")).map(DeviceModel::id).hasValue("nvidia-h100-pcie-80gb");
+    }
+
+    @Test
+    void unknownOrBlankNamesResolveToNothing() {
+        assertThat(DeviceAliases.resolve("NVIDIA GeForce RTX 4090")).isEmpty();
+        assertThat(DeviceAliases.resolve("")).isEmpty();
+        assertThat(DeviceAliases.resolve("   ")).isEmpty();
+        assertThat(DeviceAliases.resolve(null)).isEmpty();
+    }
+
+    @Test
+    void variantUnspecifiedEntriesSayWhatTheyStandFor() {
+        assertThat(DeviceAliases.byId("nvidia-h100")).get()
+                .satisfies(d -> {
+                    assertThat(d.variantSpecified()).isFalse();
+                    assertThat(d.label()).contains("variant unspecified");
+                });
+        assertThat(DeviceAliases.byId("nvidia-a100-80gb")).get().extracting(DeviceModel::variantSpecified).isEqualTo(false);
+    }
+
+    @Test
+    void everyCanonicalIdIsListedOnceAndFoundById() {
+        List<DeviceModel> all = DeviceAliases.all();
+        Set<String> ids = new HashSet<>();
+        for (DeviceModel d : all) {
+            assertThat(ids.add(d.id())).as("duplicate %s", d.id()).isTrue();
+            assertThat(d.id()).matches("[a-z0-9]+(-[a-z0-9]+)*");
+            assertThat(DeviceAliases.byId(d.id())).hasValue(d);
+        }
+        assertThat(ids).contains("intel-gaudi2", "nvidia-h100", "nvidia-h100-sxm-80gb", "nvidia-a100-80gb", "amd-mi250",
+                "nvidia-h200-sxm-141gb");
+        assertThat(DeviceAliases.byId("nvidia-b200")).isEmpty();
+    }
+
+    @Test
+    void everyLabelResolvesBackToItsOwnDevice() {
+        for (DeviceModel d : DeviceAliases.all()) {
+            assertThat(DeviceAliases.resolve(d.label())).as(d.label()).hasValue(d);
+        }
+    }
+
+    @Test
+    void cpuDeviceIdIsASlugOfTheModel() {
+        assertThat(DeviceAliases.cpuDeviceId("Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz"))
+                .isEqualTo("cpu-intel-xeon-platinum-8480");
+        assertThat(DeviceAliases.cpuDeviceId("AMD EPYC 7763 64-Core Processor")).isEqualTo("cpu-amd-epyc-7763-64-core");
+        assertThat(DeviceAliases.cpuDeviceId(null)).isEqualTo("cpu-unknown");
+        assertThat(DeviceAliases.cpuDeviceId("@@@")).isEqualTo("cpu-unknown");
+    }
+}
