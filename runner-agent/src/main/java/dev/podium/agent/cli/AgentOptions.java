@@ -1,0 +1,74 @@
+package dev.podium.agent.cli;
+
+import dev.podium.agent.config.AgentSettings;
+import dev.podium.agent.config.KeyFile;
+import dev.podium.agent.journal.Journal;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options shared by the commands that publish: identity, Kafka, journal. */
+final class AgentOptions {
+
+    @Option(names = "--key-file", paramLabel = "FILE",
+            description = "Properties file with agent.id, key.id, key.secret (and optionally pool, kafka.bootstrap.servers). "
+                    + "Default: $PODIUM_KEY_FILE. PODIUM_AGENT_ID, PODIUM_KEY_ID, PODIUM_KEY_SECRET override it.")
+    Path keyFile;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers (default: the key file's kafka.bootstrap.servers or $PODIUM_KAFKA_BOOTSTRAP). "
+                    + "Without one, events are only journaled.")
+    String bootstrapServers;
+
+    @Option(names = "--home", paramLabel = "DIR",
+            description = "Agent state directory: journal/ and workload/ (default: $PODIUM_AGENT_HOME or ~/.podium-agent).")
+    Path home;
+
+    @Option(names = "--journal-max-bytes", paramLabel = "BYTES", defaultValue = "268435456",
+            description = "Bound of the journal on disk (default: ${DEFAULT-VALUE}).")
+    long journalMaxBytes;
+
+    @Option(names = "--flush-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "How long to wait for Kafka to acknowledge events before exiting; what is not acknowledged stays "
+                    + "in the journal and is sent on the next start (default: ${DEFAULT-VALUE}).")
+    int flushTimeoutSeconds;
+
+    static Map<String, String> env() {
+        return System.getenv();
+    }
+
+    Path home() {
+        if (home != null) {
+            return home;
+        }
+        String env = System.getenv("PODIUM_AGENT_HOME");
+        return env != null && !env.isBlank() ? Path.of(env) : Path.of(System.getProperty("user.home"), ".podium-agent");
+    }
+
+    Journal journal() {
+        return new Journal(home().resolve("journal"), journalMaxBytes);
+    }
+
+    AgentSettings settings() {
+        Path file = keyFile;
+        if (file == null && System.getenv("PODIUM_KEY_FILE") != null) {
+            file = Path.of(System.getenv("PODIUM_KEY_FILE"));
+        }
+        KeyFile.Identity id = KeyFile.load(file, env());
+        String bootstrap = bootstrapServers != null ? bootstrapServers : id.bootstrapServers();
+        return new AgentSettings(id.agentId(), id.keyId(), id.secret(), id.pool(), bootstrap, home().resolve("journal"),
+                journalMaxBytes);
+    }
+
+    /** Bootstrap servers for commands that need no identity (journal --flush). */
+    String bootstrapOnly() {
+        if (bootstrapServers != null) {
+            return bootstrapServers;
+        }
+        try {
+            return settings().bootstrapServers();
+        } catch (RuntimeException e) {
+            return System.getenv("PODIUM_KAFKA_BOOTSTRAP");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.podium.agent.config;
+
+import dev.podium.events.sign.EventSigner;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the agent's identity and key. A key file is a Java properties file:
+ * <pre>
+ * agent.id=gpu-host-3
+ * key.id=k-2026-01
+ * key.secret=&lt;URL-safe base64, as EventSigner.newSecret() makes it&gt;
+ * pool=default                      # optional
+ * kafka.bootstrap.servers=host:9092 # optional
+ * </pre>
+ * Environment variables {@code PODIUM_AGENT_ID}, {@code PODIUM_KEY_ID}, {@code PODIUM_KEY_SECRET}, {@code PODIUM_POOL} and
+ * {@code PODIUM_KAFKA_BOOTSTRAP} override the file, so a container can be configured without one.
+ */
+public final class KeyFile {
+
+    private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+    private KeyFile() {
+    }
+
+    public record Identity(String agentId, String keyId, byte[] secret, String pool, String bootstrapServers) {
+    }
+
+    public static Identity load(Path file, Map<String, String> env) {
+        Properties p = new Properties();
+        if (file != null) {
+            if (!Files.isRegularFile(file)) {
+                throw new SettingsException("key file " + file + " does not exist");
+            }
+            try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new SettingsException("cannot read key file " + file + ": " + e.getMessage());
+            }
+        }
+        String agentId = pick(env, "PODIUM_AGENT_ID", p, "agent.id");
+        String keyId = pick(env, "PODIUM_KEY_ID", p, "key.id");
+        String secret = pick(env, "PODIUM_KEY_SECRET", p, "key.secret");
+        String pool = pick(env, "PODIUM_POOL", p, "pool");
+        String bootstrap = pick(env, "PODIUM_KAFKA_BOOTSTRAP", p, "kafka.bootstrap.servers");
+        String where = file == null ? "environment" : "key file " + file + " or environment";
+        if (agentId == null) {
+            throw new SettingsException("agent.id (PODIUM_AGENT_ID) is missing from the " + where);
+        }
+        if (!AGENT_ID.matcher(agentId).matches()) {
+            throw new SettingsException("agent.id '" + agentId + "' must be 1-128 characters of letters, digits, '.', '_' or '-'");
+        }
+        if (keyId == null) {
+            throw new SettingsException("key.id (PODIUM_KEY_ID) is missing from the " + where);
+        }
+        if (secret == null) {
+            throw new SettingsException("key.secret (PODIUM_KEY_SECRET) is missing from the " + where);
+        }
+        byte[] secretBytes;
+        try {
+            secretBytes = EventSigner.secretBytes(secret);
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException("key.secret is not URL-safe base64");
+        }
+        if (secretBytes.length < 16) {
+            throw new SettingsException("key.secret is too short: " + secretBytes.length + " bytes, at least 16 needed");
+        }
+        return new Identity(agentId, keyId, secretBytes, pool == null ? "default" : pool, bootstrap);
+    }
+
+    private static String pick(Map<String, String> env, String envName, Properties p, String key) {
+        String v = env.get(envName);
+        if (v == null || v.isBlank()) {
+            v = p.getProperty(key);
+        }
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+}

@@ -1,0 +1,324 @@
+package dev.podium.agent.job;
+
+import dev.podium.agent.AgentVersion;
+import dev.podium.agent.config.Redactor;
+import dev.podium.agent.detect.Fingerprint;
+import dev.podium.agent.detect.HostDetector;
+import dev.podium.agent.detect.ToolRunner;
+import dev.podium.agent.measure.Sampler;
+import dev.podium.agent.measure.Summary;
+import dev.podium.agent.parse.JsonLinesParser;
+import dev.podium.agent.parse.OutputParser;
+import dev.podium.agent.parse.ParseResult;
+import dev.podium.agent.parse.ParsedMetric;
+import dev.podium.agent.parse.Parsers;
+import dev.podium.agent.parse.RegexParser;
+import dev.podium.agent.parse.StepSample;
+import dev.podium.agent.publish.EventSink;
+import dev.podium.agent.workload.ProcessOutcome;
+import dev.podium.agent.workload.ProcessRunner;
+import dev.podium.agent.workload.ReferenceWorkload;
+import dev.podium.events.StreamId;
+import dev.podium.events.model.Accelerator;
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Direction;
+import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.Metric;
+import dev.podium.events.model.Provenance;
+import dev.podium.events.model.Sample;
+import dev.podium.events.model.SeriesKind;
+import dev.podium.events.model.Software;
+import dev.podium.events.model.Workload;
+import dev.podium.events.run.MetricSampled;
+import dev.podium.events.run.RunCancelled;
+import dev.podium.events.run.RunCompleted;
+import dev.podium.events.run.RunFailed;
+import dev.podium.events.run.RunProgress;
+import dev.podium.events.run.RunStarted;
+import dev.podium.events.validate.Limits;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Executes a job: one run stream per point of its matrix, each with its repetitions, and publishes what happened as run
+ * events through the {@link EventSink}. A failed point is reported with {@code RunFailed} and the next point still runs;
+ * a cancel stops the current process, reports {@code RunCancelled} and runs nothing more.
+ */
+public final class JobRunner {
+
+    /** Series longer than this are split over several MetricSampled events, each well under the record limit. */
+    static final int SAMPLES_PER_EVENT = 2000;
+    /**
+     * Parameters that are not extra dimensions of the comparison key: those that fill its fixed fields (or share their
+     * names, which the key forbids in its extra map) and those that do not change what is compared (seed, steps, device,
+     * interpreter).
+     */
+    static final Set<String> KEY_FIXED = Set.of("batch_size", "precision", "model", "size", "input_size", "steps",
+            "seed", "device", "python", "benchmark", "benchmark_version", "scenario", "per_device_batch_size",
+            "total_accelerators");
+
+    private final EventSink sink;
+    private final Fingerprint fingerprint;
+    private final Path workDir;
+    private final String python;
+    private final Progress progress;
+    private final ToolRunner tools;
+    private final long sampleIntervalMillis;
+    private final ProcessRunner process = new ProcessRunner();
+
+    public JobRunner(EventSink sink, Fingerprint fingerprint, Path workDir, String python, Progress progress, ToolRunner tools,
+            long sampleIntervalMillis) {
+        this.sink = sink;
+        this.fingerprint = fingerprint;
+        this.workDir = workDir;
+        this.python = python;
+        this.progress = progress;
+        this.tools = tools;
+        this.sampleIntervalMillis = sampleIntervalMillis;
+    }
+
+    public void cancel() {
+        process.cancel();
+    }
+
+    public List<RunOutcome> run(JobDefinition job) {
+        JobSpec spec = job.spec();
+        boolean reference = spec.adapter().equals("reference");
+        if (reference) {
+            for (String p : job.points().get(0).keySet()) {
+                if (!ReferenceWorkload.PARAMETERS.contains(p)) {
+                    throw new JobSpecException("parameters." + p, "unknown to the reference workload; known: "
+                            + new java.util.TreeSet<>(ReferenceWorkload.PARAMETERS));
+                }
+            }
+        }
+        try {
+            java.nio.file.Files.createDirectories(workDir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create the work directory " + workDir, e);
+        }
+        Path script = reference ? ReferenceWorkload.extract(workDir) : null;
+        List<Map<String, String>> points = job.points();
+        List<RunOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) {
+            if (process.isCancelled()) {
+                break;
+            }
+            outcomes.add(runPoint(job, points.get(i), script, "[" + (i + 1) + "/" + points.size() + "]"));
+        }
+        return outcomes;
+    }
+
+    private RunOutcome runPoint(JobDefinition job, Map<String, String> point, Path script, String label) {
+        JobSpec spec = job.spec();
+        boolean reference = script != null;
+        String py = point.getOrDefault("python", python);
+        List<String> command = reference
+                ? ReferenceWorkload.command(py, script, point, spec.warmupSteps())
+                : CommandLine.fill(spec.command(), point);
+        Redactor redactor = Redactor.of(spec.environment(), command);
+        UUID runId = UUID.randomUUID();
+        EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
+        String pointText = describe(point, spec.matrix().keySet());
+        progress.line((label + " run " + runId + " " + pointText).strip());
+
+        String model = reference ? ReferenceWorkload.MODEL_PREFIX + point.getOrDefault("size", "tiny") : job.model();
+        Map<String, String> shownParams = new TreeMap<>();
+        point.forEach((k, v) -> shownParams.put(clip(k, 128),
+                Redactor.isSecretName(k) ? Redactor.MASK : clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
+        Workload workload = new Workload(spec.benchmark(), job.benchmarkVersion(),
+                job.scenario() != null ? job.scenario() : reference ? "training" : null, model,
+                reference ? "synthetic-image-text" : null, shownParams,
+                clip(String.join(" ", redactor.args(command)), Limits.MAX_TEXT_CHARS));
+        boolean cpuOnly = reference ? "cpu".equals(point.get("device"))
+                || ("auto".equals(point.getOrDefault("device", "auto")) && fingerprint.accelerators().isEmpty())
+                : fingerprint.accelerators().isEmpty();
+        int devices = reference ? 1 : Math.max(spec.devicesPerNode(), 1);
+        List<Accelerator> accelerators = accelerators(cpuOnly, devices, reference ? 1 : spec.nodes());
+        SortedExtra extra = new SortedExtra(shownParams, KEY_FIXED);
+        ComparisonKey key = new ComparisonKey(spec.benchmark(), job.benchmarkVersion(), workload.scenario(), model,
+                point.getOrDefault("precision", reference ? "fp32" : null), integer(point.get("batch_size")),
+                reference ? 1 : spec.nodes() * devices,
+                point.containsKey("input_size") ? integer(point.get("input_size"))
+                        : reference ? ReferenceWorkload.inputSize(point.get("size")) : null,
+                extra.map());
+        String parserName = spec.parser();
+        stream.emit(new RunStarted(runId, null, null, fingerprint.host(), accelerators, software(), workload, key,
+                spec.repetitions(), spec.warmupSteps(), new Provenance(sink.agentId(), AgentVersion.VERSION, parserName)));
+
+        OutputParser parser = parser(job);
+        List<List<ParsedMetric>> perRepetition = new ArrayList<>();
+        List<Sample> stepSeries = new ArrayList<>();
+        long started = System.nanoTime();
+        boolean warmupSeparated = reference;
+        try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
+            for (int rep = 0; rep < spec.repetitions(); rep++) {
+                int repNo = rep + 1;
+                String repLabel = (label + " " + pointText).strip() + " rep " + repNo + "/" + spec.repetitions();
+                sampler.repetition(rep);
+                stream.emit(new RunProgress(runId, rep, 0, totalSteps(point, spec, reference), "measure",
+                        "repetition " + repNo + " of " + spec.repetitions()));
+                AtomicLong steps = new AtomicLong();
+                long total = totalSteps(point, spec, reference);
+                ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
+                        line -> {
+                            if (line.startsWith("{") && line.contains("\"type\": \"step\"")) {
+                                progress.step(repLabel, steps.incrementAndGet(), total);
+                            }
+                        });
+                if (outcome.cancelled()) {
+                    stream.emit(new RunCancelled(runId, "cancelled by the operator during repetition " + repNo));
+                    progress.line(label + " cancelled");
+                    return new RunOutcome(runId, point, RunOutcome.Status.CANCELLED, List.of(), "cancelled");
+                }
+                if (!outcome.ok()) {
+                    String phase = outcome.timedOut() ? "timeout" : outcome.startError() != null ? "setup" : "measure";
+                    String reason = outcome.timedOut() ? "repetition " + repNo + " ran past the timeout of "
+                            + spec.timeoutSeconds() + " s"
+                            : outcome.startError() != null ? outcome.startError()
+                            : "repetition " + repNo + " exited with code " + outcome.exitCode();
+                    return fail(stream, runId, point, phase, outcome.exitCode(), redactor.text(reason), redactor.text(outcome.tail()), label);
+                }
+                ParseResult parsed = parser.parse(outcome.stdout());
+                String primary = primaryMetric(parsed, reference);
+                if (primary == null) {
+                    return fail(stream, runId, point, "parse", outcome.exitCode(), "no metrics found by parser " + parserName
+                            + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")"),
+                            redactor.text(outcome.tail()), label);
+                }
+                perRepetition.add(parsed.metrics());
+                double offset = sampler.secondsSinceStart();
+                List<StepSample> st = parsed.steps();
+                double t = Math.max(0, offset - st.stream().mapToDouble(StepSample::seconds).sum());
+                for (StepSample s : st) {
+                    t += s.seconds();
+                    if (!s.warmup() && stepSeries.size() < Limits.MAX_ARRAY_ITEMS * 5) {
+                        stepSeries.add(new Sample(t, s.samplesPerSecond(), rep, null));
+                    }
+                }
+                stream.emit(new RunProgress(runId, rep, total, total, "measure", "repetition " + repNo + " done: "
+                        + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("")));
+                progress.line(repLabel + ": " + primary + " = "
+                        + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("?"));
+            }
+            emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", stepSeries);
+            sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
+        }
+        List<Metric> metrics = Summary.metrics(perRepetition, warmupSeparated);
+        String primary = metrics.stream().filter(m -> m.name().equals(JsonLinesParser.THROUGHPUT)).findFirst()
+                .or(() -> metrics.stream().filter(m -> m.direction() == Direction.HIGHER_IS_BETTER).findFirst())
+                .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
+        double duration = (System.nanoTime() - started) / 1e9;
+        stream.emit(new RunCompleted(runId, metrics, Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
+                warmupSeparated), duration));
+        metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresent(m -> progress.line(String.format(
+                java.util.Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (label + " " + pointText).strip(), primary,
+                format(m.statistics().mean()), m.unit(), format(m.statistics().ci95Low()), format(m.statistics().ci95High()),
+                m.statistics().cv() * 100, m.statistics().n())));
+        return new RunOutcome(runId, point, RunOutcome.Status.COMPLETED, metrics, null);
+    }
+
+    private RunOutcome fail(EventSink.StreamWriter stream, UUID runId, Map<String, String> point, String phase, Integer exitCode,
+            String reason, String tail, String label) {
+        stream.emit(new RunFailed(runId, phase, exitCode, clip(reason, Limits.MAX_TEXT_CHARS),
+                tail == null ? null : clipTail(tail, Limits.MAX_TEXT_CHARS)));
+        progress.line(label + " failed in " + phase + ": " + reason);
+        return new RunOutcome(runId, point, RunOutcome.Status.FAILED, List.of(), reason);
+    }
+
+    private void emitSeries(EventSink.StreamWriter stream, UUID runId, SeriesKind kind, String unit, List<Sample> samples) {
+        for (int i = 0; i < samples.size(); i += SAMPLES_PER_EVENT) {
+            stream.emit(new MetricSampled(runId, kind, unit, samples.subList(i, Math.min(samples.size(), i + SAMPLES_PER_EVENT))));
+        }
+    }
+
+    private OutputParser parser(JobDefinition job) {
+        String format = job.spec().parser();
+        if ("regex".equals(format)) {
+            return new RegexParser(job.regexTemplates());
+        }
+        return Parsers.byFormat(format).orElseThrow(() -> new JobSpecException("parser", "unknown format " + format));
+    }
+
+    private static String primaryMetric(ParseResult parsed, boolean reference) {
+        if (reference) {
+            return parsed.metric(JsonLinesParser.THROUGHPUT).isPresent() ? JsonLinesParser.THROUGHPUT : null;
+        }
+        return parsed.metrics().isEmpty() ? null : parsed.metrics().get(0).name();
+    }
+
+    private List<Accelerator> accelerators(boolean cpuOnly, int devicesPerNode, int nodes) {
+        if (cpuOnly) {
+            return List.of(HostDetector.cpuAsAccelerator(fingerprint.host()));
+        }
+        Accelerator a = fingerprint.accelerators().get(0);
+        int perNode = Math.min(devicesPerNode, a.countPerNode());
+        return List.of(new Accelerator(a.vendor(), a.model(), a.deviceId(), a.memoryBytes(), perNode, perNode * nodes,
+                a.interconnect(), a.driver(), a.firmware(), a.runtime()));
+    }
+
+    private Software software() {
+        return fingerprint.software();
+    }
+
+    private static long totalSteps(Map<String, String> point, JobSpec spec, boolean reference) {
+        if (!reference) {
+            return 0;
+        }
+        Integer steps = integer(point.getOrDefault("steps", "20"));
+        return (steps == null ? 20 : steps) + spec.warmupSteps();
+    }
+
+    private static Integer integer(String s) {
+        if (s == null) {
+            return null;
+        }
+        try {
+            int v = Integer.parseInt(s.strip());
+            return v >= 0 ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String describe(Map<String, String> point, Set<String> axes) {
+        StringBuilder sb = new StringBuilder();
+        for (String a : axes) {
+            sb.append(sb.length() == 0 ? "" : " ").append(a).append('=').append(point.get(a));
+        }
+        return sb.toString();
+    }
+
+    static String format(double v) {
+        return String.format(java.util.Locale.ROOT, v >= 100 ? "%.1f" : "%.3f", v);
+    }
+
+    static String clip(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+
+    /** The end of a log matters more than its start. */
+    static String clipTail(String s, int max) {
+        return s.length() <= max ? s : "…" + s.substring(s.length() - max + 1);
+    }
+
+    /** The comparison key's extra parameters: those of the point that are not fixed fields of the key. */
+    private record SortedExtra(Map<String, String> point, Set<String> fixed) {
+        java.util.SortedMap<String, String> map() {
+            java.util.SortedMap<String, String> m = new TreeMap<>();
+            point.forEach((k, v) -> {
+                if (!fixed.contains(k)) {
+                    m.put(clip(k, 128), clip(v, Limits.MAX_STRING_CHARS));
+                }
+            });
+            return m;
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.podium.agent.measure;
+
+import dev.podium.agent.detect.ToolRunner;
+import dev.podium.events.model.Sample;
+import dev.podium.events.model.SeriesKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Samples host CPU utilisation and memory from /proc, and accelerator utilisation, memory and power from nvidia-smi when it
+ * is there, at a fixed interval while a run executes. Series are what make a data-loading bottleneck visible: a starved
+ * accelerator shows low utilisation while the CPU is saturated.
+ */
+public final class Sampler implements AutoCloseable {
+
+    public static final List<String> NVIDIA_QUERY = List.of("nvidia-smi",
+            "--query-gpu=index,utilization.gpu,memory.used,power.draw", "--format=csv,noheader,nounits");
+    /** hl-smi takes the same CSV query form as nvidia-smi, with its own name for utilisation. */
+    public static final List<String> GAUDI_QUERY = List.of("hl-smi",
+            "-Q", "index,utilization.aip,memory.used,power.draw", "-f", "csv,noheader,nounits");
+
+    private final Map<SeriesKind, List<Sample>> series = new EnumMap<>(SeriesKind.class);
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "podium-sampler");
+        t.setDaemon(true);
+        return t;
+    });
+    private final long startNanos;
+    private final ToolRunner tools;
+    private final List<String> acceleratorQuery;
+    private volatile Integer repetition;
+    private long[] lastCpu;
+
+    public Sampler(ToolRunner tools, long intervalMillis) {
+        this.tools = tools;
+        this.acceleratorQuery = tools.onPath("nvidia-smi") ? NVIDIA_QUERY : tools.onPath("hl-smi") ? GAUDI_QUERY : null;
+        this.startNanos = System.nanoTime();
+        this.lastCpu = cpuTimes();
+        timer.scheduleAtFixedRate(this::sample, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+    }
+
+    public void repetition(Integer repetition) {
+        this.repetition = repetition;
+    }
+
+    public double secondsSinceStart() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private void sample() {
+        try {
+            double t = secondsSinceStart();
+            long[] cpu = cpuTimes();
+            if (cpu != null && lastCpu != null) {
+                long total = cpu[0] - lastCpu[0];
+                long idle = cpu[1] - lastCpu[1];
+                if (total > 0) {
+                    add(SeriesKind.CPU_UTILISATION, new Sample(t, Math.max(0, 100.0 * (total - idle) / total), repetition, null));
+                }
+            }
+            lastCpu = cpu;
+            long used = memoryUsed();
+            if (used > 0) {
+                add(SeriesKind.HOST_MEMORY, new Sample(t, used, repetition, null));
+            }
+            if (acceleratorQuery != null) {
+                tools.run(acceleratorQuery, 5).ifPresent(out -> accelerators(out, t));
+            }
+        } catch (RuntimeException e) {
+            // a sample lost is not worth failing a run for
+        }
+    }
+
+    /** Lines of "index, utilisation %, memory used MiB, power W", as both tools print them for the queries above. */
+    void accelerators(String out, double t) {
+        for (String line : out.split("\n")) {
+            String[] f = line.split(",");
+            if (f.length < 4) {
+                continue;
+            }
+            try {
+                int device = Integer.parseInt(f[0].strip());
+                put(SeriesKind.ACCELERATOR_UTILISATION, f[1], 1, t, device);
+                put(SeriesKind.ACCELERATOR_MEMORY, f[2], 1024.0 * 1024, t, device);
+                put(SeriesKind.POWER, f[3], 1, t, device);
+            } catch (NumberFormatException e) {
+                // "[N/A]" and the like
+            }
+        }
+    }
+
+    private void put(SeriesKind kind, String text, double factor, double t, int device) {
+        try {
+            double v = Double.parseDouble(text.strip()) * factor;
+            if (Double.isFinite(v) && v >= 0) {
+                add(kind, new Sample(t, v, repetition, device));
+            }
+        } catch (NumberFormatException e) {
+            // not reported by this device
+        }
+    }
+
+    private synchronized void add(SeriesKind kind, Sample s) {
+        List<Sample> l = series.computeIfAbsent(kind, k -> new ArrayList<>());
+        if (l.size() < 50_000) {
+            l.add(s);
+        }
+    }
+
+    public static String unit(SeriesKind kind) {
+        return switch (kind) {
+            case CPU_UTILISATION, ACCELERATOR_UTILISATION -> "%";
+            case HOST_MEMORY, ACCELERATOR_MEMORY -> "bytes";
+            case POWER -> "W";
+            case STEP_THROUGHPUT -> "samples/s";
+        };
+    }
+
+    /** Stops sampling and returns the series gathered. */
+    public synchronized Map<SeriesKind, List<Sample>> finish() {
+        timer.shutdownNow();
+        Map<SeriesKind, List<Sample>> out = new EnumMap<>(SeriesKind.class);
+        series.forEach((k, v) -> out.put(k, List.copyOf(v)));
+        return out;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    private static long[] cpuTimes() {
+        try {
+            String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
+            String[] f = first.trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) {
+                total += Long.parseLong(f[i]);
+            }
+            long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+            return new long[] {total, idle};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static long memoryUsed() {
+        try {
+            long total = 0;
+            long available = 0;
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    total = Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                } else if (line.startsWith("MemAvailable:")) {
+                    available = Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+            return total - available;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}

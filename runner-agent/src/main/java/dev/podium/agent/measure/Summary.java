@@ -1,0 +1,65 @@
+package dev.podium.agent.measure;
+
+import dev.podium.agent.parse.ParsedMetric;
+import dev.podium.events.model.Metric;
+import dev.podium.events.model.Scope;
+import dev.podium.events.model.Statistics;
+import dev.podium.events.model.ValidityCheck;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns the metrics of each repetition into per-metric raw values with statistics, and checks the run's validity. */
+public final class Summary {
+
+    /** A coefficient of variation above this marks the run as noisy (it still counts, with the check failed). */
+    public static final double MAX_CV = 0.10;
+
+    private Summary() {
+    }
+
+    /**
+     * One {@link Metric} per name found in every repetition; values in repetition order. {@code perAccelerator} names the
+     * metrics whose scope is one device.
+     */
+    public static List<Metric> metrics(List<List<ParsedMetric>> repetitions, boolean warmupExcluded) {
+        Map<String, List<ParsedMetric>> byName = new LinkedHashMap<>();
+        for (List<ParsedMetric> rep : repetitions) {
+            for (ParsedMetric m : rep) {
+                byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
+            }
+        }
+        List<Metric> out = new ArrayList<>();
+        for (Map.Entry<String, List<ParsedMetric>> e : byName.entrySet()) {
+            if (e.getValue().size() != repetitions.size()) {
+                continue;
+            }
+            List<Double> values = e.getValue().stream().map(ParsedMetric::value).toList();
+            if (values.stream().anyMatch(v -> v < 0)) {
+                continue; // the contract's values are non-negative; a negative loss or offset is not a benchmark result
+            }
+            ParsedMetric first = e.getValue().get(0);
+            out.add(new Metric(first.name(), first.unit(), first.direction(), Scope.SYSTEM, warmupExcluded, values,
+                    Statistics.of(values)));
+        }
+        return out;
+    }
+
+    public static List<ValidityCheck> validity(List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone,
+            boolean warmupExcluded) {
+        List<ValidityCheck> checks = new ArrayList<>();
+        checks.add(new ValidityCheck("min_repetitions", repetitionsDone >= Math.min(repetitionsWanted, 3) && repetitionsDone > 0,
+                repetitionsDone + " of " + repetitionsWanted + " repetitions (3 or more wanted for a confidence interval)"));
+        checks.add(new ValidityCheck("warmup_excluded", warmupExcluded,
+                warmupExcluded ? "measured after the warm-up steps" : "the workload does not report warm-up separately"));
+        metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresentOrElse(m -> {
+            double cv = m.statistics().cv();
+            checks.add(new ValidityCheck("cv_below_" + Math.round(MAX_CV * 100) + "pct", m.values().size() < 2 || cv <= MAX_CV,
+                    String.format(java.util.Locale.ROOT, "cv of %s = %.2f%%", primary, cv * 100)));
+            checks.add(new ValidityCheck("positive_finite", m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v)),
+                    primary + " values are positive and finite"));
+        }, () -> checks.add(new ValidityCheck("primary_metric_present", false, primary + " not found")));
+        return checks;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.podium.agent.parse;
+
+import dev.podium.events.model.Direction;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Gathers what a parser finds and enforces the limits that keep hostile output harmless: finite values only, names
+ * cleaned to a safe alphabet and length, at most {@value #MAX_METRICS} metrics and {@value #MAX_STEPS} steps. A later
+ * value of the same name replaces the earlier one (the last report of a metric is the final one).
+ */
+final class Collector {
+
+    static final int MAX_METRICS = 256;
+    static final int MAX_STEPS = 100_000;
+    static final int MAX_WARNINGS = 20;
+    private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_.:/%-]+");
+
+    private final String format;
+    private final Map<String, ParsedMetric> metrics = new LinkedHashMap<>();
+    private final List<StepSample> steps = new ArrayList<>();
+    private final Map<String, String> info = new LinkedHashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    Collector(String format) {
+        this.format = format;
+    }
+
+    void metric(String name, double value, String unit, Direction direction) {
+        if (!Double.isFinite(value)) {
+            warn("ignored non-finite value of " + clean(name));
+            return;
+        }
+        String n = clean(name);
+        if (n.isEmpty()) {
+            return;
+        }
+        if (!metrics.containsKey(n) && metrics.size() >= MAX_METRICS) {
+            warn("more than " + MAX_METRICS + " metrics; the rest are ignored");
+            return;
+        }
+        metrics.remove(n);
+        metrics.put(n, new ParsedMetric(n, value, unit == null ? "1" : clip(unit, 32), direction));
+    }
+
+    void step(StepSample s) {
+        if (steps.size() < MAX_STEPS) {
+            steps.add(s);
+        }
+    }
+
+    void info(String key, String value) {
+        if (value != null && info.size() < 64) {
+            info.put(clean(key), clip(value, 256));
+        }
+    }
+
+    void warn(String w) {
+        if (warnings.size() < MAX_WARNINGS) {
+            warnings.add(clip(w, 300));
+        }
+    }
+
+    boolean isEmpty() {
+        return metrics.isEmpty();
+    }
+
+    ParseResult result() {
+        return new ParseResult(format, new ArrayList<>(metrics.values()), steps, info, warnings);
+    }
+
+    static String clean(String name) {
+        String n = UNSAFE.matcher(name == null ? "" : name.strip()).replaceAll("_");
+        return clip(n, 128);
+    }
+
+    static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+
+    /** Throughputs and accuracies are better higher; times, latencies, losses and memory lower. */
+    static Direction guessDirection(String name, String unit) {
+        String n = (name + " " + (unit == null ? "" : unit)).toLowerCase(Locale.ROOT);
+        if (n.matches(".*(per_second|per_sec|/s\\b|throughput|samples_per|tokens_per|accuracy|acc\\b|f1|bleu|rouge|efficiency|qps|ips).*")) {
+            return Direction.HIGHER_IS_BETTER;
+        }
+        return Direction.LOWER_IS_BETTER;
+    }
+
+    static Double number(String text) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.strip().replace(",", "");
+        if (!t.matches("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?")) {
+            return null;
+        }
+        double v = Double.parseDouble(t);
+        return Double.isFinite(v) ? v : null;
+    }
+}

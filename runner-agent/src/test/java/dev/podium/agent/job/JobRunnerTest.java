@@ -1,0 +1,168 @@
+package dev.podium.agent.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.podium.agent.detect.Fingerprint;
+import dev.podium.agent.detect.HostDetector;
+import dev.podium.agent.detect.ToolRunner;
+import dev.podium.agent.journal.Journal;
+import dev.podium.agent.journal.JournalEntry;
+import dev.podium.agent.publish.EventSink;
+import dev.podium.agent.publish.RecordTooLargeException;
+import dev.podium.events.Envelope;
+import dev.podium.events.StreamId;
+import dev.podium.events.codec.Decoded;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.run.RunCancelled;
+import dev.podium.events.run.RunFailed;
+import dev.podium.events.run.RunProgress;
+import dev.podium.events.sign.EventSigner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Failure paths of a job: non-zero exit, timeout, no metrics, cancel, and records over the size limit. */
+class JobRunnerTest {
+
+    @TempDir
+    Path dir;
+
+    private Journal journal;
+    private EventSink sink;
+    private JobRunner runner;
+
+    @BeforeEach
+    void setUp() {
+        journal = new Journal(dir.resolve("journal"), 10_000_000);
+        sink = new EventSink(journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
+        Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
+        runner = new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100);
+    }
+
+    private JobDefinition job(String script, int timeout) throws Exception {
+        Path sh = dir.resolve("w-" + UUID.randomUUID() + ".sh");
+        Files.writeString(sh, script);
+        return new JobSpecReader().read("""
+                benchmark: failure-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: jsonl
+                repetitions: 2
+                timeout_seconds: %d
+                """.formatted(sh, timeout));
+    }
+
+    private List<Envelope> events() {
+        EventCodec codec = new EventCodec();
+        return journal.pending().stream().map(JournalEntry::value).map(codec::decode)
+                .map(d -> {
+                    assertThat(d).isInstanceOf(Decoded.Accepted.class);
+                    return ((Decoded.Accepted) d).envelope();
+                }).toList();
+    }
+
+    @Test
+    void nonZeroExitBecomesRunFailedWithExitCodeAndLogTail() throws Exception {
+        List<RunOutcome> out = runner.run(job("echo 'CUDA out of memory' >&2\nexit 7\n", 30));
+        assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.FAILED));
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
+            assertThat(f.phase()).isEqualTo("measure");
+            assertThat(f.exitCode()).isEqualTo(7);
+            assertThat(f.logTail()).contains("CUDA out of memory");
+        }));
+    }
+
+    @Test
+    void aHugeLineOfOutputDoesNotHideTheMetricsAfterIt() throws Exception {
+        // 20 MB on one line, then a metric: the line is cut at 1 MiB and the metric still counts.
+        runner.run(job("head -c 20000000 /dev/zero | tr '\\0' 'x'\necho\n"
+                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 2.5}'\n", 60));
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload())
+                .isInstanceOf(dev.podium.events.run.RunCompleted.class));
+    }
+
+    @Test
+    void aTimeoutBecomesRunFailedInPhaseTimeout() throws Exception {
+        runner.run(job("echo started\nexec sleep 30\n", 1));
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
+            assertThat(f.phase()).isEqualTo("timeout");
+            assertThat(f.reason()).contains("timeout of 1 s");
+        }));
+    }
+
+    @Test
+    void noMetricsFoundBecomesRunFailedInPhaseParse() throws Exception {
+        runner.run(job("echo 'all good, no numbers'\n", 30));
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class,
+                f -> assertThat(f.phase()).isEqualTo("parse")));
+    }
+
+    @Test
+    void parametersNamedLikeFixedKeyFieldsStayOutOfTheKeysExtraDimensions() throws Exception {
+        Path sh = dir.resolve("ok.sh");
+        Files.writeString(sh, "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 1.5}'\n");
+        runner.run(new JobSpecReader().read("""
+                benchmark: key-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parameters: {scenario: offline, per_device_batch_size: 4, seed: 1, api_token: "tok-123456"}
+                matrix: {workers: [2]}
+                repetitions: 1
+                """.formatted(sh)));
+        dev.podium.events.run.RunStarted started = (dev.podium.events.run.RunStarted) events().get(0).payload();
+        assertThat(started.key().extra()).containsOnlyKeys("workers", "api_token").containsEntry("api_token", "***");
+        assertThat(started.workload().parameters()).containsEntry("api_token", "***");
+    }
+
+    @Test
+    void aRunningJobCanBeCancelled() throws Exception {
+        JobDefinition job = job("echo started\nexec sleep 60\n", 120);
+        CompletableFuture<List<RunOutcome>> running = CompletableFuture.supplyAsync(() -> runner.run(job));
+        await().atMost(Duration.ofSeconds(20)).until(() -> events().stream().anyMatch(e -> e.payload() instanceof RunProgress));
+        runner.cancel();
+        List<RunOutcome> out = running.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.CANCELLED));
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOf(RunCancelled.class));
+    }
+
+    @Test
+    void fp16OnCpuWithTorch113FailsWithAClearMessage() throws Exception {
+        JobDefinition job = new JobSpecReader().read("""
+                benchmark: podium-reference
+                parameters: {size: tiny, precision: fp16, device: cpu, steps: 2}
+                repetitions: 1
+                """);
+        runner.run(job);
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
+            assertThat(f.exitCode()).isEqualTo(2);
+            assertThat(f.logTail()).contains("fp16 is not supported by CPU autocast");
+        }));
+    }
+
+    @Test
+    void anUnknownReferenceParameterIsRejectedBeforeAnythingRuns() {
+        assertThatThrownBy(() -> runner.run(new JobSpecReader().read("benchmark: b\nparameters: {batchsize: 8}\n")))
+                .hasMessageContaining("parameters.batchsize");
+        assertThat(journal.pendingCount()).isZero();
+    }
+
+    @Test
+    void aRecordOverTheLimitIsNeverJournaled() {
+        EventSink.StreamWriter w = sink.stream(StreamId.run(UUID.randomUUID()));
+        String huge = "x".repeat(16_000);
+        List<dev.podium.events.model.ValidityCheck> checks = java.util.stream.IntStream.range(0, 80)
+                .mapToObj(i -> new dev.podium.events.model.ValidityCheck("c" + i, true, huge)).toList();
+        assertThatThrownBy(() -> w.emit(new dev.podium.events.run.RunCompleted(UUID.randomUUID(), List.of(), checks, 1.0)))
+                .isInstanceOf(RecordTooLargeException.class).hasMessageContaining("over the limit");
+        assertThat(journal.pendingCount()).isZero();
+    }
+}

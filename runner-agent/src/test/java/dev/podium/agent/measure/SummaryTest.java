@@ -1,0 +1,64 @@
+package dev.podium.agent.measure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.agent.detect.ToolRunner;
+import dev.podium.agent.parse.ParsedMetric;
+import dev.podium.events.model.Direction;
+import dev.podium.events.model.Metric;
+import dev.podium.events.model.Sample;
+import dev.podium.events.model.SeriesKind;
+import dev.podium.events.model.ValidityCheck;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SummaryTest {
+
+    private static ParsedMetric tput(double v) {
+        return new ParsedMetric("tput", v, "samples/s", Direction.HIGHER_IS_BETTER);
+    }
+
+    @Test
+    void perRepetitionValuesGetStatisticsAndOnlyMetricsOfEveryRepetitionCount() {
+        List<Metric> m = Summary.metrics(List.of(
+                List.of(tput(100), new ParsedMetric("only_once", 1, "1", Direction.LOWER_IS_BETTER)),
+                List.of(tput(110)), List.of(tput(90))), true);
+        assertThat(m).singleElement().satisfies(x -> {
+            assertThat(x.values()).containsExactly(100.0, 110.0, 90.0);
+            assertThat(x.statistics().n()).isEqualTo(3);
+            assertThat(x.statistics().mean()).isEqualTo(100.0);
+            assertThat(x.statistics().median()).isEqualTo(100.0);
+            assertThat(x.statistics().cv()).isEqualTo(0.1);
+            assertThat(x.statistics().ci95Low()).isLessThan(100.0);
+        });
+    }
+
+    @Test
+    void noisyOrTooFewRepetitionsFailTheirChecks() {
+        List<Metric> noisy = Summary.metrics(List.of(List.of(tput(50)), List.of(tput(150))), true);
+        List<ValidityCheck> checks = Summary.validity(noisy, "tput", 2, 2, true);
+        assertThat(checks).filteredOn(c -> c.name().equals("cv_below_10pct")).singleElement()
+                .satisfies(c -> assertThat(c.passed()).isFalse());
+        assertThat(checks).filteredOn(c -> c.name().equals("min_repetitions")).singleElement()
+                .satisfies(c -> assertThat(c.passed()).isTrue()); // 2 of 2 asked for
+        assertThat(Summary.validity(noisy, "tput", 5, 2, true)).filteredOn(c -> c.name().equals("min_repetitions"))
+                .singleElement().satisfies(c -> assertThat(c.passed()).isFalse());
+    }
+
+    @Test
+    void negativeValuesAreNotPublishedAsResults() {
+        assertThat(Summary.metrics(List.of(List.of(new ParsedMetric("offset", -1, "1", Direction.LOWER_IS_BETTER))), true))
+                .isEmpty();
+    }
+
+    @Test
+    void nvidiaSmiSamplesBecomeUtilisationMemoryAndPowerPerDevice() {
+        Sampler s = new Sampler(new ToolRunner(), 60_000);
+        s.accelerators("0, 97, 70123, 612.34\n1, [N/A], 100, 80.5\n", 1.5);
+        Map<SeriesKind, List<Sample>> series = s.finish();
+        assertThat(series.get(SeriesKind.ACCELERATOR_UTILISATION)).containsExactly(new Sample(1.5, 97, null, 0));
+        assertThat(series.get(SeriesKind.ACCELERATOR_MEMORY)).first().satisfies(x -> assertThat(x.value()).isEqualTo(70123.0 * 1024 * 1024));
+        assertThat(series.get(SeriesKind.POWER)).extracting(Sample::device).containsExactly(0, 1); // "[N/A]" drops only that field
+    }
+}

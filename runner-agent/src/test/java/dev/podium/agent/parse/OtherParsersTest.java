@@ -1,0 +1,101 @@
+package dev.podium.agent.parse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.agent.support.Resources;
+import dev.podium.events.model.Direction;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class OtherParsersTest {
+
+    @Test
+    void jsonLinesProtocolReadsTheReferenceWorkloadsRealOutput() {
+        ParseResult r = new JsonLinesParser().parse(Resources.text("parse/reference-output.txt"));
+        assertThat(r.metric("train_samples_per_second").get().value()).isPositive();
+        assertThat(r.metric("train_loss").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(r.steps()).hasSize(6);
+        assertThat(r.steps().stream().filter(StepSample::warmup)).hasSize(2);
+        assertThat(r.info()).containsEntry("device", "cpu").containsKey("torch");
+    }
+
+    @Test
+    void jsonLinesComputesThroughputFromMeasuredStepsWhenNoMetricLineSaysIt() {
+        String out = """
+                {"podium": 1, "type": "step", "step": 1, "warmup": true, "samples": 8, "seconds": 10.0}
+                {"podium": 1, "type": "step", "step": 2, "warmup": false, "samples": 8, "seconds": 0.5}
+                {"podium": 1, "type": "step", "step": 3, "warmup": false, "samples": 8, "seconds": 0.3}
+                """;
+        assertThat(new JsonLinesParser().parse(out).metric("train_samples_per_second").get().value()).isEqualTo(20.0);
+    }
+
+    @Test
+    void jsonLinesSurvivesGarbledAndHostileLines() {
+        ParseResult r = new JsonLinesParser().parse(Resources.text("parse/hostile/jsonl-garbled.txt"));
+        assertThat(r.metric("train_samples_per_second")).isEmpty(); // 1e999 is infinite
+        assertThat(r.metric("x")).isEmpty(); // a string is not a value
+        assertThat(r.steps()).isEmpty();
+        assertThat(r.metrics()).singleElement().satisfies(m -> assertThat(m.name()).matches("[A-Za-z0-9_.:/%-]+"));
+        assertThat(r.warnings()).isNotEmpty();
+    }
+
+    @Test
+    void optimumBenchmarkReportGivesLatencyThroughputAndMemory() {
+        ParseResult r = new OptimumBenchmarkParser().parse(Resources.text("parse/benchmark_report.json"));
+        assertThat(r.metric("forward.throughput").get().value()).isEqualTo(57.16624108437925);
+        assertThat(r.metric("forward.throughput").get().unit()).isEqualTo("samples/s");
+        assertThat(r.metric("forward.latency.mean").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(r.metric("forward.latency.p99")).isPresent();
+        assertThat(r.metric("forward.memory.max_ram").get().unit()).isEqualTo("MB");
+        assertThat(r.metric("forward.memory.max_global_vram")).isEmpty();
+    }
+
+    @Test
+    void optimumBenchmarkGarbledReportGivesNothingButWarnings() {
+        ParseResult r = new OptimumBenchmarkParser().parse(Resources.text("parse/hostile/optimum-garbled.json"));
+        assertThat(r.metrics()).isEmpty();
+        assertThat(r.warnings()).isNotEmpty();
+        assertThat(new OptimumBenchmarkParser().parse("[1,2,3]").metrics()).isEmpty();
+        assertThat(new OptimumBenchmarkParser().parse("[".repeat(10_000)).metrics()).isEmpty();
+    }
+
+    @Test
+    void mlperfSummaryGivesSamplesPerSecondAndLatencies() {
+        ParseResult r = new MlperfParser().parse(Resources.text("parse/mlperf_log_summary.txt"));
+        assertThat(r.metric("samples_per_second").get().value()).isEqualTo(2351.95);
+        assertThat(r.metric("samples_per_second").get().direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
+        assertThat(r.metric("mean_latency_ns").get().unit()).isEqualTo("ns");
+        assertThat(r.metric("mean_latency_ns").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(r.info()).containsEntry("result_is", "VALID").containsEntry("scenario", "Offline");
+    }
+
+    @Test
+    void mllogGivesTimeToTrainAccuracyAndThroughput() {
+        ParseResult r = new MlperfParser().parse(Resources.text("parse/mllog.txt"));
+        assertThat(r.metric("time_to_train").get().value()).isEqualTo(1200.0);
+        assertThat(r.metric("eval_accuracy").get().value()).isEqualTo(0.7593);
+        assertThat(r.metric("throughput").get().value()).isEqualTo(2600.0);
+    }
+
+    @Test
+    void mlperfGarbageIsHarmless() {
+        ParseResult r = new MlperfParser().parse(Parsers.decode(new byte[] {0, (byte) 0xff, (byte) 0xfe, 'x', '\n'})
+                + Resources.text("parse/hostile/mlperf-garbage.txt"));
+        assertThat(r.metrics()).isEmpty();
+    }
+
+    @Test
+    void regexTemplatesTakeTheLastMatchOrAnAggregate() {
+        String out = "step 1 throughput=10.5 img/s\nstep 2 throughput=11.5 img/s\nfinal time: 42.0s\n";
+        RegexParser p = new RegexParser(List.of(
+                new RegexTemplate("tput", Pattern.compile("throughput=(?<value>[0-9.]+)"), "img/s", Direction.HIGHER_IS_BETTER, "mean"),
+                new RegexTemplate("last_tput", Pattern.compile("throughput=([0-9.]+)"), "img/s", Direction.HIGHER_IS_BETTER, "last"),
+                new RegexTemplate("missing", Pattern.compile("nothing=([0-9.]+)"), "1", Direction.HIGHER_IS_BETTER, "last")));
+        ParseResult r = p.parse(out);
+        assertThat(r.metric("tput").get().value()).isEqualTo(11.0);
+        assertThat(r.metric("last_tput").get().value()).isEqualTo(11.5);
+        assertThat(r.metric("missing")).isEmpty();
+        assertThat(r.warnings()).anyMatch(w -> w.contains("missing"));
+    }
+}

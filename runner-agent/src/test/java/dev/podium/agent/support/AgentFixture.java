@@ -1,0 +1,27 @@
+package dev.podium.agent.support;
+
+import dev.podium.events.sign.EventSigner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** An agent identity and home directory for tests. */
+public record AgentFixture(String agentId, String keyId, String secretText, Path keyFile, Path home) {
+
+    public static AgentFixture create(Path dir, String agentId) throws IOException {
+        String secret = EventSigner.newSecret();
+        Path keyFile = dir.resolve(agentId + ".key");
+        Files.writeString(keyFile, "agent.id=" + agentId + "\nkey.id=" + agentId + "-k1\nkey.secret=" + secret + "\n");
+        return new AgentFixture(agentId, agentId + "-k1", secret, keyFile, dir.resolve(agentId + "-home"));
+    }
+
+    public byte[] secret() {
+        return EventSigner.secretBytes(secretText);
+    }
+
+    public Path job(String name, String yaml) throws IOException {
+        Path p = home.getParent().resolve(name);
+        Files.writeString(p, yaml);
+        return p;
+    }
+}
