@@ -33,7 +33,7 @@ public final class DetectCommand implements Callable<Integer> {
         Fingerprint fp = new HostDetector(tools).detect(noProbe ? null
                 : new PythonProbe(python != null ? python : PythonProbe.defaultPython(), tools));
         if (json) {
-            System.out.println(EventCodec.newMapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(fp));
+            System.out.println(json(fp));
             return 0;
         }
         Host h = fp.host();
@@ -59,6 +59,11 @@ public final class DetectCommand implements Callable<Integer> {
             row("python", "not found or not working");
         }
         return 0;
+    }
+
+    /** The fingerprint as {@code detect --json} prints it: the events mapper, so host and accelerators bind to the records. */
+    static String json(Fingerprint fp) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return EventCodec.newMapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(fp);
     }
 
     private static void row(String k, String v) {

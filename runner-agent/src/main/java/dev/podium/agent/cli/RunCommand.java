@@ -32,7 +32,8 @@ public final class RunCommand implements Callable<Integer> {
     AgentOptions options;
 
     @Option(names = "--python", paramLabel = "PATH",
-            description = "Python interpreter for the reference workload (default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
+            description = "Python interpreter for the reference workload and the software probe, unless the job sets `python` "
+                    + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
     String python;
 
     @Option(names = "--sample-interval-ms", defaultValue = "1000", paramLabel = "MS",
@@ -51,7 +52,8 @@ public final class RunCommand implements Callable<Integer> {
         ToolRunner tools = new ToolRunner();
         Progress progress = Progress.forConsole();
         progress.line("detecting host...");
-        Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(py, tools));
+        // No probe here: the runner probes the interpreter each point runs with (the job's `python`, else this one).
+        Fingerprint fp = new HostDetector(tools).detect(null);
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
             JobRunner runner = new JobRunner(pub.sink, fp, options.home().resolve("workload"), py, progress, tools,
                     sampleIntervalMillis);

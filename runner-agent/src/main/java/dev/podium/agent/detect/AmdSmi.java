@@ -2,6 +2,7 @@ package dev.podium.agent.detect;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.device.DeviceAliases;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -52,6 +53,7 @@ public final class AmdSmi {
             if (model == null) {
                 continue;
             }
+            model = byPciId(model, text(c, "Card Model", "Card model", "Device ID"));
             long mem = 0;
             String memText = text(c, "VRAM Total Memory (B)");
             if (memText != null && memText.matches("[0-9]+")) {
@@ -60,6 +62,31 @@ public final class AmdSmi {
             out.add(new DetectedDevice("AMD", model, mem, driver, text(c, "VBIOS version"), runtime, text(c, "PCI Bus")));
         }
         return out;
+    }
+
+    /**
+     * PCI device ids of Instinct boards (from the PCI ID repository) whose rocm-smi series names only the family:
+     * an MI250X reports "AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2" with card model 0x7408, and ROCm 4 reported an
+     * MI100's series as "0x738c". 0x740c is left out: MI250 and MI250X share it.
+     */
+    static final Map<String, String> INSTINCT_PCI_IDS = Map.of(
+            "0x738c", "AMD Instinct MI100",
+            "0x7408", "AMD Instinct MI250X",
+            "0x740f", "AMD Instinct MI210",
+            "0x74a1", "AMD Instinct MI300X");
+
+    /** The reported name, unless it names no known device and the PCI id does. */
+    static String byPciId(String reported, String pciId) {
+        if (DeviceAliases.resolve(reported).isPresent()) {
+            return reported;
+        }
+        for (String id : new String[] {pciId, reported}) {
+            String name = id == null ? null : INSTINCT_PCI_IDS.get(id.strip().toLowerCase(java.util.Locale.ROOT));
+            if (name != null) {
+                return name;
+            }
+        }
+        return reported;
     }
 
     /** {@code rocm-smi --showproductname --csv}: "device,Card series,Card model,Card vendor,Card SKU" then one row per card. */

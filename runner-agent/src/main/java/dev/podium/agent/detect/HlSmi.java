@@ -3,9 +3,13 @@ package dev.podium.agent.detect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Intel Gaudi devices from {@code hl-smi -Q name,memory.total,driver_version,bus_id -f csv}. */
+/**
+ * Intel Gaudi devices from {@code hl-smi -Q name,memory.total,driver_version,bus_id -f csv}, or from the table plain
+ * {@code hl-smi} prints when the query gives nothing.
+ */
 public final class HlSmi {
 
     public static final List<String> QUERY = List.of("hl-smi", "-Q", "name,memory.total,driver_version,bus_id", "-f", "csv");
@@ -14,8 +18,43 @@ public final class HlSmi {
     }
 
     public static List<DetectedDevice> detect(ToolRunner tools) {
-        Optional<String> csv = tools.run(QUERY, 15);
-        return csv.map(HlSmi::parse).orElse(List.of());
+        List<DetectedDevice> devices = tools.run(QUERY, 15).map(HlSmi::parse).orElse(List.of());
+        return devices.isEmpty() ? tools.run(List.of("hl-smi"), 15).map(HlSmi::parseTable).orElse(List.of()) : devices;
+    }
+
+    private static final Pattern DRIVER = Pattern.compile("Driver Version:\\s*([0-9][0-9A-Za-z.-]*)");
+    private static final Pattern AIP_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(\\S.*?)\\s+(N/A|On|Off)\\s*\\|\\s+([0-9A-Fa-f]{4}:[0-9A-Fa-f:.]+)\\s");
+    private static final Pattern MEMORY = Pattern.compile("\\|\\s*\\d+MiB\\s*/\\s*(\\d+)MiB\\s*\\|");
+
+    /**
+     * Devices from the table plain {@code hl-smi} prints: "|   0  HL-225   N/A  | 0000:33:00.0     N/A |" followed by a row
+     * with "94963MiB /  98304MiB"; the driver from the "Driver Version:" line of the header.
+     */
+    public static List<DetectedDevice> parseTable(String table) {
+        Matcher dm = DRIVER.matcher(table);
+        String driver = dm.find() ? dm.group(1) : null;
+        List<DetectedDevice> out = new ArrayList<>();
+        String[] lines = table.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            Matcher m = AIP_ROW.matcher(lines[i]);
+            if (!m.find()) {
+                continue;
+            }
+            long mem = 0;
+            if (i + 1 < lines.length) {
+                Matcher mm = MEMORY.matcher(lines[i + 1]);
+                if (mm.find()) {
+                    mem = Long.parseLong(mm.group(1)) * 1024 * 1024;
+                }
+            }
+            out.add(new DetectedDevice("Intel", m.group(2).strip(), mem, driver, null, synapse(driver), m.group(4)));
+        }
+        return out;
+    }
+
+    private static String synapse(String driver) {
+        // hl-smi reports the driver as e.g. "1.16.0-4b0d8e2"; the SynapseAI release is its version prefix.
+        return driver == null ? null : "SynapseAI " + driver.replaceAll("-.*$", "");
     }
 
     public static List<DetectedDevice> parse(String csv) {
@@ -26,9 +65,7 @@ public final class HlSmi {
                 continue;
             }
             String driver = NvidiaSmi.blankToNull(row.get("driver_version"));
-            // hl-smi reports the driver as e.g. "1.16.0-4b0d8e2"; the SynapseAI release is its version prefix.
-            String runtime = driver == null ? null : "SynapseAI " + driver.replaceAll("-.*$", "");
-            out.add(new DetectedDevice("Intel", name, CsvRows.memoryBytes(row.get("memory.total")), driver, null, runtime,
+            out.add(new DetectedDevice("Intel", name, CsvRows.memoryBytes(row.get("memory.total")), driver, null, synapse(driver),
                     NvidiaSmi.blankToNull(row.get("bus_id"))));
         }
         return out;

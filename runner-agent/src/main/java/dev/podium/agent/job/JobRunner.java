@@ -4,6 +4,7 @@ import dev.podium.agent.AgentVersion;
 import dev.podium.agent.config.Redactor;
 import dev.podium.agent.detect.Fingerprint;
 import dev.podium.agent.detect.HostDetector;
+import dev.podium.agent.detect.PythonProbe;
 import dev.podium.agent.detect.ToolRunner;
 import dev.podium.agent.measure.Sampler;
 import dev.podium.agent.measure.Summary;
@@ -56,13 +57,16 @@ public final class JobRunner {
     /** Series longer than this are split over several MetricSampled events, each well under the record limit. */
     static final int SAMPLES_PER_EVENT = 2000;
     /**
-     * Parameters that are not extra dimensions of the comparison key: those that fill its fixed fields (or share their
-     * names, which the key forbids in its extra map) and those that do not change what is compared (seed, steps, device,
-     * interpreter).
+     * Parameters that are not extra dimensions of the comparison key: every name of a fixed dimension
+     * ({@link ComparisonKey#FIXED_DIMENSIONS}, which the key refuses in its extra map; such parameters fill the fixed
+     * fields instead), the reference workload's names for them (batch_size, size), and those that do not change what is
+     * compared (seed, steps, device, interpreter).
      */
-    static final Set<String> KEY_FIXED = Set.of("batch_size", "precision", "model", "size", "input_size", "steps",
-            "seed", "device", "python", "benchmark", "benchmark_version", "scenario", "per_device_batch_size",
-            "total_accelerators");
+    static final Set<String> KEY_FIXED = java.util.stream.Stream.concat(ComparisonKey.FIXED_DIMENSIONS.stream(),
+            java.util.stream.Stream.of("batch_size", "size", "steps", "seed", "device", "python"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    /** A RunProgress at most every this many steps unless set otherwise; about ten per repetition when the total is known. */
+    static final int DEFAULT_PROGRESS_STEPS = 10;
 
     private final EventSink sink;
     private final Fingerprint fingerprint;
@@ -72,6 +76,9 @@ public final class JobRunner {
     private final ToolRunner tools;
     private final long sampleIntervalMillis;
     private final ProcessRunner process = new ProcessRunner();
+    private final Map<String, Software> softwareByPython = new java.util.HashMap<>();
+    private int progressEverySteps;
+    private Duration progressMinInterval = Duration.ofSeconds(5);
 
     public JobRunner(EventSink sink, Fingerprint fingerprint, Path workDir, String python, Progress progress, ToolRunner tools,
             long sampleIntervalMillis) {
@@ -82,6 +89,20 @@ public final class JobRunner {
         this.progress = progress;
         this.tools = tools;
         this.sampleIntervalMillis = sampleIntervalMillis;
+    }
+
+    /**
+     * How often a RunProgress reports the steps of a running repetition: every {@code steps} steps (0: about a tenth of
+     * the total, or every {@value #DEFAULT_PROGRESS_STEPS} when the total is unknown) and no more often than
+     * {@code minInterval}.
+     */
+    public JobRunner progressEvery(int steps, Duration minInterval) {
+        if (steps < 0 || minInterval.isNegative()) {
+            throw new IllegalArgumentException("progress steps and interval must not be negative");
+        }
+        this.progressEverySteps = steps;
+        this.progressMinInterval = minInterval;
+        return this;
     }
 
     public void cancel() {
@@ -129,12 +150,18 @@ public final class JobRunner {
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
-        String model = reference ? ReferenceWorkload.MODEL_PREFIX + point.getOrDefault("size", "tiny") : job.model();
+        // Parameters named like fixed dimensions of the key fill them when the spec itself does not.
+        String model = reference ? ReferenceWorkload.MODEL_PREFIX + point.getOrDefault("size", "tiny")
+                : job.model() != null ? job.model() : shown(redactor, point.get(ComparisonKey.MODEL));
+        String scenario = job.scenario() != null ? job.scenario()
+                : point.containsKey(ComparisonKey.SCENARIO) ? shown(redactor, point.get(ComparisonKey.SCENARIO))
+                : reference ? "training" : null;
+        String benchmarkVersion = job.benchmarkVersion() != null ? job.benchmarkVersion()
+                : shown(redactor, point.get(ComparisonKey.BENCHMARK_VERSION));
         Map<String, String> shownParams = new TreeMap<>();
         point.forEach((k, v) -> shownParams.put(clip(k, 128),
                 Redactor.isSecretName(k) ? Redactor.MASK : clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
-        Workload workload = new Workload(spec.benchmark(), job.benchmarkVersion(),
-                job.scenario() != null ? job.scenario() : reference ? "training" : null, model,
+        Workload workload = new Workload(spec.benchmark(), benchmarkVersion, scenario, model,
                 reference ? "synthetic-image-text" : null, shownParams,
                 clip(String.join(" ", redactor.args(command)), Limits.MAX_TEXT_CHARS));
         boolean cpuOnly = reference ? "cpu".equals(point.get("device"))
@@ -143,14 +170,17 @@ public final class JobRunner {
         int devices = reference ? 1 : Math.max(spec.devicesPerNode(), 1);
         List<Accelerator> accelerators = accelerators(cpuOnly, devices, reference ? 1 : spec.nodes());
         SortedExtra extra = new SortedExtra(shownParams, KEY_FIXED);
-        ComparisonKey key = new ComparisonKey(spec.benchmark(), job.benchmarkVersion(), workload.scenario(), model,
-                point.getOrDefault("precision", reference ? "fp32" : null), integer(point.get("batch_size")),
-                reference ? 1 : spec.nodes() * devices,
-                point.containsKey("input_size") ? integer(point.get("input_size"))
+        Integer batch = point.containsKey("batch_size") ? integer(point.get("batch_size"))
+                : integer(point.get(ComparisonKey.BATCH_SIZE));
+        Integer statedTotal = integer(point.get(ComparisonKey.TOTAL_ACCELERATORS));
+        ComparisonKey key = new ComparisonKey(spec.benchmark(), benchmarkVersion, workload.scenario(), model,
+                point.getOrDefault(ComparisonKey.PRECISION, reference ? "fp32" : null), batch,
+                reference ? 1 : statedTotal != null ? statedTotal : spec.nodes() * devices,
+                point.containsKey(ComparisonKey.INPUT_SIZE) ? integer(point.get(ComparisonKey.INPUT_SIZE))
                         : reference ? ReferenceWorkload.inputSize(point.get("size")) : null,
                 extra.map());
         String parserName = spec.parser();
-        stream.emit(new RunStarted(runId, null, null, fingerprint.host(), accelerators, software(), workload, key,
+        stream.emit(new RunStarted(runId, null, null, fingerprint.host(), accelerators, software(py), workload, key,
                 spec.repetitions(), spec.warmupSteps(), new Provenance(sink.agentId(), AgentVersion.VERSION, parserName)));
 
         OutputParser parser = parser(job);
@@ -167,12 +197,13 @@ public final class JobRunner {
                         "repetition " + repNo + " of " + spec.repetitions()));
                 AtomicLong steps = new AtomicLong();
                 long total = totalSteps(point, spec, reference);
+                StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
                 ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
-                        line -> {
-                            if (line.startsWith("{") && line.contains("\"type\": \"step\"")) {
-                                progress.step(repLabel, steps.incrementAndGet(), total);
-                            }
-                        });
+                        line -> JsonLinesParser.stepLine(line).ifPresent(st -> {
+                            long n = steps.incrementAndGet();
+                            progress.step(repLabel, n, total);
+                            stepProgress.step(n, st);
+                        }));
                 if (outcome.cancelled()) {
                     stream.emit(new RunCancelled(runId, "cancelled by the operator during repetition " + repNo));
                     progress.line(label + " cancelled");
@@ -203,7 +234,8 @@ public final class JobRunner {
                         stepSeries.add(new Sample(t, s.samplesPerSecond(), rep, null));
                     }
                 }
-                stream.emit(new RunProgress(runId, rep, total, total, "measure", "repetition " + repNo + " done: "
+                stream.emit(new RunProgress(runId, rep, Math.max(total, steps.get()), Math.max(total, steps.get()), "measure",
+                        "repetition " + repNo + " done: "
                         + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("")));
                 progress.line(repLabel + ": " + primary + " = "
                         + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("?"));
@@ -264,8 +296,56 @@ public final class JobRunner {
                 a.interconnect(), a.driver(), a.firmware(), a.runtime()));
     }
 
-    private Software software() {
-        return fingerprint.software();
+    /** The software stack of the interpreter a point runs with, probed once per interpreter. */
+    private Software software(String py) {
+        if (!softwareByPython.containsKey(py)) {
+            softwareByPython.put(py, new PythonProbe(py, tools).software());
+        }
+        return softwareByPython.get(py);
+    }
+
+    /**
+     * RunProgress from the step lines of a running repetition, throttled: every {@link #progressEverySteps} steps and
+     * no more often than {@link #progressMinInterval}. Called from the thread that reads the workload's output.
+     */
+    private final class StepProgress {
+        private final EventSink.StreamWriter stream;
+        private final UUID runId;
+        private final int repetition;
+        private final long total;
+        private final long every;
+        private long lastStep;
+        private long lastNanos;
+
+        StepProgress(EventSink.StreamWriter stream, UUID runId, int repetition, long total) {
+            this.stream = stream;
+            this.runId = runId;
+            this.repetition = repetition;
+            this.total = total;
+            this.every = progressEverySteps > 0 ? progressEverySteps
+                    : total > 0 ? Math.max(1, total / 10) : DEFAULT_PROGRESS_STEPS;
+            this.lastNanos = System.nanoTime();
+        }
+
+        void step(long n, StepSample sample) {
+            if (n - lastStep < every || (total > 0 && n >= total)) {
+                return; // the end of the repetition has its own RunProgress
+            }
+            long now = System.nanoTime();
+            if (now - lastNanos < progressMinInterval.toNanos()) {
+                return;
+            }
+            lastStep = n;
+            lastNanos = now;
+            try {
+                stream.emit(new RunProgress(runId, repetition, n, Math.max(total, n), "measure", "step " + n
+                    + (total > 0 ? " of " + total : "") + (sample.warmup() ? " (warm-up)" : "") + ": "
+                    + format(sample.samplesPerSecond()) + " samples/s"));
+            } catch (RuntimeException e) {
+                // A lost progress report must not stop the reading of the output; a journal that refuses events
+                // fails the run at its next event on the runner's own thread.
+            }
+        }
     }
 
     private static long totalSteps(Map<String, String> point, JobSpec spec, boolean reference) {
@@ -286,6 +366,10 @@ public final class JobRunner {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    private static String shown(Redactor redactor, String value) {
+        return clip(redactor.text(value), Limits.MAX_STRING_CHARS);
     }
 
     private static String describe(Map<String, String> point, Set<String> axes) {

@@ -1,5 +1,7 @@
 package dev.podium.agent.measure;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.agent.detect.ToolRunner;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
@@ -8,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -15,8 +18,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Samples host CPU utilisation and memory from /proc, and accelerator utilisation, memory and power from nvidia-smi when it
- * is there, at a fixed interval while a run executes. Series are what make a data-loading bottleneck visible: a starved
+ * Samples host CPU utilisation and memory from /proc, and accelerator utilisation, memory and power from nvidia-smi, hl-smi
+ * or rocm-smi (the first of them that is installed), at a fixed interval while a run executes. Series are what make a data-loading bottleneck visible: a starved
  * accelerator shows low utilisation while the CPU is saturated.
  */
 public final class Sampler implements AutoCloseable {
@@ -27,6 +30,14 @@ public final class Sampler implements AutoCloseable {
     public static final List<String> GAUDI_QUERY = List.of("hl-smi",
             "-Q", "index,utilization.aip,memory.used,power.draw", "-f", "csv,noheader,nounits");
 
+    /**
+     * rocm-smi prints JSON keyed by card: "GPU use (%)", "VRAM Total Used Memory (B)" and a power field whose name changed
+     * between releases ("Average Graphics Package Power (W)", "Current Socket Graphics Package Power (W)").
+     */
+    public static final List<String> ROCM_QUERY = List.of("rocm-smi", "--showuse", "--showmeminfo", "vram", "--showpower",
+            "--json");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final Map<SeriesKind, List<Sample>> series = new EnumMap<>(SeriesKind.class);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "podium-sampler");
@@ -36,12 +47,15 @@ public final class Sampler implements AutoCloseable {
     private final long startNanos;
     private final ToolRunner tools;
     private final List<String> acceleratorQuery;
+    private final boolean rocm;
     private volatile Integer repetition;
     private long[] lastCpu;
 
     public Sampler(ToolRunner tools, long intervalMillis) {
         this.tools = tools;
-        this.acceleratorQuery = tools.onPath("nvidia-smi") ? NVIDIA_QUERY : tools.onPath("hl-smi") ? GAUDI_QUERY : null;
+        this.acceleratorQuery = tools.onPath("nvidia-smi") ? NVIDIA_QUERY : tools.onPath("hl-smi") ? GAUDI_QUERY
+                : tools.onPath("rocm-smi") ? ROCM_QUERY : null;
+        this.rocm = acceleratorQuery == ROCM_QUERY;
         this.startNanos = System.nanoTime();
         this.lastCpu = cpuTimes();
         timer.scheduleAtFixedRate(this::sample, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
@@ -72,7 +86,13 @@ public final class Sampler implements AutoCloseable {
                 add(SeriesKind.HOST_MEMORY, new Sample(t, used, repetition, null));
             }
             if (acceleratorQuery != null) {
-                tools.run(acceleratorQuery, 5).ifPresent(out -> accelerators(out, t));
+                tools.run(acceleratorQuery, 5).ifPresent(out -> {
+                    if (rocm) {
+                        rocmSmi(out, t);
+                    } else {
+                        accelerators(out, t);
+                    }
+                });
             }
         } catch (RuntimeException e) {
             // a sample lost is not worth failing a run for
@@ -93,6 +113,36 @@ public final class Sampler implements AutoCloseable {
                 put(SeriesKind.POWER, f[3], 1, t, device);
             } catch (NumberFormatException e) {
                 // "[N/A]" and the like
+            }
+        }
+    }
+
+    /** One rocm-smi JSON reading: per "cardN", utilisation %, VRAM used (bytes) and power (W) where the card reports them. */
+    void rocmSmi(String json, double t) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (Exception e) {
+            return;
+        }
+        if (root == null || !root.isObject()) {
+            return;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> card = it.next();
+            if (!card.getKey().matches("card[0-9]{1,4}") || !card.getValue().isObject()) {
+                continue;
+            }
+            int device = Integer.parseInt(card.getKey().substring(4));
+            JsonNode c = card.getValue();
+            put(SeriesKind.ACCELERATOR_UTILISATION, c.path("GPU use (%)").asText(""), 1, t, device);
+            put(SeriesKind.ACCELERATOR_MEMORY, c.path("VRAM Total Used Memory (B)").asText(""), 1, t, device);
+            for (Iterator<String> names = c.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (name.endsWith("Power (W)")) {
+                    put(SeriesKind.POWER, c.path(name).asText(""), 1, t, device);
+                    break;
+                }
             }
         }
     }
@@ -122,6 +172,13 @@ public final class Sampler implements AutoCloseable {
             case POWER -> "W";
             case STEP_THROUGHPUT -> "samples/s";
         };
+    }
+
+    /** The series gathered so far, sampling going on. */
+    public synchronized Map<SeriesKind, List<Sample>> snapshot() {
+        Map<SeriesKind, List<Sample>> out = new EnumMap<>(SeriesKind.class);
+        series.forEach((k, v) -> out.put(k, List.copyOf(v)));
+        return out;
     }
 
     /** Stops sampling and returns the series gathered. */

@@ -18,6 +18,32 @@ public final class JsonLinesParser implements OutputParser {
         return "jsonl";
     }
 
+    /** The step a single output line reports, if it is a well-formed protocol step line; for progress while a run executes. */
+    public static java.util.Optional<StepSample> stepLine(String raw) {
+        String line = raw == null ? "" : raw.strip();
+        if (!line.startsWith("{") || !line.contains("\"step\"") || line.length() > 64 * 1024) {
+            return java.util.Optional.empty();
+        }
+        try {
+            JsonNode n = Json.MAPPER.readTree(line);
+            if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1 || !n.path("type").asText("").equals("step")) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.ofNullable(step(n));
+        } catch (Exception e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    private static StepSample step(JsonNode n) {
+        double s = n.path("seconds").asDouble(Double.NaN);
+        int k = n.path("samples").asInt(0);
+        if (!Double.isFinite(s) || s <= 0 || k <= 0 || k > 1_000_000_000) {
+            return null;
+        }
+        return new StepSample(n.path("step").asLong(0), n.path("warmup").asBoolean(false), k, s, k / s);
+    }
+
     @Override
     public ParseResult parse(String text) {
         Collector c = new Collector(format());
@@ -54,17 +80,15 @@ public final class JsonLinesParser implements OutputParser {
                     c.metric(n.path("name").asText(""), v.asDouble(), unit, d);
                 }
                 case "step" -> {
-                    double s = n.path("seconds").asDouble(Double.NaN);
-                    int k = n.path("samples").asInt(0);
-                    if (!Double.isFinite(s) || s <= 0 || k <= 0 || k > 1_000_000_000) {
+                    StepSample st = step(n);
+                    if (st == null) {
                         c.warn("step line with unusable samples or seconds");
                         continue;
                     }
-                    boolean warmup = n.path("warmup").asBoolean(false);
-                    c.step(new StepSample(n.path("step").asLong(0), warmup, k, s, k / s));
-                    if (!warmup) {
-                        samples += k;
-                        seconds += s;
+                    c.step(st);
+                    if (!st.warmup()) {
+                        samples += st.samples();
+                        seconds += st.seconds();
                     }
                 }
                 case "info" -> n.fields().forEachRemaining(e -> {

@@ -124,6 +124,130 @@ class JobRunnerTest {
     }
 
     @Test
+    void parametersNamedScenarioAndTotalAcceleratorsFillTheKeysFixedFields() throws Exception {
+        Path sh = dir.resolve("ok.sh");
+        Files.writeString(sh, "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 1.5}'\n");
+        runner.run(new JobSpecReader().read("""
+                benchmark: key-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parameters: {scenario: server, total_accelerators: 16, per_device_batch_size: 4, input_size: 512}
+                matrix: {workers: [2]}
+                repetitions: 1
+                """.formatted(sh)));
+        dev.podium.events.run.RunStarted started = (dev.podium.events.run.RunStarted) events().get(0).payload();
+        assertThat(started.key().scenario()).isEqualTo("server");
+        assertThat(started.key().totalAccelerators()).isEqualTo(16);
+        assertThat(started.key().perDeviceBatchSize()).isEqualTo(4);
+        assertThat(started.key().inputSize()).isEqualTo(512);
+        assertThat(started.key().extra()).containsOnlyKeys("workers");
+        assertThat(started.workload().scenario()).isEqualTo("server");
+        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOf(dev.podium.events.run.RunCompleted.class));
+    }
+
+    @Test
+    void noParameterCanReachTheKeysExtraUnderTheNameOfAFixedDimension() throws Exception {
+        Path sh = dir.resolve("ok.sh");
+        Files.writeString(sh, "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 1.5}'\n");
+        StringBuilder params = new StringBuilder();
+        for (String name : dev.podium.events.model.ComparisonKey.FIXED_DIMENSIONS) {
+            params.append(params.length() == 0 ? "" : ", ").append(name).append(": 7");
+        }
+        List<RunOutcome> out = runner.run(new JobSpecReader().read("""
+                benchmark: key-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parameters: {%s}
+                repetitions: 1
+                """.formatted(sh, params)));
+        assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.COMPLETED));
+        dev.podium.events.run.RunStarted started = (dev.podium.events.run.RunStarted) events().get(0).payload();
+        assertThat(started.key().extra()).isEmpty();
+        assertThat(started.key().benchmark()).isEqualTo("key-probe"); // a parameter never renames the benchmark
+    }
+
+    private Path stepScript(int steps) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= steps; i++) {
+            sb.append("echo '{\"podium\": 1, \"type\": \"step\", \"step\": ").append(i)
+                    .append(", \"warmup\": false, \"samples\": 8, \"seconds\": 0.1, \"samples_per_second\": 80.0}'\n");
+        }
+        sb.append("echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 80.0}'\n");
+        Path sh = dir.resolve("steps-" + UUID.randomUUID() + ".sh");
+        Files.writeString(sh, sb.toString());
+        return sh;
+    }
+
+    private List<RunProgress> progressEvents() {
+        return events().stream().map(Envelope::payload).filter(RunProgress.class::isInstance).map(RunProgress.class::cast).toList();
+    }
+
+    @Test
+    void stepLinesOfARunningRepetitionBecomeRunProgressEveryNSteps() throws Exception {
+        runner.progressEvery(3, Duration.ZERO).run(new JobSpecReader().read("""
+                benchmark: progress-probe
+                adapter: command
+                command: ["sh", "%s"]
+                repetitions: 1
+                """.formatted(stepScript(10))));
+        List<RunProgress> p = progressEvents();
+        assertThat(p).extracting(RunProgress::step).containsExactly(0L, 3L, 6L, 9L, 10L);
+        assertThat(p.get(1).message()).isEqualTo("step 3: 80.000 samples/s");
+        assertThat(p).last().satisfies(x -> assertThat(x.message()).startsWith("repetition 1 done"));
+    }
+
+    @Test
+    void progressDuringARepetitionIsThrottledInTime() throws Exception {
+        runner.progressEvery(1, Duration.ofHours(1)).run(new JobSpecReader().read("""
+                benchmark: progress-probe
+                adapter: command
+                command: ["sh", "%s"]
+                repetitions: 2
+                """.formatted(stepScript(20))));
+        assertThat(progressEvents()).extracting(RunProgress::step).containsExactly(0L, 20L, 0L, 20L);
+    }
+
+    @Test
+    void theSoftwareProbeAsksTheInterpreterTheJobRunsWith() throws Exception {
+        Path jobPython = fakePython("3.99.1", "9.9.9");
+        Path cliPython = fakePython("3.42.0", "1.0.0");
+        Path sh = dir.resolve("ok.sh");
+        Files.writeString(sh, "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 1.5}'\n");
+        Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
+        JobRunner withCliPython = new JobRunner(sink, fp, dir.resolve("work"), cliPython.toString(), Progress.silent(),
+                new ToolRunner(), 100);
+        withCliPython.run(new JobSpecReader().read("""
+                benchmark: probe
+                adapter: command
+                command: ["sh", "%s"]
+                parameters: {python: "%s"}
+                matrix: {workers: [1]}
+                repetitions: 1
+                """.formatted(sh, jobPython)));
+        withCliPython.run(new JobSpecReader().read("""
+                benchmark: probe
+                adapter: command
+                command: ["sh", "%s"]
+                repetitions: 1
+                """.formatted(sh)));
+        List<dev.podium.events.run.RunStarted> started = events().stream().map(Envelope::payload)
+                .filter(dev.podium.events.run.RunStarted.class::isInstance).map(dev.podium.events.run.RunStarted.class::cast).toList();
+        assertThat(started).hasSize(2);
+        assertThat(started.get(0).software().pythonVersion()).isEqualTo("3.99.1");
+        assertThat(started.get(0).software().frameworkVersion()).isEqualTo("9.9.9");
+        assertThat(started.get(1).software().pythonVersion()).isEqualTo("3.42.0");
+    }
+
+    /** An interpreter that answers the probe the way a real one with that Python and torch would. */
+    private Path fakePython(String python, String torch) throws Exception {
+        Path p = dir.resolve("python-" + python);
+        Files.writeString(p, "#!/bin/sh\necho '{\"python\": \"" + python + "\", \"libraries\": {\"torch\": \"" + torch
+                + "\"}}'\n");
+        p.toFile().setExecutable(true);
+        return p;
+    }
+
+    @Test
     void aRunningJobCanBeCancelled() throws Exception {
         JobDefinition job = job("echo started\nexec sleep 60\n", 120);
         CompletableFuture<List<RunOutcome>> running = CompletableFuture.supplyAsync(() -> runner.run(job));

@@ -98,4 +98,19 @@ class OtherParsersTest {
         assertThat(r.metric("missing")).isEmpty();
         assertThat(r.warnings()).anyMatch(w -> w.contains("missing"));
     }
+
+    @Test
+    void aSingleStepLineIsReadWhateverItsSpacingAndAnythingElseIsNot() {
+        assertThat(JsonLinesParser.stepLine("{\"podium\":1,\"type\":\"step\",\"step\":4,\"samples\":8,\"seconds\":0.5}"))
+                .hasValueSatisfying(s -> {
+                    assertThat(s.step()).isEqualTo(4);
+                    assertThat(s.samplesPerSecond()).isEqualTo(16.0);
+                });
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 2, \"type\": \"step\", \"samples\": 8, \"seconds\": 0.5}")).isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"step\", \"samples\": 8, \"seconds\": 0}")).isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"metric\", \"name\": \"step\", \"value\": 1}")).isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"step\", \"step\": [[[[")).isEmpty();
+        assertThat(JsonLinesParser.stepLine("step 3/10 loss 0.5")).isEmpty();
+        assertThat(JsonLinesParser.stepLine(null)).isEmpty();
+    }
 }
