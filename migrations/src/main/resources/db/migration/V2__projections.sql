@@ -52,7 +52,8 @@ CREATE TABLE proj_run (
     agent_id          TEXT,
     job_id            UUID,
     lease_epoch       INT,
-    -- running, completed, failed, cancelled; superseded when a later lease epoch took the job over
+    -- claimed (JobClaimed seen, no RunStarted yet), running, completed, failed, cancelled; superseded when a later lease
+    -- epoch took the job over
     status            TEXT    NOT NULL,
     retracted         BOOLEAN NOT NULL DEFAULT FALSE,
     benchmark         TEXT,
@@ -155,3 +156,15 @@ CREATE TABLE proj_leaderboard_row (
     PRIMARY KEY (key_id, metric, device_id, source)
 );
 CREATE INDEX proj_leaderboard_row_benchmark_idx ON proj_leaderboard_row (benchmark, metric);
+
+-- Job grants (JobAssigned) by lease epoch: a run of an earlier epoch of the same job is superseded, whichever of its
+-- events or the later grant arrives first.
+CREATE TABLE proj_job_assignment (
+    job_id         UUID   NOT NULL,
+    lease_epoch    INT    NOT NULL,
+    run_id         UUID   NOT NULL,
+    agent_id       TEXT   NOT NULL,
+    position       BIGINT NOT NULL,
+    PRIMARY KEY (job_id, lease_epoch)
+);
+CREATE INDEX proj_run_job_idx ON proj_run (job_id, lease_epoch);

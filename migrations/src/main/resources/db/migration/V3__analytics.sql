@@ -55,14 +55,30 @@ SELECT run_id, agent_id, job_id, status, retracted, benchmark, key_id, device_id
 FROM proj_run;
 COMMENT ON VIEW analytics.runs IS 'One row per run, whatever its outcome.';
 
--- Roles are cluster-wide while databases are not: create the role once, grant per database.
+CREATE VIEW analytics.agents AS
+SELECT agent_id, pool, agent_version, hostname, boot_id, accelerators, registered_at
+FROM proj_agent;
+COMMENT ON VIEW analytics.agents IS 'One row per agent, from its latest AgentRegistered.';
+
+CREATE VIEW analytics.events AS
+SELECT position, event_id, stream_id, seq, type, schema_version, writer, occurred_at, recorded_at, payload
+FROM event_store;
+COMMENT ON VIEW analytics.events IS 'The event store in position order, without Kafka coordinates or key ids.';
+
+-- Roles are cluster-wide while databases are not: create the role once, grant per database. Test runs migrate many
+-- databases at once, so a concurrent creation of the role is tolerated.
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'podium_analyst') THEN
         CREATE ROLE podium_analyst NOLOGIN;
     END IF;
+EXCEPTION
+    WHEN duplicate_object OR unique_violation THEN NULL;
 END
 $$;
 GRANT USAGE ON SCHEMA analytics TO podium_analyst;
 GRANT SELECT ON ALL TABLES IN SCHEMA analytics TO podium_analyst;
+-- Views added by later migrations are readable too.
+ALTER DEFAULT PRIVILEGES IN SCHEMA analytics GRANT SELECT ON TABLES TO podium_analyst;
 REVOKE ALL ON SCHEMA public FROM podium_analyst;
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM podium_analyst;

@@ -1,0 +1,48 @@
+package dev.podium.ingest.command;
+
+import dev.podium.ingest.config.AdminConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Map;
+
+/**
+ * The named admin tokens. Tokens are compared as SHA-256 digests in constant time, and every configured token is
+ * compared, so neither the length nor the position of a match leaks through timing.
+ */
+@ApplicationScoped
+public class AdminTokens {
+
+    private final AdminConfig config;
+
+    public AdminTokens(AdminConfig config) {
+        this.config = config;
+    }
+
+    /** The name of the token presented, or null when it is none of them. */
+    public String nameOf(String presented) {
+        if (presented == null || presented.isEmpty()) {
+            return null;
+        }
+        byte[] given = sha256(presented);
+        String found = null;
+        for (Map.Entry<String, String> token : config.tokens().entrySet()) {
+            if (token.getValue() == null || token.getValue().isBlank()) {
+                continue;
+            }
+            if (MessageDigest.isEqual(given, sha256(token.getValue())) && found == null) {
+                found = token.getKey();
+            }
+        }
+        return found;
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
+    }
+}

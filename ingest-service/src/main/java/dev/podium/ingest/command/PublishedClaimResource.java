@@ -1,0 +1,133 @@
+package dev.podium.ingest.command;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.StreamId;
+import dev.podium.events.published.ClaimFile;
+import dev.podium.events.published.ClaimFileException;
+import dev.podium.events.published.PublishedClaim;
+import dev.podium.ingest.store.Appended;
+import io.agroal.api.AgroalDataSource;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code POST /admin/published}: imports a claim file (the YAML text as the body, see {@link ClaimFile}) by appending one
+ * PublishedClaimImported per claim to {@code published/<source>}, projections included, in one transaction. A claim's
+ * event id is a UUIDv5 of its source and id, so a claim already imported is left as it is: importing a file twice
+ * changes nothing. A corrected claim needs a new id.
+ */
+@Path("/admin/published")
+public class PublishedClaimResource {
+
+    private final AgroalDataSource dataSource;
+    private final CommandAppender appender;
+    private final AdminCaller caller;
+
+    public PublishedClaimResource(AgroalDataSource dataSource, CommandAppender appender, AdminCaller caller) {
+        this.dataSource = dataSource;
+        this.appender = appender;
+        this.caller = caller;
+    }
+
+    @POST
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.TEXT_PLAIN})
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response importFile(String yaml, @QueryParam("file") @DefaultValue("claims.yaml") String fileName)
+            throws SQLException {
+        List<PublishedClaim> claims;
+        try {
+            claims = ClaimFile.parse(fileName, yaml == null ? "" : yaml);
+        } catch (ClaimFileException e) {
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of("error", "the claim file cannot be imported", "problems", e.problems())).build();
+        }
+        Map<String, List<PublishedClaim>> bySource = new LinkedHashMap<>();
+        claims.forEach(c -> bySource.computeIfAbsent(c.source(), s -> new ArrayList<>()).add(c));
+        int imported = 0;
+        int unchanged = 0;
+        Instant now = Instant.now();
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                for (Map.Entry<String, List<PublishedClaim>> source : bySource.entrySet()) {
+                    String stream = StreamId.published(source.getKey()).value();
+                    lockStream(c, stream);
+                    Set<UUID> present = presentEventIds(c, source.getValue());
+                    long seq = lastSeq(c, stream);
+                    List<Envelope> fresh = new ArrayList<>();
+                    for (PublishedClaim claim : source.getValue()) {
+                        if (present.contains(ClaimFile.eventId(claim))) {
+                            unchanged++;
+                        } else {
+                            fresh.add(ClaimFile.envelope(claim, ++seq, caller.tokenName(), now));
+                        }
+                    }
+                    for (Appended a : appender.append(c, fresh, caller.writer())) {
+                        if (!(a instanceof Appended.Inserted)) {
+                            throw new IllegalStateException("claim import raced another import of " + stream + ": " + a);
+                        }
+                        imported++;
+                    }
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("imported", imported);
+        out.put("unchanged", unchanged);
+        out.put("sources", List.copyOf(bySource.keySet()));
+        return Response.ok(out).build();
+    }
+
+    /** Two imports of the same source take turns, so their seqs never collide. */
+    private static void lockStream(Connection c, String stream) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+            ps.setString(1, stream);
+            ps.execute();
+        }
+    }
+
+    private static Set<UUID> presentEventIds(Connection c, List<PublishedClaim> claims) throws SQLException {
+        Set<UUID> out = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT event_id FROM event_store WHERE event_id = ANY(?)")) {
+            ps.setArray(1, c.createArrayOf("uuid", claims.stream().map(ClaimFile::eventId).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, UUID.class));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long lastSeq(Connection c, String stream) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(max(seq), 0) FROM event_store WHERE stream_id = ?")) {
+            ps.setString(1, stream);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+}

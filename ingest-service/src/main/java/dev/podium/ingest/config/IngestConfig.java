@@ -1,0 +1,73 @@
+package dev.podium.ingest.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** ingest-service's settings, under {@code podium.ingest}. */
+@ConfigMapping(prefix = "podium.ingest")
+public interface IngestConfig {
+
+    /** Kafka bootstrap servers. */
+    @WithDefault("localhost:9092")
+    String bootstrapServers();
+
+    /** AES-256 key (base64 of 32 bytes) that encrypts agent key secrets at rest. Required outside dev and test. */
+    String masterKey();
+
+    Topics topics();
+
+    Consumer consumer();
+
+    interface Topics {
+
+        @WithDefault("podium.events")
+        String events();
+
+        @WithDefault("podium.events.dlq")
+        String dlq();
+
+        @WithDefault("podium.heartbeats")
+        String heartbeats();
+
+        @WithDefault("podium.jobs")
+        String jobs();
+
+        /** Create the topics at start when they are missing. */
+        @WithDefault("true")
+        boolean create();
+
+        @WithDefault("12")
+        int eventsPartitions();
+
+        @WithDefault("1")
+        short replicationFactor();
+    }
+
+    interface Consumer {
+
+        /** Start the event and heartbeat consumers at start. */
+        @WithDefault("true")
+        boolean enabled();
+
+        @WithDefault("podium-ingest")
+        String groupId();
+
+        @WithDefault("podium-ingest-heartbeats")
+        String heartbeatGroupId();
+
+        @WithDefault("500")
+        int maxPollRecords();
+
+        @WithDefault("500ms")
+        Duration pollTimeout();
+
+        /** Wait before a failed batch is read again from the last committed offsets. */
+        @WithDefault("2s")
+        Duration retryBackoff();
+
+        /** Timeout of the broker check behind readiness. */
+        @WithDefault("2s")
+        Duration healthTimeout();
+    }
+}

@@ -1,0 +1,235 @@
+package dev.podium.ingest.consumer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.podium.events.StreamKind;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
+import dev.podium.ingest.projection.Projections;
+import dev.podium.ingest.store.AgentKey;
+import dev.podium.ingest.store.AgentKeyStore;
+import dev.podium.ingest.store.Appended;
+import dev.podium.ingest.store.EventStore;
+import dev.podium.ingest.store.NewEvent;
+import dev.podium.ingest.store.RejectedStore;
+import dev.podium.ingest.store.RejectedStore.Rejection;
+import dev.podium.ingest.store.StoredEvent;
+import dev.podium.ingest.verify.Verdict;
+import dev.podium.ingest.verify.Verifier;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * One polled batch in one database transaction: verify every record, append the verified ones with a single
+ * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}, tell duplicates from conflicts, apply the projections of the new
+ * events in position order, record refusals in {@code rejected_event}, commit. Nothing a record contains can raise an SQL
+ * error here (every insert is ON CONFLICT, every string is validated or cleaned first), so one bad record never fails its
+ * neighbours. What the caller must still do, in this order: produce {@link Result#deadLetters()} and wait for the
+ * acknowledgements, then commit the offsets.
+ */
+@ApplicationScoped
+public class BatchProcessor {
+
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(BatchProcessor.class);
+
+    /** What the batch did; dead letters are every refusal of this pass, whether or not it was recorded before. */
+    public record Result(int accepted, int duplicates, int conflicts, int rejected, List<DeadLetter> deadLetters) {
+    }
+
+    private final AgroalDataSource dataSource;
+    private final AgentKeyStore keys;
+    private final EventStore store;
+    private final RejectedStore rejectedStore;
+    private final Projections projections;
+    private final CrashPoint crashPoint;
+    private final EventCodec codec = new EventCodec();
+    private final Verifier verifier = new Verifier(codec);
+
+    public BatchProcessor(AgroalDataSource dataSource, AgentKeyStore keys, EventStore store, RejectedStore rejectedStore,
+            Projections projections, CrashPoint crashPoint) {
+        this.dataSource = dataSource;
+        this.keys = keys;
+        this.store = store;
+        this.rejectedStore = rejectedStore;
+        this.projections = projections;
+        this.crashPoint = crashPoint;
+    }
+
+    public Result process(List<ConsumerRecord<byte[], byte[]>> records) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                Result result = inTransaction(c, records);
+                crashPoint.reached(CrashPoint.Stage.BEFORE_DB_COMMIT);
+                c.commit();
+                return result;
+            } catch (Throwable e) {
+                // Whatever ends the batch (a simulated crash included) leaves nothing of it in the database.
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Refuses one record whose storing raised a data error (a PostgreSQL data or integrity exception that validation did
+     * not foresee): it is recorded in rejected_event, in a transaction of its own, so its neighbours can be stored.
+     */
+    public Result refuse(ConsumerRecord<byte[], byte[]> r, String reason) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                String keyId = Verifier.keyId(r.headers()).orElse(null);
+                rejectedStore.record(c, List.of(new Rejection(r.topic(), r.partition(), r.offset(), reason, keyId, null,
+                        null, r.value())));
+                c.commit();
+            } catch (Throwable e) {
+                c.rollback();
+                throw e;
+            }
+        }
+        return new Result(0, 0, 0, 1, List.of(new DeadLetter(r.topic(), r.partition(), r.offset(), r.key(), r.value(),
+                r.headers(), reason)));
+    }
+
+    /** True for errors caused by the data of a record (SQLSTATE classes 22 and 23), false for the database being away. */
+    public static boolean isDataError(SQLException e) {
+        for (SQLException x = e; x != null; x = x.getNextException()) {
+            String state = x.getSQLState();
+            if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Result inTransaction(Connection c, List<ConsumerRecord<byte[], byte[]>> records) throws SQLException {
+        Projections.lockShared(c);
+        Set<String> keyIds = new LinkedHashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Verifier.keyId(r.headers()).ifPresent(keyIds::add);
+        }
+        Map<String, AgentKey> known = keys.lookup(c, keyIds);
+        long t0 = System.nanoTime();
+
+        Verdict[] verdicts = new Verdict[records.size()];
+        Set<String> runStreams = new LinkedHashSet<>();
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = records.get(i);
+            verdicts[i] = verifier.verify(r.value(), r.headers(), known);
+            if (verdicts[i] instanceof Verdict.Verified v && isRun(v)) {
+                runStreams.add(v.envelope().streamId());
+            }
+        }
+        checkRunOwners(c, verdicts, runStreams);
+
+        List<NewEvent> candidates = new ArrayList<>();
+        List<Integer> candidateIndex = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            if (verdicts[i] instanceof Verdict.Verified v) {
+                ConsumerRecord<byte[], byte[]> r = records.get(i);
+                candidates.add(new NewEvent(v.envelope(), v.agentId(), v.keyId(), payloadJson(v), v.contentHash(),
+                        r.topic(), r.partition(), r.offset()));
+                candidateIndex.add(i);
+            }
+        }
+        long t1 = System.nanoTime();
+        List<Appended> appended = store.append(c, candidates);
+        long t2 = System.nanoTime();
+
+        int accepted = 0;
+        int duplicates = 0;
+        int conflicts = 0;
+        int rejected = 0;
+        List<StoredEvent> fresh = new ArrayList<>();
+        String[] reasons = new String[records.size()];
+        for (int j = 0; j < appended.size(); j++) {
+            Appended a = appended.get(j);
+            if (a instanceof Appended.Inserted ins) {
+                accepted++;
+                fresh.add(new StoredEvent(ins.position(), candidates.get(j).envelope()));
+            } else if (a instanceof Appended.Duplicate) {
+                duplicates++;
+            } else if (a instanceof Appended.Conflict conflict) {
+                conflicts++;
+                reasons[candidateIndex.get(j)] = conflict.reason();
+            }
+        }
+        fresh.sort(Comparator.comparingLong(StoredEvent::position));
+        projections.apply(c, fresh);
+        long t3 = System.nanoTime();
+
+        List<Rejection> rejections = new ArrayList<>();
+        List<DeadLetter> letters = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = records.get(i);
+            String reason = reasons[i];
+            String keyId = null;
+            String eventId = null;
+            String streamId = null;
+            if (verdicts[i] instanceof Verdict.Refused refused) {
+                rejected++;
+                reason = refused.reason();
+                keyId = refused.keyId();
+                eventId = refused.eventId();
+                streamId = refused.streamId();
+            } else if (reason != null) {
+                Verdict.Verified v = (Verdict.Verified) verdicts[i];
+                keyId = v.keyId();
+                eventId = v.envelope().eventId().toString();
+                streamId = v.envelope().streamId();
+            }
+            if (reason != null) {
+                rejections.add(new Rejection(r.topic(), r.partition(), r.offset(), reason, keyId, eventId, streamId,
+                        r.value()));
+                letters.add(new DeadLetter(r.topic(), r.partition(), r.offset(), r.key(), r.value(), r.headers(), reason));
+            }
+        }
+        rejectedStore.record(c, rejections);
+        LOG.debugf("batch of %d: verify %d ms, append %d ms, projections %d ms, rejects %d ms", records.size(),
+                (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
+        return new Result(accepted, duplicates, conflicts, rejected, letters);
+    }
+
+    private static boolean isRun(Verdict.Verified v) {
+        return v.envelope().type().streamKind() == StreamKind.RUN;
+    }
+
+    /**
+     * A run stream belongs to the agent that wrote its first stored event; for a stream new in this batch, to the writer
+     * of its first verified record here. Any other writer is refused.
+     */
+    private void checkRunOwners(Connection c, Verdict[] verdicts, Set<String> runStreams) throws SQLException {
+        if (runStreams.isEmpty()) {
+            return;
+        }
+        Map<String, String> owners = new HashMap<>(store.firstWriters(c, runStreams));
+        for (int i = 0; i < verdicts.length; i++) {
+            if (verdicts[i] instanceof Verdict.Verified v && isRun(v)) {
+                String stream = v.envelope().streamId();
+                String owner = owners.putIfAbsent(stream, v.agentId());
+                if (owner != null && !owner.equals(v.agentId())) {
+                    verdicts[i] = new Verdict.Refused("not the writer: " + stream + " is owned by agent '" + owner
+                            + "', not '" + v.agentId() + "'", v.keyId(), v.envelope().eventId().toString(), stream);
+                }
+            }
+        }
+    }
+
+    private String payloadJson(Verdict.Verified v) {
+        try {
+            return codec.mapper().writeValueAsString(codec.toTree(v.envelope()).get("payload"));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a decoded payload always encodes", e);
+        }
+    }
+}

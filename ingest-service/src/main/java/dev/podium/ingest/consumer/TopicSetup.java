@@ -1,0 +1,69 @@
+package dev.podium.ingest.consumer;
+
+import dev.podium.ingest.config.IngestConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.jboss.logging.Logger;
+
+/** Creates Podium's topics when they are missing; existing topics are left as they are. */
+@ApplicationScoped
+public class TopicSetup {
+
+    private static final Logger LOG = Logger.getLogger(TopicSetup.class);
+    private static final String ONE_MIB = Integer.toString(1024 * 1024);
+
+    private final IngestConfig config;
+
+    public TopicSetup(IngestConfig config) {
+        this.config = config;
+    }
+
+    public void ensureTopics() throws InterruptedException, ExecutionException, TimeoutException {
+        IngestConfig.Topics t = config.topics();
+        short rf = t.replicationFactor();
+        List<NewTopic> wanted = List.of(
+                new NewTopic(t.events(), t.eventsPartitions(), rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB)),
+                new NewTopic(t.dlq(), 3, rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                        Integer.toString(3 * 1024 * 1024))),
+                new NewTopic(t.heartbeats(), 3, rf).configs(Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB)),
+                new NewTopic(t.jobs(), 3, rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB)));
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            for (NewTopic topic : wanted) {
+                if (!existing.contains(topic.name())) {
+                    missing.add(topic);
+                }
+            }
+            if (missing.isEmpty()) {
+                return;
+            }
+            for (var entry : admin.createTopics(missing).values().entrySet()) {
+                try {
+                    entry.getValue().get(30, TimeUnit.SECONDS);
+                    LOG.infof("created topic %s", entry.getKey());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+    }
+}

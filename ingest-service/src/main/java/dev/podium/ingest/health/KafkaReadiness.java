@@ -1,0 +1,73 @@
+package dev.podium.ingest.health;
+
+import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.consumer.EventConsumer;
+import dev.podium.ingest.heartbeat.HeartbeatConsumer;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * Ready when the consumer threads are alive (if enabled) and the broker answers describeCluster within the health
+ * timeout. The database has its own readiness check from the datasource extension.
+ */
+@Readiness
+@ApplicationScoped
+public class KafkaReadiness implements HealthCheck {
+
+    private final IngestConfig config;
+    private final EventConsumer events;
+    private final HeartbeatConsumer heartbeats;
+    private volatile Admin admin;
+
+    public KafkaReadiness(IngestConfig config, EventConsumer events, HeartbeatConsumer heartbeats) {
+        this.config = config;
+        this.events = events;
+        this.heartbeats = heartbeats;
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        HealthCheckResponseBuilder b = HealthCheckResponse.named("kafka");
+        boolean consumersUp = !config.consumer().enabled() || (events.isRunning() && heartbeats.isRunning());
+        b.withData("event-consumer", events.isRunning()).withData("heartbeat-consumer", heartbeats.isRunning());
+        long timeout = config.consumer().healthTimeout().toMillis();
+        try {
+            int nodes = admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout))
+                    .nodes().get(timeout, TimeUnit.MILLISECONDS).size();
+            b.withData("brokers", nodes);
+            return b.status(consumersUp && nodes > 0).build();
+        } catch (Exception e) {
+            return b.withData("error", "broker unreachable: " + e.getClass().getSimpleName()).down().build();
+        }
+    }
+
+    private Admin admin() {
+        if (admin == null) {
+            synchronized (this) {
+                if (admin == null) {
+                    Properties p = new Properties();
+                    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+                    p.put(AdminClientConfig.CLIENT_ID_CONFIG, "podium-ingest-health");
+                    admin = Admin.create(p);
+                }
+            }
+        }
+        return admin;
+    }
+
+    @PreDestroy
+    void close() {
+        if (admin != null) {
+            admin.close();
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package dev.podium.ingest.heartbeat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.sign.EventSigner;
+import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.consumer.IngestMetrics;
+import dev.podium.ingest.store.AgentKey;
+import dev.podium.ingest.store.AgentKeyStore;
+import dev.podium.ingest.verify.Verifier;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jboss.logging.Logger;
+
+/**
+ * The consumer of {@code podium.heartbeats}: each signed, well-formed heartbeat from the key's own agent upserts its
+ * {@code agent_status} row with {@code last_heartbeat_at} = ingest's clock. Heartbeats are telemetry, not facts: a bad
+ * or unsigned one is dropped with a log line and {@code podium_ingest_heartbeats_total{outcome="dropped"}}, never stored.
+ */
+@ApplicationScoped
+public class HeartbeatConsumer {
+
+    private static final Logger LOG = Logger.getLogger(HeartbeatConsumer.class);
+
+    private final IngestConfig config;
+    private final AgroalDataSource dataSource;
+    private final AgentKeyStore keys;
+    private final IngestMetrics metrics;
+    private final ObjectMapper mapper = EventCodec.newMapper();
+    private volatile Thread thread;
+    private volatile boolean running;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+
+    public HeartbeatConsumer(IngestConfig config, AgroalDataSource dataSource, AgentKeyStore keys, IngestMetrics metrics) {
+        this.config = config;
+        this.dataSource = dataSource;
+        this.keys = keys;
+        this.metrics = metrics;
+    }
+
+    public synchronized void start() {
+        if (thread != null && thread.isAlive()) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::run, "podium-ingest-heartbeats");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    public synchronized void stop() {
+        running = false;
+        KafkaConsumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    public boolean isRunning() {
+        Thread t = thread;
+        return t != null && t.isAlive();
+    }
+
+    private void run() {
+        while (running) {
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumer().heartbeatGroupId());
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-ingest-heartbeats");
+            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())) {
+                consumer = c;
+                if (!running) {
+                    return;
+                }
+                c.subscribe(List.of(config.topics().heartbeats()));
+                while (running) {
+                    ConsumerRecords<byte[], byte[]> polled = c.poll(config.consumer().pollTimeout());
+                    if (!polled.isEmpty()) {
+                        store(polled);
+                        c.commitSync();
+                    }
+                }
+            } catch (WakeupException e) {
+                // stop() asked for it
+            } catch (Exception e) {
+                LOG.errorf(e, "heartbeat batch failed; reading again from the committed offsets");
+                try {
+                    Thread.sleep(config.consumer().retryBackoff().toMillis());
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            } finally {
+                consumer = null;
+            }
+        }
+    }
+
+    void store(ConsumerRecords<byte[], byte[]> polled) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            Set<String> keyIds = new LinkedHashSet<>();
+            for (ConsumerRecord<byte[], byte[]> r : polled) {
+                Verifier.keyId(r.headers()).ifPresent(keyIds::add);
+            }
+            Map<String, AgentKey> known = keys.lookup(c, keyIds);
+            for (ConsumerRecord<byte[], byte[]> r : polled) {
+                Heartbeat hb = accept(r, known);
+                if (hb != null) {
+                    upsert(c, hb);
+                }
+                metrics.heartbeat(hb != null);
+            }
+            c.commit();
+        }
+    }
+
+    /** The heartbeat, or null (logged) when it must be dropped. */
+    private Heartbeat accept(ConsumerRecord<byte[], byte[]> r, Map<String, AgentKey> known) {
+        String where = r.topic() + "/" + r.partition() + "@" + r.offset();
+        String keyId = Verifier.keyId(r.headers()).orElse(null);
+        Header sig = r.headers().lastHeader(EventSigner.SIGNATURE_HEADER);
+        AgentKey key = keyId == null ? null : known.get(keyId);
+        if (key == null || sig == null || sig.value() == null) {
+            LOG.warnf("dropped heartbeat %s: unsigned or unknown key", where);
+            return null;
+        }
+        if (!key.verifies() || r.value() == null || r.value().length > Heartbeat.MAX_BYTES
+                || !EventSigner.verify(r.value(), new String(sig.value(), StandardCharsets.UTF_8), key.secret())) {
+            LOG.warnf("dropped heartbeat %s: key %s revoked or signature does not match", where, keyId);
+            return null;
+        }
+        Heartbeat hb;
+        try {
+            hb = mapper.readValue(r.value(), Heartbeat.class);
+        } catch (Exception e) {
+            LOG.warnf("dropped heartbeat %s: not a heartbeat (%s)", where, e.getClass().getSimpleName());
+            return null;
+        }
+        String problem = hb == null ? "empty" : hb.problem();
+        if (problem == null && !hb.agentId().equals(key.agentId())) {
+            problem = "agent_id is not the agent of key " + keyId;
+        }
+        if (problem != null) {
+            LOG.warnf("dropped heartbeat %s: %s", where, problem);
+            return null;
+        }
+        return hb;
+    }
+
+    private void upsert(Connection c, Heartbeat hb) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO agent_status (agent_id, boot_id, pool, state, current_job_id, current_run_id, lease_epoch,
+                                          device_id, hostname, sensors, last_heartbeat_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, clock_timestamp())
+                ON CONFLICT (agent_id) DO UPDATE SET boot_id = excluded.boot_id, pool = excluded.pool,
+                    state = excluded.state, current_job_id = excluded.current_job_id,
+                    current_run_id = excluded.current_run_id, lease_epoch = excluded.lease_epoch,
+                    device_id = excluded.device_id, hostname = excluded.hostname, sensors = excluded.sensors,
+                    last_heartbeat_at = excluded.last_heartbeat_at""")) {
+            ps.setString(1, hb.agentId());
+            ps.setObject(2, hb.bootId(), Types.OTHER);
+            ps.setString(3, hb.pool());
+            ps.setString(4, hb.state());
+            ps.setObject(5, hb.currentJobId(), Types.OTHER);
+            ps.setObject(6, hb.currentRunId(), Types.OTHER);
+            if (hb.leaseEpoch() == null) {
+                ps.setNull(7, Types.INTEGER);
+            } else {
+                ps.setInt(7, hb.leaseEpoch());
+            }
+            ps.setString(8, hb.deviceId());
+            ps.setString(9, hb.hostname());
+            ps.setString(10, hb.sensors() == null ? null : mapper.writeValueAsString(hb.sensors()));
+            ps.executeUpdate();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("sensors always encode", e);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.podium.ingest.projection;
+
+import dev.podium.ingest.store.StoredEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * Every read model, applied in position order, then the aggregates for what the events touched. Live ingest, the
+ * command side and rebuild all go through here, and all of them hold {@link #LOCK} (shared; rebuild exclusively) for
+ * their transaction, so a rebuild never interleaves with a batch.
+ */
+@ApplicationScoped
+public class Projections {
+
+    /** The advisory lock key that orders rebuilds against batches. */
+    public static final long LOCK = 0x706f6469756d01L;
+
+    /** Read models in the order an event is applied to them: the run row exists before its results. */
+    private final List<Projection> models;
+    private final LeaderboardProjection leaderboard;
+
+    public Projections(CatalogProjection catalog, RunProjection runs, ResultProjection results, SeriesProjection series,
+            AgentProjection agents, JobProjection jobs, RetractionProjection retractions,
+            PublishedClaimProjection published, LeaderboardProjection leaderboard) {
+        this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published);
+        this.leaderboard = leaderboard;
+    }
+
+    /** The tables a rebuild empties and refills. */
+    public static final List<String> TABLES = List.of(
+            "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
+            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent");
+
+    /** Takes the shared projection lock for the current transaction. */
+    public static void lockShared(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SELECT pg_advisory_xact_lock_shared(" + LOCK + ")");
+        }
+    }
+
+    /** Applies events (already in position order) and recomputes the aggregates they touched. */
+    public void apply(Connection c, List<StoredEvent> events) throws SQLException {
+        Touched touched = new Touched();
+        for (StoredEvent e : events) {
+            for (Projection p : models) {
+                p.apply(e, c, touched);
+            }
+        }
+        for (Projection p : models) {
+            p.flush(c, touched);
+        }
+        leaderboard.recompute(c, touched);
+    }
+}

@@ -1,0 +1,173 @@
+package dev.podium.ingest.projection;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.model.Accelerator;
+import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.device.DeviceAliases;
+import dev.podium.events.run.JobClaimed;
+import dev.podium.events.run.RunCancelled;
+import dev.podium.events.run.RunCompleted;
+import dev.podium.events.run.RunFailed;
+import dev.podium.events.run.RunStarted;
+import dev.podium.ingest.store.StoredEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code proj_run}: one row per run and its status (claimed, running, completed, failed, cancelled, superseded). A run
+ * of an earlier lease epoch stays superseded whatever it reports later. Any of a run's events may create its row, so a
+ * later event never depends on an earlier one having arrived.
+ */
+@ApplicationScoped
+public class RunProjection implements Projection {
+
+    /** Statuses an event may replace; terminal ones and superseded stay. */
+    private static final String KEEP_SUPERSEDED = "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
+
+    @Override
+    public void apply(StoredEvent event, Connection c, Touched touched) throws SQLException {
+        Envelope env = event.envelope();
+        Object p = env.payload();
+        if (p instanceof RunStarted r) {
+            started(c, env, r, event.position(), touched);
+        } else if (p instanceof JobClaimed j) {
+            claimed(c, env, j, event.position());
+        } else if (p instanceof RunCompleted r) {
+            finished(c, env, r.runId(), "completed", r.durationSeconds(), Json.of(r.validity()), allPassed(r.validity()),
+                    null, event.position(), touched);
+        } else if (p instanceof RunFailed f) {
+            finished(c, env, f.runId(), "failed", null, null, null, Json.of(failure(f)), event.position(), touched);
+        } else if (p instanceof RunCancelled x) {
+            finished(c, env, x.runId(), "cancelled", null, null, null,
+                    Json.of(x.reason() == null ? Map.of() : Map.of("reason", x.reason())), event.position(), touched);
+        }
+    }
+
+    static boolean allPassed(List<ValidityCheck> checks) {
+        return checks == null || checks.stream().allMatch(ValidityCheck::passed);
+    }
+
+    private static Map<String, Object> failure(RunFailed f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("phase", f.phase());
+        m.put("exit_code", f.exitCode());
+        m.put("reason", f.reason());
+        m.put("log_tail", f.logTail());
+        return m;
+    }
+
+    private static void started(Connection c, Envelope env, RunStarted r, long position, Touched touched)
+            throws SQLException {
+        List<Accelerator> acc = r.accelerators();
+        String deviceId = acc == null || acc.isEmpty()
+                ? DeviceAliases.cpuDeviceId(r.host() == null ? null : r.host().cpuModel())
+                : acc.get(0).deviceId();
+        Integer deviceCount = acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+        boolean existed;
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
+                                      device_id, device_count, host_key, workload, software, accelerators, host,
+                                      started_at, started_position, last_position)
+                VALUES (?, ?, ?, ?, ?,
+                        CASE WHEN EXISTS (SELECT 1 FROM proj_job_assignment a
+                                          WHERE a.job_id = ? AND a.lease_epoch > ?) THEN 'superseded' ELSE 'running' END,
+                        ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
+                ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
+                    job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
+                    status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
+                                  THEN excluded.status ELSE proj_run.status END,
+                    benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
+                    device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
+                    software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
+                    started_at = excluded.started_at, started_position = excluded.started_position,
+                    last_position = greatest(proj_run.last_position, excluded.last_position)
+                RETURNING (xmax <> 0) AS existed""")) {
+            int i = 1;
+            Sql.setUuid(ps, i++, r.runId());
+            ps.setString(i++, env.streamId());
+            ps.setString(i++, env.agentId());
+            Sql.setUuid(ps, i++, r.jobId());
+            Sql.setInt(ps, i++, r.leaseEpoch());
+            Sql.setUuid(ps, i++, r.jobId());
+            Sql.setInt(ps, i++, r.leaseEpoch());
+            ps.setString(i++, r.key().benchmark());
+            ps.setString(i++, r.key().id());
+            ps.setString(i++, deviceId);
+            Sql.setInt(ps, i++, deviceCount);
+            ps.setString(i++, r.host() == null ? null : CatalogProjection.hostKey(r.host()));
+            ps.setString(i++, Json.of(r.workload()));
+            ps.setString(i++, Json.of(r.software()));
+            ps.setString(i++, Json.of(r.accelerators()));
+            ps.setString(i++, Json.of(r.host()));
+            Sql.setTime(ps, i++, env.occurredAt());
+            ps.setLong(i++, position);
+            ps.setLong(i, position);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                existed = rs.next() && rs.getBoolean(1);
+            }
+        }
+        touched.run(r.runId());
+        if (!existed) {
+            return; // a new run row: no result can reference it yet
+        }
+        // Results that arrived before their RunStarted learn their key and device now.
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE proj_result SET key_id = ?, device_id = ? WHERE run_id = ? AND (key_id IS DISTINCT FROM ? OR device_id IS DISTINCT FROM ?)")) {
+            ps.setString(1, r.key().id());
+            ps.setString(2, deviceId);
+            Sql.setUuid(ps, 3, r.runId());
+            ps.setString(4, r.key().id());
+            ps.setString(5, deviceId);
+            ps.executeUpdate();
+        }
+    }
+
+    private static void claimed(Connection c, Envelope env, JobClaimed j, long position) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, status, last_position)
+                VALUES (?, ?, ?, ?, 'claimed', ?)
+                ON CONFLICT (run_id) DO UPDATE SET job_id = coalesce(proj_run.job_id, excluded.job_id),
+                    last_position = greatest(proj_run.last_position, excluded.last_position)""")) {
+            Sql.setUuid(ps, 1, j.runId());
+            ps.setString(2, env.streamId());
+            ps.setString(3, env.agentId());
+            Sql.setUuid(ps, 4, j.jobId());
+            ps.setLong(5, position);
+            ps.executeUpdate();
+        }
+    }
+
+    private static void finished(Connection c, Envelope env, java.util.UUID runId, String status, Double duration,
+            String validity, Boolean valid, String failure, long position, Touched touched) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_run (run_id, stream_id, agent_id, status, finished_at, duration_seconds, validity, valid,
+                                      failure, last_position)
+                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?)
+                ON CONFLICT (run_id) DO UPDATE SET status = %s, finished_at = excluded.finished_at,
+                    duration_seconds = excluded.duration_seconds, validity = excluded.validity, valid = excluded.valid,
+                    failure = excluded.failure, last_position = greatest(proj_run.last_position, excluded.last_position)
+                """.formatted(KEEP_SUPERSEDED))) {
+            Sql.setUuid(ps, 1, runId);
+            ps.setString(2, env.streamId());
+            ps.setString(3, env.agentId());
+            ps.setString(4, status);
+            Sql.setTime(ps, 5, env.occurredAt());
+            Sql.setDouble(ps, 6, duration);
+            ps.setString(7, validity);
+            if (valid == null) {
+                ps.setNull(8, java.sql.Types.BOOLEAN);
+            } else {
+                ps.setBoolean(8, valid);
+            }
+            ps.setString(9, failure);
+            ps.setLong(10, position);
+            ps.executeUpdate();
+        }
+        touched.run(runId);
+    }
+}

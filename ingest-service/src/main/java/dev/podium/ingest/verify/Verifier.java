@@ -1,0 +1,117 @@
+package dev.podium.ingest.verify;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.StreamId;
+import dev.podium.events.codec.Decoded;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.sign.EventSigner;
+import dev.podium.ingest.store.AgentKey;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Checks one record from {@code podium.events}: signature headers, a key that verifies (active or retired, not revoked),
+ * the HMAC over the exact bytes, the contract (decode and validation), a stream kind that agents write, and a writer
+ * that is the key's agent and, for an agent stream, the agent the stream id names. Run stream ownership needs the event
+ * store and is checked by the batch. Pure: no I/O.
+ */
+public final class Verifier {
+
+    /** What a key id may look like; anything else is never looked up. */
+    private static final java.util.regex.Pattern KEY_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+
+    private final EventCodec codec;
+
+    public Verifier(EventCodec codec) {
+        this.codec = codec;
+    }
+
+    /** The key id header of a record, if any. */
+    public static Optional<String> keyId(Headers headers) {
+        return header(headers, EventSigner.KEY_ID_HEADER).filter(id -> KEY_ID.matcher(id).matches());
+    }
+
+    public Verdict verify(byte[] value, Headers headers, Map<String, AgentKey> keys) {
+        Optional<String> keyId = keyId(headers);
+        Optional<String> signature = header(headers, EventSigner.SIGNATURE_HEADER);
+        if (keyId.isEmpty()) {
+            return refused("unsigned: no well-formed " + EventSigner.KEY_ID_HEADER + " header", null, value);
+        }
+        if (signature.isEmpty()) {
+            return refused("unsigned: no " + EventSigner.SIGNATURE_HEADER + " header", keyId.get(), value);
+        }
+        AgentKey key = keys.get(keyId.get());
+        if (key == null) {
+            return refused("forged: unknown key " + keyId.get(), keyId.get(), value);
+        }
+        if (!key.verifies()) {
+            return refused("forged: key " + key.keyId() + " is revoked", key.keyId(), value);
+        }
+        if (value == null || !EventSigner.verify(value, signature.get(), key.secret())) {
+            return refused("forged: signature does not match the record under key " + key.keyId(), key.keyId(), value);
+        }
+        Decoded decoded = codec.decode(value);
+        if (decoded instanceof Decoded.Rejected r) {
+            return refused("invalid: " + r.reason(), key.keyId(), value);
+        }
+        Decoded.Accepted accepted = (Decoded.Accepted) decoded;
+        Envelope env = accepted.envelope();
+        String eventId = env.eventId().toString();
+        StreamId stream = StreamId.parse(env.streamId()).orElse(null);
+        if (stream == null || !stream.kind().writtenByAgent()) {
+            return new Verdict.Refused("not the writer: " + env.streamId() + " is written by ingest's command side only",
+                    key.keyId(), eventId, env.streamId());
+        }
+        if (!key.agentId().equals(env.agentId())) {
+            return new Verdict.Refused("not the writer: agent_id '" + env.agentId() + "' is not the agent of key "
+                    + key.keyId(), key.keyId(), eventId, env.streamId());
+        }
+        if (stream.agentId().isPresent() && !stream.agentId().get().equals(key.agentId())) {
+            return new Verdict.Refused("not the writer: " + env.streamId() + " belongs to agent '"
+                    + stream.agentId().get() + "'", key.keyId(), eventId, env.streamId());
+        }
+        return new Verdict.Verified(env, accepted.contentHash(), key.keyId(), key.agentId());
+    }
+
+    private Verdict.Refused refused(String reason, String keyId, byte[] value) {
+        String[] ids = bestEffortIds(value);
+        return new Verdict.Refused(reason, keyId, ids[0], ids[1]);
+    }
+
+    /** event_id and stream_id of a refused record when it is JSON at all, for the rejected_event row; never throws. */
+    private String[] bestEffortIds(byte[] value) {
+        String[] out = new String[2];
+        if (value == null || value.length == 0) {
+            return out;
+        }
+        try {
+            JsonNode root = codec.mapper().readTree(value);
+            if (root != null && root.isObject()) {
+                out[0] = shortText(root.get("event_id"));
+                out[1] = shortText(root.get("stream_id"));
+            }
+        } catch (Exception e) {
+            // not JSON: no ids to record
+        }
+        return out;
+    }
+
+    private static String shortText(JsonNode node) {
+        return node != null && node.isTextual() && node.asText().length() <= 200 ? node.asText() : null;
+    }
+
+    private static Optional<String> header(Headers headers, String name) {
+        if (headers == null) {
+            return Optional.empty();
+        }
+        Header h = headers.lastHeader(name);
+        if (h == null || h.value() == null || h.value().length == 0 || h.value().length > 256) {
+            return Optional.empty();
+        }
+        return Optional.of(new String(h.value(), StandardCharsets.UTF_8));
+    }
+}

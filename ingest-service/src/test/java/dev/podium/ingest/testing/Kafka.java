@@ -1,0 +1,80 @@
+package dev.podium.ingest.testing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/** Producing to and reading back from the test broker. */
+public final class Kafka {
+
+    private Kafka() {
+    }
+
+    public static String bootstrap() {
+        return ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+    }
+
+    /** Sends in order and waits for every acknowledgement; the metadata of each record, in order. */
+    public static List<RecordMetadata> send(List<ProducerRecord<byte[], byte[]>> records) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                acks.add(producer.send(r));
+            }
+            List<RecordMetadata> out = new ArrayList<>();
+            for (Future<RecordMetadata> f : acks) {
+                out.add(f.get());
+            }
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not produce", e);
+        }
+    }
+
+    /** Every record now on a topic, read from the beginning of every partition to its current end. */
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).collect(Collectors.toList());
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end");
+                }
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.podium.migrations;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.podium.migrations.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class MigrationsIT {
+
+    private static final List<String> VIEWS = List.of(
+            "analytics.results", "analytics.published_claims", "analytics.leaderboard", "analytics.runs",
+            "analytics.agents", "analytics.events");
+
+    private static TestDatabase db;
+    private static MigrateResult migrated;
+
+    @BeforeAll
+    static void migrateFreshDatabase() {
+        db = TestDatabase.create();
+        migrated = Flyway.configure()
+                .dataSource(db.jdbcUrl(), TestDatabase.USER, "")
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+    }
+
+    @AfterAll
+    static void dropDatabase() {
+        db.close();
+    }
+
+    @Test
+    void everyScriptAppliesToAFreshDatabase() throws SQLException {
+        assertThat(migrated.success).isTrue();
+        assertThat(migrated.migrationsExecuted).isGreaterThanOrEqualTo(3);
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(migrated.migrationsExecuted);
+        }
+    }
+
+    @Test
+    void analystReadsEveryAnalyticsView() throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET ROLE podium_analyst");
+                List<String> read = new ArrayList<>();
+                for (String view : VIEWS) {
+                    try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + view)) {
+                        rs.next();
+                        read.add(view + "=" + rs.getLong(1));
+                    }
+                }
+                assertThat(read).hasSize(VIEWS.size());
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    @Test
+    void analystCannotReadAgentKeys() throws SQLException {
+        assertDeniedToAnalyst("SELECT * FROM agent_key");
+        assertDeniedToAnalyst("SELECT secret_ciphertext FROM public.agent_key");
+    }
+
+    @Test
+    void analystCannotReadTheTablesBehindTheViews() throws SQLException {
+        assertDeniedToAnalyst("SELECT * FROM event_store");
+        assertDeniedToAnalyst("SELECT * FROM proj_run");
+    }
+
+    @Test
+    void analystCannotWriteAnything() throws SQLException {
+        assertDeniedToAnalyst("INSERT INTO proj_benchmark (benchmark, last_position) VALUES ('x', 1)");
+        assertDeniedToAnalyst("DELETE FROM event_store");
+        assertDeniedToAnalyst("UPDATE agent_key SET status = 'active'");
+        assertDeniedToAnalyst("DELETE FROM analytics.agents");
+        assertDeniedToAnalyst("CREATE TABLE analytics.mine (x int)");
+        assertDeniedToAnalyst("CREATE TABLE public.mine (x int)");
+        assertDeniedToAnalyst("CREATE VIEW analytics.keys AS SELECT * FROM agent_key");
+    }
+
+    private static void assertDeniedToAnalyst(String sql) throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET ROLE podium_analyst");
+                assertThatThrownBy(() -> s.execute(sql))
+                        .as(sql)
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState())
+                                .as("SQLSTATE of " + sql)
+                                .isIn("42501", "0A000"));
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+}
