@@ -1,0 +1,171 @@
+package dev.podium.query.api;
+
+import dev.podium.query.view.CatalogService;
+import dev.podium.query.view.CatalogViews;
+import dev.podium.query.view.ComparisonQuery;
+import dev.podium.query.view.ComparisonService;
+import dev.podium.query.view.ComparisonView;
+import dev.podium.query.view.LeaderboardEntry;
+import dev.podium.query.view.LeaderboardQuery;
+import dev.podium.query.view.LeaderboardService;
+import dev.podium.query.view.LeaderboardView;
+import dev.podium.query.view.RunService;
+import dev.podium.query.view.RunView;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+/** The read API: the data of every page as JSON, and leaderboards and comparisons as CSV. Same query strings as the pages. */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+public class ApiResource {
+
+    private static final String CSV = "text/csv; charset=utf-8";
+
+    private final CatalogService catalog;
+    private final LeaderboardService leaderboards;
+    private final ComparisonService comparisons;
+    private final RunService runs;
+
+    public ApiResource(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs) {
+        this.catalog = catalog;
+        this.leaderboards = leaderboards;
+        this.comparisons = comparisons;
+        this.runs = runs;
+    }
+
+    @GET
+    @Path("home")
+    @Operation(summary = "Benchmarks, devices, recent runs and a fleet summary")
+    public CatalogViews.HomeView home() {
+        return catalog.home();
+    }
+
+    @GET
+    @Path("leaderboard")
+    @Operation(summary = "Devices ranked under one comparison key and metric, with n, mean, CI95, best, CV and source")
+    public LeaderboardView leaderboard(@RestQuery String benchmark, @RestQuery @Parameter(description = "comparison key id") String key,
+            @RestQuery String metric, @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch,
+            @RestQuery String workers, @RestQuery @Parameter(description = "framework version") String software,
+            @RestQuery @Parameter(description = "measured or published") String source,
+            @RestQuery @Parameter(description = "mean, best, n, runs, cv, ci or device") String sort,
+            @RestQuery @Parameter(description = "asc or desc") String dir) {
+        return leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir));
+    }
+
+    @GET
+    @Path("leaderboard.csv")
+    @Produces(CSV)
+    @Operation(summary = "The leaderboard as CSV")
+    public Response leaderboardCsv(@RestQuery String benchmark, @RestQuery String key, @RestQuery String metric,
+            @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
+            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir) {
+        LeaderboardView v = leaderboard(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir);
+        Csv csv = new Csv();
+        csv.row(List.of("rank", "device_id", "device", "source", "runs", "n", "mean", "ci95_low", "ci95_high", "best", "cv", "unit",
+                "metric", "key_id", "comparison_key"));
+        for (LeaderboardEntry e : v.entries()) {
+            csv.row(nullable(e.rank(), e.deviceId(), e.deviceLabel(), e.source(), e.runs(), e.n(), e.mean(), e.ci95Low(), e.ci95High(),
+                    e.best(), e.cv(), v.unit(), v.query().metric(), v.query().key(), v.key() == null ? null : v.key().canonical()));
+        }
+        return attachment(csv, "leaderboard.csv");
+    }
+
+    @GET
+    @Path("comparison")
+    @Operation(summary = "Devices x one parameter with ratios to a baseline device, and the verdict on each published ratio claim")
+    public ComparisonView comparison(@RestQuery String benchmark, @RestQuery String metric,
+            @RestQuery @Parameter(description = "the key dimension that varies across columns") String param,
+            @RestQuery @Parameter(description = "a key id of the group of keys to compare") String group,
+            @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
+        return comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source));
+    }
+
+    @GET
+    @Path("comparison.csv")
+    @Produces(CSV)
+    @Operation(summary = "The comparison matrix as CSV: one value and one ratio column per parameter value")
+    public Response comparisonCsv(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
+            @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
+        ComparisonView v = comparison(benchmark, metric, param, group, devices, baseline, source);
+        Csv csv = new Csv();
+        List<Object> header = new ArrayList<>(List.of("device_id", "device", "source", "baseline"));
+        v.columns().forEach(c -> {
+            header.add(v.query().param() + "=" + c.label());
+            header.add("ratio " + v.query().param() + "=" + c.label());
+        });
+        csv.row(header);
+        for (ComparisonView.Row r : v.rows()) {
+            List<Object> cells = nullable(r.deviceId(), r.deviceLabel(), r.source(), r.baseline());
+            r.cells().forEach(c -> {
+                cells.add(c.value() != null ? c.value() : c.notAvailable() ? "n/a" : null);
+                cells.add(c.ratioText());
+            });
+            csv.row(cells);
+        }
+        return attachment(csv, "comparison.csv");
+    }
+
+    @GET
+    @Path("runs/{id}")
+    @Operation(summary = "A run: parameters, host, accelerators, software, metrics, series charts, validity and event timeline")
+    public RunView run(@RestPath String id) {
+        UUID runId;
+        try {
+            runId = UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new NotFoundException();
+        }
+        return runs.build(runId).orElseThrow(NotFoundException::new);
+    }
+
+    @GET
+    @Path("devices/{id}")
+    @Operation(summary = "A device: its results under every key and its recent runs")
+    public CatalogViews.DeviceView device(@RestPath String id) {
+        return catalog.device(id).orElseThrow(NotFoundException::new);
+    }
+
+    @GET
+    @Path("benchmarks/{name}")
+    @Operation(summary = "A benchmark: its comparison keys, metrics, claims and recent runs")
+    public CatalogViews.BenchmarkView benchmark(@RestPath String name) {
+        return catalog.benchmark(name).orElseThrow(NotFoundException::new);
+    }
+
+    @GET
+    @Path("keys/{id}")
+    @Operation(summary = "A comparison key: its canonical text and dimensions")
+    public CatalogViews.KeyView key(@RestPath String id) {
+        return catalog.key(id).orElseThrow(NotFoundException::new);
+    }
+
+    @GET
+    @Path("fleet")
+    @Operation(summary = "Agents with pool, last heartbeat, online or offline, and current job")
+    public CatalogViews.FleetView fleet() {
+        return catalog.fleet();
+    }
+
+    private static List<Object> nullable(Object... values) {
+        List<Object> out = new ArrayList<>();
+        for (Object v : values) {
+            out.add(v);
+        }
+        return out;
+    }
+
+    private static Response attachment(Csv csv, String name) {
+        return Response.ok(csv.toString(), CSV).header("Content-Disposition", "attachment; filename=\"" + name + "\"").build();
+    }
+}

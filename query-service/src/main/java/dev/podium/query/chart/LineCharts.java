@@ -1,0 +1,91 @@
+package dev.podium.query.chart;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Lays out line charts from (t, value) points. */
+public final class LineCharts {
+
+    /** A named series of points, t in seconds. */
+    public record Series(String label, List<double[]> points) {
+    }
+
+    private static final int WIDTH = 720;
+    private static final int HEIGHT = 260;
+    private static final int LEFT = 60;
+    private static final int TOP = 16;
+    private static final int PLOT_WIDTH = 520;
+    private static final int PLOT_HEIGHT = 200;
+    private static final int MAX_POINTS = 1000;
+
+    private LineCharts() {
+    }
+
+    /** A chart of the series; {@code yMax} fixes the y axis (100 for utilisation) or, when null, fits the data. */
+    public static Chart of(String title, String unit, List<Series> series, Double yMax) {
+        List<Series> nonEmpty = series.stream().filter(s -> !s.points().isEmpty()).toList();
+        double tMax = 0;
+        double vMax = 0;
+        for (Series s : nonEmpty) {
+            for (double[] p : s.points()) {
+                tMax = Math.max(tMax, p[0]);
+                vMax = Math.max(vMax, p[1]);
+            }
+        }
+        double top = yMax != null ? yMax : niceCeil(vMax);
+        double right = tMax <= 0 ? 1 : tMax;
+        List<Chart.Line> lines = new ArrayList<>();
+        int i = 0;
+        for (Series s : nonEmpty) {
+            List<double[]> pts = downsample(s.points());
+            StringBuilder sb = new StringBuilder();
+            for (double[] p : pts) {
+                double x = LEFT + p[0] / right * PLOT_WIDTH;
+                double y = TOP + PLOT_HEIGHT - Math.min(p[1], top) / top * PLOT_HEIGHT;
+                if (sb.length() > 0) {
+                    sb.append(' ');
+                }
+                sb.append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
+            }
+            lines.add(new Chart.Line(s.label(), sb.toString(), "series-" + (i % 6), TOP + 12 + 16 * i));
+            i++;
+        }
+        List<Chart.Tick> xTicks = new ArrayList<>();
+        List<Chart.Tick> yTicks = new ArrayList<>();
+        for (int k = 0; k <= 4; k++) {
+            xTicks.add(new Chart.Tick(LEFT + k * PLOT_WIDTH / 4.0, number(right * k / 4) + " s"));
+            yTicks.add(new Chart.Tick(TOP + PLOT_HEIGHT - k * PLOT_HEIGHT / 4.0, number(top * k / 4)));
+        }
+        return new Chart(title, unit, WIDTH, HEIGHT, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, lines, xTicks, yTicks);
+    }
+
+    private static List<double[]> downsample(List<double[]> points) {
+        if (points.size() <= MAX_POINTS) {
+            return points;
+        }
+        List<double[]> out = new ArrayList<>(MAX_POINTS);
+        double step = points.size() / (double) MAX_POINTS;
+        for (int k = 0; k < MAX_POINTS; k++) {
+            out.add(points.get((int) (k * step)));
+        }
+        return out;
+    }
+
+    static double niceCeil(double v) {
+        if (v <= 0) {
+            return 1;
+        }
+        double mag = Math.pow(10, Math.floor(Math.log10(v)));
+        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
+            if (m * mag >= v) {
+                return m * mag;
+            }
+        }
+        return 10 * mag;
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+}

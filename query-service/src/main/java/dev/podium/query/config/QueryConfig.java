@@ -1,0 +1,26 @@
+package dev.podium.query.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** query-service settings, under {@code podium.query}. */
+@ConfigMapping(prefix = "podium.query")
+public interface QueryConfig {
+
+    /** An agent is online when its last heartbeat is more recent than this. */
+    @WithDefault("PT90S")
+    Duration onlineWindow();
+
+    /** Recent runs shown on the home, device and benchmark pages. */
+    @WithDefault("20")
+    int recentRuns();
+
+    /** How old the cached framework versions per key may get before a background refresh. */
+    @WithDefault("PT5M")
+    Duration softwareVersionsRefresh();
+
+    /** The most leaderboard rows one page shows. */
+    @WithDefault("500")
+    int maxRows();
+}

@@ -1,0 +1,265 @@
+package dev.podium.query.data;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.published.PublishedClaim;
+import dev.podium.query.config.QueryConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * Every SQL statement of query-service. Each one is bounded (a LIMIT or a key lookup) and filters on the leading columns
+ * of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark, metric), proj_result (run_id, metric) and
+ * (key_id, metric, device_id), proj_run (run_id), (started_at DESC), event_store (stream_id, seq).
+ */
+@ApplicationScoped
+public class Queries {
+
+    private static final String RUN_COLUMNS = "run_id, benchmark, key_id, device_id, device_count, agent_id, status, valid, "
+            + "retracted, started_at, duration_seconds";
+
+    private final Jdbc jdbc;
+    private final QueryConfig config;
+    private final ObjectMapper mapper = EventCodec.newMapper();
+
+    public Queries(DataSource dataSource, QueryConfig config) {
+        this.jdbc = new Jdbc(dataSource);
+        this.config = config;
+    }
+
+    public List<String> benchmarks() {
+        return jdbc.list("SELECT benchmark FROM proj_benchmark ORDER BY benchmark LIMIT 1000", rs -> rs.getString(1));
+    }
+
+    public boolean benchmarkExists(String benchmark) {
+        return jdbc.one("SELECT 1 FROM proj_benchmark WHERE benchmark = ?", rs -> 1, benchmark).isPresent();
+    }
+
+    public List<DeviceRow> devices() {
+        return jdbc.list("SELECT device_id, vendor, label FROM proj_device ORDER BY device_id LIMIT 1000", Queries::device);
+    }
+
+    public Optional<DeviceRow> device(String deviceId) {
+        return jdbc.one("SELECT device_id, vendor, label FROM proj_device WHERE device_id = ?", Queries::device, deviceId);
+    }
+
+    public List<KeyRow> keys(String benchmark) {
+        return jdbc.list("SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE benchmark = ? "
+                + "ORDER BY canonical LIMIT 2000", this::key, benchmark);
+    }
+
+    public Optional<KeyRow> key(String keyId) {
+        return jdbc.one("SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE key_id = ?",
+                this::key, keyId);
+    }
+
+    /** Metrics with leaderboard rows for a benchmark, the most common first. */
+    public List<String> metrics(String benchmark) {
+        return jdbc.list("SELECT metric FROM proj_leaderboard_row WHERE benchmark = ? GROUP BY metric ORDER BY count(*) DESC, metric "
+                + "LIMIT 100", rs -> rs.getString(1), benchmark);
+    }
+
+    /**
+     * The metrics of a benchmark (the most common first) and, for each, the keys that have rows, from one source or (null)
+     * both: one scan of the benchmark's leaderboard rows.
+     */
+    public MetricKeys metricKeys(String benchmark, String source) {
+        java.util.Map<String, java.util.Set<String>> keys = new java.util.HashMap<>();
+        java.util.Map<String, Integer> rows = new java.util.HashMap<>();
+        jdbc.list("SELECT metric, key_id, count(*) FROM proj_leaderboard_row WHERE benchmark = ? AND (?::text IS NULL OR source = ?::text) "
+                + "GROUP BY metric, key_id LIMIT 20000", rs -> {
+                    keys.computeIfAbsent(rs.getString(1), m -> new java.util.HashSet<>()).add(rs.getString(2));
+                    rows.merge(rs.getString(1), rs.getInt(3), Integer::sum);
+                    return null;
+                }, benchmark, source, source);
+        List<String> metrics = rows.keySet().stream().sorted(java.util.Comparator.<String, Integer>comparing(rows::get).reversed()
+                .thenComparing(java.util.Comparator.naturalOrder())).toList();
+        return new MetricKeys(metrics, keys);
+    }
+
+    /** A benchmark's metrics, the most common first, and the keys with rows for each. */
+    public record MetricKeys(List<String> metrics, java.util.Map<String, java.util.Set<String>> keysByMetric) {
+        public java.util.Set<String> keys(String metric) {
+            return metric == null ? java.util.Set.of() : keysByMetric.getOrDefault(metric, java.util.Set.of());
+        }
+    }
+
+    public List<LeaderboardRow> leaderboard(String keyId, String metric) {
+        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? LIMIT ?", Queries::leaderboardRow,
+                keyId, metric, config.maxRows());
+    }
+
+    public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {
+        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ANY(?) AND metric = ? LIMIT ?", Queries::leaderboardRow,
+                keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
+    }
+
+    public List<LeaderboardRow> leaderboardOfDevice(String deviceId) {
+        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE device_id = ? ORDER BY benchmark, metric, key_id LIMIT ?",
+                Queries::leaderboardRow, deviceId, config.maxRows());
+    }
+
+    /** Run means of valid, completed, not retracted runs under a key and metric with one framework version. */
+    public List<ResultWithDevice> resultsWithSoftware(String keyId, String metric, String frameworkVersion) {
+        return jdbc.list("SELECT m.device_id, m.unit, m.direction, m.mean, m.max, m.min, m.n, r.started_at FROM proj_run r "
+                + "JOIN proj_result m ON m.run_id = r.run_id AND m.metric = ? WHERE r.key_id = ? AND r.status = 'completed' "
+                + "AND r.valid AND NOT r.retracted AND r.software->>'framework_version' = ? LIMIT 100000",
+                rs -> new ResultWithDevice(rs.getString(1), rs.getString(2), rs.getString(3), Jdbc.dbl(rs, "mean"),
+                        Jdbc.dbl(rs, "max"), Jdbc.dbl(rs, "min"), Jdbc.integer(rs, "n"), Jdbc.instant(rs, "started_at")),
+                metric, keyId, frameworkVersion);
+    }
+
+    public record ResultWithDevice(String deviceId, String unit, String direction, Double mean, Double max, Double min, Integer n,
+            java.time.Instant startedAt) {
+    }
+
+    /** Framework versions by comparison key, over every run: one aggregate, for {@link SoftwareVersions}. */
+    public java.util.Map<String, List<String>> frameworkVersionsByKey() {
+        java.util.Map<String, List<String>> out = new java.util.HashMap<>();
+        jdbc.list("SELECT key_id, array_agg(DISTINCT software->>'framework_version') FROM proj_run WHERE key_id IS NOT NULL "
+                + "AND software->>'framework_version' IS NOT NULL GROUP BY key_id", rs -> {
+                    String[] versions = (String[]) rs.getArray(2).getArray();
+                    out.put(rs.getString(1), Arrays.stream(versions).sorted().toList());
+                    return null;
+                });
+        return out;
+    }
+
+    public List<RunSummary> recentRuns(int limit) {
+        return jdbc.list("SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_at DESC NULLS LAST LIMIT ?", Queries::run, limit);
+    }
+
+    public List<RunSummary> recentRunsOfDevice(String deviceId, int limit) {
+        return jdbc.list("SELECT " + RUN_COLUMNS + " FROM proj_run WHERE device_id = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                Queries::run, deviceId, limit);
+    }
+
+    public List<RunSummary> recentRunsOfBenchmark(String benchmark, int limit) {
+        return jdbc.list("SELECT " + RUN_COLUMNS + " FROM proj_run WHERE benchmark = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                Queries::run, benchmark, limit);
+    }
+
+    public Optional<RunDetail> run(UUID runId) {
+        return jdbc.one("SELECT " + RUN_COLUMNS + ", stream_id, job_id, lease_epoch, host_key, workload::text, software::text, "
+                + "accelerators::text, host::text, finished_at, validity::text, failure::text FROM proj_run WHERE run_id = ?",
+                rs -> new RunDetail(run(rs), rs.getString("stream_id"), rs.getObject("job_id", UUID.class),
+                        Jdbc.integer(rs, "lease_epoch"), rs.getString("host_key"), json(rs.getString("workload")),
+                        json(rs.getString("software")), json(rs.getString("accelerators")), json(rs.getString("host")),
+                        Jdbc.instant(rs, "finished_at"), json(rs.getString("validity")), json(rs.getString("failure"))),
+                runId);
+    }
+
+    public List<ResultRow> results(UUID runId) {
+        return jdbc.list("SELECT * FROM proj_result WHERE run_id = ? ORDER BY metric", rs -> new ResultRow(rs.getString("metric"),
+                rs.getString("unit"), rs.getString("direction"), rs.getString("scope"), rs.getBoolean("warmup_excluded"),
+                Jdbc.integer(rs, "n"), Jdbc.dbl(rs, "mean"), Jdbc.dbl(rs, "median"), Jdbc.dbl(rs, "stdev"), Jdbc.dbl(rs, "min"),
+                Jdbc.dbl(rs, "max"), Jdbc.dbl(rs, "ci95_low"), Jdbc.dbl(rs, "ci95_high"), Jdbc.dbl(rs, "cv"),
+                doubles(rs.getArray("raw_values"))), runId);
+    }
+
+    public List<SeriesRow> series(UUID runId) {
+        return jdbc.list("SELECT series, position, unit, samples::text FROM proj_run_series WHERE run_id = ? ORDER BY series, position "
+                + "LIMIT 10000", rs -> new SeriesRow(rs.getString(1), rs.getLong(2), rs.getString(3), json(rs.getString(4))), runId);
+    }
+
+    public List<EventRow> events(UUID runId) {
+        return jdbc.list("SELECT seq, type, schema_version, writer, occurred_at, recorded_at, payload::text FROM event_store "
+                + "WHERE stream_id = ? ORDER BY seq LIMIT 5000", rs -> new EventRow(rs.getLong(1), rs.getString(2), rs.getInt(3),
+                        rs.getString(4), Jdbc.instant(rs, "occurred_at"), Jdbc.instant(rs, "recorded_at"), rs.getString(7)),
+                "run/" + runId);
+    }
+
+    public List<AgentRow> agents() {
+        long windowSeconds = config.onlineWindow().toSeconds();
+        return jdbc.list("SELECT coalesce(s.agent_id, a.agent_id) AS agent_id, coalesce(s.pool, a.pool) AS pool, a.agent_version, "
+                + "coalesce(s.hostname, a.hostname) AS hostname, s.device_id, s.state, s.current_job_id, s.current_run_id, "
+                + "s.last_heartbeat_at, coalesce(s.last_heartbeat_at > now() - make_interval(secs => ?), false) AS online "
+                + "FROM agent_status s FULL OUTER JOIN proj_agent a ON a.agent_id = s.agent_id ORDER BY 1 LIMIT 5000",
+                rs -> new AgentRow(rs.getString("agent_id"), rs.getString("pool"), rs.getString("agent_version"),
+                        rs.getString("hostname"), rs.getString("device_id"), rs.getString("state"),
+                        rs.getObject("current_job_id", UUID.class), rs.getObject("current_run_id", UUID.class),
+                        Jdbc.instant(rs, "last_heartbeat_at"), rs.getBoolean("online")),
+                (double) windowSeconds);
+    }
+
+    /** Every published figure and claim of the given sources. */
+    public List<PublishedClaim> claimsOfSources(List<String> sources) {
+        return jdbc.list("SELECT claim::text FROM proj_published_claim WHERE source = ANY(?) ORDER BY source, position LIMIT 10000",
+                rs -> claim(rs.getString(1)), (Object) sources.toArray(String[]::new));
+    }
+
+    /** Sources with ratio claims or figures about a benchmark. */
+    public List<String> claimSources(String benchmark) {
+        return jdbc.list("SELECT DISTINCT source FROM proj_published_claim WHERE benchmark = ? ORDER BY 1 LIMIT 100",
+                rs -> rs.getString(1), benchmark);
+    }
+
+    /** Published n/a cells (the publication gave no figure) under the given keys: device id and key id. */
+    public List<String[]> notAvailable(List<String> keyIds, String metric) {
+        return jdbc.list("SELECT device_id, key_id FROM proj_published_claim WHERE key_id = ANY(?) AND metric = ? AND value_kind = 'n/a' "
+                + "AND NOT is_ratio AND device_id IS NOT NULL LIMIT 10000", rs -> new String[] {rs.getString(1), rs.getString(2)},
+                keyIds.toArray(String[]::new), metric);
+    }
+
+    private KeyRow key(ResultSet rs) throws SQLException {
+        String benchmark = rs.getString(2);
+        return new KeyRow(rs.getString(1), benchmark, rs.getString(3), Keys.parse(benchmark, json(rs.getString(4))));
+    }
+
+    private PublishedClaim claim(String json) {
+        try {
+            return mapper.readValue(json, PublishedClaim.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable published claim: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private JsonNode json(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return mapper.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable JSON column", e);
+        }
+    }
+
+    private static List<Double> doubles(Array array) throws SQLException {
+        if (array == null) {
+            return List.of();
+        }
+        Object[] values = (Object[]) array.getArray();
+        List<Double> out = new ArrayList<>(values.length);
+        Arrays.stream(values).forEach(v -> out.add(v == null ? null : ((Number) v).doubleValue()));
+        return out;
+    }
+
+    private static DeviceRow device(ResultSet rs) throws SQLException {
+        return new DeviceRow(rs.getString(1), rs.getString(2), rs.getString(3));
+    }
+
+    private static RunSummary run(ResultSet rs) throws SQLException {
+        return new RunSummary(rs.getObject("run_id", UUID.class), rs.getString("benchmark"), rs.getString("key_id"),
+                rs.getString("device_id"), Jdbc.integer(rs, "device_count"), rs.getString("agent_id"), rs.getString("status"),
+                (Boolean) rs.getObject("valid"), rs.getBoolean("retracted"), Jdbc.instant(rs, "started_at"),
+                Jdbc.dbl(rs, "duration_seconds"));
+    }
+
+    private static LeaderboardRow leaderboardRow(ResultSet rs) throws SQLException {
+        return new LeaderboardRow(rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id"), rs.getString("source"),
+                rs.getString("benchmark"), rs.getString("unit"), rs.getString("direction"), rs.getInt("runs"), rs.getInt("n"),
+                Jdbc.dbl(rs, "mean"), Jdbc.dbl(rs, "ci95_low"), Jdbc.dbl(rs, "ci95_high"), Jdbc.dbl(rs, "best"), Jdbc.dbl(rs, "cv"),
+                Jdbc.instant(rs, "last_run_at"));
+    }
+}

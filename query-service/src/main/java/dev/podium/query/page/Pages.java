@@ -1,0 +1,128 @@
+package dev.podium.query.page;
+
+import dev.podium.query.view.CatalogService;
+import dev.podium.query.view.CatalogViews;
+import dev.podium.query.view.ComparisonQuery;
+import dev.podium.query.view.ComparisonService;
+import dev.podium.query.view.ComparisonView;
+import dev.podium.query.view.LeaderboardQuery;
+import dev.podium.query.view.LeaderboardService;
+import dev.podium.query.view.LeaderboardView;
+import dev.podium.query.view.RunService;
+import dev.podium.query.view.RunView;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+/** The HTML pages. Each renders the same view its /api/v1 endpoint returns; every page works without JavaScript. */
+@Path("/")
+@Produces(MediaType.TEXT_HTML)
+public class Pages {
+
+    @CheckedTemplate
+    static class Templates {
+        static native TemplateInstance home(CatalogViews.HomeView view);
+
+        static native TemplateInstance leaderboard(LeaderboardView view);
+
+        static native TemplateInstance comparison(ComparisonView view);
+
+        static native TemplateInstance run(RunView view);
+
+        static native TemplateInstance device(CatalogViews.DeviceView view);
+
+        static native TemplateInstance benchmark(CatalogViews.BenchmarkView view);
+
+        static native TemplateInstance fleet(CatalogViews.FleetView view);
+
+        static native TemplateInstance key(CatalogViews.KeyView view);
+    }
+
+    private final CatalogService catalog;
+    private final LeaderboardService leaderboards;
+    private final ComparisonService comparisons;
+    private final RunService runs;
+
+    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs) {
+        this.catalog = catalog;
+        this.leaderboards = leaderboards;
+        this.comparisons = comparisons;
+        this.runs = runs;
+    }
+
+    @GET
+    @Operation(hidden = true)
+    public TemplateInstance home() {
+        return Templates.home(catalog.home());
+    }
+
+    @GET
+    @Path("leaderboard")
+    @Operation(hidden = true)
+    public TemplateInstance leaderboard(@RestQuery String benchmark, @RestQuery String key, @RestQuery String metric,
+            @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
+            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir) {
+        return Templates.leaderboard(leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
+                software, source, sort, dir)));
+    }
+
+    @GET
+    @Path("compare")
+    @Operation(hidden = true)
+    public TemplateInstance comparison(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
+            @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
+        return Templates.comparison(comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
+    }
+
+    @GET
+    @Path("runs/{id}")
+    @Operation(hidden = true)
+    public TemplateInstance run(@RestPath String id) {
+        return Templates.run(runs.build(parseUuid(id)).orElseThrow(NotFoundException::new));
+    }
+
+    @GET
+    @Path("devices/{id}")
+    @Operation(hidden = true)
+    public TemplateInstance device(@RestPath String id) {
+        return Templates.device(catalog.device(id).orElseThrow(NotFoundException::new));
+    }
+
+    @GET
+    @Path("benchmarks/{name}")
+    @Operation(hidden = true)
+    public TemplateInstance benchmark(@RestPath String name) {
+        return Templates.benchmark(catalog.benchmark(name).orElseThrow(NotFoundException::new));
+    }
+
+    @GET
+    @Path("keys/{id}")
+    @Operation(hidden = true)
+    public TemplateInstance key(@RestPath String id) {
+        return Templates.key(catalog.key(id).orElseThrow(NotFoundException::new));
+    }
+
+    @GET
+    @Path("fleet")
+    @Operation(hidden = true)
+    public TemplateInstance fleet() {
+        return Templates.fleet(catalog.fleet());
+    }
+
+    static UUID parseUuid(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new NotFoundException();
+        }
+    }
+}

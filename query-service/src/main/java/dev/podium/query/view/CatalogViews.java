@@ -1,0 +1,36 @@
+package dev.podium.query.view;
+
+import dev.podium.query.data.AgentRow;
+import dev.podium.query.data.DeviceRow;
+import dev.podium.query.data.LeaderboardRow;
+import dev.podium.query.data.RunSummary;
+import java.util.List;
+
+/** The views of the home, device, benchmark and fleet pages. */
+public final class CatalogViews {
+
+    private CatalogViews() {
+    }
+
+    /** The home page: benchmarks, devices, recent runs and a fleet summary. */
+    public record HomeView(List<String> benchmarks, List<DeviceRow> devices, List<RunSummary> recentRuns, int agents, int online) {
+    }
+
+    /** A device: its identity, its leaderboard rows under every key, and its recent runs. */
+    public record DeviceView(String deviceId, String label, String vendor, boolean variantSpecified, List<LeaderboardRow> rows,
+            List<RunSummary> recentRuns) {
+    }
+
+    /** A benchmark: its comparison keys, metrics, published claims' verdicts and recent runs. */
+    public record BenchmarkView(String benchmark, List<KeyOption> keys, List<String> metrics, List<dev.podium.query.claim.ClaimCheck> claims,
+            List<RunSummary> recentRuns) {
+    }
+
+    /** One comparison key: a single primary-key lookup, also the baseline page of the page benchmark. */
+    public record KeyView(String keyId, String benchmark, String canonical, List<Entry> dimensions, String link, String self) {
+    }
+
+    /** The fleet: every agent with its pool, last heartbeat, online state and current job. */
+    public record FleetView(List<AgentRow> agents, int online, long onlineWindowSeconds) {
+    }
+}

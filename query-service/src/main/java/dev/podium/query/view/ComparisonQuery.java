@@ -1,0 +1,20 @@
+package dev.podium.query.view;
+
+import java.util.List;
+
+/**
+ * The whole state of a comparison page, all in its query string: benchmark, metric, the parameter that varies across
+ * columns, the group of keys (any key id of it), the devices, the baseline device and the source.
+ */
+public record ComparisonQuery(String benchmark, String metric, String param, String group, List<String> devices, String baseline,
+        String source) {
+
+    public Links link() {
+        return Links.to("/compare").param("benchmark", benchmark).param("metric", metric).param("param", param)
+                .param("group", group).params("devices", devices).param("baseline", baseline).param("source", source);
+    }
+
+    public ComparisonQuery withBaseline(String newBaseline) {
+        return new ComparisonQuery(benchmark, metric, param, group, devices, newBaseline, source);
+    }
+}

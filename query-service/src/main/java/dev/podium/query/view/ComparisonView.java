@@ -1,0 +1,63 @@
+package dev.podium.query.view;
+
+import dev.podium.query.claim.ClaimCheck;
+import java.util.List;
+
+/**
+ * A devices x parameter matrix under one group of comparison keys that differ only in {@code param} (and in parameters
+ * that some columns add, such as a different dataloader), each value with its ratio to the baseline device, plus every
+ * published ratio claim about the benchmark checked by the rule. What /api/v1/comparison returns.
+ */
+public record ComparisonView(
+        ComparisonQuery query,
+        List<Option> benchmarks,
+        List<Option> metrics,
+        List<Option> params,
+        List<Option> devices,
+        List<KeyOption> groups,
+        String unit,
+        String direction,
+        String baseline,
+        String baselineLabel,
+        List<Column> columns,
+        List<Row> rows,
+        List<String> curveValues,
+        List<Curve> curves,
+        List<ClaimCheck> claims) {
+
+    /**
+     * A device's curve over the parameter under one setting of the other dimensions, each value divided by the device's
+     * own value at the first parameter value of that setting. Systems of different size are never ranked against each
+     * other; their curves (how much more workers help) can be set side by side honestly.
+     */
+    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<String> cells) {
+    }
+
+    /** One column: a comparison key, labelled by its value of the parameter and what it adds to the group. */
+    public record Column(String keyId, String value, String label, String canonical) {
+    }
+
+    /** One device and source across the columns; {@code baselineLink} makes it the baseline. */
+    public record Row(String deviceId, String deviceLabel, String source, boolean baseline, String baselineLink, List<Cell> cells) {
+    }
+
+    /**
+     * One value: {@code value} (null when absent), {@code notAvailable} when the publication said n/a, {@code ratio} to the
+     * baseline under the same key and source (better-oriented: above 1 is better than the baseline) and {@code ratioText} to
+     * two decimals; {@code bar} is the value's length in percent of the largest value of the matrix.
+     */
+    public record Cell(String keyId, Double value, boolean notAvailable, Double ratio, String ratioText, int bar) {
+    }
+
+    public boolean lowerIsBetter() {
+        return Labels.lowerIsBetter(direction);
+    }
+
+    public String csvLink() {
+        return query.link().build().replaceFirst("^/compare", "/api/v1/comparison.csv");
+    }
+
+    public String jsonLink() {
+        return query.link().build().replaceFirst("^/compare", "/api/v1/comparison");
+    }
+}

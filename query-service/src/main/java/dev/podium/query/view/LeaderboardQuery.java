@@ -1,0 +1,29 @@
+package dev.podium.query.view;
+
+/**
+ * The whole state of a leaderboard page, all in its query string: benchmark, comparison key, metric, the filters
+ * (scenario, precision, per-device batch size, dataloader workers, framework version, source) and the sort.
+ */
+public record LeaderboardQuery(
+        String benchmark,
+        String key,
+        String metric,
+        String scenario,
+        String precision,
+        String batch,
+        String workers,
+        String software,
+        String source,
+        String sort,
+        String dir) {
+
+    public Links link() {
+        return Links.to("/leaderboard").param("benchmark", benchmark).param("key", key).param("metric", metric)
+                .param("scenario", scenario).param("precision", precision).param("batch", batch).param("workers", workers)
+                .param("software", software).param("source", source).param("sort", sort).param("dir", dir);
+    }
+
+    public LeaderboardQuery withSort(String newSort, String newDir) {
+        return new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.podium.query.view;
+
+import java.util.List;
+
+/** Everything a leaderboard page shows, and what /api/v1/leaderboard returns. */
+public record LeaderboardView(
+        LeaderboardQuery query,
+        List<Option> benchmarks,
+        List<Option> metrics,
+        List<Option> scenarios,
+        List<Option> precisions,
+        List<Option> batchSizes,
+        List<Option> workers,
+        List<Option> softwareVersions,
+        List<Option> sources,
+        List<KeyOption> keys,
+        KeyOption key,
+        String unit,
+        String direction,
+        String sort,
+        String dir,
+        List<LeaderboardEntry> entries) {
+
+    /** The link that sorts by {@code column}, flipping the direction when it is the current sort. */
+    public String sortLink(String column) {
+        String next = column.equals(sort) ? ("asc".equals(dir) ? "desc" : "asc") : defaultDir(column, direction);
+        return query.withSort(column, next).link().build();
+    }
+
+    public String sortMark(String column) {
+        return column.equals(sort) ? ("asc".equals(dir) ? " ▲" : " ▼") : "";
+    }
+
+    public boolean lowerIsBetter() {
+        return Labels.lowerIsBetter(direction);
+    }
+
+    public String csvLink() {
+        return query.link().build().replaceFirst("^/leaderboard", "/api/v1/leaderboard.csv");
+    }
+
+    public String jsonLink() {
+        return query.link().build().replaceFirst("^/leaderboard", "/api/v1/leaderboard");
+    }
+
+    static String defaultDir(String column, String direction) {
+        boolean lower = Labels.lowerIsBetter(direction);
+        return switch (column) {
+            case "mean", "best" -> lower ? "asc" : "desc";
+            case "n", "runs" -> "desc";
+            default -> "asc";
+        };
+    }
+}

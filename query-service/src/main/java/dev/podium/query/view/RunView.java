@@ -1,0 +1,30 @@
+package dev.podium.query.view;
+
+import dev.podium.query.chart.Chart;
+import dev.podium.query.data.EventRow;
+import dev.podium.query.data.ResultRow;
+import dev.podium.query.data.RunSummary;
+import java.util.List;
+
+/** Everything a run page shows, and what /api/v1/runs/{id} returns. */
+public record RunView(
+        RunSummary run,
+        String deviceLabel,
+        String keyCanonical,
+        List<Entry> key,
+        List<Entry> workload,
+        List<Entry> parameters,
+        List<Entry> host,
+        List<List<Entry>> accelerators,
+        List<Entry> software,
+        List<ResultRow> results,
+        List<Check> validity,
+        List<Entry> failure,
+        Chart throughputChart,
+        Chart utilisationChart,
+        List<EventRow> events) {
+
+    /** One validity check of the run. */
+    public record Check(String name, boolean passed, String detail) {
+    }
+}

@@ -1,0 +1,90 @@
+package dev.podium.query.page;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.support.SeedData;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@QuarkusTest
+@QuarkusTestResource(PostgresDatabase.class)
+class HostileInputIT {
+
+    private static final String HOSTILE_RUN = "/runs/" + SeedData.RUN_HOSTILE;
+
+
+    @Test
+    void agentStringsOnTheRunPageRenderAsTextAndNeverAsMarkup() {
+        String html = given().when().get(HOSTILE_RUN).then().statusCode(200).extract().asString();
+        Document doc = Jsoup.parse(html);
+
+        assertThat(doc.select("script")).isEmpty();
+        assertThat(doc.select("img")).isEmpty();
+        assertThat(doc.select("[onerror]")).isEmpty();
+        assertThat(html).contains("&lt;script&gt;document.title=").contains("&lt;img src=x onerror=");
+        assertThat(doc.text()).contains(SeedData.XSS_SCRIPT).contains(SeedData.XSS_IMG);
+        assertThat(doc.select("a[href^=javascript]")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/fleet", "/leaderboard", "/compare"})
+    void noPageCarriesAnAgentsMarkup(String path) {
+        boolean withBenchmark = path.equals("/leaderboard") || path.equals("/compare");
+        String html = (withBenchmark ? given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK) : given()).when().get(path).then().statusCode(200).extract().asString();
+        Document doc = Jsoup.parse(html);
+
+        assertThat(doc.select("script, img, [onerror]")).isEmpty();
+        assertThat(doc.text()).contains("pwned");
+    }
+
+    @Test
+    void theFleetPageShowsTheHostileAgentAsTextAndOffline() {
+        Document doc = Jsoup.parse(given().when().get("/fleet").then().statusCode(200).extract().asString());
+
+        assertThat(doc.select("#fleet td.agent").eachText()).contains(SeedData.HOSTILE_AGENT, "agent-h200-a");
+        assertThat(doc.select("#fleet tr").stream().filter(r -> r.text().contains("agent-h200-a")).findFirst().orElseThrow().text())
+                .contains("online");
+        assertThat(doc.select("#fleet tr").stream().filter(r -> r.text().contains(SeedData.HOSTILE_AGENT)).findFirst().orElseThrow()
+                .text()).contains("offline");
+    }
+
+    @Test
+    void linksBuiltFromAgentStringsArePercentEncodedPathsOfOurOwn() {
+        Document doc = Jsoup.parse(given().when().get("/").then().statusCode(200).extract().asString());
+
+        assertThat(doc.select("a[href]").eachAttr("href")).allMatch(h -> h.startsWith("/"));
+        assertThat(doc.select("a[href^=/benchmarks/zz]").attr("href")).doesNotContain("<").contains("%3Cimg");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/leaderboard", "/compare", "/fleet", "/api/v1/fleet", "/api/v1/openapi", "/css/podium.css",
+        "/runs/not-a-uuid"})
+    void everyResponseCarriesTheContentSecurityPolicy(String path) {
+        Response r = given().when().get(path);
+
+        assertThat(r.header("Content-Security-Policy")).contains("default-src 'self'").contains("script-src 'self'")
+                .contains("style-src 'self'").doesNotContain("unsafe-inline");
+        assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
+    }
+
+    @Test
+    void theStylesheetComesFromTheWebModule() {
+        given().when().get("/css/podium.css").then().statusCode(200).contentType("text/css");
+    }
+
+    @Test
+    void csvCellsThatASpreadsheetWouldRunAsFormulasAreNeutralised() {
+        String csv = given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK).when().get("/api/v1/leaderboard.csv").then().statusCode(200).extract().asString();
+
+        assertThat(csv).contains("<script>");
+        assertThat(csv.lines().skip(1)).allSatisfy(line -> assertThat(line).doesNotContain(",="));
+    }
+}

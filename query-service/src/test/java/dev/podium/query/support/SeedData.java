@@ -1,0 +1,219 @@
+package dev.podium.query.support;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.device.DeviceAliases;
+import dev.podium.events.model.Accelerator;
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Host;
+import dev.podium.events.model.Sample;
+import dev.podium.events.model.Software;
+import dev.podium.events.model.Statistics;
+import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.model.Workload;
+import dev.podium.events.published.ClaimValue;
+import dev.podium.events.published.PublishedClaim;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The projection rows the tests read: the published BridgeTower figures and claims of seeds.md section 1, measured runs on
+ * an H200 under two framework versions, and hostile strings from an agent wherever an agent can put one.
+ */
+public final class SeedData {
+
+    public static final String XSS_SCRIPT = "<script>document.title='pwned';window.pwned=1</script>";
+    public static final String XSS_IMG = "<img src=x onerror=\"document.title='pwned';window.pwned=1\">";
+    public static final String HOSTILE_AGENT = "agent-" + XSS_SCRIPT;
+    public static final String HOSTILE_BENCHMARK = "zz-" + XSS_IMG;
+    public static final String H200 = "nvidia-h200-sxm-141gb";
+    public static final String MEASURED_BENCHMARK = PublishedSeeds.BENCHMARK;
+    public static final UUID RUN_A = UUID.fromString("0193a0c0-0000-7000-8000-00000000000a");
+    public static final UUID RUN_B = UUID.fromString("0193a0c0-0000-7000-8000-00000000000b");
+    public static final UUID RUN_C = UUID.fromString("0193a0c0-0000-7000-8000-00000000000c");
+    public static final UUID RUN_HOSTILE = UUID.fromString("0193a0c0-0000-7000-8000-0000000000ff");
+    public static final Instant T0 = Instant.parse("2026-11-20T10:00:00Z");
+
+    private static final ObjectMapper JSON = EventCodec.newMapper();
+
+    private SeedData() {
+    }
+
+    /** The key of the local measured runs: one H200, workers as given. */
+    public static ComparisonKey measuredKey(String workers) {
+        return new ComparisonKey(MEASURED_BENCHMARK, "1.0", "fine-tuning", "BridgeTower/bridgetower-large-itm-mlm-itc", "bf16", 16, 1, null,
+                new TreeMap<>(Map.of("dataloader_num_workers", workers, "dataloader", "default")));
+    }
+
+    public static void load(Connection c) throws SQLException {
+        c.setAutoCommit(false);
+        Set<String> benchmarks = new TreeSet<>(List.of(HOSTILE_BENCHMARK));
+        PublishedSeeds.all().stream().filter(p -> p.key() != null).forEach(p -> benchmarks.add(p.key().benchmark()));
+        for (String b : benchmarks) {
+            update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1) ON CONFLICT DO NOTHING", b);
+        }
+        Set<String> devices = new TreeSet<>(List.of(H200));
+        PublishedSeeds.all().stream().filter(p -> p.deviceId() != null).forEach(p -> devices.add(p.deviceId()));
+        for (String d : devices) {
+            var m = DeviceAliases.byId(d).orElse(new dev.podium.events.device.DeviceModel(d, null, d, true));
+            update(c, "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, 1)", d, m.vendor(), m.label());
+        }
+        published(c);
+        measured(c);
+        hostile(c);
+        c.commit();
+    }
+
+    private static void published(Connection c) throws SQLException {
+        long position = 100;
+        for (PublishedClaim p : PublishedSeeds.all()) {
+            String benchmark = p.key() == null ? null : p.key().benchmark();
+            if (p.key() != null) {
+                key(c, p.key());
+            }
+            String kind = p.value() instanceof ClaimValue.Exact ? "value" : p.value() instanceof ClaimValue.Range ? "range"
+                    : p.value() instanceof ClaimValue.Bound ? "bound" : "n/a";
+            Double value = p.value() instanceof ClaimValue.Exact e ? e.value() : null;
+            update(c, "INSERT INTO proj_published_claim (source, claim_id, is_ratio, device_id, device_label, device_count, benchmark, "
+                    + "key_id, metric, unit, direction, value_kind, value, low, high, claim, position) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?::jsonb, ?)",
+                    p.source(), p.claimId(), p.isRatio(), p.deviceId(), p.deviceLabel(), p.deviceCount(), benchmark,
+                    p.key() == null ? null : p.key().id(), p.metric(), p.unit(), p.direction().name(), kind, value, json(p), position++);
+            if (!p.isRatio() && value != null && p.key() != null && p.deviceId() != null) {
+                update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'published', ?, ?, ?, 1, 1, ?, ?, ?, ?, 0, NULL)",
+                        p.key().id(), p.metric(), p.deviceId(), benchmark, p.unit(), p.direction().name(), value, value, value, value);
+            }
+        }
+    }
+
+    /**
+     * Three H200 runs under workers=0: A and B with torch 2.4.0, C with torch 2.5.1; one under workers=2. The leaderboard
+     * row for workers=0 aggregates A, B and C.
+     */
+    private static void measured(Connection c) throws SQLException {
+        ComparisonKey w0 = measuredKey("0");
+        ComparisonKey w2 = measuredKey("2");
+        key(c, w0);
+        key(c, w2);
+        run(c, RUN_A, w0, "2.4.0", List.of(30.1, 30.4, 29.9), "agent-h200-a", "gpu-node-1", Map.of("dataloader_num_workers", "0"), 0);
+        run(c, RUN_B, w0, "2.4.0", List.of(31.0, 30.8, 31.2), "agent-h200-a", "gpu-node-1", Map.of("dataloader_num_workers", "0"), 1);
+        run(c, RUN_C, w0, "2.5.1", List.of(34.0, 34.2, 33.8), "agent-h200-a", "gpu-node-1", Map.of("dataloader_num_workers", "0"), 2);
+        run(c, UUID.fromString("0193a0c0-0000-7000-8000-00000000000d"), w2, "2.5.1", List.of(52.0, 52.5, 51.5), "agent-h200-a",
+                "gpu-node-1", Map.of("dataloader_num_workers", "2"), 3);
+        List<Double> means = List.of(30.133333333333333, 31.0, 34.0);
+        Statistics s = Statistics.of(means);
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 3, 9, ?, ?, ?, 34.0, ?, ?)",
+                w0.id(), PublishedSeeds.METRIC, H200, MEASURED_BENCHMARK, s.mean(), s.ci95Low(), s.ci95High(), s.cv(), Timestamp.from(T0));
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 1, 3, 52.0, 52.0, 52.0, 52.0, 0, ?)",
+                w2.id(), PublishedSeeds.METRIC, H200, MEASURED_BENCHMARK, Timestamp.from(T0));
+    }
+
+    /** A run whose agent put HTML and script into every string it controls. */
+    private static void hostile(Connection c) throws SQLException {
+        ComparisonKey k = new ComparisonKey(HOSTILE_BENCHMARK, XSS_SCRIPT, XSS_IMG, XSS_SCRIPT, "fp32", 1, 1, null,
+                new TreeMap<>(Map.of("dataloader_num_workers", "0", "note", XSS_IMG)));
+        key(c, k);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("dataloader_num_workers", "0");
+        params.put("comment", XSS_SCRIPT);
+        params.put("link", "javascript:alert(1)");
+        run(c, RUN_HOSTILE, k, XSS_IMG, List.of(10.0, 11.0, 12.0), HOSTILE_AGENT, XSS_IMG, params, 4);
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, 'HIGHER_IS_BETTER', 1, 3, 11.0, 8.5, 13.5, 12.0, 0.09, ?)",
+                k.id(), PublishedSeeds.METRIC, H200, HOSTILE_BENCHMARK, XSS_SCRIPT, Timestamp.from(T0));
+        update(c, "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
+                HOSTILE_AGENT, XSS_IMG, XSS_SCRIPT, XSS_IMG, Timestamp.from(T0));
+        update(c, "INSERT INTO agent_status (agent_id, pool, state, current_job_id, current_run_id, device_id, hostname, last_heartbeat_at) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, now() - interval '1 hour')", HOSTILE_AGENT, XSS_IMG, XSS_SCRIPT,
+                UUID.fromString("0193a0c0-0000-7000-8000-0000000000aa"), RUN_HOSTILE, H200, XSS_IMG);
+        update(c, "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
+                "agent-h200-a", "h200-pool", "0.1.0", "gpu-node-1", Timestamp.from(T0));
+        update(c, "INSERT INTO agent_status (agent_id, pool, state, device_id, hostname, last_heartbeat_at) VALUES (?, ?, 'idle', ?, ?, now())",
+                "agent-h200-a", "h200-pool", H200, "gpu-node-1");
+    }
+
+    private static void run(Connection c, UUID runId, ComparisonKey key, String frameworkVersion, List<Double> values, String agent,
+            String hostname, Map<String, String> params, int order) throws SQLException {
+        Instant started = T0.plusSeconds(3600L * order);
+        Host host = new Host(hostname, "machine-" + order, "Intel(R) Xeon(R) Platinum 8480+", 2, 112, 224, 2L << 40, "Ubuntu 22.04", "5.15.0", 1);
+        Accelerator acc = new Accelerator("NVIDIA", "NVIDIA H200", H200, 141L << 30, 1, 1, "NVLink", "550.54", null, "CUDA 12.4");
+        Software sw = new Software("pytorch", frameworkVersion, "3.11", Map.of("transformers", "4.44.0"), "sha256:abc", "deadbeef");
+        Workload w = new Workload(key.benchmark(), key.benchmarkVersion(), key.scenario(), key.model(), "jnlpba", params,
+                "python train.py --token=[REDACTED]");
+        List<ValidityCheck> validity = List.of(new ValidityCheck("min_repetitions", true, "3 of 3"),
+                new ValidityCheck("cv_below_5_percent", true, agent.equals(HOSTILE_AGENT) ? XSS_IMG : "ok"));
+        String stream = "run/" + runId;
+        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, host_key, workload, "
+                + "software, accelerators, host, started_at, finished_at, duration_seconds, validity, valid, started_position, last_position) "
+                + "VALUES (?, ?, ?, 'completed', ?, ?, ?, 1, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, 600, ?::jsonb, true, 1, 3)",
+                runId, stream, agent, key.benchmark(), key.id(), H200, host.machineId(), json(w), json(sw), json(List.of(acc)), json(host),
+                Timestamp.from(started), Timestamp.from(started.plusSeconds(600)), json(validity));
+        Statistics s = Statistics.of(values);
+        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                runId, PublishedSeeds.METRIC, key.id(), H200, s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(), s.ci95High(),
+                s.cv(), c.createArrayOf("float8", values.toArray()));
+        List<Sample> steps = new ArrayList<>();
+        List<Sample> cpu = new ArrayList<>();
+        List<Sample> gpu = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            steps.add(new Sample(i * 10, values.get(i / 20) + (i % 5) * 0.1, i / 20, null));
+            cpu.add(new Sample(i * 10, 95 - (i % 3), null, null));
+            gpu.add(new Sample(i * 10, 40 + (i % 7), null, 0));
+        }
+        series(c, runId, "STEP_THROUGHPUT", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "samples/s", steps, 2);
+        series(c, runId, "CPU_UTILISATION", "%", cpu, 3);
+        series(c, runId, "ACCELERATOR_UTILISATION", "%", gpu, 4);
+        String[] types = {"RunStarted", "MetricSampled", "RunCompleted"};
+        for (int i = 0; i < types.length; i++) {
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("run_id", runId.toString());
+            payload.put("note", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "ok");
+            update(c, "INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload, payload_hash) "
+                    + "VALUES (?, ?, ?, ?, 1, ?, ?, ?::jsonb, 'h')", UUID.randomUUID(), stream, (long) (i + 1), types[i], agent,
+                    Timestamp.from(started.plusSeconds(i * 300L)), json(payload));
+        }
+    }
+
+    private static void series(Connection c, UUID runId, String kind, String unit, List<Sample> samples, long position) throws SQLException {
+        update(c, "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, ?, ?, ?, ?::jsonb)", runId, kind, position,
+                unit, json(samples));
+    }
+
+    private static void key(Connection c, ComparisonKey k) throws SQLException {
+        update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
+                k.id(), k.benchmark(), k.canonical(), json(k.dimensions()));
+    }
+
+    private static void update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    private static String json(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
