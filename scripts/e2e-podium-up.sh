@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# End-to-end check of `./podium up` as a new user meets it: on a clean clone of this repository, start Podium in the
+# background, wait until the local page shows both the published devices and this machine's run, then `./podium down`
+# and check that no process and no port is left behind. Uses its own ports and its own database.
+set -euo pipefail
+
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="$(mktemp -d /tmp/podium-e2e.XXXXXX)"
+DB="podium_e2e_$(date +%s)_$$"
+export PODIUM_QUERY_PORT=18080 PODIUM_INGEST_PORT=18081 PODIUM_KAFKA_PORT=19092
+export PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" PODIUM_DB_USER=postgres PODIUM_DB_PASSWORD=""
+PAGE="http://127.0.0.1:$PODIUM_QUERY_PORT/api/v1/local"
+LIMIT_SECONDS=${PODIUM_E2E_LIMIT:-900}
+
+say() { printf '[e2e] %s\n' "$*"; }
+cleanup() {
+  (cd "$WORK/podium" 2>/dev/null && ./podium down >/dev/null 2>&1) || true
+  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+say "cloning $SOURCE into $WORK/podium"
+git clone -q "$SOURCE" "$WORK/podium"
+psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $DB"
+
+cd "$WORK/podium"
+say "./podium up (log: $WORK/up.log)"
+setsid ./podium up >"$WORK/up.log" 2>&1 < /dev/null &
+UP_PID=$!
+
+deadline=$((SECONDS + LIMIT_SECONDS))
+ok=0
+while [ $SECONDS -lt $deadline ]; do
+  if ! kill -0 "$UP_PID" 2>/dev/null; then
+    say "./podium up exited early:"; cat "$WORK/up.log"; exit 1
+  fi
+  if json=$(curl -fsS "$PAGE" 2>/dev/null) && python3 - "$json" <<'PY'
+import json, sys
+page = json.loads(sys.argv[1])
+published = {c["deviceId"] for c in page.get("publishedCurves", [])}
+local = [c for c in page.get("localCurves", []) if len(c.get("points", [])) >= 3]
+sys.exit(0 if {"intel-gaudi2", "nvidia-h100", "nvidia-a100-80gb"} <= published and local else 1)
+PY
+  then ok=1; break; fi
+  sleep 5
+done
+if [ "$ok" -ne 1 ]; then
+  say "the page did not show the published devices and the local run within $LIMIT_SECONDS s"
+  cat "$WORK/up.log"; tail -n 50 .podium/logs/*.log || true
+  exit 1
+fi
+say "the local page shows the published devices and this machine's run"
+curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local" | grep -q "Intel Gaudi 2" || { say "the HTML page lacks the published devices"; exit 1; }
+
+say "./podium down"
+./podium down
+kill -0 "$UP_PID" 2>/dev/null && { kill "$UP_PID" 2>/dev/null || true; }
+sleep 1
+left=$(pgrep -af "$WORK/podium" | grep -v "e2e-podium-up" || true)
+[ -z "$left" ] || { say "processes left behind:"; echo "$left"; exit 1; }
+for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then say "port $port is still open"; exit 1; fi
+done
+say "passed: nothing left running, every port free"
