@@ -19,6 +19,7 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap "exit 1" INT TERM
 
 say "cloning $SOURCE into $WORK/podium"
 git clone -q "$SOURCE" "$WORK/podium"
