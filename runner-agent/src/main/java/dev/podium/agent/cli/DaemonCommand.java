@@ -1,41 +1,52 @@
 package dev.podium.agent.cli;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.podium.agent.AgentVersion;
 import dev.podium.agent.config.AgentSettings;
+import dev.podium.agent.daemon.Daemon;
 import dev.podium.agent.detect.Fingerprint;
 import dev.podium.agent.detect.HostDetector;
 import dev.podium.agent.detect.PythonProbe;
 import dev.podium.agent.detect.ToolRunner;
-import dev.podium.agent.publish.Heartbeat;
-import dev.podium.agent.publish.HeartbeatSender;
-import dev.podium.events.StreamId;
-import dev.podium.events.agent.AgentRegistered;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "daemon", mixinStandardHelpOptions = true,
-        description = {"Register this agent (AgentRegistered on a new agent stream) and send signed heartbeats to "
-                + "podium.heartbeats until stopped. Taking jobs from podium.jobs comes with the fleet protocol (issue 8)."})
+        description = {"Register this agent (AgentRegistered on a new agent stream), take jobs of its pool from podium.jobs "
+                + "and send signed heartbeats to podium.heartbeats until stopped.",
+                "For a JobRequested of its pool it publishes JobClaimed on a new run stream while it has a free slot, runs "
+                + "the job only once a JobAssigned grants it this run, and stops it on JobCancelled or JobLeaseExpired of "
+                + "its epoch (RunCancelled). Ctrl-C cancels running jobs the same way."})
 public final class DaemonCommand implements Callable<Integer> {
 
     @Mixin
     AgentOptions options;
 
     @Option(names = "--heartbeat-interval", defaultValue = "10", paramLabel = "SECONDS",
-            description = "Seconds between heartbeats (default: ${DEFAULT-VALUE}).")
-    int intervalSeconds;
+            description = "Seconds between heartbeats, which also renew the lease of a running job (default: ${DEFAULT-VALUE}).")
+    double intervalSeconds;
 
     @Option(names = "--heartbeats", defaultValue = "0", paramLabel = "N", description = "Stop after N heartbeats (0: run until stopped).")
     int maxHeartbeats;
+
+    @Option(names = "--slots", defaultValue = "1", paramLabel = "N",
+            description = "Jobs run at once; a claim not yet answered holds a slot (default: ${DEFAULT-VALUE}).")
+    int slots;
+
+    @Option(names = "--claim-timeout", defaultValue = "60", paramLabel = "SECONDS",
+            description = "How long a claim the command side has not answered holds its slot (default: ${DEFAULT-VALUE}).")
+    double claimTimeoutSeconds;
+
+    @Option(names = "--python", paramLabel = "PATH",
+            description = "Python interpreter for the reference workload and the software probe, unless the job sets `python` "
+                    + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
+    String python;
+
+    @Option(names = "--sample-interval-ms", defaultValue = "1000", paramLabel = "MS",
+            description = "Interval of CPU, memory and accelerator sampling during jobs (default: ${DEFAULT-VALUE}).")
+    long sampleIntervalMillis;
 
     @Override
     public Integer call() throws Exception {
@@ -44,35 +55,38 @@ public final class DaemonCommand implements Callable<Integer> {
             System.err.println("podium-agent: the daemon needs Kafka: --bootstrap-servers or kafka.bootstrap.servers in the key file");
             return 2;
         }
+        if (slots < 1 || intervalSeconds <= 0 || claimTimeoutSeconds <= 0) {
+            System.err.println("podium-agent: --slots must be at least 1, --heartbeat-interval and --claim-timeout above 0");
+            return 2;
+        }
+        String py = python != null ? python : PythonProbe.defaultPython();
         ToolRunner tools = new ToolRunner();
-        Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(PythonProbe.defaultPython(), tools));
-        UUID bootId = UUID.randomUUID();
-        String deviceId = fp.accelerators().isEmpty() ? HostDetector.cpuAsAccelerator(fp.host()).deviceId()
-                : fp.accelerators().get(0).deviceId();
-        CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-        try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err);
-                HeartbeatSender heartbeats = new HeartbeatSender(settings.bootstrapServers(), pub.sink)) {
-            pub.sink.stream(StreamId.agent(settings.agentId(), bootId)).emit(new AgentRegistered(settings.agentId(), bootId,
-                    settings.pool(), AgentVersion.VERSION, fp.host(), fp.accelerators(), fp.software()));
-            System.err.println("agent " + settings.agentId() + " registered (boot " + bootId + ", pool " + settings.pool() + ")");
-            int sent = 0;
-            boolean lastOk = true;
-            do {
-                ObjectNode sensors = JsonNodeFactory.instance.objectNode();
-                sensors.put("load_average", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-                sensors.put("journal_pending", pub.journal.pendingCount());
-                boolean ok = heartbeats.send(new Heartbeat(settings.agentId(), bootId, settings.pool(), "idle", null, null, null,
-                        deviceId, fp.host().hostname(), sensors, Instant.now()), Duration.ofSeconds(Math.max(5, intervalSeconds)));
-                if (ok != lastOk) {
-                    System.err.println(ok ? "heartbeats reach Kafka again" : "heartbeat not acknowledged by Kafka");
-                    lastOk = ok;
+        Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(py, tools));
+        Daemon.Config config = new Daemon.Config(settings, fp, options.home().resolve("workload"), py,
+                Duration.ofMillis(Math.round(intervalSeconds * 1000)), maxHeartbeats, slots,
+                Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)), sampleIntervalMillis);
+        try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
+            Daemon daemon = new Daemon(config, pub.sink, System.err);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread hook = new Thread(() -> {
+                daemon.stop();
+                try {
+                    done.await(); // let RunCancelled of running jobs reach the journal before the JVM exits
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                sent++;
-                if (maxHeartbeats > 0 && sent >= maxHeartbeats) {
-                    break;
-                }
-            } while (!stop.await(intervalSeconds, TimeUnit.SECONDS));
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                daemon.run();
+            } finally {
+                done.countDown();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
             pub.flush();
         }
         return 0;

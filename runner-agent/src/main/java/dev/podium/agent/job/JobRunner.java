@@ -76,7 +76,8 @@ public final class JobRunner {
     private final ToolRunner tools;
     private final long sampleIntervalMillis;
     private final ProcessRunner process = new ProcessRunner();
-    private final Map<String, Software> softwareByPython = new java.util.HashMap<>();
+    private Map<String, Software> softwareByPython = new java.util.HashMap<>();
+    private volatile String cancelReason;
     private int progressEverySteps;
     private Duration progressMinInterval = Duration.ofSeconds(5);
 
@@ -105,11 +106,56 @@ public final class JobRunner {
         return this;
     }
 
+    /**
+     * Probes each interpreter once across all the runners sharing {@code cache} (a daemon's jobs), instead of once per
+     * runner. The map must be safe for concurrent use and allow null values (an interpreter whose probe failed), e.g.
+     * {@code Collections.synchronizedMap(new HashMap<>())}.
+     */
+    public JobRunner sharingSoftwareProbes(Map<String, Software> cache) {
+        this.softwareByPython = cache;
+        return this;
+    }
+
     public void cancel() {
         process.cancel();
     }
 
+    /** Stops the running process; the RunCancelled published for it gives {@code reason}. */
+    public void cancel(String reason) {
+        cancelReason = reason;
+        process.cancel();
+    }
+
     public List<RunOutcome> run(JobDefinition job) {
+        Path script = prepare(job);
+        List<Map<String, String>> points = job.points();
+        List<RunOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) {
+            if (process.isCancelled()) {
+                break;
+            }
+            UUID runId = UUID.randomUUID();
+            outcomes.add(runPoint(job, points.get(i), script, "[" + (i + 1) + "/" + points.size() + "]",
+                    sink.stream(StreamId.run(runId)), runId, null, null));
+        }
+        return outcomes;
+    }
+
+    /**
+     * Runs a job granted through {@code podium.jobs} as the run a claim opened: its events continue {@code stream} (whose
+     * first event is the JobClaimed), and RunStarted names the job and the lease epoch. Such a job has exactly one point,
+     * since the command side expands the matrix into one job per point.
+     */
+    public RunOutcome runGranted(JobDefinition job, EventSink.StreamWriter stream, UUID runId, UUID jobId, int leaseEpoch) {
+        List<Map<String, String>> points = job.points();
+        if (points.size() != 1) {
+            throw new JobSpecException("matrix", "a job from podium.jobs must be one point, this one has " + points.size());
+        }
+        return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch);
+    }
+
+    /** Checks the reference workload's parameters and extracts its script (null for the command adapter). */
+    private Path prepare(JobDefinition job) {
         JobSpec spec = job.spec();
         boolean reference = spec.adapter().equals("reference");
         if (reference) {
@@ -125,19 +171,11 @@ public final class JobRunner {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot create the work directory " + workDir, e);
         }
-        Path script = reference ? ReferenceWorkload.extract(workDir) : null;
-        List<Map<String, String>> points = job.points();
-        List<RunOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < points.size(); i++) {
-            if (process.isCancelled()) {
-                break;
-            }
-            outcomes.add(runPoint(job, points.get(i), script, "[" + (i + 1) + "/" + points.size() + "]"));
-        }
-        return outcomes;
+        return reference ? ReferenceWorkload.extract(workDir) : null;
     }
 
-    private RunOutcome runPoint(JobDefinition job, Map<String, String> point, Path script, String label) {
+    private RunOutcome runPoint(JobDefinition job, Map<String, String> point, Path script, String label,
+            EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch) {
         JobSpec spec = job.spec();
         boolean reference = script != null;
         String py = point.getOrDefault("python", python);
@@ -145,8 +183,6 @@ public final class JobRunner {
                 ? ReferenceWorkload.command(py, script, point, spec.warmupSteps())
                 : CommandLine.fill(spec.command(), point);
         Redactor redactor = Redactor.of(spec.environment(), command);
-        UUID runId = UUID.randomUUID();
-        EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
@@ -180,7 +216,7 @@ public final class JobRunner {
                         : reference ? ReferenceWorkload.inputSize(point.get("size")) : null,
                 extra.map());
         String parserName = spec.parser();
-        stream.emit(new RunStarted(runId, null, null, fingerprint.host(), accelerators, software(py), workload, key,
+        stream.emit(new RunStarted(runId, jobId, leaseEpoch, fingerprint.host(), accelerators, software(py), workload, key,
                 spec.repetitions(), spec.warmupSteps(), new Provenance(sink.agentId(), AgentVersion.VERSION, parserName)));
 
         OutputParser parser = parser(job);
@@ -205,7 +241,9 @@ public final class JobRunner {
                             stepProgress.step(n, st);
                         }));
                 if (outcome.cancelled()) {
-                    stream.emit(new RunCancelled(runId, "cancelled by the operator during repetition " + repNo));
+                    String why = cancelReason;
+                    stream.emit(new RunCancelled(runId, clip((why == null ? "cancelled by the operator" : why)
+                            + " during repetition " + repNo, Limits.MAX_TEXT_CHARS)));
                     progress.line(label + " cancelled");
                     return new RunOutcome(runId, point, RunOutcome.Status.CANCELLED, List.of(), "cancelled");
                 }

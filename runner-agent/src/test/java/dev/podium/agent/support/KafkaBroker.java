@@ -46,7 +46,7 @@ public final class KafkaBroker implements AutoCloseable {
         KafkaBroker broker = new KafkaBroker(cluster);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic("podium.events", 3, (short) 1),
-                    new NewTopic("podium.heartbeats", 1, (short) 1))).all().get();
+                    new NewTopic("podium.heartbeats", 1, (short) 1), new NewTopic("podium.jobs", 3, (short) 1))).all().get();
         }
         return broker;
     }
