@@ -94,6 +94,35 @@ class MigrationsIT {
         assertDeniedToAnalyst("CREATE VIEW analytics.keys AS SELECT * FROM agent_key");
     }
 
+    @Test
+    void onlyTheFirstGrantOfAJobsEpochIsStored() throws SQLException {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            try {
+                s.execute("""
+                        INSERT INTO job (job_id, pool, spec, state, seq)
+                        VALUES ('6b1d0000-0000-4000-8000-000000000001', 'gaudi2', '{}', 'requested', 1)""");
+                String grant = """
+                        INSERT INTO job_grant (job_id, lease_epoch, run_id, agent_id)
+                        VALUES ('6b1d0000-0000-4000-8000-000000000001', %d, '%s', '%s')
+                        ON CONFLICT DO NOTHING""";
+                assertThat(s.executeUpdate(grant.formatted(1, "a3c40000-0000-4000-8000-000000000001", "first")))
+                        .isEqualTo(1);
+                assertThat(s.executeUpdate(grant.formatted(1, "a3c40000-0000-4000-8000-000000000002", "second")))
+                        .isZero();
+                assertThat(s.executeUpdate(grant.formatted(2, "a3c40000-0000-4000-8000-000000000003", "second")))
+                        .isEqualTo(1);
+                assertThatThrownBy(() -> s.execute("""
+                        UPDATE job SET state = 'lost' WHERE job_id = '6b1d0000-0000-4000-8000-000000000001'"""))
+                        .isInstanceOf(SQLException.class);
+            } finally {
+                c.rollback();
+            }
+        }
+        assertDeniedToAnalyst("SELECT * FROM job");
+        assertDeniedToAnalyst("SELECT * FROM campaign");
+    }
+
     private static void assertDeniedToAnalyst(String sql) throws SQLException {
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);

@@ -19,6 +19,32 @@ public interface IngestConfig {
 
     Consumer consumer();
 
+    Jobs jobs();
+
+    /** The command side of fleet benchmarking: leases, the reaper, the campaign schedule and the outbox relay. */
+    interface Jobs {
+
+        /** How long a grant, and each heartbeat that renews it, keeps the lease. */
+        @WithDefault("60s")
+        Duration leaseDuration();
+
+        /** How often the reaper looks for expired leases. */
+        @WithDefault("5s")
+        Duration reaperInterval();
+
+        /** How often scheduled campaigns are checked for being due. */
+        @WithDefault("30s")
+        Duration scheduleInterval();
+
+        /** How often the outbox relay looks for unsent rows. */
+        @WithDefault("200ms")
+        Duration relayInterval();
+
+        /** Start the relay, the reaper and the schedule at start. */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     interface Topics {
 
         @WithDefault("podium.events")

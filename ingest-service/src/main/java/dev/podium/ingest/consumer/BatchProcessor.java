@@ -3,6 +3,7 @@ package dev.podium.ingest.consumer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.podium.events.StreamKind;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.ingest.command.JobCommands;
 import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
 import dev.podium.ingest.projection.Projections;
 import dev.podium.ingest.store.AgentKey;
@@ -51,17 +52,19 @@ public class BatchProcessor {
     private final RejectedStore rejectedStore;
     private final Projections projections;
     private final CrashPoint crashPoint;
+    private final JobCommands jobs;
     private final EventCodec codec = new EventCodec();
     private final Verifier verifier = new Verifier(codec);
 
     public BatchProcessor(AgroalDataSource dataSource, AgentKeyStore keys, EventStore store, RejectedStore rejectedStore,
-            Projections projections, CrashPoint crashPoint) {
+            Projections projections, CrashPoint crashPoint, JobCommands jobs) {
         this.dataSource = dataSource;
         this.keys = keys;
         this.store = store;
         this.rejectedStore = rejectedStore;
         this.projections = projections;
         this.crashPoint = crashPoint;
+        this.jobs = jobs;
     }
 
     public Result process(List<ConsumerRecord<byte[], byte[]>> records) throws SQLException {
@@ -166,6 +169,8 @@ public class BatchProcessor {
         }
         fresh.sort(Comparator.comparingLong(StoredEvent::position));
         projections.apply(c, fresh);
+        // The command side answers what the new events ask of it (grants, job ends) in the same transaction.
+        jobs.onRunEvents(c, fresh);
         long t3 = System.nanoTime();
 
         List<Rejection> rejections = new ArrayList<>();

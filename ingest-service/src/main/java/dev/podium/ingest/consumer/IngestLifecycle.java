@@ -1,5 +1,7 @@
 package dev.podium.ingest.consumer;
 
+import dev.podium.ingest.command.JobTimers;
+import dev.podium.ingest.command.OutboxRelay;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.heartbeat.HeartbeatConsumer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -7,7 +9,8 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-/** At start (after Flyway migrated the schema): create missing topics, then start the consumers; stop them at shutdown. */
+/** At start (after Flyway migrated the schema): create missing topics, then start the consumers, the outbox relay, the
+ * lease reaper and the campaign schedule; stop them at shutdown. */
 @ApplicationScoped
 public class IngestLifecycle {
 
@@ -15,12 +18,17 @@ public class IngestLifecycle {
     private final TopicSetup topics;
     private final EventConsumer events;
     private final HeartbeatConsumer heartbeats;
+    private final OutboxRelay relay;
+    private final JobTimers timers;
 
-    public IngestLifecycle(IngestConfig config, TopicSetup topics, EventConsumer events, HeartbeatConsumer heartbeats) {
+    public IngestLifecycle(IngestConfig config, TopicSetup topics, EventConsumer events, HeartbeatConsumer heartbeats,
+            OutboxRelay relay, JobTimers timers) {
         this.config = config;
         this.topics = topics;
         this.events = events;
         this.heartbeats = heartbeats;
+        this.relay = relay;
+        this.timers = timers;
     }
 
     void onStart(@Observes StartupEvent ev) throws Exception {
@@ -31,10 +39,16 @@ public class IngestLifecycle {
             events.start();
             heartbeats.start();
         }
+        if (config.jobs().enabled()) {
+            relay.start();
+            timers.start();
+        }
     }
 
     void onStop(@Observes ShutdownEvent ev) {
         events.stop();
         heartbeats.stop();
+        timers.stop();
+        relay.stop();
     }
 }

@@ -3,6 +3,7 @@ package dev.podium.ingest.heartbeat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
+import dev.podium.ingest.command.JobCommands;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.consumer.IngestMetrics;
 import dev.podium.ingest.store.AgentKey;
@@ -31,7 +32,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The consumer of {@code podium.heartbeats}: each signed, well-formed heartbeat from the key's own agent upserts its
- * {@code agent_status} row with {@code last_heartbeat_at} = ingest's clock. Heartbeats are telemetry, not facts: a bad
+ * {@code agent_status} row with {@code last_heartbeat_at} = ingest's clock, and renews the job lease it names when that is
+ * the job's active lease (same job, run, agent and epoch). Heartbeats are telemetry, not facts: a bad
  * or unsigned one is dropped with a log line and {@code podium_ingest_heartbeats_total{outcome="dropped"}}, never stored.
  */
 @ApplicationScoped
@@ -43,16 +45,19 @@ public class HeartbeatConsumer {
     private final AgroalDataSource dataSource;
     private final AgentKeyStore keys;
     private final IngestMetrics metrics;
+    private final JobCommands jobs;
     private final ObjectMapper mapper = EventCodec.newMapper();
     private volatile Thread thread;
     private volatile boolean running;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
 
-    public HeartbeatConsumer(IngestConfig config, AgroalDataSource dataSource, AgentKeyStore keys, IngestMetrics metrics) {
+    public HeartbeatConsumer(IngestConfig config, AgroalDataSource dataSource, AgentKeyStore keys, IngestMetrics metrics,
+            JobCommands jobs) {
         this.config = config;
         this.dataSource = dataSource;
         this.keys = keys;
         this.metrics = metrics;
+        this.jobs = jobs;
     }
 
     public synchronized void start() {
@@ -135,6 +140,9 @@ public class HeartbeatConsumer {
                 Heartbeat hb = accept(r, known);
                 if (hb != null) {
                     upsert(c, hb);
+                    if (hb.currentJobId() != null && hb.currentRunId() != null && hb.leaseEpoch() != null) {
+                        jobs.renewLease(c, hb.agentId(), hb.currentJobId(), hb.currentRunId(), hb.leaseEpoch());
+                    }
                 }
                 metrics.heartbeat(hb != null);
             }

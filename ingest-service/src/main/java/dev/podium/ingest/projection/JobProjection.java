@@ -1,6 +1,7 @@
 package dev.podium.ingest.projection;
 
 import dev.podium.events.job.JobAssigned;
+import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -9,12 +10,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
 
-/** {@code proj_job_assignment}; a grant under a later lease epoch marks the runs of earlier epochs superseded. */
+/**
+ * {@code proj_job_assignment}; a grant under a later lease epoch marks the runs of earlier epochs superseded, and so does
+ * the expiry of a lease (the expired run at once, before any new grant), so nothing that run reports later counts.
+ */
 @ApplicationScoped
 public class JobProjection implements Projection {
 
     @Override
     public void apply(StoredEvent event, Connection c, Touched touched) throws SQLException {
+        if (event.envelope().payload() instanceof JobLeaseExpired x) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE proj_run SET status = 'superseded' WHERE run_id = ? AND status <> 'superseded'
+                    RETURNING run_id""")) {
+                Sql.setUuid(ps, 1, x.runId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        touched.run(rs.getObject(1, UUID.class));
+                    }
+                }
+            }
+            return;
+        }
         if (!(event.envelope().payload() instanceof JobAssigned a)) {
             return;
         }

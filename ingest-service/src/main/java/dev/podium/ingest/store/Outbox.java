@@ -1,0 +1,53 @@
+package dev.podium.ingest.store;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code outbox}: records the command side must get to Kafka, written in the transaction of the events they carry and
+ * published by the relay in id order, at least once.
+ */
+@ApplicationScoped
+public class Outbox {
+
+    /** One unsent row. */
+    public record Row(long id, String topic, String key, byte[] value) {
+    }
+
+    public void add(Connection c, String topic, String key, byte[] value) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO outbox (topic, record_key, value) VALUES (?, ?, ?)")) {
+            ps.setString(1, topic);
+            ps.setString(2, key);
+            ps.setBytes(3, value);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Up to {@code limit} unsent rows in id order, locked for this transaction. */
+    public List<Row> lockUnsent(Connection c, int limit) throws SQLException {
+        List<Row> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT id, topic, record_key, value FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?
+                FOR UPDATE""")) {
+            ps.setInt(1, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBytes(4)));
+                }
+            }
+        }
+        return out;
+    }
+
+    public void markSent(Connection c, List<Row> rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE outbox SET sent_at = clock_timestamp() WHERE id = ANY(?)")) {
+            ps.setArray(1, c.createArrayOf("bigint", rows.stream().map(Row::id).toArray()));
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,461 @@
+package dev.podium.ingest.command;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.codec.Decoded;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.job.JobAssigned;
+import dev.podium.events.job.JobCancelled;
+import dev.podium.events.job.JobEvent;
+import dev.podium.events.job.JobLeaseExpired;
+import dev.podium.events.job.JobRequested;
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.sign.EventSigner;
+import dev.podium.events.testing.SampleEvents;
+import dev.podium.ingest.heartbeat.Heartbeat;
+import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.TestAgent;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The command side of fleet benchmarking on the real broker: the test plays the agents (signed JobClaimed, RunStarted,
+ * RunCompleted and heartbeats with issued keys) and reads what agents read on podium.jobs.
+ */
+@QuarkusTest
+class FleetJobsIT {
+
+    private static final String JOBS = "podium.jobs";
+    private static final EventCodec CODEC = new EventCodec();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    OutboxRelay relay;
+
+    @Inject
+    JobCommands jobs;
+
+    @Test
+    void aCampaignOfThreePointsOnTwoPoolsOffersSixJobsAndOnlyTheFirstClaimIsGranted() {
+        Db db = new Db(dataSource);
+        String gaudi = pool("gaudi2");
+        String h100 = pool("h100");
+        JsonPath created = submit(Map.of("name", "sweep", "pools", List.of(gaudi, h100),
+                "spec", spec(Map.of("batch_size", List.of("16", "32", "64")))));
+        List<UUID> jobIds = uuids(created.getList("job_ids", String.class));
+        assertThat(jobIds).hasSize(6);
+
+        List<Envelope> requested = await().atMost(WAIT).until(() -> onJobsTopic(jobIds, JobRequested.class),
+                l -> l.size() >= 6);
+        assertThat(requested).hasSize(6);
+        assertThat(requested.stream().map(e -> ((JobRequested) e.payload()).jobId()).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrderElementsOf(jobIds);
+        assertThat(requested.stream().map(e -> ((JobRequested) e.payload()).pool() + ":"
+                + ((JobRequested) e.payload()).spec().parameters().get("batch_size")))
+                .containsExactlyInAnyOrder(gaudi + ":16", gaudi + ":32", gaudi + ":64", h100 + ":16", h100 + ":32",
+                        h100 + ":64");
+        assertThat(requested).allSatisfy(e -> {
+            JobRequested r = (JobRequested) e.payload();
+            assertThat(r.spec().matrix()).isEmpty();
+            assertThat(r.spec().pool()).isEqualTo(r.pool());
+            assertThat(r.campaignId()).hasToString(created.getString("campaign_id"));
+        });
+
+        UUID job = jobIds.get(0);
+        TestAgent first = TestAgent.register("fleet-a");
+        TestAgent second = TestAgent.register("fleet-b");
+        UUID firstRun = claim(first, job, gaudi);
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", firstRun) == 1);
+        UUID secondRun = claim(second, job, gaudi);
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", secondRun) == 1);
+
+        List<Envelope> assigned = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobAssigned.class),
+                l -> !l.isEmpty());
+        assertThat(assigned).hasSize(1);
+        JobAssigned grant = (JobAssigned) assigned.get(0).payload();
+        assertThat(grant.runId()).isEqualTo(firstRun);
+        assertThat(grant.agentId()).isEqualTo(first.agentId());
+        assertThat(grant.leaseEpoch()).isEqualTo(1);
+        assertThat(grant.leaseExpiresAt()).isAfter(Instant.now().minusSeconds(60));
+        assertThat(assigned.get(0).streamId()).isEqualTo("job/" + job);
+        assertThat(assigned.get(0).seq()).isEqualTo(2);
+        assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", secondRun)).isEqualTo("claimed");
+        assertThat(db.count("SELECT count(*) FROM job_grant WHERE job_id = ?", job)).isEqualTo(1);
+
+        JsonPath campaign = given().auth().oauth2(TestAgent.ADMIN_TOKEN)
+                .get("/admin/campaigns/" + created.getString("campaign_id"))
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(campaign.getList("jobs")).hasSize(6);
+        assertThat(campaign.getString("jobs.find { it.job_id == '" + job + "' }.agent_id")).isEqualTo(first.agentId());
+        assertThat(campaign.getInt("states.requested")).isEqualTo(5);
+        assertThat(campaign.getInt("states.assigned")).isEqualTo(1);
+        // Ends the lease now rather than leave it for the reaper while other test classes run.
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/jobs/" + job + "/cancel").then().statusCode(200);
+    }
+
+    @Test
+    void anExpiredLeaseOffersTheJobAgainAndTheSupersededRunsLateResultNeverCounts() {
+        Db db = new Db(dataSource);
+        String pool = pool("mi250");
+        UUID job = uuids(submit(Map.of("name", "expiry", "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent killed = TestAgent.register("fleet-killed");
+        TestAgent other = TestAgent.register("fleet-other");
+        String benchmark = "fleet-" + UUID.randomUUID().toString().substring(0, 8);
+        ComparisonKey key = new ComparisonKey(benchmark, "1", "training", "m", "fp32", 32, 1, 128,
+                new TreeMap<>(Map.of("dataloader_num_workers", "0")));
+
+        UUID oldRun = claim(killed, job, pool);
+        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+        Kafka.send(List.of(killed.signed(SampleEvents.runStartedForJob(oldRun, job, 1, 2, killed.agentId(),
+                "amd-mi250x", key, Instant.now()))));
+
+        // No heartbeat: the reaper expires the lease and offers the job again, on the same job stream.
+        List<Envelope> expired = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobLeaseExpired.class),
+                l -> !l.isEmpty());
+        assertThat(expired).hasSize(1);
+        assertThat((JobLeaseExpired) expired.get(0).payload())
+                .isEqualTo(new JobLeaseExpired(job, oldRun, killed.agentId(), 1));
+        List<Envelope> offers = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobRequested.class),
+                l -> l.size() >= 2);
+        assertThat(offers).extracting(Envelope::seq).containsExactly(1L, 4L);
+
+        UUID newRun = claim(other, job, pool);
+        List<Envelope> grants = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobAssigned.class),
+                l -> l.size() >= 2);
+        JobAssigned second = (JobAssigned) grants.get(1).payload();
+        assertThat(second.runId()).isEqualTo(newRun);
+        assertThat(second.agentId()).isEqualTo(other.agentId());
+        assertThat(second.leaseEpoch()).isEqualTo(2);
+
+        Kafka.send(List.of(
+                other.signed(SampleEvents.runStartedForJob(newRun, job, 2, 2, other.agentId(), "amd-mi250x", key,
+                        Instant.now())),
+                other.signed(SampleEvents.runCompleted(newRun, other.agentId(), 3, List.of(500.0, 510.0, 520.0))),
+                killed.signed(SampleEvents.runCompleted(oldRun, killed.agentId(), 3, List.of(90.0, 91.0, 92.0)))));
+        await().atMost(WAIT).until(() -> db.count(
+                "SELECT count(*) FROM proj_run WHERE run_id IN (?, ?) AND finished_at IS NOT NULL", oldRun, newRun) == 2);
+
+        assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", oldRun)).isEqualTo("superseded");
+        assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", newRun)).isEqualTo("completed");
+        assertThat(db.rows("SELECT runs, mean FROM proj_leaderboard_row WHERE benchmark = ?", benchmark))
+                .containsExactly(List.of(1, 510.0));
+        JsonPath shown = given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/jobs/" + job)
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(shown.getString("state")).isEqualTo("done");
+        assertThat(shown.getInt("lease_epoch")).isEqualTo(2);
+        assertThat(shown.getString("run_id")).isEqualTo(newRun.toString());
+    }
+
+    @Test
+    void heartbeatsKeepALeaseAlivePastItsDurationAndItExpiresWhenTheyStop() throws Exception {
+        Db db = new Db(dataSource);
+        String pool = pool("h100");
+        UUID job = uuids(submit(Map.of("name", "beats", "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent agent = TestAgent.register("fleet-beat");
+        UUID run = claim(agent, job, pool);
+        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+
+        // Lease duration in tests is 3 s: heartbeats every 500 ms for 7 s keep it (a wrong epoch would not).
+        await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    Kafka.send(List.of(heartbeat(agent, job, run, 1)));
+                    return "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job));
+                });
+        assertThat(db.rows("SELECT state, lease_epoch, run_id FROM job WHERE job_id = ?", job))
+                .containsExactly(List.of("assigned", 1, run));
+        assertThat(onJobsTopic(List.of(job), JobLeaseExpired.class)).isEmpty();
+
+        Kafka.send(List.of(heartbeat(agent, job, run, 7)));  // not the lease's epoch: renews nothing
+        await().atMost(WAIT).until(() -> "requested".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
+        assertThat(db.one("SELECT lease_epoch FROM job WHERE job_id = ?", job)).isEqualTo(2);
+    }
+
+    @Test
+    void cancellingAJobRelaysJobCancelledAndEndsIt() {
+        String pool = pool("cpu");
+        UUID job = uuids(submit(Map.of("name", "cancel", "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent agent = TestAgent.register("fleet-cancel");
+        claim(agent, job, pool);
+        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(Map.of("reason", "wrong pool")).post("/admin/jobs/" + job + "/cancel")
+                .then().statusCode(200).extract().jsonPath().getString("state")).isEqualTo("cancelled");
+        List<Envelope> cancelled = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobCancelled.class),
+                l -> !l.isEmpty());
+        assertThat((JobCancelled) cancelled.get(0).payload()).isEqualTo(new JobCancelled(job, "wrong pool", "ops"));
+        assertThat(cancelled.get(0).seq()).isEqualTo(3);
+
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/jobs/" + job + "/cancel").then().statusCode(409);
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/jobs/" + UUID.randomUUID() + "/cancel")
+                .then().statusCode(404);
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/jobs/" + job)
+                .then().statusCode(200).extract().jsonPath().getString("state")).isEqualTo("cancelled");
+        // A claim for a cancelled job is ignored.
+        TestAgent late = TestAgent.register("fleet-late");
+        UUID lateRun = claim(late, job, pool);
+        Db db = new Db(dataSource);
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", lateRun) == 1);
+        assertThat(db.count("SELECT count(*) FROM job_grant WHERE run_id = ?", lateRun)).isZero();
+    }
+
+    @Test
+    void adminEndpointsOfJobsRefuseCallersWithoutANamedToken() {
+        given().contentType(ContentType.JSON).body(Map.of("name", "x")).post("/admin/campaigns").then().statusCode(401);
+        given().auth().oauth2("not-a-token").contentType(ContentType.JSON).body(Map.of("name", "x"))
+                .post("/admin/campaigns").then().statusCode(401);
+        given().get("/admin/campaigns/" + UUID.randomUUID()).then().statusCode(401);
+        given().post("/admin/jobs/" + UUID.randomUUID() + "/cancel").then().statusCode(401);
+        given().get("/admin/jobs/" + UUID.randomUUID()).then().statusCode(401);
+    }
+
+    @Test
+    void anInvalidCampaignIsRefusedWithItsProblems() {
+        JsonPath body = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(Map.of("name", "bad", "pools", List.of("bad pool"), "schedule", "sometimes",
+                        "spec", Map.of("adapter", "reference")))
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath();
+        assertThat(body.getList("problems", String.class)).anyMatch(p -> p.startsWith("pools:"))
+                .anyMatch(p -> p.startsWith("schedule:"));
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(Map.of("name", "no benchmark", "pools", List.of("cpu"), "spec", Map.of("adapter", "reference")))
+                .post("/admin/campaigns").then().statusCode(400);
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body("{\"name\": ")
+                .post("/admin/campaigns").then().statusCode(400);
+        Map<String, List<String>> huge = new TreeMap<>();
+        huge.put("a", java.util.stream.IntStream.range(0, 40).mapToObj(Integer::toString).toList());
+        huge.put("b", java.util.stream.IntStream.range(0, 30).mapToObj(Integer::toString).toList());
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(Map.of("name", "too big", "pools", List.of("cpu"), "spec", spec(huge)))
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getString("problems[0]"))
+                .contains("1200 jobs");
+    }
+
+    @Test
+    void aSecondReaperDoesNothingWhileOneHoldsTheLock() throws Exception {
+        Db db = new Db(dataSource);
+        String pool = pool("reaper");
+        UUID job = uuids(submit(Map.of("name", "reaper", "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        claim(TestAgent.register("fleet-reaper"), job, pool);
+        await().atMost(WAIT).until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
+
+        try (Connection holder = dataSource.getConnection(); Connection second = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement s = holder.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + JobCommands.REAPER_LOCK + ")");
+            }
+            db.count("WITH u AS (UPDATE job SET lease_expires_at = now() - interval '1 minute' WHERE job_id = ? "
+                    + "RETURNING 1) SELECT count(*) FROM u", job);
+            second.setAutoCommit(false);
+            assertThat(jobs.reapExpiredLeases(second)).isZero();
+            second.commit();
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                    .until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
+            holder.commit();
+        }
+        await().atMost(WAIT).until(() -> "requested".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
+        assertThat(onJobsTopic(List.of(job), JobLeaseExpired.class)).hasSize(1);
+    }
+
+    @Test
+    void outboxRowsAreMarkedSentAndARestartedRelayResendsWhatWasNotMarked() {
+        Db db = new Db(dataSource);
+        relay.stop();
+        List<UUID> jobs;
+        try {
+            jobs = uuids(submit(Map.of("name", "relay", "pools", List.of(pool("relay")), "spec", spec(Map.of())))
+                    .getList("job_ids", String.class));
+            assertThat(db.rows("SELECT sent_at FROM outbox WHERE record_key = ?", jobs.get(0).toString()))
+                    .containsExactly(java.util.Collections.singletonList(null));
+            assertThat(onJobsTopic(jobs, JobRequested.class)).isEmpty();
+        } finally {
+            relay.start();
+        }
+        await().atMost(WAIT).until(() -> db.count(
+                "SELECT count(*) FROM outbox WHERE record_key = ? AND sent_at IS NOT NULL", jobs.get(0).toString()) == 1);
+        List<Envelope> once = onJobsTopic(jobs, JobRequested.class);
+        assertThat(once).hasSize(1);
+
+        // A crash after Kafka acknowledged but before the row was marked: the row is unsent again and goes out again.
+        relay.stop();
+        try {
+            db.count("WITH u AS (UPDATE outbox SET sent_at = NULL WHERE record_key = ? RETURNING 1) SELECT count(*) FROM u",
+                    jobs.get(0).toString());
+        } finally {
+            relay.start();
+        }
+        List<Envelope> twice = await().atMost(WAIT).until(() -> onJobsTopic(jobs, JobRequested.class), l -> l.size() >= 2);
+        assertThat(twice).hasSize(2);
+        assertThat(twice.get(1).eventId()).isEqualTo(twice.get(0).eventId());
+        assertThat(db.count("SELECT count(*) FROM outbox WHERE record_key = ? AND sent_at IS NULL",
+                jobs.get(0).toString())).isZero();
+    }
+
+    @Test
+    void aScheduledCampaignIssuesItsJobsAgainWithNewIds() {
+        Db db = new Db(dataSource);
+        String pool = pool("nightly");
+        JsonPath created = submit(Map.of("name", "often", "pools", List.of(pool), "schedule", "PT2S",
+                "spec", spec(Map.of("workers", List.of("0", "2")))));
+        UUID campaign = UUID.fromString(created.getString("campaign_id"));
+        try {
+            await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM job WHERE campaign_id = ? AND issue = 2",
+                    campaign) == 2);
+        } finally {
+            given().auth().oauth2(TestAgent.ADMIN_TOKEN).delete("/admin/campaigns/" + campaign + "/schedule")
+                    .then().statusCode(200);
+        }
+        long issues = db.count("SELECT max(issue) FROM job WHERE campaign_id = ?", campaign);
+        assertThat(db.one("SELECT schedule FROM campaign WHERE campaign_id = ?", campaign)).isNull();
+        List<UUID> all = db.rows("SELECT job_id FROM job WHERE campaign_id = ? AND issue <= 2", campaign).stream()
+                .map(r -> (UUID) r.get(0)).toList();
+        assertThat(all).hasSize(4).doesNotHaveDuplicates();
+        assertThat(await().atMost(WAIT).until(() -> onJobsTopic(all, JobRequested.class), l -> l.size() >= 4))
+                .hasSize(4);
+        // Unscheduled: no further issue, even after more than a period.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> db.count("SELECT max(issue) FROM job WHERE campaign_id = ?", campaign) == issues);
+    }
+
+    @Test
+    void theCliSubmitsAYamlCampaignAndCancelsAJob() throws Exception {
+        Path yaml = Files.createTempFile("campaign", ".yaml");
+        Files.writeString(yaml, """
+                name: cli sweep
+                spec:
+                  benchmark: reference-finetune
+                  adapter: reference
+                  parameters: {epochs: "1"}
+                  matrix: {dataloader_num_workers: ["0", "2"]}
+                  repetitions: 3
+                  warmup_steps: 5
+                  timeout_seconds: 900
+                  environment: {}
+                  nodes: 1
+                  devices_per_node: 1
+                """);
+        String pools = pool("cli-a") + "," + pool("cli-b");
+        Result submitted = cli("campaign", "submit", yaml.toString(), "--pools", pools);
+        assertThat(submitted.exit()).as(submitted.output()).isZero();
+        JsonPath created = new JsonPath(submitted.output());
+        List<UUID> jobs = uuids(created.getList("job_ids", String.class));
+        assertThat(jobs).hasSize(4);
+
+        Result cancelled = cli("job", "cancel", jobs.get(0).toString(), "--reason", "not \"tonight\"");
+        assertThat(cancelled.exit()).as(cancelled.output()).isZero();
+        assertThat(new JsonPath(cancelled.output()).getString("state")).isEqualTo("cancelled");
+        List<Envelope> relayed = await().atMost(WAIT).until(() -> onJobsTopic(List.of(jobs.get(0)), JobCancelled.class),
+                l -> !l.isEmpty());
+        assertThat(((JobCancelled) relayed.get(0).payload()).reason()).isEqualTo("not \"tonight\"");
+        assertThat(cli("job", "cancel", jobs.get(0).toString()).exit()).isEqualTo(1);
+        Files.delete(yaml);
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------------------
+
+    private record Result(int exit, String output) {
+    }
+
+    private static Result cli(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", "podium-admin"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(false);
+        pb.environment().put("PODIUM_ADMIN_URL", "http://localhost:" + RestAssured.port);
+        pb.environment().put("PODIUM_ADMIN_TOKEN", TestAgent.ADMIN_TOKEN);
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Result(p.waitFor(), out.trim());
+    }
+
+    private static String pool(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static Map<String, Object> spec(Map<String, List<String>> matrix) {
+        return Map.of("benchmark", "reference-finetune", "adapter", "reference", "parameters", Map.of("epochs", "1"),
+                "matrix", matrix, "repetitions", 3, "warmup_steps", 5, "timeout_seconds", 900, "environment", Map.of(),
+                "nodes", 1, "devices_per_node", 1);
+    }
+
+    private static JsonPath submit(Map<String, Object> campaign) {
+        return given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(campaign)
+                .post("/admin/campaigns").then().statusCode(201).extract().jsonPath();
+    }
+
+    private static List<UUID> uuids(List<String> ids) {
+        return ids.stream().map(UUID::fromString).toList();
+    }
+
+    /** JobClaimed as seq 1 of a new run stream, as an agent of {@code pool} answers a JobRequested; the run id. */
+    private static UUID claim(TestAgent agent, UUID job, String pool) {
+        UUID run = UUID.randomUUID();
+        Kafka.send(List.of(agent.signed(SampleEvents.jobClaimed(run, job, agent.agentId(), pool, Instant.now()))));
+        return run;
+    }
+
+    /** The envelopes of {@code type} about {@code jobs} now on podium.jobs, in offset order per job. */
+    private static List<Envelope> onJobsTopic(List<UUID> jobs, Class<? extends JobEvent> type) {
+        Set<String> keys = jobs.stream().map(UUID::toString).collect(Collectors.toSet());
+        List<Envelope> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : Kafka.readAll(JOBS)) {
+            if (r.key() != null && keys.contains(new String(r.key(), StandardCharsets.UTF_8))) {
+                // Agents validate what they read: every record must decode as a valid event.
+                Decoded d = CODEC.decode(r.value());
+                assertThat(d).as("record %d/%d of podium.jobs", r.partition(), r.offset())
+                        .isInstanceOf(Decoded.Accepted.class);
+                Envelope e = ((Decoded.Accepted) d).envelope();
+                assertThat(e.agentId()).isNull();
+                if (type.isInstance(e.payload())) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static ProducerRecord<byte[], byte[]> heartbeat(TestAgent agent, UUID job, UUID run, int epoch)
+            throws Exception {
+        byte[] value = EventCodec.newMapper().writeValueAsBytes(new Heartbeat(agent.agentId(), UUID.randomUUID(), null,
+                "running", job, run, epoch, null, null, null, Instant.now()));
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(EventSigner.KEY_ID_HEADER, agent.keyId().getBytes(StandardCharsets.UTF_8));
+        headers.add(EventSigner.SIGNATURE_HEADER, EventSigner.sign(value, EventSigner.secretBytes(agent.secret()))
+                .getBytes(StandardCharsets.UTF_8));
+        return new ProducerRecord<>("podium.heartbeats", null, agent.agentId().getBytes(StandardCharsets.UTF_8), value,
+                headers);
+    }
+}
