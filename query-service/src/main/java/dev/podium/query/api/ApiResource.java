@@ -9,6 +9,9 @@ import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
+import dev.podium.query.view.LocalQuery;
+import dev.podium.query.view.LocalService;
+import dev.podium.query.view.LocalView;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import jakarta.ws.rs.GET;
@@ -36,8 +39,11 @@ public class ApiResource {
     private final LeaderboardService leaderboards;
     private final ComparisonService comparisons;
     private final RunService runs;
+    private final LocalService local;
 
-    public ApiResource(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs) {
+    public ApiResource(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
+            LocalService local) {
+        this.local = local;
         this.catalog = catalog;
         this.leaderboards = leaderboards;
         this.comparisons = comparisons;
@@ -49,6 +55,17 @@ public class ApiResource {
     @Operation(summary = "Benchmarks, devices, recent runs and a fleet summary")
     public CatalogViews.HomeView home() {
         return catalog.home();
+    }
+
+    @GET
+    @Path("local")
+    @Operation(summary = "The local run's curve over a parameter (dataloader workers), normalised to its own first setting, beside "
+            + "the published devices' normalised curves; never ranked against them")
+    public LocalView local(@RestQuery @Parameter(description = "the measured benchmark, default podium-reference") String benchmark,
+            @RestQuery @Parameter(description = "the published benchmark, default bridgetower-finetune") String published,
+            @RestQuery @Parameter(description = "default dataloader_num_workers") String param,
+            @RestQuery @Parameter(description = "default train_samples_per_second") String metric) {
+        return local.build(new LocalQuery(benchmark, published, param, metric));
     }
 
     @GET

@@ -60,6 +60,51 @@ public final class LineCharts {
         return new Chart(title, unit, WIDTH, HEIGHT, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, lines, xTicks, yTicks);
     }
 
+    /**
+     * A chart over the values of a parameter, evenly spaced and labelled by value: a point's t is the index of its value
+     * in {@code xValues}. The y axis starts at 0 and fits the data.
+     */
+    public static Chart categorical(String title, String unit, List<String> xValues, List<Series> series) {
+        List<Series> nonEmpty = series.stream().filter(s -> !s.points().isEmpty()).toList();
+        double vMax = 0;
+        for (Series s : nonEmpty) {
+            for (double[] p : s.points()) {
+                vMax = Math.max(vMax, p[1]);
+            }
+        }
+        double top = niceCeil(vMax);
+        int slots = Math.max(1, xValues.size() - 1);
+        List<Chart.Line> lines = new ArrayList<>();
+        int i = 0;
+        for (Series s : nonEmpty) {
+            StringBuilder sb = new StringBuilder();
+            for (double[] p : s.points()) {
+                double x = LEFT + (xValues.size() == 1 ? PLOT_WIDTH / 2.0 : p[0] / slots * PLOT_WIDTH);
+                double y = TOP + PLOT_HEIGHT - Math.min(p[1], top) / top * PLOT_HEIGHT;
+                if (sb.length() > 0) {
+                    sb.append(' ');
+                }
+                sb.append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
+            }
+            lines.add(new Chart.Line(s.label(), sb.toString(), "series-" + (i % 6), TOP + 12 + 16 * i));
+            i++;
+        }
+        List<Chart.Tick> xTicks = new ArrayList<>();
+        for (int k = 0; k < xValues.size(); k++) {
+            xTicks.add(new Chart.Tick(LEFT + (xValues.size() == 1 ? PLOT_WIDTH / 2.0 : k * (double) PLOT_WIDTH / slots), xValues.get(k)));
+        }
+        List<Chart.Tick> yTicks = new ArrayList<>();
+        for (int k = 0; k <= 4; k++) {
+            yTicks.add(new Chart.Tick(TOP + PLOT_HEIGHT - k * PLOT_HEIGHT / 4.0, number2(top * k / 4)));
+        }
+        int height = Math.max(HEIGHT, TOP + 24 + 16 * nonEmpty.size());
+        return new Chart(title, unit, WIDTH + 460, height, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, lines, xTicks, yTicks);
+    }
+
+    private static String number2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
     private static List<double[]> downsample(List<double[]> points) {
         if (points.size() <= MAX_POINTS) {
             return points;

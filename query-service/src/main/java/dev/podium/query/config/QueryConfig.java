@@ -20,6 +20,10 @@ public interface QueryConfig {
     @WithDefault("PT5M")
     Duration softwareVersionsRefresh();
 
+    /** How long the benchmark list, the comparison keys of a benchmark and its metrics are reused before they are read again. */
+    @WithDefault("PT10S")
+    Duration catalogRefresh();
+
     /** The most leaderboard rows one page shows. */
     @WithDefault("500")
     int maxRows();

@@ -8,6 +8,9 @@ import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
+import dev.podium.query.view.LocalQuery;
+import dev.podium.query.view.LocalService;
+import dev.podium.query.view.LocalView;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
@@ -45,14 +48,19 @@ public class Pages {
         static native TemplateInstance fleet(CatalogViews.FleetView view);
 
         static native TemplateInstance key(CatalogViews.KeyView view);
+
+        static native TemplateInstance local(LocalView view);
     }
 
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
     private final ComparisonService comparisons;
     private final RunService runs;
+    private final LocalService local;
 
-    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs) {
+    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
+            LocalService local) {
+        this.local = local;
         this.catalog = catalog;
         this.leaderboards = leaderboards;
         this.comparisons = comparisons;
@@ -81,6 +89,14 @@ public class Pages {
     public TemplateInstance comparison(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
             @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
         return Templates.comparison(comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
+    }
+
+    @GET
+    @Path("local")
+    @Operation(hidden = true)
+    public TemplateInstance local(@RestQuery String benchmark, @RestQuery String published, @RestQuery String param,
+            @RestQuery String metric) {
+        return Templates.local(local.build(new LocalQuery(benchmark, published, param, metric)));
     }
 
     @GET

@@ -4,6 +4,7 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.claim.ClaimCheck;
 import dev.podium.query.claim.ClaimRule;
+import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
@@ -28,22 +29,24 @@ import java.util.stream.Collectors;
 public class ComparisonService {
 
     private final Queries queries;
+    private final Catalog catalog;
 
-    public ComparisonService(Queries queries) {
+    public ComparisonService(Queries queries, Catalog catalog) {
         this.queries = queries;
+        this.catalog = catalog;
     }
 
     public ComparisonView build(ComparisonQuery q) {
-        List<String> benchmarks = queries.benchmarks();
+        List<String> benchmarks = catalog.benchmarks();
         String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark()) ? q.benchmark()
                 : benchmarks.isEmpty() ? null : benchmarks.get(0);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
+        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : catalog.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
-        String metric = q.metric() != null && metrics.contains(q.metric()) ? q.metric() : metrics.isEmpty() ? null : metrics.get(0);
+        String metric = Metrics.choose(q.metric(), metrics);
         Set<String> withRows = metricKeys.keys(metric);
         List<KeyRow> keys = benchmark == null ? List.of()
-                : queries.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
+                : catalog.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
 
         List<String> varying = varyingDimensions(keys);
         String param = q.param() != null && varying.contains(q.param()) ? q.param()
@@ -61,13 +64,15 @@ public class ComparisonService {
         List<ComparisonView.Column> columns = new ArrayList<>();
         Map<String, Integer> groupSize = new HashMap<>();
         groups.values().forEach(g -> g.forEach(k -> groupSize.put(k.keyId(), g.size())));
+        Map<String, Integer> distance = new HashMap<>();
+        keys.forEach(k -> distance.put(k.keyId(), differences(rest(k.key(), param), mainRest).size()));
         List<KeyRow> columnKeys = keys.stream()
                 .filter(k -> {
-                    int d = differences(rest(k.key(), param), mainRest).size();
+                    int d = distance.get(k.keyId());
                     return d == 0 || (d == 1 && groupSize.get(k.keyId()) < main.size());
                 })
                 .sorted(Comparator.<KeyRow, String>comparing(k -> k.key().valueOf(param), Labels::compareValues)
-                        .thenComparingInt(k -> differences(rest(k.key(), param), mainRest).size())
+                        .thenComparingInt(k -> distance.get(k.keyId()))
                         .thenComparing(KeyRow::canonical))
                 .limit(50)
                 .toList();
@@ -82,11 +87,16 @@ public class ComparisonService {
         }
         List<String> columnIds = columns.stream().map(ComparisonView.Column::keyId).toList();
 
-        List<LeaderboardRow> rows = columnIds.isEmpty() || metric == null ? List.of() : queries.leaderboard(columnIds, metric);
+        // One read of the rows of every key serves both the matrix (its columns) and the curves (all groups).
+        List<LeaderboardRow> keyRows = keys.isEmpty() || metric == null ? List.of()
+                : queries.leaderboard(keys.stream().map(KeyRow::keyId).limit(500).toList(), metric);
+        Set<String> columnSet = new HashSet<>(columnIds);
+        List<LeaderboardRow> rows = keyRows.stream().filter(r -> columnSet.contains(r.keyId())).toList();
         rows = rows.stream().filter(r -> source == null || source.equals(r.source())).toList();
         Set<String> notAvailable = new HashSet<>();
         if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
-            queries.notAvailable(columnIds, metric).forEach(p -> notAvailable.add(p[0] + "\n" + p[1]));
+            catalog.notAvailable(benchmark, metric).stream().filter(p -> columnSet.contains(p[1]))
+                    .forEach(p -> notAvailable.add(p[0] + "\n" + p[1]));
         }
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
@@ -151,40 +161,47 @@ public class ComparisonService {
                     new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
         }).toList();
         List<String> curveValues = new ArrayList<>();
-        List<ComparisonView.Curve> curves = curves(keys, groups, mainRest, param, metric, source, curveValues);
+        List<ComparisonView.Curve> curves = curves(keys, keyRows, mainRest, param, metric, source, curveValues);
         List<Option> deviceOptions = available.stream().map(d -> new Option(d, Labels.device(d), devices.contains(d))).toList();
         return new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
                 LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, groupOptions,
                 unit, direction, baseline, baseline == null ? null : Labels.device(baseline), columns, matrix, curveValues, curves,
-                benchmark == null ? List.of() : claims(benchmark));
+                benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
     }
 
     /** Each device's values over the parameter, per setting of the other dimensions, normalised to its first value. */
-    private List<ComparisonView.Curve> curves(List<KeyRow> keys, Map<String, List<KeyRow>> groups, Map<String, String> mainRest,
+    private static List<ComparisonView.Curve> curves(List<KeyRow> keys, List<LeaderboardRow> keyRows, Map<String, String> mainRest,
             String param, String metric, String source, List<String> valuesOut) {
         if (keys.isEmpty() || metric == null) {
             return List.of();
         }
-        Map<String, KeyRow> byId = new HashMap<>();
-        keys.forEach(k -> byId.put(k.keyId(), k));
-        List<LeaderboardRow> rows = queries.leaderboard(keys.stream().map(KeyRow::keyId).limit(500).toList(), metric).stream()
-                .filter(r -> source == null || source.equals(r.source())).filter(r -> r.mean() != null && r.mean() > 0).toList();
+        // Everything that depends on the key alone is worked out once per key, not once per row.
+        record PerKey(String value, String rest, String setting) {
+        }
+        record SeriesId(String rest, String deviceId, String source) {
+        }
+        Map<String, PerKey> perKey = new HashMap<>();
         Set<String> values = new TreeSet<>(Labels::compareValues);
-        Map<String, Map<String, Double>> series = new LinkedHashMap<>();
-        Map<String, String[]> identity = new HashMap<>();
-        for (LeaderboardRow r : rows) {
-            KeyRow k = byId.get(r.keyId());
-            String value = k.key().valueOf(param);
-            if (value == null) {
-                continue;
-            }
-            values.add(value);
+        for (KeyRow k : keys) {
             Map<String, String> rest = rest(k.key(), param);
-            String id = rest + "\n" + r.deviceId() + "\n" + r.source();
-            series.computeIfAbsent(id, x -> new HashMap<>()).put(value, r.mean());
             String setting = differences(rest, mainRest).stream()
                     .map(n -> rest.containsKey(n) ? n + "=" + rest.get(n) : "no " + n).collect(Collectors.joining(", "));
-            identity.put(id, new String[] {r.deviceId(), r.source(), setting});
+            perKey.put(k.keyId(), new PerKey(k.key().valueOf(param), rest.toString(), setting));
+        }
+        Set<String> keysWithRows = new HashSet<>();
+        Map<SeriesId, Map<String, Double>> series = new LinkedHashMap<>();
+        Map<SeriesId, String> settings = new HashMap<>();
+        for (LeaderboardRow r : keyRows) {
+            PerKey k = perKey.get(r.keyId());
+            if (k == null || k.value() == null || (source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
+                continue;
+            }
+            if (keysWithRows.add(r.keyId())) {
+                values.add(k.value());
+            }
+            SeriesId id = new SeriesId(k.rest(), r.deviceId(), r.source());
+            series.computeIfAbsent(id, x -> new HashMap<>()).put(k.value(), r.mean());
+            settings.put(id, k.setting());
         }
         valuesOut.addAll(values);
         List<ComparisonView.Curve> out = new ArrayList<>();
@@ -197,8 +214,9 @@ public class ComparisonService {
             List<String> cells = values.stream().map(v -> points.containsKey(v)
                     ? BigDecimal.valueOf(points.get(v)).divide(base, java.math.MathContext.DECIMAL64).setScale(2, RoundingMode.HALF_UP).toPlainString()
                     : null).toList();
-            String[] who = identity.get(id);
-            out.add(new ComparisonView.Curve(who[0], Labels.device(who[0]), who[1], who[2].isEmpty() ? "as above" : who[2], cells));
+            String setting = settings.get(id);
+            out.add(new ComparisonView.Curve(id.deviceId(), Labels.device(id.deviceId()), id.source(),
+                    setting.isEmpty() ? "as above" : setting, cells));
         });
         out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));

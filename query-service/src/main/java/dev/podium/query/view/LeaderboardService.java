@@ -2,6 +2,7 @@ package dev.podium.query.view;
 
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Statistics;
+import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
@@ -29,22 +30,24 @@ public class LeaderboardService {
     private static final List<String> SORTS = List.of("mean", "best", "n", "runs", "cv", "ci", "device");
 
     private final Queries queries;
+    private final Catalog catalog;
     private final SoftwareVersions softwareVersions;
 
-    public LeaderboardService(Queries queries, SoftwareVersions softwareVersions) {
+    public LeaderboardService(Queries queries, Catalog catalog, SoftwareVersions softwareVersions) {
         this.queries = queries;
+        this.catalog = catalog;
         this.softwareVersions = softwareVersions;
     }
 
     public LeaderboardView build(LeaderboardQuery q) {
-        List<String> benchmarks = queries.benchmarks();
+        List<String> benchmarks = catalog.benchmarks();
         String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark()) ? q.benchmark()
                 : benchmarks.isEmpty() ? null : benchmarks.get(0);
-        List<KeyRow> allKeys = benchmark == null ? List.of() : queries.keys(benchmark);
+        List<KeyRow> allKeys = benchmark == null ? List.of() : catalog.keys(benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
+        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : catalog.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
-        String metric = q.metric() != null && metrics.contains(q.metric()) ? q.metric() : metrics.isEmpty() ? null : metrics.get(0);
+        String metric = Metrics.choose(q.metric(), metrics);
 
         List<KeyRow> filtered = allKeys.stream()
                 .filter(k -> matches(k.key(), ComparisonKey.SCENARIO, q.scenario()))

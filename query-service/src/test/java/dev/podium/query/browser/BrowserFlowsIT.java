@@ -154,8 +154,24 @@ class BrowserFlowsIT {
         snapshot("run");
     }
 
+    @Test
+    void theLocalPageDrawsEveryNormalisedCurveOnOneChart() throws Exception {
+        open("/local");
+        snapshot("local");
+
+        List<WebElement> lines = browser.findElements(By.cssSelector("figure.chart svg polyline"));
+        assertThat(lines).hasSize(5);
+        for (WebElement line : lines) {
+            assertThat(line.getSize().getWidth()).as("a drawn line spans the workers axis").isGreaterThan(200);
+        }
+        assertThat(texts("figure.chart svg text.legend")).contains("cpu-amd-epyc · measured", "Intel Gaudi 2 · published · dataloader=default");
+        assertThat(texts("figure.chart svg text.tick")).contains("0", "1", "2");
+        assertThat(textOf("why")).contains("never ranks");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/fleet", "/runs/" + "0193a0c0-0000-7000-8000-0000000000ff", "/leaderboard?benchmark=", "/compare?benchmark="})
+    @ValueSource(strings = {"/", "/fleet", "/runs/" + "0193a0c0-0000-7000-8000-0000000000ff", "/leaderboard?benchmark=", "/compare?benchmark=",
+        "/local"})
     void noScriptFromAnAgentRuns(String path) throws Exception {
         String target = path.endsWith("=") ? path + URLEncoder.encode(SeedData.HOSTILE_BENCHMARK, StandardCharsets.UTF_8) : path;
         open(target);

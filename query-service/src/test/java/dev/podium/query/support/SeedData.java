@@ -44,6 +44,9 @@ public final class SeedData {
     public static final UUID RUN_B = UUID.fromString("0193a0c0-0000-7000-8000-00000000000b");
     public static final UUID RUN_C = UUID.fromString("0193a0c0-0000-7000-8000-00000000000c");
     public static final UUID RUN_HOSTILE = UUID.fromString("0193a0c0-0000-7000-8000-0000000000ff");
+    public static final String LOCAL_BENCHMARK = "podium-reference";
+    public static final String LOCAL_DEVICE = "cpu-amd-epyc";
+    public static final UUID RUN_LOCAL = UUID.fromString("0193a0c0-0000-7000-8000-0000000000c0");
     public static final Instant T0 = Instant.parse("2026-11-20T10:00:00Z");
 
     private static final ObjectMapper JSON = EventCodec.newMapper();
@@ -59,12 +62,12 @@ public final class SeedData {
 
     public static void load(Connection c) throws SQLException {
         c.setAutoCommit(false);
-        Set<String> benchmarks = new TreeSet<>(List.of(HOSTILE_BENCHMARK));
+        Set<String> benchmarks = new TreeSet<>(List.of(HOSTILE_BENCHMARK, LOCAL_BENCHMARK));
         PublishedSeeds.all().stream().filter(p -> p.key() != null).forEach(p -> benchmarks.add(p.key().benchmark()));
         for (String b : benchmarks) {
             update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1) ON CONFLICT DO NOTHING", b);
         }
-        Set<String> devices = new TreeSet<>(List.of(H200));
+        Set<String> devices = new TreeSet<>(List.of(H200, LOCAL_DEVICE));
         PublishedSeeds.all().stream().filter(p -> p.deviceId() != null).forEach(p -> devices.add(p.deviceId()));
         for (String d : devices) {
             var m = DeviceAliases.byId(d).orElse(new dev.podium.events.device.DeviceModel(d, null, d, true));
@@ -72,6 +75,7 @@ public final class SeedData {
         }
         published(c);
         measured(c);
+        local(c);
         hostile(c);
         c.commit();
     }
@@ -121,6 +125,46 @@ public final class SeedData {
         update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
                 + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 1, 3, 52.0, 52.0, 52.0, 52.0, 0, ?)",
                 w2.id(), PublishedSeeds.METRIC, H200, MEASURED_BENCHMARK, Timestamp.from(T0));
+    }
+
+    /** The key of a local reference run on the CPU; {@code note}, when not null, is one more extra parameter. */
+    public static ComparisonKey localKey(String workers, String note) {
+        Map<String, String> extra = new TreeMap<>(Map.of("dataloader_num_workers", workers));
+        if (note != null) {
+            extra.put("note", note);
+        }
+        return new ComparisonKey(LOCAL_BENCHMARK, "1", "training", "podium-tiny-vl-tiny", "fp32", 8, 1, 64, new TreeMap<>(extra));
+    }
+
+    /**
+     * The local reference sweep as {@code ./podium up} leaves it: workers 0, 1 and 2 on the CPU with train_samples_per_second
+     * (168.0, 163.8, 136.5) and train_loss, which sorts first; and a second setting whose extra parameter is hostile.
+     */
+    private static void local(Connection c) throws SQLException {
+        String[][] sweep = {{"0", "168.0", "160.0", "176.0"}, {"1", "163.8", "150.0", "177.6"}, {"2", "136.5", "130.0", "143.0"}};
+        for (String[] p : sweep) {
+            ComparisonKey k = localKey(p[0], null);
+            key(c, k);
+            localRow(c, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", Double.parseDouble(p[1]), Double.parseDouble(p[2]),
+                    Double.parseDouble(p[3]));
+            localRow(c, k, "train_loss", "", "LOWER_IS_BETTER", 2.1, 2.0, 2.2);
+        }
+        for (String[] p : new String[][] {{"0", "100.0"}, {"1", "120.0"}}) {
+            ComparisonKey k = localKey(p[0], XSS_IMG);
+            key(c, k);
+            double v = Double.parseDouble(p[1]);
+            localRow(c, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", v, v - 1, v + 1);
+        }
+        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, started_at, valid, "
+                + "started_position, last_position) VALUES (?, ?, 'agent-local', 'completed', ?, ?, ?, 1, ?, true, 1, 3)",
+                RUN_LOCAL, "run/" + RUN_LOCAL, LOCAL_BENCHMARK, localKey("0", null).id(), LOCAL_DEVICE, Timestamp.from(T0.plusSeconds(36000)));
+    }
+
+    private static void localRow(Connection c, ComparisonKey k, String metric, String unit, String direction, double mean, double low,
+            double high) throws SQLException {
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, ?, 1, 3, ?, ?, ?, ?, 0.02, ?)",
+                k.id(), metric, LOCAL_DEVICE, LOCAL_BENCHMARK, unit, direction, mean, low, high, mean, Timestamp.from(T0));
     }
 
     /** A run whose agent put HTML and script into every string it controls. */

@@ -1,0 +1,188 @@
+package dev.podium.query.view;
+
+import dev.podium.events.published.PublishedClaim;
+import dev.podium.query.chart.Chart;
+import dev.podium.query.chart.LineCharts;
+import dev.podium.query.data.Catalog;
+import dev.podium.query.data.KeyRow;
+import dev.podium.query.data.LeaderboardRow;
+import dev.podium.query.data.Queries;
+import dev.podium.query.data.RunSummary;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Builds the "your machine beside the published devices" page. A local one-accelerator run of a tiny model and a published
+ * 8-device BridgeTower figure have different comparison keys, so they are never ranked; what can be set side by side is
+ * how each system's value changes with the parameter (dataloader workers), each normalised to its own base setting.
+ */
+@ApplicationScoped
+public class LocalService {
+
+    private static final int MAX_CURVES = 50;
+
+    private final Queries queries;
+    private final Catalog catalog;
+
+    public LocalService(Queries queries, Catalog catalog) {
+        this.queries = queries;
+        this.catalog = catalog;
+    }
+
+    public LocalView build(LocalQuery requested) {
+        LocalQuery q = requested.withDefaults();
+        List<Series> local = series(q.benchmark(), "measured", q);
+        List<Series> published = series(q.published(), "published", q);
+        Set<String> all = new TreeSet<>(Labels::compareValues);
+        local.forEach(s -> all.addAll(s.rows.keySet()));
+        published.forEach(s -> all.addAll(s.rows.keySet()));
+        List<String> values = List.copyOf(all);
+        String base = values.isEmpty() ? "0" : values.contains("0") ? "0" : values.get(0);
+
+        List<LocalView.Curve> localCurves = curves(local, values, base);
+        List<LocalView.Curve> publishedCurves = curves(published, values, base);
+        String unit = local.stream().flatMap(s -> s.rows.values().stream()).map(LeaderboardRow::unit).findFirst()
+                .orElse(published.stream().flatMap(s -> s.rows.values().stream()).map(LeaderboardRow::unit).findFirst().orElse(null));
+
+        List<String> axis = numericOnly(values);
+        List<LineCharts.Series> lines = new ArrayList<>();
+        for (LocalView.Curve c : concat(localCurves, publishedCurves)) {
+            List<double[]> pts = new ArrayList<>();
+            for (LocalView.Point p : c.points()) {
+                if (p.normalised() != null && axis.contains(p.value())) {
+                    pts.add(new double[] {axis.indexOf(p.value()), p.normalised()});
+                }
+            }
+            if (!pts.isEmpty()) {
+                lines.add(new LineCharts.Series(c.deviceLabel() + " · " + c.source() + (c.setting().isEmpty() ? "" : " · " + c.setting()), pts));
+            }
+        }
+        Chart chart = LineCharts.categorical(q.metric() + " ÷ its own value at " + q.param() + "=" + base + ", by " + q.param(),
+                "×", axis, lines);
+
+        List<RunSummary> runs = catalog.benchmarks().contains(q.benchmark()) ? queries.recentRunsOfBenchmark(q.benchmark(), 20) : List.of();
+        List<LocalView.Source> sources = new ArrayList<>();
+        if (catalog.benchmarks().contains(q.published())) {
+            List<String> names = queries.claimSources(q.published());
+            Map<String, PublishedClaim> first = new LinkedHashMap<>();
+            if (!names.isEmpty()) {
+                queries.claimsOfSources(names).forEach(c -> first.putIfAbsent(c.source(), c));
+            }
+            first.values().forEach(c -> sources.add(new LocalView.Source(c.source(), c.sourceTitle(), safeUrl(c.sourceUrl()))));
+        }
+        return new LocalView(q, base, unit, values, localCurves, publishedCurves, chart, runs, sources,
+                new ComparisonQuery(q.benchmark(), q.metric(), q.param(), null, null, null, null).link().build(),
+                new ComparisonQuery(q.published(), q.metric(), q.param(), null, null, null, "published").link().build());
+    }
+
+    /** One curve's rows by parameter value. */
+    private record Series(String deviceId, String source, Map<String, String> rest, Map<String, LeaderboardRow> rows) {
+    }
+
+    private List<Series> series(String benchmark, String source, LocalQuery q) {
+        if (!catalog.benchmarks().contains(benchmark)) {
+            return List.of();
+        }
+        List<KeyRow> keys = catalog.keys(benchmark).stream().filter(k -> k.key().valueOf(q.param()) != null).toList();
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        Map<String, KeyRow> byId = new HashMap<>();
+        keys.forEach(k -> byId.put(k.keyId(), k));
+        Map<String, Series> out = new LinkedHashMap<>();
+        for (LeaderboardRow r : queries.leaderboard(keys.stream().map(KeyRow::keyId).limit(500).toList(), q.metric())) {
+            if (!source.equals(r.source()) || r.mean() == null) {
+                continue;
+            }
+            KeyRow k = byId.get(r.keyId());
+            Map<String, String> rest = ComparisonService.rest(k.key(), q.param());
+            out.computeIfAbsent(r.deviceId() + "\n" + rest, x -> new Series(r.deviceId(), source, rest, new HashMap<>()))
+                    .rows().put(k.key().valueOf(q.param()), r);
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static List<LocalView.Curve> curves(List<Series> series, List<String> values, String base) {
+        // The dimensions in which this source's curves differ from each other label each curve; the rest is common.
+        Set<String> varying = new TreeSet<>();
+        for (Series a : series) {
+            for (Series b : series) {
+                varying.addAll(ComparisonService.differences(a.rest(), b.rest()));
+            }
+        }
+        // The setting most curves share (then the one with most points) is the common one; others are marked.
+        Map<String, long[]> weight = new HashMap<>();
+        series.forEach(s -> {
+            long[] w = weight.computeIfAbsent(setting(s, varying), x -> new long[2]);
+            w[0]++;
+            w[1] += s.rows().size();
+        });
+        String common = weight.entrySet().stream().max(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
+                .thenComparingLong(e -> e.getValue()[1]).thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
+                .map(Map.Entry::getKey).orElse("");
+        List<LocalView.Curve> out = new ArrayList<>();
+        for (Series s : series) {
+            LeaderboardRow at = s.rows().get(base);
+            boolean normalisable = at != null && at.mean() != null && at.mean() > 0;
+            List<LocalView.Point> points = new ArrayList<>();
+            for (String v : values) {
+                LeaderboardRow r = s.rows().get(v);
+                BigDecimal ratio = r == null || !normalisable ? null
+                        : BigDecimal.valueOf(r.mean()).divide(BigDecimal.valueOf(at.mean()), MathContext.DECIMAL64);
+                points.add(r == null ? new LocalView.Point(v, null, null, 0, 0, null, null, null, null)
+                        : new LocalView.Point(v, r.keyId(), r.mean(), r.n(), r.runs(), r.ci95Low(), r.ci95High(),
+                                ratio == null ? null : ratio.doubleValue(),
+                                ratio == null ? null : ratio.setScale(2, RoundingMode.HALF_UP).toPlainString()));
+            }
+            String setting = setting(s, varying);
+            List<String> notes = new ArrayList<>();
+            if (!setting.equals(common)) {
+                notes.add("different setting (" + setting + "), kept separate");
+            }
+            if (!normalisable) {
+                notes.add("no value at " + base + ", not normalised");
+            }
+            out.add(new LocalView.Curve(s.deviceId(), Labels.device(s.deviceId()), s.source(), setting, String.join("; ", notes), points));
+        }
+        out.sort(Comparator.comparing((LocalView.Curve c) -> !c.note().isEmpty()).thenComparing(LocalView.Curve::deviceLabel)
+                .thenComparing(LocalView.Curve::setting));
+        return out.size() > MAX_CURVES ? out.subList(0, MAX_CURVES) : out;
+    }
+
+    private static String setting(Series s, Set<String> varying) {
+        return varying.stream().filter(n -> s.rest().containsKey(n)).map(n -> n + "=" + s.rest().get(n)).collect(Collectors.joining(", "));
+    }
+
+    private static List<String> numericOnly(List<String> values) {
+        return values.stream().filter(v -> {
+            try {
+                Double.parseDouble(v);
+                return true;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }).toList();
+    }
+
+    /** Only http(s) links leave the site; anything else from a claim file is shown as text, not linked. */
+    private static String safeUrl(String url) {
+        return url != null && (url.startsWith("https://") || url.startsWith("http://")) ? url : null;
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.podium.query.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MetricsTest {
+
+    @Test
+    void samplesPerSecondIsPrimaryEvenWhenTrainLossSortsFirst() {
+        assertThat(Metrics.primary(List.of("train_loss", "train_samples_per_second", "train_steps_per_second")))
+                .isEqualTo("train_samples_per_second");
+    }
+
+    @Test
+    void anyRateBeatsALossWhenNoSamplesRateExists() {
+        assertThat(Metrics.primary(List.of("eval_loss", "tokens_per_second"))).isEqualTo("tokens_per_second");
+        assertThat(Metrics.primary(List.of("train_loss", "throughput"))).isEqualTo("throughput");
+    }
+
+    @Test
+    void otherwiseTheMostCommonMetricStays() {
+        assertThat(Metrics.primary(List.of("latency_ms", "images_per_image"))).isEqualTo("latency_ms");
+        assertThat(Metrics.primary(List.of())).isNull();
+    }
+
+    @Test
+    void aMetricTheBenchmarkHasIsKeptAndAnUnknownOneFallsBack() {
+        List<String> metrics = List.of("train_loss", "train_samples_per_second");
+        assertThat(Metrics.choose("train_loss", metrics)).isEqualTo("train_loss");
+        assertThat(Metrics.choose("nope", metrics)).isEqualTo("train_samples_per_second");
+    }
+}
