@@ -39,8 +39,8 @@ while [ $SECONDS -lt $deadline ]; do
   if json=$(curl -fsS "$PAGE" 2>/dev/null) && python3 - "$json" <<'PY'
 import json, sys
 page = json.loads(sys.argv[1])
-published = {c["deviceId"] for c in page.get("publishedCurves", [])}
-local = [c for c in page.get("localCurves", []) if len(c.get("points", [])) >= 3]
+published = {c["deviceId"] for c in page.get("published", [])}
+local = [c for c in page.get("local", []) if sum(1 for p in c.get("points", []) if p.get("mean")) >= 3]
 sys.exit(0 if {"intel-gaudi2", "nvidia-h100", "nvidia-a100-80gb"} <= published and local else 1)
 PY
   then ok=1; break; fi
