@@ -104,6 +104,29 @@ public class Queries {
                 keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
     }
 
+    /**
+     * Measured statistics per key and device like {@link #leaderboard(List, String)}, but over every completed, not
+     * retracted run, counting those that failed a validity check: the local page shows a user's own runs even when a
+     * check failed (marked), where leaderboards leave them out.
+     */
+    public List<MeasuredRow> measuredIncludingFailedChecks(List<String> keyIds, String metric) {
+        return jdbc.list("SELECT m.key_id, m.metric, m.device_id, 'measured' AS source, r.benchmark, min(m.unit) AS unit, "
+                + "min(m.direction) AS direction, count(*) AS runs, sum(m.n) AS n, avg(m.mean) AS mean, "
+                + "CASE WHEN count(*) = 1 THEN min(m.ci95_low) END AS ci95_low, "
+                + "CASE WHEN count(*) = 1 THEN min(m.ci95_high) END AS ci95_high, max(m.mean) AS best, "
+                + "CASE WHEN count(*) = 1 THEN min(m.cv) END AS cv, max(r.started_at) AS last_run_at, "
+                + "count(*) FILTER (WHERE NOT coalesce(r.valid, false)) AS failing "
+                + "FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id "
+                + "WHERE m.key_id = ANY(?) AND m.metric = ? AND r.status = 'completed' AND NOT r.retracted "
+                + "GROUP BY m.key_id, m.metric, m.device_id, r.benchmark LIMIT ?",
+                rs -> new MeasuredRow(leaderboardRow(rs), rs.getInt("failing")),
+                keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
+    }
+
+    /** A measured row and how many of its runs failed a validity check. */
+    public record MeasuredRow(LeaderboardRow row, int runsFailingChecks) {
+    }
+
     public List<LeaderboardRow> leaderboardOfDevice(String deviceId) {
         return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE device_id = ? ORDER BY benchmark, metric, key_id LIMIT ?",
                 Queries::leaderboardRow, deviceId, config.maxRows());

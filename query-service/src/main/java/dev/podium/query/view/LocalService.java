@@ -87,7 +87,8 @@ public class LocalService {
     }
 
     /** One curve's rows by parameter value. */
-    private record Series(String deviceId, String source, Map<String, String> rest, Map<String, LeaderboardRow> rows) {
+    private record Series(String deviceId, String source, Map<String, String> rest, Map<String, LeaderboardRow> rows,
+            int[] runsFailingChecks) {
     }
 
     private List<Series> series(String benchmark, String source, LocalQuery q) {
@@ -100,15 +101,22 @@ public class LocalService {
         }
         Map<String, KeyRow> byId = new HashMap<>();
         keys.forEach(k -> byId.put(k.keyId(), k));
+        List<String> keyIds = keys.stream().map(KeyRow::keyId).limit(500).toList();
+        List<Queries.MeasuredRow> rows = "measured".equals(source)
+                ? queries.measuredIncludingFailedChecks(keyIds, q.metric())
+                : queries.leaderboard(keyIds, q.metric()).stream().map(r -> new Queries.MeasuredRow(r, 0)).toList();
         Map<String, Series> out = new LinkedHashMap<>();
-        for (LeaderboardRow r : queries.leaderboard(keys.stream().map(KeyRow::keyId).limit(500).toList(), q.metric())) {
+        for (Queries.MeasuredRow m : rows) {
+            LeaderboardRow r = m.row();
             if (!source.equals(r.source()) || r.mean() == null) {
                 continue;
             }
             KeyRow k = byId.get(r.keyId());
             Map<String, String> rest = ComparisonService.rest(k.key(), q.param());
-            out.computeIfAbsent(r.deviceId() + "\n" + rest, x -> new Series(r.deviceId(), source, rest, new HashMap<>()))
-                    .rows().put(k.key().valueOf(q.param()), r);
+            Series series = out.computeIfAbsent(r.deviceId() + "\n" + rest,
+                    x -> new Series(r.deviceId(), source, rest, new HashMap<>(), new int[1]));
+            series.rows().put(k.key().valueOf(q.param()), r);
+            series.runsFailingChecks()[0] += m.runsFailingChecks();
         }
         return List.copyOf(out.values());
     }
@@ -152,6 +160,10 @@ public class LocalService {
             }
             if (!normalisable) {
                 notes.add("no value at " + base + ", not normalised");
+            }
+            if (s.runsFailingChecks()[0] > 0) {
+                notes.add(s.runsFailingChecks()[0] + " of its runs failed a validity check (see the runs below); "
+                        + "leaderboards leave those out");
             }
             out.add(new LocalView.Curve(s.deviceId(), Labels.device(s.deviceId()), s.source(), setting, String.join("; ", notes), points));
         }

@@ -40,6 +40,15 @@ class LocalPageIT {
     }
 
     @Test
+    void aLocalRunThatFailedAValidityCheckStillShowsMarked() {
+        Document doc = page("");
+
+        assertThat(normalised(doc, "local-curves", SeedData.LOCAL_DEVICE, "note=" + SeedData.XSS_IMG))
+                .containsExactly("1.00×", "1.20×", "");
+        assertThat(doc.select("#local-curves tr.curve").text()).contains("1 of its runs failed a validity check");
+    }
+
+    @Test
     void eachPublishedDeviceIsNormalisedToItsOwnWorkersZeroAndMediapipeStaysSeparate() {
         Document doc = page("");
 

@@ -142,22 +142,47 @@ public final class SeedData {
      */
     private static void local(Connection c) throws SQLException {
         String[][] sweep = {{"0", "168.0", "160.0", "176.0"}, {"1", "163.8", "150.0", "177.6"}, {"2", "136.5", "130.0", "143.0"}};
+        int i = 0;
         for (String[] p : sweep) {
             ComparisonKey k = localKey(p[0], null);
             key(c, k);
-            localRow(c, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", Double.parseDouble(p[1]), Double.parseDouble(p[2]),
-                    Double.parseDouble(p[3]));
+            UUID run = i == 0 ? RUN_LOCAL : new UUID(RUN_LOCAL.getMostSignificantBits(), RUN_LOCAL.getLeastSignificantBits() + i);
+            localRun(c, run, k, true, i++);
+            double mean = Double.parseDouble(p[1]);
+            double low = Double.parseDouble(p[2]);
+            double high = Double.parseDouble(p[3]);
+            localRow(c, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", mean, low, high);
+            localResult(c, run, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", mean, low, high);
             localRow(c, k, "train_loss", "", "LOWER_IS_BETTER", 2.1, 2.0, 2.2);
+            localResult(c, run, k, "train_loss", "", "LOWER_IS_BETTER", 2.1, 2.0, 2.2);
         }
-        for (String[] p : new String[][] {{"0", "100.0"}, {"1", "120.0"}}) {
+        // A second setting, with a hostile extra parameter; its workers=1 run failed a validity check, so ingest wrote
+        // no leaderboard row for it, but the local page still shows it, marked.
+        for (String[] p : new String[][] {{"0", "100.0", "true"}, {"1", "120.0", "false"}}) {
             ComparisonKey k = localKey(p[0], XSS_IMG);
             key(c, k);
+            boolean valid = Boolean.parseBoolean(p[2]);
+            UUID run = new UUID(RUN_LOCAL.getMostSignificantBits(), RUN_LOCAL.getLeastSignificantBits() + 10 + i);
+            localRun(c, run, k, valid, i++);
             double v = Double.parseDouble(p[1]);
-            localRow(c, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", v, v - 1, v + 1);
+            if (valid) {
+                localRow(c, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", v, v - 1, v + 1);
+            }
+            localResult(c, run, k, PublishedSeeds.METRIC, "samples/s", "HIGHER_IS_BETTER", v, v - 1, v + 1);
         }
+    }
+
+    private static void localRun(Connection c, UUID run, ComparisonKey k, boolean valid, int order) throws SQLException {
         update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, started_at, valid, "
-                + "started_position, last_position) VALUES (?, ?, 'agent-local', 'completed', ?, ?, ?, 1, ?, true, 1, 3)",
-                RUN_LOCAL, "run/" + RUN_LOCAL, LOCAL_BENCHMARK, localKey("0", null).id(), LOCAL_DEVICE, Timestamp.from(T0.plusSeconds(36000)));
+                + "started_position, last_position) VALUES (?, ?, 'agent-local', 'completed', ?, ?, ?, 1, ?, ?, 1, 3)",
+                run, "run/" + run, LOCAL_BENCHMARK, k.id(), LOCAL_DEVICE, Timestamp.from(T0.plusSeconds(36000 - order)), valid);
+    }
+
+    private static void localResult(Connection c, UUID run, ComparisonKey k, String metric, String unit, String direction, double mean,
+            double low, double high) throws SQLException {
+        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, "
+                + "stdev, min, max, ci95_low, ci95_high, cv) VALUES (?, ?, ?, ?, 'SYSTEM', true, ?, ?, 3, ?, ?, 1, ?, ?, ?, ?, 0.02)",
+                run, metric, unit, direction, k.id(), LOCAL_DEVICE, mean, mean, low, high, low, high);
     }
 
     private static void localRow(Connection c, ComparisonKey k, String metric, String unit, String direction, double mean, double low,
