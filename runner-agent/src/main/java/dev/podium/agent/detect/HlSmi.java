@@ -3,7 +3,6 @@ package dev.podium.agent.detect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,32 +23,13 @@ public final class HlSmi {
 
     private static final Pattern DRIVER = Pattern.compile("Driver Version:\\s*([0-9][0-9A-Za-z.-]*)");
     private static final Pattern AIP_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(\\S.*?)\\s+(N/A|On|Off)\\s*\\|\\s+([0-9A-Fa-f]{4}:[0-9A-Fa-f:.]+)\\s");
-    private static final Pattern MEMORY = Pattern.compile("\\|\\s*\\d+MiB\\s*/\\s*(\\d+)MiB\\s*\\|");
 
     /**
      * Devices from the table plain {@code hl-smi} prints: "|   0  HL-225   N/A  | 0000:33:00.0     N/A |" followed by a row
      * with "94963MiB /  98304MiB"; the driver from the "Driver Version:" line of the header.
      */
     public static List<DetectedDevice> parseTable(String table) {
-        Matcher dm = DRIVER.matcher(table);
-        String driver = dm.find() ? dm.group(1) : null;
-        List<DetectedDevice> out = new ArrayList<>();
-        String[] lines = table.split("\n");
-        for (int i = 0; i < lines.length; i++) {
-            Matcher m = AIP_ROW.matcher(lines[i]);
-            if (!m.find()) {
-                continue;
-            }
-            long mem = 0;
-            if (i + 1 < lines.length) {
-                Matcher mm = MEMORY.matcher(lines[i + 1]);
-                if (mm.find()) {
-                    mem = Long.parseLong(mm.group(1)) * 1024 * 1024;
-                }
-            }
-            out.add(new DetectedDevice("Intel", m.group(2).strip(), mem, driver, null, synapse(driver), m.group(4)));
-        }
-        return out;
+        return SmiTable.parse(table, DRIVER, AIP_ROW, "Intel", HlSmi::synapse);
     }
 
     private static String synapse(String driver) {

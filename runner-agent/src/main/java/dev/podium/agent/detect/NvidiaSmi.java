@@ -30,7 +30,6 @@ public final class NvidiaSmi {
 
     private static final Pattern DRIVER = Pattern.compile("Driver Version\\s*:?\\s*([0-9][0-9.]+)");
     private static final Pattern GPU_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(.+?)\\s+(On|Off)\\s+\\|\\s+([0-9A-Fa-f:.]+)\\s");
-    private static final Pattern MEMORY = Pattern.compile("\\|\\s*\\d+MiB\\s*/\\s*(\\d+)MiB\\s*\\|");
 
     /**
      * Devices from the table plain {@code nvidia-smi} prints: a row "|   0  NVIDIA H100 80GB HBM3   On  | 00000000:18:00.0 Off |"
@@ -38,26 +37,8 @@ public final class NvidiaSmi {
      * then finds the variant-unspecified device.
      */
     public static List<DetectedDevice> parseTable(String table) {
-        Matcher dm = DRIVER.matcher(table);
-        String driver = dm.find() ? dm.group(1) : null;
         String runtime = cudaVersion(table).map(v -> "CUDA " + v).orElse(null);
-        List<DetectedDevice> out = new ArrayList<>();
-        String[] lines = table.split("\n");
-        for (int i = 0; i < lines.length; i++) {
-            Matcher m = GPU_ROW.matcher(lines[i]);
-            if (!m.find()) {
-                continue;
-            }
-            long mem = 0;
-            if (i + 1 < lines.length) {
-                Matcher mm = MEMORY.matcher(lines[i + 1]);
-                if (mm.find()) {
-                    mem = Long.parseLong(mm.group(1)) * 1024 * 1024;
-                }
-            }
-            out.add(new DetectedDevice("NVIDIA", m.group(2).strip(), mem, driver, null, runtime, m.group(4)));
-        }
-        return out;
+        return SmiTable.parse(table, DRIVER, GPU_ROW, "NVIDIA", driver -> runtime);
     }
 
     public static List<DetectedDevice> parse(String csv, String runtime) {
