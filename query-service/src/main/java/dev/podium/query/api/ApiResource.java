@@ -5,6 +5,8 @@ import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
 import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
+import dev.podium.query.view.FleetService;
+import dev.podium.query.view.FleetView;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
@@ -40,10 +42,12 @@ public class ApiResource {
     private final ComparisonService comparisons;
     private final RunService runs;
     private final LocalService local;
+    private final FleetService fleet;
 
     public ApiResource(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
-            LocalService local) {
+            LocalService local, FleetService fleet) {
         this.local = local;
+        this.fleet = fleet;
         this.catalog = catalog;
         this.leaderboards = leaderboards;
         this.comparisons = comparisons;
@@ -169,9 +173,10 @@ public class ApiResource {
 
     @GET
     @Path("fleet")
-    @Operation(summary = "Agents with pool, last heartbeat, online or offline, and current job")
-    public CatalogViews.FleetView fleet() {
-        return catalog.fleet();
+    @Operation(summary = "Campaigns (latest issue) with their jobs per pool: state, lease epoch, run, agent, superseded leases; and every "
+            + "agent with pool, device, last heartbeat, online or offline, and current job")
+    public FleetView fleet() {
+        return fleet.build();
     }
 
     private static List<Object> nullable(Object... values) {

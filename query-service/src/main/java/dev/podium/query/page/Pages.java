@@ -5,6 +5,8 @@ import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
 import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
+import dev.podium.query.view.FleetService;
+import dev.podium.query.view.FleetView;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
@@ -45,7 +47,7 @@ public class Pages {
 
         static native TemplateInstance benchmark(CatalogViews.BenchmarkView view);
 
-        static native TemplateInstance fleet(CatalogViews.FleetView view);
+        static native TemplateInstance fleet(FleetView view);
 
         static native TemplateInstance key(CatalogViews.KeyView view);
 
@@ -57,10 +59,12 @@ public class Pages {
     private final ComparisonService comparisons;
     private final RunService runs;
     private final LocalService local;
+    private final FleetService fleet;
 
     public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
-            LocalService local) {
+            LocalService local, FleetService fleet) {
         this.local = local;
+        this.fleet = fleet;
         this.catalog = catalog;
         this.leaderboards = leaderboards;
         this.comparisons = comparisons;
@@ -131,7 +135,7 @@ public class Pages {
     @Path("fleet")
     @Operation(hidden = true)
     public TemplateInstance fleet() {
-        return Templates.fleet(catalog.fleet());
+        return Templates.fleet(fleet.build());
     }
 
     static UUID parseUuid(String id) {

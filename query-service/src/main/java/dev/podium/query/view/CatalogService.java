@@ -10,7 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Optional;
 
-/** Builds the home, device, benchmark and fleet views. */
+/** Builds the home, device and benchmark views (the fleet's is {@link FleetService}'s). */
 @ApplicationScoped
 public class CatalogService {
 
@@ -58,11 +58,5 @@ public class CatalogService {
                 k.key().dimensions().entrySet().stream().map(e -> new Entry(e.getKey(), e.getValue() == null ? "—" : e.getValue())).toList(),
                 new LeaderboardQuery(k.benchmark(), k.keyId(), null, null, null, null, null, null, null, null, null).link().build(),
                 "/keys/" + Links.segment(k.keyId())));
-    }
-
-    public CatalogViews.FleetView fleet() {
-        List<AgentRow> agents = queries.agents();
-        return new CatalogViews.FleetView(agents, (int) agents.stream().filter(AgentRow::online).count(),
-                config.onlineWindow().toSeconds());
     }
 }

@@ -1,12 +1,11 @@
 package dev.podium.query.view;
 
-import dev.podium.query.data.AgentRow;
 import dev.podium.query.data.DeviceRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.RunSummary;
 import java.util.List;
 
-/** The views of the home, device, benchmark and fleet pages. */
+/** The views of the home, device and benchmark pages. */
 public final class CatalogViews {
 
     private CatalogViews() {
@@ -28,9 +27,5 @@ public final class CatalogViews {
 
     /** One comparison key: a single primary-key lookup, also the baseline page of the page benchmark. */
     public record KeyView(String keyId, String benchmark, String canonical, List<Entry> dimensions, String link, String self) {
-    }
-
-    /** The fleet: every agent with its pool, last heartbeat, online state and current job. */
-    public record FleetView(List<AgentRow> agents, int online, long onlineWindowSeconds) {
     }
 }

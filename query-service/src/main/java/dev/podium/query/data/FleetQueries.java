@@ -1,0 +1,111 @@
+package dev.podium.query.data;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The fleet page's SQL: the command side's {@code campaign}, {@code job} and {@code job_grant} tables (V4), read only,
+ * joined to {@code proj_run} for each run's status. Bounded, and on the indexes {@code campaign} (created_at is read
+ * with a LIMIT over a small table), {@code job_campaign_idx}, {@code job_grant}'s primary key and {@code proj_run}'s.
+ */
+@ApplicationScoped
+public class FleetQueries {
+
+    private final Jdbc jdbc;
+    private final ObjectMapper mapper = EventCodec.newMapper();
+
+    public FleetQueries(DataSource dataSource) {
+        this.jdbc = new Jdbc(dataSource);
+    }
+
+    /** The most recently created campaigns, newest first. */
+    public List<CampaignRow> campaigns(int limit) {
+        return jdbc.list("SELECT campaign_id, name, pools, schedule, actor, created_at, last_issued_at, "
+                + "coalesce((SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(CASE WHEN jsonb_typeof(spec->'matrix') = 'object' "
+                + "THEN spec->'matrix' ELSE '{}'::jsonb END) k), '{}') AS matrix_keys "
+                + "FROM campaign ORDER BY created_at DESC, campaign_id LIMIT ?",
+                rs -> new CampaignRow(rs.getObject("campaign_id", UUID.class), rs.getString("name"), strings(rs.getArray("pools")),
+                        rs.getString("schedule"), rs.getString("actor"), Jdbc.instant(rs, "created_at"),
+                        Jdbc.instant(rs, "last_issued_at"), strings(rs.getArray("matrix_keys"))),
+                limit);
+    }
+
+    /** The jobs of the latest issue of each given campaign, each with the status of the run named by its current lease. */
+    public List<JobRow> jobs(List<UUID> campaignIds, int limit) {
+        if (campaignIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.list("SELECT j.job_id, j.campaign_id, j.issue, j.pool, j.state, j.lease_epoch, j.run_id, j.agent_id, "
+                + "j.lease_expires_at, (j.spec->'parameters')::text AS parameters, r.status AS run_status, r.started_at, "
+                + "r.finished_at, j.created_at, j.updated_at "
+                + "FROM job j LEFT JOIN proj_run r ON r.run_id = j.run_id WHERE j.campaign_id = ANY(?::uuid[]) "
+                + "AND j.issue = (SELECT max(l.issue) FROM job l WHERE l.campaign_id = j.campaign_id) "
+                + "ORDER BY j.campaign_id, j.pool, j.created_at, j.job_id LIMIT ?",
+                this::job, texts(campaignIds), limit);
+    }
+
+    /** Every grant of the given jobs, in epoch order, with what became of each granted run. */
+    public List<JobAttemptRow> attempts(List<UUID> jobIds, int limit) {
+        if (jobIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.list("SELECT g.job_id, g.lease_epoch, g.run_id, g.agent_id, g.granted_at, r.status AS run_status, r.started_at, "
+                + "r.finished_at FROM job_grant g LEFT JOIN proj_run r ON r.run_id = g.run_id WHERE g.job_id = ANY(?::uuid[]) "
+                + "ORDER BY g.job_id, g.lease_epoch LIMIT ?",
+                rs -> new JobAttemptRow(rs.getObject("job_id", UUID.class), rs.getInt("lease_epoch"), rs.getObject("run_id", UUID.class),
+                        rs.getString("agent_id"), Jdbc.instant(rs, "granted_at"), rs.getString("run_status"),
+                        Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "finished_at")),
+                texts(jobIds), limit);
+    }
+
+    private JobRow job(ResultSet rs) throws SQLException {
+        return new JobRow(rs.getObject("job_id", UUID.class), rs.getObject("campaign_id", UUID.class), rs.getInt("issue"),
+                rs.getString("pool"), rs.getString("state"), rs.getInt("lease_epoch"), rs.getObject("run_id", UUID.class),
+                rs.getString("agent_id"), Jdbc.instant(rs, "lease_expires_at"), parameters(rs.getString("parameters")),
+                rs.getString("run_status"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "finished_at"),
+                Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "updated_at"));
+    }
+
+    /** A job's parameters as text, in name order; a value that is not a scalar keeps its JSON text. */
+    private Map<String, String> parameters(String json) {
+        Map<String, String> out = new TreeMap<>();
+        if (json == null) {
+            return out;
+        }
+        try {
+            JsonNode node = mapper.readTree(json);
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a job's parameters are not JSON", e);
+        }
+        return out;
+    }
+
+    private static String[] texts(List<UUID> ids) {
+        return ids.stream().map(UUID::toString).toArray(String[]::new);
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        if (array == null) {
+            return List.of();
+        }
+        return new ArrayList<>(Arrays.asList((String[]) array.getArray()));
+    }
+}
