@@ -20,8 +20,9 @@ import java.util.Map;
 
 /**
  * {@code proj_run}: one row per run and its status (claimed, running, completed, failed, cancelled, superseded). A run
- * of an earlier lease epoch stays superseded whatever it reports later. Any of a run's events may create its row, so a
- * later event never depends on an earlier one having arrived.
+ * of an earlier lease epoch, or of a job that was never granted to it (a claim that lost, or an agent that did not wait
+ * for its grant), is superseded and stays so whatever it reports later: only the granted run of a job counts. Any of a
+ * run's events may create its row, so a later event never depends on an earlier one having arrived.
  */
 @ApplicationScoped
 public class RunProjection implements Projection {
@@ -74,8 +75,12 @@ public class RunProjection implements Projection {
                                       device_id, device_count, host_key, workload, software, accelerators, host,
                                       started_at, started_position, last_position)
                 VALUES (?, ?, ?, ?, ?,
-                        CASE WHEN EXISTS (SELECT 1 FROM proj_job_assignment a
-                                          WHERE a.job_id = ? AND a.lease_epoch > ?) THEN 'superseded' ELSE 'running' END,
+                        CASE WHEN ?::uuid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM proj_job_assignment a
+                                          WHERE a.job_id = ?::uuid AND a.lease_epoch = ? AND a.run_id = ?::uuid)
+                             THEN 'superseded'
+                             WHEN EXISTS (SELECT 1 FROM proj_job_assignment a
+                                          WHERE a.job_id = ?::uuid AND a.lease_epoch > ?) THEN 'superseded'
+                             ELSE 'running' END,
                         ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
                 ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
                     job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
@@ -93,6 +98,10 @@ public class RunProjection implements Projection {
             ps.setString(i++, env.agentId());
             Sql.setUuid(ps, i++, r.jobId());
             Sql.setInt(ps, i++, r.leaseEpoch());
+            Sql.setUuid(ps, i++, r.jobId());
+            Sql.setUuid(ps, i++, r.jobId());
+            Sql.setInt(ps, i++, r.leaseEpoch());
+            Sql.setUuid(ps, i++, r.runId());
             Sql.setUuid(ps, i++, r.jobId());
             Sql.setInt(ps, i++, r.leaseEpoch());
             ps.setString(i++, r.key().benchmark());

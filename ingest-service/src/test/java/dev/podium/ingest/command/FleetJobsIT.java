@@ -177,6 +177,40 @@ class FleetJobsIT {
     }
 
     @Test
+    void aRunWhoseClaimWasNotGrantedNeverCountsWhateverItReports() {
+        Db db = new Db(dataSource);
+        String pool = pool("h200");
+        UUID job = uuids(submit(Map.of("name", "ungranted", "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent winner = TestAgent.register("fleet-winner");
+        TestAgent eager = TestAgent.register("fleet-eager");
+        String benchmark = "fleet-" + UUID.randomUUID().toString().substring(0, 8);
+        ComparisonKey key = new ComparisonKey(benchmark, "1", "training", "m", "fp32", 32, 1, 128,
+                new TreeMap<>(Map.of("dataloader_num_workers", "0")));
+
+        UUID granted = claim(winner, job, pool);
+        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+        UUID lost = claim(eager, job, pool);
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", lost) == 1);
+
+        // The losing agent runs the job anyway, under the epoch it was never granted.
+        Kafka.send(List.of(
+                eager.signed(SampleEvents.runStartedForJob(lost, job, 1, 2, eager.agentId(), "nvidia-h200-sxm-141gb",
+                        key, Instant.now())),
+                eager.signed(SampleEvents.runCompleted(lost, eager.agentId(), 3, List.of(900.0, 910.0, 920.0))),
+                winner.signed(SampleEvents.runStartedForJob(granted, job, 1, 2, winner.agentId(),
+                        "nvidia-h200-sxm-141gb", key, Instant.now())),
+                winner.signed(SampleEvents.runCompleted(granted, winner.agentId(), 3, List.of(500.0, 510.0, 520.0)))));
+        await().atMost(WAIT).until(() -> db.count(
+                "SELECT count(*) FROM proj_run WHERE run_id IN (?, ?) AND finished_at IS NOT NULL", lost, granted) == 2);
+
+        assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", lost)).isEqualTo("superseded");
+        assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", granted)).isEqualTo("completed");
+        assertThat(db.rows("SELECT runs, mean FROM proj_leaderboard_row WHERE benchmark = ?", benchmark))
+                .containsExactly(List.of(1, 510.0));
+    }
+
+    @Test
     void heartbeatsKeepALeaseAlivePastItsDurationAndItExpiresWhenTheyStop() throws Exception {
         Db db = new Db(dataSource);
         String pool = pool("h100");
@@ -287,7 +321,10 @@ class FleetJobsIT {
             holder.commit();
         }
         await().atMost(WAIT).until(() -> "requested".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
-        assertThat(onJobsTopic(List.of(job), JobLeaseExpired.class)).hasSize(1);
+        // The relay publishes the outbox after the reaper's commit: wait for the record, then check it came once.
+        List<Envelope> expired = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobLeaseExpired.class),
+                l -> !l.isEmpty());
+        assertThat(expired).hasSize(1);
     }
 
     @Test
