@@ -52,7 +52,9 @@ if [ "$ok" -ne 1 ]; then
   exit 1
 fi
 say "the local page shows the published devices and this machine's run"
-curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local" | grep -q "Intel Gaudi 2" || { say "the HTML page lacks the published devices"; exit 1; }
+# Read the whole page first: `curl | grep -q` fails under pipefail when grep stops reading early.
+html=$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local")
+grep -q "Intel Gaudi 2" <<<"$html" || { say "the HTML page lacks the published devices"; exit 1; }
 
 say "./podium down"
 ./podium down

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian machine for Podium's test suite: a running PostgreSQL at 127.0.0.1:5432 with trust auth for
-# user postgres, PyTorch for /usr/bin/python3 (Debian's python3-torch), and headless Chromium with its driver.
+# user postgres, PyTorch for /usr/bin/python3 (Debian's python3-torch), headless Chromium with its driver, and the
+# small tools the end-to-end checks use (jq, curl, git, docker-compose for offline validation).
 # Safe to run again: each step checks first and does nothing when its part is already there.
 set -euo pipefail
 
@@ -70,6 +71,16 @@ ensure_compose() {
   fi
 }
 
+ensure_tools() {
+  if command -v jq >/dev/null && command -v curl >/dev/null && command -v git >/dev/null; then
+    say "jq, curl and git are installed"
+  else
+    say "installing jq, curl and git (used by the end-to-end checks)"
+    apt_install jq curl git
+  fi
+}
+
+ensure_tools
 ensure_postgres
 ensure_torch
 ensure_chromium
