@@ -4,7 +4,6 @@ import dev.podium.ingest.config.IngestConfig;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -34,11 +33,7 @@ public class JobTimers {
         if (timer != null) {
             return;
         }
-        timer = Executors.newScheduledThreadPool(1, r -> {
-            Thread t = new Thread(r, "podium-ingest-jobs");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = BackgroundTimer.named("podium-ingest-jobs");
         long reap = config.jobs().reaperInterval().toMillis();
         long schedule = config.jobs().scheduleInterval().toMillis();
         timer.scheduleWithFixedDelay(() -> inTransaction("lease reaper", jobs::reapExpiredLeases), reap, reap,

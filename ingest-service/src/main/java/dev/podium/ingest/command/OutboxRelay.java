@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -58,11 +57,7 @@ public class OutboxRelay {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "podium-ingest-outbox");
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "podium-ingest-outbox");
-            t.setDaemon(true);
-            return t;
-        });
+        timer = BackgroundTimer.named("podium-ingest-outbox");
         long every = config.jobs().relayInterval().toMillis();
         timer.scheduleWithFixedDelay(this::tick, 0, every, TimeUnit.MILLISECONDS);
     }
