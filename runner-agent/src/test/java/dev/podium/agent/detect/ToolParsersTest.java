@@ -97,6 +97,31 @@ class ToolParsersTest {
     }
 
     @Test
+    void nvidiaSmiTableAndCsvQueryCapturedOnOneH200AgreeOnTheDevice() {
+        List<Accelerator> fromTable = HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-h200-x1.txt")));
+        List<Accelerator> fromQuery = HostDetector.group(
+                NvidiaSmi.parse(Resources.text("detect/nvidia-smi-h200-x1-query.csv"), "CUDA 13.0"));
+        assertThat(fromQuery).singleElement().satisfies(a -> {
+            assertThat(a.model()).isEqualTo("NVIDIA H200");
+            assertThat(a.deviceId()).isEqualTo("nvidia-h200-sxm-141gb");
+            assertThat(a.countPerNode()).isEqualTo(1);
+            assertThat(a.memoryBytes()).isEqualTo(143771L * 1024 * 1024);
+            assertThat(a.driver()).isEqualTo("580.159.04");
+            assertThat(a.firmware()).isEqualTo("96.00.A5.00.1A");
+        });
+        assertThat(fromTable).singleElement().satisfies(a -> {
+            assertThat(a.deviceId()).isEqualTo("nvidia-h200-sxm-141gb");
+            assertThat(a.memoryBytes()).isEqualTo(143771L * 1024 * 1024);
+            assertThat(a.runtime()).isEqualTo("CUDA 13.0");
+        });
+    }
+
+    @Test
+    void cudaVersionFromTheFullQueryOfAnH200() {
+        assertThat(NvidiaSmi.cudaVersion(Resources.text("detect/nvidia-smi-q-h200-x1.txt"))).contains("13.0");
+    }
+
+    @Test
     void hlSmiTableOfEightGaudi2() {
         List<DetectedDevice> devices = HlSmi.parseTable(Resources.text("detect/hl-smi-gaudi2-x8.txt"));
         assertThat(devices).hasSize(8).extracting(DetectedDevice::busId)

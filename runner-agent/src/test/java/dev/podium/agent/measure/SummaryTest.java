@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.agent.detect.ToolRunner;
 import dev.podium.agent.parse.ParsedMetric;
+import dev.podium.agent.support.Resources;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.Metric;
 import dev.podium.events.model.Sample;
@@ -60,5 +61,14 @@ class SummaryTest {
         assertThat(series.get(SeriesKind.ACCELERATOR_UTILISATION)).containsExactly(new Sample(1.5, 97, null, 0));
         assertThat(series.get(SeriesKind.ACCELERATOR_MEMORY)).first().satisfies(x -> assertThat(x.value()).isEqualTo(70123.0 * 1024 * 1024));
         assertThat(series.get(SeriesKind.POWER)).extracting(Sample::device).containsExactly(0, 1); // "[N/A]" drops only that field
+    }
+
+    @Test
+    void theSampleQueryAsAnIdleH200AnsweredIt() {
+        Sampler s = new Sampler(new ToolRunner(), 60_000);
+        s.accelerators(Resources.text("detect/nvidia-smi-h200-x1-sample.csv"), 0.5);
+        Map<SeriesKind, List<Sample>> series = s.finish();
+        assertThat(series.get(SeriesKind.ACCELERATOR_UTILISATION)).containsExactly(new Sample(0.5, 0, null, 0));
+        assertThat(series.get(SeriesKind.POWER)).containsExactly(new Sample(0.5, 79.25, null, 0));
     }
 }
