@@ -27,4 +27,10 @@ public interface QueryConfig {
     /** The most leaderboard rows one page shows. */
     @WithDefault("500")
     int maxRows();
+
+    /**
+     * Price per device-hour (US dollars) by canonical device id, e.g. {@code podium.query.prices."nvidia-h100-sxm-80gb"=3.50}:
+     * leaderboards show samples per dollar for devices with a price. None by default.
+     */
+    java.util.Map<String, Double> prices();
 }
