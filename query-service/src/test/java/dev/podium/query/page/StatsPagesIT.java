@@ -199,4 +199,13 @@ class StatsPagesIT {
 
         assertThat(doc).contains("/api/v1/history").contains("/api/v1/regressions");
     }
+
+    @Test
+    void aRunShowsItsValidityChecksAsBadges() {
+        Document doc = page("/runs/" + StatsSeeds.FAILING_RUN);
+
+        assertThat(doc.select("#validity-badges .badge-check-fail").eachText()).containsExactly("✘ cv_below_10pct");
+        assertThat(page("/runs/" + StatsSeeds.historyRun(0)).select("#validity-badges .badge-check-pass").eachText())
+                .containsExactly("✔ cv_below_10pct");
+    }
 }
