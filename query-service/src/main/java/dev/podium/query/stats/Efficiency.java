@@ -68,4 +68,29 @@ public final class Efficiency {
         }
         return sums.values().stream().mapToDouble(a -> a[0] / a[1]).sum();
     }
+
+    /**
+     * Joules per unit per group (a device, or a device and key): for each run with power, average system watts ÷ its
+     * system rate (the mean, times the run's accelerators when the metric is per accelerator), averaged over the group's runs.
+     */
+    public static Map<String, Double> meanJoules(List<StatsQueries.RunValues> runs, Map<java.util.UUID, Double> watts,
+            java.util.function.Function<StatsQueries.RunValues, String> group) {
+        Map<String, double[]> acc = new java.util.HashMap<>();
+        for (StatsQueries.RunValues r : runs) {
+            Double w = watts.get(r.runId());
+            if (w == null || r.mean() == null) {
+                continue;
+            }
+            int devices = r.deviceCount() == null ? 1 : r.deviceCount();
+            Double j = joulesPerUnit(w, "PER_ACCELERATOR".equals(r.scope()) ? r.mean() * devices : r.mean());
+            if (j != null) {
+                double[] a = acc.computeIfAbsent(group.apply(r), k -> new double[2]);
+                a[0] += j;
+                a[1]++;
+            }
+        }
+        Map<String, Double> out = new java.util.HashMap<>();
+        acc.forEach((k, a) -> out.put(k, a[0] / a[1]));
+        return out;
+    }
 }

@@ -1,8 +1,5 @@
 package dev.podium.query.stats;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
@@ -16,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /** Computes a leaderboard's {@link LeaderboardExtras} for its selected key and metric. */
 @ApplicationScoped
@@ -26,7 +22,6 @@ public class LeaderboardExtrasService {
     private final StatsQueries stats;
     private final Catalog catalog;
     private final QueryConfig config;
-    private final ObjectMapper mapper = EventCodec.newMapper();
 
     public LeaderboardExtrasService(Queries queries, StatsQueries stats, Catalog catalog, QueryConfig config) {
         this.queries = queries;
@@ -48,7 +43,8 @@ public class LeaderboardExtrasService {
         String rateOf = Efficiency.rateOf(view.unit());
         boolean lower = view.lowerIsBetter();
         List<StatsQueries.RunValues> runs = rateOf == null ? List.of() : stats.runValues(List.of(key.keyId()), metric, including);
-        Map<String, Double> joules = rateOf == null ? Map.of() : joulesPerUnit(runs, key);
+        Map<String, Double> joules = rateOf == null ? Map.of() : Efficiency.meanJoules(runs,
+                stats.systemWatts(runs.stream().map(StatsQueries.RunValues::runId).limit(500).toList()), StatsQueries.RunValues::deviceId);
         Map<String, String> scopes = new HashMap<>();
         runs.forEach(r -> scopes.put(r.deviceId(), r.scope()));
         Integer total = integer(key.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
@@ -126,45 +122,6 @@ public class LeaderboardExtrasService {
 
     private ComparisonKey catalogKey(String benchmark, String keyId) {
         return catalog.keys(benchmark).stream().filter(k -> k.keyId().equals(keyId)).findFirst().map(KeyRow::key).orElseThrow();
-    }
-
-    /** Per device, the mean over its runs with power samples of average system power ÷ the run's system rate. */
-    private Map<String, Double> joulesPerUnit(List<StatsQueries.RunValues> runs, KeyRow key) {
-        if (runs.isEmpty()) {
-            return Map.of();
-        }
-        Map<UUID, List<double[]>> power = new HashMap<>();
-        for (String[] chunk : stats.powerSeries(runs.stream().map(StatsQueries.RunValues::runId).limit(500).toList())) {
-            List<double[]> samples = power.computeIfAbsent(UUID.fromString(chunk[0]), k -> new ArrayList<>());
-            try {
-                for (JsonNode s : mapper.readTree(chunk[1])) {
-                    double w = s.path("value").asDouble(Double.NaN);
-                    if (Double.isFinite(w) && w >= 0) {
-                        samples.add(new double[] {s.path("device").asInt(-1), w});
-                    }
-                }
-            } catch (java.io.IOException e) {
-                // an unreadable chunk adds nothing
-            }
-        }
-        Map<String, double[]> byDevice = new HashMap<>();
-        for (StatsQueries.RunValues r : runs) {
-            Double watts = Efficiency.systemWatts(power.getOrDefault(r.runId(), List.of()));
-            if (watts == null || r.mean() == null) {
-                continue;
-            }
-            int devices = r.deviceCount() == null ? 1 : r.deviceCount();
-            double rate = "PER_ACCELERATOR".equals(r.scope()) ? r.mean() * devices : r.mean();
-            Double j = Efficiency.joulesPerUnit(watts, rate);
-            if (j != null) {
-                double[] acc = byDevice.computeIfAbsent(r.deviceId(), d -> new double[2]);
-                acc[0] += j;
-                acc[1]++;
-            }
-        }
-        Map<String, Double> out = new HashMap<>();
-        byDevice.forEach((d, acc) -> out.put(d, acc[0] / acc[1]));
-        return out;
     }
 
     private static Integer integer(String s) {

@@ -21,6 +21,8 @@ public class StatsQueries {
 
     private static final int MAX_HISTORY_ROWS = 200_000;
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = dev.podium.events.codec.EventCodec.newMapper();
+
     private final Jdbc jdbc;
     private final QueryConfig config;
 
@@ -73,6 +75,38 @@ public class StatsQueries {
         return jdbc.list("SELECT run_id::text, samples::text FROM proj_run_series WHERE run_id = ANY(?::uuid[]) AND series = 'POWER' "
                 + "ORDER BY run_id, position LIMIT 20000", rs -> new String[] {rs.getString(1), rs.getString(2)},
                 (Object) runIds.stream().map(UUID::toString).toArray(String[]::new));
+    }
+
+    /**
+     * Average system power (W) per run from its POWER samples ({@link Efficiency#systemWatts}); runs without samples are
+     * absent.
+     */
+    public java.util.Map<UUID, Double> systemWatts(List<UUID> runIds) {
+        java.util.Map<UUID, Double> out = new java.util.HashMap<>();
+        if (runIds.isEmpty()) {
+            return out;
+        }
+        java.util.Map<UUID, List<double[]>> samples = new java.util.HashMap<>();
+        for (String[] chunk : powerSeries(runIds)) {
+            List<double[]> list = samples.computeIfAbsent(UUID.fromString(chunk[0]), k -> new java.util.ArrayList<>());
+            try {
+                for (com.fasterxml.jackson.databind.JsonNode s : MAPPER.readTree(chunk[1])) {
+                    double w = s.path("value").asDouble(Double.NaN);
+                    if (Double.isFinite(w) && w >= 0) {
+                        list.add(new double[] {s.path("device").asInt(-1), w});
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // an unreadable chunk adds nothing
+            }
+        }
+        samples.forEach((run, list) -> {
+            Double w = Efficiency.systemWatts(list);
+            if (w != null) {
+                out.put(run, w);
+            }
+        });
+        return out;
     }
 
     private static HistoryRow historyRow(java.sql.ResultSet rs) throws SQLException {

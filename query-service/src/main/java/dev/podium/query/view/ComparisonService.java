@@ -32,6 +32,8 @@ public class ComparisonService {
     private final Catalog catalog;
     @jakarta.inject.Inject
     dev.podium.query.stats.ComparisonIntervals intervals;
+    @jakarta.inject.Inject
+    dev.podium.query.stats.ComparisonCosts costs;
 
     public ComparisonService(Queries queries, Catalog catalog) {
         this.queries = queries;
@@ -169,7 +171,8 @@ public class ComparisonService {
                 LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, groupOptions,
                 unit, direction, baseline, baseline == null ? null : Labels.device(baseline), columns, matrix, curveValues, curves,
                 benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
-        return intervals == null ? view : view.withIntervals(intervals.of(view));
+        view = intervals == null ? view : view.withIntervals(intervals.of(view));
+        return costs == null ? view : view.withCosts(costs.of(view));
     }
 
     /** Each device's values over the parameter, per setting of the other dimensions, normalised to its first value. */

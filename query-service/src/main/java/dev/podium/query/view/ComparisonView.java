@@ -1,6 +1,7 @@
 package dev.podium.query.view;
 
 import dev.podium.query.claim.ClaimCheck;
+import dev.podium.query.stats.CostCell;
 import dev.podium.query.stats.RatioCell;
 import java.util.List;
 
@@ -25,19 +26,31 @@ public record ComparisonView(
         List<String> curveValues,
         List<Curve> curves,
         List<ClaimCheck> claims,
-        List<RatioCell> intervals) {
+        List<RatioCell> intervals,
+        List<CostCell> costs) {
 
     public ComparisonView(ComparisonQuery query, List<Option> benchmarks, List<Option> metrics, List<Option> params, List<Option> devices,
             List<KeyOption> groups, String unit, String direction, String baseline, String baselineLabel, List<Column> columns,
             List<Row> rows, List<String> curveValues, List<Curve> curves, List<ClaimCheck> claims) {
         this(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns, rows, curveValues,
-                curves, claims, List.of());
+                curves, claims, List.of(), List.of());
     }
 
     /** This view with the 95% intervals of its ratios (see {@link dev.podium.query.stats.RatioEstimator}). */
     public ComparisonView withIntervals(List<RatioCell> cells) {
         return new ComparisonView(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns,
-                rows, curveValues, curves, claims, List.copyOf(cells));
+                rows, curveValues, curves, claims, List.copyOf(cells), costs);
+    }
+
+    /** This view with cost, energy and scaling per cell. */
+    public ComparisonView withCosts(List<CostCell> cells) {
+        return new ComparisonView(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns,
+                rows, curveValues, curves, claims, intervals, List.copyOf(cells));
+    }
+
+    /** What the metric counts per second ("samples"), for the cost and energy headings. */
+    public String rateOf() {
+        return dev.podium.query.stats.Efficiency.rateOf(unit);
     }
 
     /** The label of the column of a key. */

@@ -208,4 +208,17 @@ class StatsPagesIT {
         assertThat(page("/runs/" + StatsSeeds.historyRun(0)).select("#validity-badges .badge-check-pass").eachText())
                 .containsExactly("✔ cv_below_10pct");
     }
+
+    @Test
+    void comparisonsShowCostEnergyAndScalingPerCell() {
+        Document doc = page("/compare?benchmark=sim-trust&source=measured");
+
+        Element a100 = row(doc, "costs", "A100");
+        assertThat(a100.select("td.per-dollar").text()).isEqualTo("90200.0");
+        assertThat(a100.select("td.energy").text()).isEqualTo("7.98");
+        Element h200 = row(doc, "costs", "H200");
+        assertThat(h200.select("td:nth-child(3)").text()).isEqualTo("8");
+        assertThat(h200.select("td.scaling").text()).isEqualTo("82.8% vs 1");
+        assertThat(doc.select("#costs tbody tr")).hasSize(2);
+    }
 }
