@@ -13,7 +13,8 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
 
     /** One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. */
     public record Columns(String deviceId, String source, int failingRuns, Double perDollar, Double pricePerDeviceHour,
-            Double joulesPerUnit, Double scalingEfficiency, Integer accelerators, Integer scalingBase, List<String> notes) {
+            Double joulesPerUnit, Double scalingEfficiency, Integer accelerators, Integer scalingBase, List<String> notes,
+            String historyLink) {
     }
 
     public Columns of(String deviceId, String source) {

@@ -83,7 +83,8 @@ public class LeaderboardExtrasService {
                 }
             }
             columns.add(new LeaderboardExtras.Columns(e.deviceId(), e.source(), "measured".equals(e.source()) && including
-                    ? failing.getOrDefault(e.deviceId(), 0) : 0, perDollar, price, energy, scaling, total, base, notes));
+                    ? failing.getOrDefault(e.deviceId(), 0) : 0, perDollar, price, energy, scaling, total, base, notes,
+                    "measured".equals(e.source()) ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null));
         }
         return new LeaderboardExtras(including, leftOut, rateOf, columns);
     }

@@ -135,6 +135,8 @@ class StatsPagesIT {
         assertThat(a100.select("td.energy").text()).isEqualTo("7.98");
         assertThat(row(doc, "leaderboard", "H200").select("td.per-dollar").text()).isEqualTo("—");
         assertThat(doc.select("#leaderboard th.per-dollar").text()).isEqualTo("samples per $");
+        assertThat(row(doc, "leaderboard", "H200").select("td.history a").attr("href"))
+                .isEqualTo("/history?key=" + ONE + "&metric=" + StatsSeeds.METRIC + "&device=" + StatsSeeds.H200);
 
         Document eight = page("/leaderboard?benchmark=sim-trust&key=" + EIGHT);
         assertThat(row(eight, "leaderboard", "H200").select("td.scaling").text()).isEqualTo("82.8% vs 1");
