@@ -90,4 +90,16 @@ class RunChecksTest {
         assertThat(JsonLinesParser.stepLoss("{\"podium\": 1, \"type\": \"step\", \"loss\": \"NaN\"}")).isEmpty();
         assertThat(JsonLinesParser.stepLoss("loss 2.0")).isEmpty();
     }
+
+    /** The sample query's answer from an idle H200 (captured on main as detect/nvidia-smi-h200-x1-sample.csv). */
+    @Test
+    void anIdleH200BeforeTheRunPassesDeviceNotShared() {
+        Double before = Sampler.highestUtilisation("0, 0, 0, 79.25\n");
+
+        assertThat(before).isEqualTo(0.0);
+        assertThat(RunChecks.deviceNotShared(before, Set.of()).orElseThrow()).satisfies(c -> {
+            assertThat(c.passed()).isTrue();
+            assertThat(c.detail()).isEqualTo("utilisation before start 0%; no other compute process seen");
+        });
+    }
 }
