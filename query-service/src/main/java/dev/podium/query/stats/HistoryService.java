@@ -66,11 +66,19 @@ public class HistoryService {
         List<Change> changes = steps.stream().map(s -> change(rows, s)).toList();
         Map<String, List<StatsQueries.HistoryRow>> byVersion = rows.stream().collect(Collectors.groupingBy(
                 r -> r.frameworkVersion() == null ? "(not stated)" : r.frameworkVersion(), LinkedHashMap::new, Collectors.toList()));
+        List<Map.Entry<String, List<StatsQueries.HistoryRow>>> ordered = new ArrayList<>(byVersion.entrySet());
+        ordered.sort(Comparator.comparing(e -> e.getValue().get(0).startedAt()));
+        boolean lower = Labels.lowerIsBetter(direction);
         List<HistoryView.Version> versions = new ArrayList<>();
-        byVersion.forEach((v, rs) -> versions.add(new HistoryView.Version(v, rs.size(),
-                rs.stream().mapToDouble(StatsQueries.HistoryRow::mean).average().orElse(Double.NaN), rs.get(0).startedAt(),
-                rs.get(rs.size() - 1).startedAt())));
-        versions.sort(Comparator.comparing(HistoryView.Version::first));
+        double[] previous = null;
+        for (Map.Entry<String, List<StatsQueries.HistoryRow>> e : ordered) {
+            List<StatsQueries.HistoryRow> rs = e.getValue();
+            double[] raw = rs.stream().flatMapToDouble(r -> java.util.Arrays.stream(r.rawValues())).toArray();
+            RatioInterval vs = previous == null ? null : RatioEstimator.estimate(raw, previous, lower).orElse(null);
+            versions.add(new HistoryView.Version(e.getKey(), rs.size(), rs.stream().mapToDouble(StatsQueries.HistoryRow::mean).average()
+                    .orElse(Double.NaN), rs.get(0).startedAt(), rs.get(rs.size() - 1).startedAt(), vs));
+            previous = raw;
+        }
         int every = Math.max(1, rows.size() / 8);
         List<String> labels = new ArrayList<>();
         List<double[]> valuePoints = new ArrayList<>();

@@ -17,7 +17,16 @@ public record HistoryView(String keyId, String canonical, String benchmark, Stri
             boolean stepHere) {
     }
 
-    /** A framework version's runs in this history: count, mean of their means, first and last run time. */
-    public record Version(String version, int runs, double mean, Instant first, Instant last) {
+    /**
+     * A framework version's runs in this history: count, mean of their means, first and last run time, and its ratio to
+     * the version before it (better-oriented, from the pooled per-repetition values; null for the first version or
+     * without two values on each side).
+     */
+    public record Version(String version, int runs, double mean, Instant first, Instant last, RatioInterval vsPrevious) {
+
+        public String ratioText() {
+            return vsPrevious == null ? null : String.format(java.util.Locale.ROOT, "%.3f× (95%% CI %.3f–%.3f)", vsPrevious.ratio(),
+                    vsPrevious.low(), vsPrevious.high());
+        }
     }
 }

@@ -49,7 +49,7 @@ public class StatsQueries {
 
     /** One point of a history: a counted, valid run's mean. */
     public record HistoryRow(String keyId, String metric, String deviceId, String benchmark, String unit, String direction, UUID runId,
-            Instant startedAt, double mean, Integer n, String frameworkVersion) {
+            Instant startedAt, double mean, Integer n, String frameworkVersion, double[] rawValues) {
     }
 
     /** The history of one key, metric and device, oldest first (the most recent {@link StepDetector#MAX_POINTS}). */
@@ -66,7 +66,7 @@ public class StatsQueries {
     }
 
     private static final String HISTORY_SELECT = "SELECT m.key_id, m.metric, m.device_id, r.benchmark, m.unit, m.direction, m.run_id, "
-            + "r.started_at, m.mean, m.n, r.software->>'framework_version' AS framework_version FROM proj_result m "
+            + "r.started_at, m.mean, m.n, r.software->>'framework_version' AS framework_version, m.raw_values FROM proj_result m "
             + "JOIN proj_run r ON r.run_id = m.run_id WHERE r.status = 'completed' AND r.valid AND NOT r.retracted "
             + "AND r.started_at IS NOT NULL AND m.mean IS NOT NULL AND m.device_id IS NOT NULL AND m.key_id IS NOT NULL ";
 
@@ -111,7 +111,8 @@ public class StatsQueries {
 
     private static HistoryRow historyRow(java.sql.ResultSet rs) throws SQLException {
         return new HistoryRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                rs.getObject(7, UUID.class), Jdbc.instant(rs, "started_at"), rs.getDouble(9), Jdbc.integer(rs, "n"), rs.getString(11));
+                rs.getObject(7, UUID.class), Jdbc.instant(rs, "started_at"), rs.getDouble(9), Jdbc.integer(rs, "n"), rs.getString(11),
+                doubles(rs.getArray(12)));
     }
 
     private static <T> List<T> reversed(List<T> rows) {

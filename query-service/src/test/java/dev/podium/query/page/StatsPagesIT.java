@@ -69,6 +69,9 @@ class StatsPagesIT {
         assertThat(doc.select("#points tr.step td:first-child").text()).isEqualTo(String.valueOf(StatsSeeds.STEP_AT));
         assertThat(doc.select("#steps tbody tr")).hasSize(1);
         assertThat(doc.select("#versions tbody tr td:first-child").eachText()).containsExactly("2.4.0", "2.5.1");
+        assertThat(doc.select("#versions td.version-ratio").eachText().get(0)).isEqualTo("—");
+        assertThat(doc.select("#versions td.version-ratio").eachText().get(1)).startsWith("0.900× (95% CI 0.89");
+        assertThat(doc.select("#versions td.verdict").eachText().get(1)).isEqualTo("worse than baseline");
         assertThat(doc.select("svg polyline")).hasSize(2);
     }
 
