@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Ratio intervals for a comparison matrix, from the per-repetition values of every counted (completed, valid, not
- * retracted) run of each device under each column's key, pooled: see {@link RatioEstimator} for the method.
+ * Ratio intervals for a comparison matrix, from the counted (completed, valid, not retracted) runs of each device under
+ * each column's key: their per-repetition values, or their means from three runs on ({@link Samples}); see
+ * {@link RatioEstimator} for the method.
  */
 @ApplicationScoped
 public class ComparisonIntervals {
@@ -28,13 +29,10 @@ public class ComparisonIntervals {
             return List.of();
         }
         List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
-        Map<String, List<Double>> values = new HashMap<>();
+        Map<String, List<StatsQueries.RunValues>> runs = new HashMap<>();
         if (view.rows().stream().anyMatch(r -> "measured".equals(r.source()))) {
             for (StatsQueries.RunValues v : queries.runValues(keyIds, view.query().metric(), false)) {
-                List<Double> pooled = values.computeIfAbsent(v.deviceId() + "\n" + v.keyId(), k -> new ArrayList<>());
-                for (double x : v.rawValues()) {
-                    pooled.add(x);
-                }
+                runs.computeIfAbsent(v.deviceId() + "\n" + v.keyId(), k -> new ArrayList<>()).add(v);
             }
         }
         List<RatioCell> out = new ArrayList<>();
@@ -50,8 +48,8 @@ public class ComparisonIntervals {
                     out.add(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, PUBLISHED));
                     continue;
                 }
-                double[] a = array(values.get(row.deviceId() + "\n" + cell.keyId()));
-                double[] b = array(values.get(view.baseline() + "\n" + cell.keyId()));
+                double[] a = values(runs.get(row.deviceId() + "\n" + cell.keyId()));
+                double[] b = values(runs.get(view.baseline() + "\n" + cell.keyId()));
                 out.add(RatioEstimator.estimate(a, b, view.lowerIsBetter())
                         .map(r -> new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict()))
                         .orElse(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, TOO_FEW)));
@@ -60,7 +58,8 @@ public class ComparisonIntervals {
         return out;
     }
 
-    private static double[] array(List<Double> v) {
-        return v == null ? new double[0] : v.stream().mapToDouble(Double::doubleValue).toArray();
+    private static double[] values(List<StatsQueries.RunValues> runs) {
+        return runs == null ? new double[0] : Samples.of(runs.stream().map(StatsQueries.RunValues::rawValues).toList(),
+                runs.stream().map(StatsQueries.RunValues::mean).toList());
     }
 }

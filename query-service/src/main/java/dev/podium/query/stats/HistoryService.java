@@ -73,7 +73,8 @@ public class HistoryService {
         double[] previous = null;
         for (Map.Entry<String, List<StatsQueries.HistoryRow>> e : ordered) {
             List<StatsQueries.HistoryRow> rs = e.getValue();
-            double[] raw = rs.stream().flatMapToDouble(r -> java.util.Arrays.stream(r.rawValues())).toArray();
+            double[] raw = Samples.of(rs.stream().map(StatsQueries.HistoryRow::rawValues).toList(),
+                    rs.stream().map(r -> (Double) r.mean()).toList());
             RatioInterval vs = previous == null ? null : RatioEstimator.estimate(raw, previous, lower).orElse(null);
             versions.add(new HistoryView.Version(e.getKey(), rs.size(), rs.stream().mapToDouble(StatsQueries.HistoryRow::mean).average()
                     .orElse(Double.NaN), rs.get(0).startedAt(), rs.get(rs.size() - 1).startedAt(), vs));

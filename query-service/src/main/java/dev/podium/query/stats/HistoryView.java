@@ -19,7 +19,7 @@ public record HistoryView(String keyId, String canonical, String benchmark, Stri
 
     /**
      * A framework version's runs in this history: count, mean of their means, first and last run time, and its ratio to
-     * the version before it (better-oriented, from the pooled per-repetition values; null for the first version or
+     * the version before it (better-oriented, from its runs' values as {@link Samples} picks them; null for the first version or
      * without two values on each side).
      */
     public record Version(String version, int runs, double mean, Instant first, Instant last, RatioInterval vsPrevious) {

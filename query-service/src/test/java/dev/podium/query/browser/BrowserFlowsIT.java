@@ -206,7 +206,7 @@ class BrowserFlowsIT {
         assertThat(browser.getCurrentUrl()).contains("include=failing");
 
         open("/compare?benchmark=sim-trust&source=measured");
-        assertThat(textOf("ratio-intervals")).contains("1.91–1.95").contains("better than baseline");
+        assertThat(textOf("ratio-intervals")).contains("1.89–1.96").contains("better than baseline");
         snapshot("ratio-intervals");
     }
 }

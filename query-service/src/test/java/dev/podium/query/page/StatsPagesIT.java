@@ -70,7 +70,7 @@ class StatsPagesIT {
         assertThat(doc.select("#steps tbody tr")).hasSize(1);
         assertThat(doc.select("#versions tbody tr td:first-child").eachText()).containsExactly("2.4.0", "2.5.1");
         assertThat(doc.select("#versions td.version-ratio").eachText().get(0)).isEqualTo("—");
-        assertThat(doc.select("#versions td.version-ratio").eachText().get(1)).startsWith("0.900× (95% CI 0.89");
+        assertThat(doc.select("#versions td.version-ratio").eachText().get(1)).isEqualTo("0.900× (95% CI 0.897–0.902)");
         assertThat(doc.select("#versions td.verdict").eachText().get(1)).isEqualTo("worse than baseline");
         assertThat(doc.select("svg polyline")).hasSize(2);
     }
@@ -94,14 +94,15 @@ class StatsPagesIT {
 
         Element r = row(doc, "ratio-intervals", "NVIDIA H200");
         assertThat(r.select("td.ratio").text()).isEqualTo("1.93×");
-        assertThat(r.select("td.ci").text()).isEqualTo("1.91–1.95");
+        assertThat(r.select("td.ci").text()).isEqualTo("1.89–1.96");
         assertThat(r.select("td.verdict").text()).isEqualTo("better than baseline");
-        assertThat(r.text()).contains("welch-log-t").contains("90 vs 9");
-        // Reference: scipy.stats.ttest_ind(log(h200), log(a100), equal_var=False), exponentiated.
+        assertThat(r.text()).contains("welch-log-t").contains("30 vs 3");
+        // Three runs or more on each side: each run's mean counts once (Samples). Reference: scipy.stats.ttest_ind(log(h200 run
+        // means), log(a100 run means), equal_var=False).confidence_interval(0.95), exponentiated.
         JsonPath json = given().when().get("/api/v1/comparison?benchmark=sim-trust&source=measured").then().statusCode(200).extract().jsonPath();
-        assertThat(json.getDouble("intervals[0].interval.ratio")).isCloseTo(1.9266220912229488, within(1e-6));
-        assertThat(json.getDouble("intervals[0].interval.low")).isCloseTo(1.90508746677426, within(1e-6));
-        assertThat(json.getDouble("intervals[0].interval.high")).isCloseTo(1.9484001375922757, within(1e-6));
+        assertThat(json.getDouble("intervals[0].interval.ratio")).isCloseTo(1.9266129961618224, within(1e-6));
+        assertThat(json.getDouble("intervals[0].interval.low")).isCloseTo(1.890128974038725, within(1e-6));
+        assertThat(json.getDouble("intervals[0].interval.high")).isCloseTo(1.9638012474082023, within(1e-6));
     }
 
     @Test
