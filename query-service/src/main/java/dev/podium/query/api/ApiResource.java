@@ -80,8 +80,10 @@ public class ApiResource {
             @RestQuery String workers, @RestQuery @Parameter(description = "framework version") String software,
             @RestQuery @Parameter(description = "measured or published") String source,
             @RestQuery @Parameter(description = "mean, best, n, runs, cv, ci or device") String sort,
-            @RestQuery @Parameter(description = "asc or desc") String dir) {
-        return leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir));
+            @RestQuery @Parameter(description = "asc or desc") String dir,
+            @RestQuery @Parameter(description = "failing: also count runs that failed a validity check (left out by default)") String include) {
+        return leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir,
+                include));
     }
 
     @GET
@@ -90,8 +92,9 @@ public class ApiResource {
     @Operation(summary = "The leaderboard as CSV")
     public Response leaderboardCsv(@RestQuery String benchmark, @RestQuery String key, @RestQuery String metric,
             @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
-            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir) {
-        LeaderboardView v = leaderboard(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir);
+            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir,
+            @RestQuery String include) {
+        LeaderboardView v = leaderboard(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
         Csv csv = new Csv();
         csv.row(List.of("rank", "device_id", "device", "source", "runs", "n", "mean", "ci95_low", "ci95_high", "best", "cv", "unit",
                 "metric", "key_id", "comparison_key"));

@@ -27,4 +27,23 @@ public interface QueryConfig {
     /** The most leaderboard rows one page shows. */
     @WithDefault("500")
     int maxRows();
+
+    /**
+     * Price per device-hour (US dollars) by canonical device id, e.g. {@code podium.query.prices."nvidia-h100-sxm-80gb"=3.50}:
+     * leaderboards show samples per dollar for devices with a price. None by default.
+     */
+    java.util.Map<String, Double> prices();
+
+    /** An optional webhook told about new regressions; off unless {@code url} is set. */
+    Webhook webhook();
+
+    interface Webhook {
+
+        /** Where new regressions are POSTed as JSON; none by default (off). */
+        java.util.Optional<java.net.URI> url();
+
+        /** How often the regressions are looked at. */
+        @WithDefault("PT1M")
+        Duration interval();
+    }
 }

@@ -82,9 +82,10 @@ public class Pages {
     @Operation(hidden = true)
     public TemplateInstance leaderboard(@RestQuery String benchmark, @RestQuery String key, @RestQuery String metric,
             @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
-            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir) {
+            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir,
+            @RestQuery String include) {
         return Templates.leaderboard(leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
-                software, source, sort, dir)));
+                software, source, sort, dir, include)));
     }
 
     @GET

@@ -30,6 +30,10 @@ public class ComparisonService {
 
     private final Queries queries;
     private final Catalog catalog;
+    @jakarta.inject.Inject
+    dev.podium.query.stats.ComparisonIntervals intervals;
+    @jakarta.inject.Inject
+    dev.podium.query.stats.ComparisonCosts costs;
 
     public ComparisonService(Queries queries, Catalog catalog) {
         this.queries = queries;
@@ -163,10 +167,12 @@ public class ComparisonService {
         List<String> curveValues = new ArrayList<>();
         List<ComparisonView.Curve> curves = curves(keys, keyRows, mainRest, param, metric, source, curveValues);
         List<Option> deviceOptions = available.stream().map(d -> new Option(d, Labels.device(d), devices.contains(d))).toList();
-        return new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
+        ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
                 LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, groupOptions,
                 unit, direction, baseline, baseline == null ? null : Labels.device(baseline), columns, matrix, curveValues, curves,
                 benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
+        view = intervals == null ? view : view.withIntervals(intervals.of(view));
+        return costs == null ? view : view.withCosts(costs.of(view));
     }
 
     /** Each device's values over the parameter, per setting of the other dimensions, normalised to its first value. */

@@ -1,6 +1,8 @@
 package dev.podium.query.view;
 
 import dev.podium.query.claim.ClaimCheck;
+import dev.podium.query.stats.CostCell;
+import dev.podium.query.stats.RatioCell;
 import java.util.List;
 
 /**
@@ -23,7 +25,44 @@ public record ComparisonView(
         List<Row> rows,
         List<String> curveValues,
         List<Curve> curves,
-        List<ClaimCheck> claims) {
+        List<ClaimCheck> claims,
+        List<RatioCell> intervals,
+        List<CostCell> costs) {
+
+    public ComparisonView(ComparisonQuery query, List<Option> benchmarks, List<Option> metrics, List<Option> params, List<Option> devices,
+            List<KeyOption> groups, String unit, String direction, String baseline, String baselineLabel, List<Column> columns,
+            List<Row> rows, List<String> curveValues, List<Curve> curves, List<ClaimCheck> claims) {
+        this(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns, rows, curveValues,
+                curves, claims, List.of(), List.of());
+    }
+
+    /** This view with the 95% intervals of its ratios (see {@link dev.podium.query.stats.RatioEstimator}). */
+    public ComparisonView withIntervals(List<RatioCell> cells) {
+        return new ComparisonView(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns,
+                rows, curveValues, curves, claims, List.copyOf(cells), costs);
+    }
+
+    /** This view with cost, energy and scaling per cell. */
+    public ComparisonView withCosts(List<CostCell> cells) {
+        return new ComparisonView(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns,
+                rows, curveValues, curves, claims, intervals, List.copyOf(cells));
+    }
+
+    /** What the metric counts per second ("samples"), for the cost and energy headings. */
+    public String rateOf() {
+        return dev.podium.query.stats.Efficiency.rateOf(unit);
+    }
+
+    /** The label of the column of a key. */
+    public String columnLabel(String keyId) {
+        return columns.stream().filter(c -> c.keyId().equals(keyId)).map(Column::label).findFirst().orElse(keyId);
+    }
+
+    /** The interval of one cell's ratio, or null. */
+    public RatioCell interval(String deviceId, String source, String keyId) {
+        return intervals == null ? null : intervals.stream().filter(c -> c.deviceId().equals(deviceId) && c.source().equals(source)
+                && c.keyId().equals(keyId)).findFirst().orElse(null);
+    }
 
     /**
      * A device's curve over the parameter under one setting of the other dimensions, each value divided by the device's

@@ -15,15 +15,34 @@ public record LeaderboardQuery(
         String software,
         String source,
         String sort,
-        String dir) {
+        String dir,
+        String include) {
+
+    /** {@code include=failing} also counts runs that failed a validity check; by default leaderboards leave them out. */
+    public static final String INCLUDE_FAILING = "failing";
+
+    public LeaderboardQuery(String benchmark, String key, String metric, String scenario, String precision, String batch, String workers,
+            String software, String source, String sort, String dir) {
+        this(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, null);
+    }
+
+    public boolean includeFailing() {
+        return INCLUDE_FAILING.equals(include);
+    }
+
+    /** This query with failing runs counted or not. */
+    public LeaderboardQuery withInclude(boolean failing) {
+        return new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir,
+                failing ? INCLUDE_FAILING : null);
+    }
 
     public Links link() {
         return Links.to("/leaderboard").param("benchmark", benchmark).param("key", key).param("metric", metric)
                 .param("scenario", scenario).param("precision", precision).param("batch", batch).param("workers", workers)
-                .param("software", software).param("source", source).param("sort", sort).param("dir", dir);
+                .param("software", software).param("source", source).param("sort", sort).param("dir", dir).param("include", include);
     }
 
     public LeaderboardQuery withSort(String newSort, String newDir) {
-        return new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir);
+        return new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir, include);
     }
 }

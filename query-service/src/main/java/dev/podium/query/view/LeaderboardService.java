@@ -32,6 +32,8 @@ public class LeaderboardService {
     private final Queries queries;
     private final Catalog catalog;
     private final SoftwareVersions softwareVersions;
+    @jakarta.inject.Inject
+    dev.podium.query.stats.LeaderboardExtrasService extras;
 
     public LeaderboardService(Queries queries, Catalog catalog, SoftwareVersions softwareVersions) {
         this.queries = queries;
@@ -63,7 +65,8 @@ public class LeaderboardService {
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
         List<LeaderboardRow> rows = new ArrayList<>();
         if (selected != null) {
-            rows = software == null ? queries.leaderboard(selected.keyId(), metric) : fromRuns(selected, metric, software);
+            rows = software != null ? fromRuns(selected, metric, software)
+                    : q.includeFailing() ? withFailingRuns(selected.keyId(), metric) : queries.leaderboard(selected.keyId(), metric);
         }
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
@@ -80,13 +83,14 @@ public class LeaderboardService {
         }
 
         LeaderboardQuery effective = new LeaderboardQuery(benchmark, selected == null ? null : selected.keyId(), metric,
-                q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir);
+                q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir,
+                q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
         List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
                 k.key().dimensions(), selected != null && selected.keyId().equals(k.keyId()),
                 new LeaderboardQuery(benchmark, k.keyId(), metric, q.scenario(), q.precision(), q.batch(), q.workers(), software,
                         source, sort, dir).link().build())).toList();
         KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
-        return new LeaderboardView(effective,
+        LeaderboardView view = new LeaderboardView(effective,
                 options(benchmarks, benchmark),
                 options(metrics, metric),
                 options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
@@ -96,6 +100,15 @@ public class LeaderboardService {
                 options(selected == null ? List.of() : softwareVersions.of(selected.keyId()), software),
                 options(List.of("measured", "published"), source),
                 keyOptions, keyOption, unit, direction, sort, dir, entries);
+        return extras == null || selected == null ? view : view.withExtras(extras.of(view, selected));
+    }
+
+    /** Published rows as stored, measured rows recomputed over every completed run, those failing a validity check too. */
+    private List<LeaderboardRow> withFailingRuns(String keyId, String metric) {
+        List<LeaderboardRow> rows = new ArrayList<>(queries.leaderboard(keyId, metric).stream()
+                .filter(r -> "published".equals(r.source())).toList());
+        queries.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
+        return rows;
     }
 
     private List<LeaderboardRow> fromRuns(KeyRow key, String metric, String software) {

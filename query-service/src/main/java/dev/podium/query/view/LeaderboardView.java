@@ -1,5 +1,6 @@
 package dev.podium.query.view;
 
+import dev.podium.query.stats.LeaderboardExtras;
 import java.util.List;
 
 /** Everything a leaderboard page shows, and what /api/v1/leaderboard returns. */
@@ -19,7 +20,31 @@ public record LeaderboardView(
         String direction,
         String sort,
         String dir,
-        List<LeaderboardEntry> entries) {
+        List<LeaderboardEntry> entries,
+        LeaderboardExtras extras) {
+
+    public LeaderboardView(LeaderboardQuery query, List<Option> benchmarks, List<Option> metrics, List<Option> scenarios,
+            List<Option> precisions, List<Option> batchSizes, List<Option> workers, List<Option> softwareVersions, List<Option> sources,
+            List<KeyOption> keys, KeyOption key, String unit, String direction, String sort, String dir, List<LeaderboardEntry> entries) {
+        this(query, benchmarks, metrics, scenarios, precisions, batchSizes, workers, softwareVersions, sources, keys, key, unit, direction,
+                sort, dir, entries, null);
+    }
+
+    /** This view with validity counts, cost, energy and scaling columns. */
+    public LeaderboardView withExtras(LeaderboardExtras e) {
+        return new LeaderboardView(query, benchmarks, metrics, scenarios, precisions, batchSizes, workers, softwareVersions, sources, keys,
+                key, unit, direction, sort, dir, entries, e);
+    }
+
+    /** The extra columns of one entry, or null. */
+    public LeaderboardExtras.Columns extrasOf(LeaderboardEntry e) {
+        return extras == null ? null : extras.of(e.deviceId(), e.source());
+    }
+
+    /** The same leaderboard with runs that failed a validity check counted, or left out again. */
+    public String includeFailingLink() {
+        return query.withInclude(!query.includeFailing()).link().build();
+    }
 
     /** The link that sorts by {@code column}, flipping the direction when it is the current sort. */
     public String sortLink(String column) {

@@ -185,4 +185,28 @@ class BrowserFlowsIT {
             snapshot("fleet");
         }
     }
+
+    @Test
+    void followARegressionToItsHistoryAndShowFailingRunsOnALeaderboard() throws Exception {
+        open("/regressions");
+        assertThat(textOf("regressions")).contains("regression").contains("sim-trust");
+        browser.findElement(By.cssSelector("#regressions a.history")).click();
+        waitForUrl("/history?");
+        assertThat(textOf("steps")).contains("regression").contains("2.4.0 → 2.5.1");
+        assertThat(texts("#points tr.step td:first-child")).containsExactly("20");
+        snapshot("history");
+
+        open("/leaderboard?benchmark=sim-trust&key=" + dev.podium.query.support.StatsSeeds.key(1).id());
+        assertThat(textOf("validity-note")).contains("left out");
+        browser.findElement(By.id("toggle-failing")).click();
+        waitForUrl("include=failing");
+        assertThat(texts("#leaderboard td.failing")).contains("1 failing");
+        browser.findElement(By.cssSelector("#leaderboard th a[href*='sort=mean']")).click();
+        waitForUrl("sort=mean");
+        assertThat(browser.getCurrentUrl()).contains("include=failing");
+
+        open("/compare?benchmark=sim-trust&source=measured");
+        assertThat(textOf("ratio-intervals")).contains("1.89–1.96").contains("better than baseline");
+        snapshot("ratio-intervals");
+    }
 }

@@ -77,6 +77,7 @@ public final class SeedData {
         measured(c);
         local(c);
         hostile(c);
+        StatsSeeds.load(c);
         c.commit();
     }
 

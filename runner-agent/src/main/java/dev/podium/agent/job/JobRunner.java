@@ -6,6 +6,7 @@ import dev.podium.agent.detect.Fingerprint;
 import dev.podium.agent.detect.HostDetector;
 import dev.podium.agent.detect.PythonProbe;
 import dev.podium.agent.detect.ToolRunner;
+import dev.podium.agent.measure.RunChecks;
 import dev.podium.agent.measure.Sampler;
 import dev.podium.agent.measure.Summary;
 import dev.podium.agent.parse.JsonLinesParser;
@@ -25,6 +26,7 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.model.Provenance;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
@@ -224,7 +226,12 @@ public final class JobRunner {
         List<Sample> stepSeries = new ArrayList<>();
         long started = System.nanoTime();
         boolean warmupSeparated = reference;
+        List<Double> repetitionSeconds = new ArrayList<>();
+        List<List<Double>> losses = new ArrayList<>();
+        Double utilisationBeforeStart;
+        java.util.Set<Long> foreignProcesses;
         try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
+            utilisationBeforeStart = cpuOnly ? null : sampler.utilisationNow();
             for (int rep = 0; rep < spec.repetitions(); rep++) {
                 int repNo = rep + 1;
                 String repLabel = (label + " " + pointText).strip() + " rep " + repNo + "/" + spec.repetitions();
@@ -234,12 +241,19 @@ public final class JobRunner {
                 AtomicLong steps = new AtomicLong();
                 long total = totalSteps(point, spec, reference);
                 StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
+                List<Double> repLosses = java.util.Collections.synchronizedList(new ArrayList<>());
+                losses.add(repLosses);
+                long repStarted = System.nanoTime();
                 ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
-                        line -> JsonLinesParser.stepLine(line).ifPresent(st -> {
-                            long n = steps.incrementAndGet();
-                            progress.step(repLabel, n, total);
-                            stepProgress.step(n, st);
-                        }));
+                        line -> {
+                            JsonLinesParser.stepLine(line).ifPresent(st -> {
+                                long n = steps.incrementAndGet();
+                                progress.step(repLabel, n, total);
+                                stepProgress.step(n, st);
+                            });
+                            JsonLinesParser.stepLoss(line).ifPresent(repLosses::add);
+                        });
+                repetitionSeconds.add((System.nanoTime() - repStarted) / 1e9);
                 if (outcome.cancelled()) {
                     String why = cancelReason;
                     stream.emit(new RunCancelled(runId, clip((why == null ? "cancelled by the operator" : why)
@@ -278,6 +292,7 @@ public final class JobRunner {
                 progress.line(repLabel + ": " + primary + " = "
                         + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("?"));
             }
+            foreignProcesses = sampler.foreignProcesses();
             emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", stepSeries);
             sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
         }
@@ -286,8 +301,14 @@ public final class JobRunner {
                 .or(() -> metrics.stream().filter(m -> m.direction() == Direction.HIGHER_IS_BETTER).findFirst())
                 .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
         double duration = (System.nanoTime() - started) / 1e9;
-        stream.emit(new RunCompleted(runId, metrics, Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
-                warmupSeparated), duration));
+        List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
+                warmupSeparated));
+        validity.add(RunChecks.duration(repetitionSeconds));
+        RunChecks.lossDecreased(losses).ifPresent(validity::add);
+        RunChecks.deviceNotShared(utilisationBeforeStart, foreignProcesses).ifPresent(validity::add);
+        RunChecks.deviceMatches(point.getOrDefault("device_id", point.get("expected_device")),
+                accelerators.isEmpty() ? null : accelerators.get(0).deviceId()).ifPresent(validity::add);
+        stream.emit(new RunCompleted(runId, metrics, validity, duration));
         metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresent(m -> progress.line(String.format(
                 java.util.Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (label + " " + pointText).strip(), primary,
                 format(m.statistics().mean()), m.unit(), format(m.statistics().ci95Low()), format(m.statistics().ci95High()),

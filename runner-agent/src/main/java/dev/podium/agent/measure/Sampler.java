@@ -37,6 +37,9 @@ public final class Sampler implements AutoCloseable {
     public static final List<String> ROCM_QUERY = List.of("rocm-smi", "--showuse", "--showmeminfo", "vram", "--showpower",
             "--json");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The processes using NVIDIA GPUs, to tell whether another process shared the device during a run. */
+    public static final List<String> NVIDIA_APPS = List.of("nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader");
+    private final java.util.Set<Long> foreignProcesses = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final Map<SeriesKind, List<Sample>> series = new EnumMap<>(SeriesKind.class);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -85,6 +88,9 @@ public final class Sampler implements AutoCloseable {
             if (used > 0) {
                 add(SeriesKind.HOST_MEMORY, new Sample(t, used, repetition, null));
             }
+            if (acceleratorQuery == NVIDIA_QUERY) {
+                tools.run(NVIDIA_APPS, 5).ifPresent(this::computeApps);
+            }
             if (acceleratorQuery != null) {
                 tools.run(acceleratorQuery, 5).ifPresent(out -> {
                     if (rocm) {
@@ -97,6 +103,45 @@ public final class Sampler implements AutoCloseable {
         } catch (RuntimeException e) {
             // a sample lost is not worth failing a run for
         }
+    }
+
+    /** Remembers compute processes that are neither the agent nor one of its descendants (the workload). */
+    void computeApps(String out) {
+        java.util.Set<Long> own = new java.util.HashSet<>();
+        own.add(ProcessHandle.current().pid());
+        ProcessHandle.current().descendants().forEach(p -> own.add(p.pid()));
+        RunChecks.computeProcesses(out).stream().filter(p -> !own.contains(p)).forEach(foreignProcesses::add);
+    }
+
+    /** Compute processes other than the workload seen on the accelerators so far (NVIDIA only). */
+    public java.util.Set<Long> foreignProcesses() {
+        return java.util.Set.copyOf(foreignProcesses);
+    }
+
+    /** The highest accelerator utilisation (%) right now, asked once; null without nvidia-smi or hl-smi. */
+    public Double utilisationNow() {
+        if (acceleratorQuery == null || rocm) {
+            return null;
+        }
+        return tools.run(acceleratorQuery, 5).map(Sampler::highestUtilisation).orElse(null);
+    }
+
+    static Double highestUtilisation(String out) {
+        Double max = null;
+        for (String line : out.split("\n")) {
+            String[] f = line.split(",");
+            if (f.length >= 2) {
+                try {
+                    double u = Double.parseDouble(f[1].strip());
+                    if (Double.isFinite(u) && u >= 0) {
+                        max = max == null ? u : Math.max(max, u);
+                    }
+                } catch (NumberFormatException e) {
+                    // "[N/A]"
+                }
+            }
+        }
+        return max;
     }
 
     /** Lines of "index, utilisation %, memory used MiB, power W", as both tools print them for the queries above. */

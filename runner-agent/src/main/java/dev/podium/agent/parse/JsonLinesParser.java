@@ -35,6 +35,25 @@ public final class JsonLinesParser implements OutputParser {
         }
     }
 
+    /** The loss a measured (not warm-up) protocol step line reports, if any. */
+    public static java.util.OptionalDouble stepLoss(String raw) {
+        String line = raw == null ? "" : raw.strip();
+        if (!line.startsWith("{") || !line.contains("\"loss\"") || line.length() > 64 * 1024) {
+            return java.util.OptionalDouble.empty();
+        }
+        try {
+            JsonNode n = Json.MAPPER.readTree(line);
+            if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1 || !n.path("type").asText("").equals("step")
+                    || n.path("warmup").asBoolean(false) || !n.path("loss").isNumber()) {
+                return java.util.OptionalDouble.empty();
+            }
+            double loss = n.path("loss").asDouble();
+            return Double.isFinite(loss) ? java.util.OptionalDouble.of(loss) : java.util.OptionalDouble.empty();
+        } catch (Exception e) {
+            return java.util.OptionalDouble.empty();
+        }
+    }
+
     private static StepSample step(JsonNode n) {
         double s = n.path("seconds").asDouble(Double.NaN);
         int k = n.path("samples").asInt(0);

@@ -1,0 +1,90 @@
+package dev.podium.query.stats;
+
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.config.QueryConfig;
+import dev.podium.query.data.Catalog;
+import dev.podium.query.data.KeyRow;
+import dev.podium.query.view.ComparisonView;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link CostCell}s for a comparison matrix, with the arithmetic of {@link Efficiency}: one read of the columns' counted
+ * runs and one of their power samples, whatever the number of cells.
+ */
+@ApplicationScoped
+public class ComparisonCosts {
+
+    private final StatsQueries stats;
+    private final Catalog catalog;
+    private final QueryConfig config;
+
+    public ComparisonCosts(StatsQueries stats, Catalog catalog, QueryConfig config) {
+        this.stats = stats;
+        this.catalog = catalog;
+        this.config = config;
+    }
+
+    public List<CostCell> of(ComparisonView view) {
+        String metric = view.query().metric();
+        if (view.columns().isEmpty() || metric == null || Efficiency.rateOf(view.unit()) == null) {
+            return List.of();
+        }
+        Map<String, Integer> accelerators = new HashMap<>();
+        for (KeyRow k : catalog.keys(view.query().benchmark())) {
+            accelerators.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS)));
+        }
+        List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
+        List<StatsQueries.RunValues> runs = view.rows().stream().anyMatch(r -> "measured".equals(r.source()))
+                ? stats.runValues(keyIds, metric, false) : List.of();
+        Map<String, String> scopes = new HashMap<>();
+        runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
+        Map<String, Double> joules = Efficiency.meanJoules(runs,
+                stats.systemWatts(runs.stream().map(StatsQueries.RunValues::runId).limit(1000).toList()), r -> r.deviceId() + "\n" + r.keyId());
+        boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
+        List<CostCell> out = new ArrayList<>();
+        for (ComparisonView.Row row : view.rows()) {
+            Double baseValue = null;
+            Integer base = null;
+            for (ComparisonView.Cell cell : row.cells()) {
+                if (cell.value() == null || cell.value() <= 0) {
+                    continue;
+                }
+                Integer n = accelerators.get(cell.keyId());
+                int devices = n == null ? 1 : n;
+                boolean perDevice = "measured".equals(row.source()) && "PER_ACCELERATOR".equals(scopes.get(row.deviceId() + "\n" + cell.keyId()));
+                double system = perDevice ? cell.value() * devices : cell.value();
+                Double price = config.prices().get(row.deviceId());
+                Double perDollar = price == null ? null : Efficiency.perDollar(system, price, devices);
+                Double j = "measured".equals(row.source()) ? joules.get(row.deviceId() + "\n" + cell.keyId()) : null;
+                Double scaling = null;
+                Integer scalingBase = null;
+                if (scalingColumns && n != null) {
+                    if (baseValue == null) {
+                        baseValue = system;
+                        base = n;
+                    } else if (base < n) {
+                        scaling = Efficiency.scaling(system, n, baseValue, base, view.lowerIsBetter());
+                        scalingBase = base;
+                    }
+                }
+                CostCell c = new CostCell(row.deviceId(), row.source(), cell.keyId(), perDollar, j, scaling, scalingBase);
+                if (!c.empty()) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Integer integer(String s) {
+        try {
+            return s == null ? null : Integer.valueOf(s.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

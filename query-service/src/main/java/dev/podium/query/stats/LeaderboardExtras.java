@@ -1,0 +1,35 @@
+package dev.podium.query.stats;
+
+import java.util.List;
+
+/**
+ * What a leaderboard shows beyond mean and interval: how many runs its measured rows leave out because they failed a
+ * validity check (or, with failing runs included, how many of each row's runs failed), and per entry the samples per
+ * dollar at the configured price per device-hour, the energy per sample from the agent's power samples and the scaling
+ * efficiency against the same device at fewer accelerators. {@code rateOf} is what the metric counts per second
+ * ("samples" for samples/s), null when it is not a rate.
+ */
+public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, String rateOf, List<Columns> columns) {
+
+    /** One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. */
+    public record Columns(String deviceId, String source, int failingRuns, Double perDollar, Double pricePerDeviceHour,
+            Double joulesPerUnit, Double scalingEfficiency, Integer accelerators, Integer scalingBase, List<String> notes,
+            String historyLink) {
+    }
+
+    public Columns of(String deviceId, String source) {
+        return columns.stream().filter(c -> c.deviceId().equals(deviceId) && c.source().equals(source)).findFirst().orElse(null);
+    }
+
+    public boolean anyPerDollar() {
+        return columns.stream().anyMatch(c -> c.perDollar() != null);
+    }
+
+    public boolean anyEnergy() {
+        return columns.stream().anyMatch(c -> c.joulesPerUnit() != null);
+    }
+
+    public boolean anyScaling() {
+        return columns.stream().anyMatch(c -> c.scalingEfficiency() != null);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.podium.query.stats;
+
+/**
+ * The ratio interval of one comparison cell: a device and source under one key against the baseline device under the same
+ * key and source. {@code interval} is null when there is none, and {@code note} says why (a published figure carries no
+ * per-repetition values; fewer than two repetitions).
+ */
+public record RatioCell(String deviceId, String source, String keyId, RatioInterval interval, String note) {
+
+    public String text() {
+        if (interval == null) {
+            return note;
+        }
+        return String.format(java.util.Locale.ROOT, "%.2f× (95%% CI %.2f–%.2f)", interval.ratio(), interval.low(), interval.high());
+    }
+
+    public String range() {
+        return interval == null ? null : String.format(java.util.Locale.ROOT, "%.2f–%.2f", interval.low(), interval.high());
+    }
+}

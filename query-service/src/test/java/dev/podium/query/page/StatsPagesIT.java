@@ -1,0 +1,230 @@
+package dev.podium.query.page;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.support.SeedData;
+import dev.podium.query.support.StatsSeeds;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Ratio intervals, validity toggle, cost, energy and scaling columns, histories, regressions and their feed. */
+@QuarkusTest
+@QuarkusTestResource(PostgresDatabase.class)
+class StatsPagesIT {
+
+    private static final String ONE = StatsSeeds.key(1).id();
+    private static final String EIGHT = StatsSeeds.key(8).id();
+
+    private static Document page(String pathAndQuery) {
+        return Jsoup.parse(given().when().get(pathAndQuery).then().statusCode(200).extract().asString());
+    }
+
+    private static Element row(Document doc, String table, String text) {
+        return doc.select("#" + table + " tbody tr").stream().filter(r -> r.text().contains(text)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theRegressionsPageListsTheStepWithItsLevelsAndVersions() {
+        Document doc = page("/regressions");
+
+        Element r = row(doc, "regressions", "sim-trust");
+        assertThat(r.text()).contains("regression").contains("NVIDIA H200").contains("2.4.0 → 2.5.1").contains("-10.");
+        assertThat(r.select("a.history").attr("href")).startsWith("/history?key=" + ONE);
+        assertThat(doc.select("#method").text()).contains("optimal partitioning").contains("max(4.0·ln n, 30)");
+        assertThat(doc.select("link[rel=alternate][type=application/atom+xml]").attr("href")).startsWith("/regressions.atom");
+        assertThat(page("/regressions?kind=improvements&benchmark=sim-trust").select("#no-changes")).hasSize(1);
+    }
+
+    @Test
+    void theAtomFeedCarriesOneEntryPerRegression() {
+        Response r = given().when().get("/regressions.atom?benchmark=sim-trust");
+        r.then().statusCode(200);
+        assertThat(r.contentType()).startsWith("application/atom+xml");
+        Document feed = Jsoup.parse(r.asString(), "", Parser.xmlParser());
+
+        assertThat(feed.select("feed > entry")).hasSize(1);
+        assertThat(feed.select("entry > title").text()).startsWith("regression -10.").contains("NVIDIA H200");
+        assertThat(feed.select("entry > link").attr("href")).startsWith("http").contains("/history?key=" + ONE);
+        assertThat(feed.select("entry > category").attr("term")).isEqualTo("regression");
+        assertThat(feed.select("feed > updated").text()).endsWith("Z");
+    }
+
+    @Test
+    void theHistoryShowsEveryRunTheFittedLevelsAndTheStep() {
+        Document doc = page("/history?key=" + ONE + "&metric=" + StatsSeeds.METRIC + "&device=" + StatsSeeds.H200);
+
+        assertThat(doc.select("#points tbody tr")).hasSize(30);
+        assertThat(doc.select("#points tr.step td:first-child").text()).isEqualTo(String.valueOf(StatsSeeds.STEP_AT));
+        assertThat(doc.select("#steps tbody tr")).hasSize(1);
+        assertThat(doc.select("#versions tbody tr td:first-child").eachText()).containsExactly("2.4.0", "2.5.1");
+        assertThat(doc.select("#versions td.version-ratio").eachText().get(0)).isEqualTo("—");
+        assertThat(doc.select("#versions td.version-ratio").eachText().get(1)).isEqualTo("0.900× (95% CI 0.897–0.902)");
+        assertThat(doc.select("#versions td.verdict").eachText().get(1)).isEqualTo("worse than baseline");
+        assertThat(doc.select("svg polyline")).hasSize(2);
+    }
+
+    @Test
+    void theHistoryApiNamesTheStepItsIndexAndTheMethod() {
+        JsonPath json = given().queryParam("key", ONE).queryParam("metric", StatsSeeds.METRIC).queryParam("device", StatsSeeds.H200)
+                .when().get("/api/v1/history").then().statusCode(200).extract().jsonPath();
+
+        assertThat(json.getList("points")).hasSize(30);
+        assertThat(json.getInt("changes[0].index")).isEqualTo(StatsSeeds.STEP_AT);
+        assertThat(json.getString("changes[0].kind")).isEqualTo("regression");
+        assertThat(json.getDouble("changes[0].before")).isCloseTo(100, within(0.3));
+        assertThat(json.getDouble("changes[0].after")).isCloseTo(90, within(0.3));
+        assertThat(json.getString("method")).contains("optimal partitioning");
+    }
+
+    @Test
+    void comparisonRatiosCarryAWelchIntervalFromTheRepetitions() {
+        Document doc = page("/compare?benchmark=sim-trust&source=measured");
+
+        Element r = row(doc, "ratio-intervals", "NVIDIA H200");
+        assertThat(r.select("td.ratio").text()).isEqualTo("1.93×");
+        assertThat(r.select("td.ci").text()).isEqualTo("1.89–1.96");
+        assertThat(r.select("td.verdict").text()).isEqualTo("better than baseline");
+        assertThat(r.text()).contains("welch-log-t").contains("30 vs 3");
+        // Three runs or more on each side: each run's mean counts once (Samples). Reference: scipy.stats.ttest_ind(log(h200 run
+        // means), log(a100 run means), equal_var=False).confidence_interval(0.95), exponentiated.
+        JsonPath json = given().when().get("/api/v1/comparison?benchmark=sim-trust&source=measured").then().statusCode(200).extract().jsonPath();
+        assertThat(json.getDouble("intervals[0].interval.ratio")).isCloseTo(1.9266129961618224, within(1e-6));
+        assertThat(json.getDouble("intervals[0].interval.low")).isCloseTo(1.890128974038725, within(1e-6));
+        assertThat(json.getDouble("intervals[0].interval.high")).isCloseTo(1.9638012474082023, within(1e-6));
+    }
+
+    @Test
+    void publishedRatiosSayTheyHaveNoInterval() {
+        Document doc = page("/compare?benchmark=bridgetower-finetune&source=published");
+
+        assertThat(doc.select("#ratio-intervals td.no-interval").eachText())
+                .isNotEmpty().allMatch(t -> t.equals("published figure without per-repetition values: no interval"));
+        assertThat(doc.select("#ratio-intervals td.ci").eachText()).allMatch(t -> t.equals("—"));
+    }
+
+    @Test
+    void leaderboardsLeaveOutFailingRunsUntilAskedAndSayHowMany() {
+        Document doc = page("/leaderboard?benchmark=sim-trust&key=" + ONE);
+
+        assertThat(row(doc, "leaderboard", "A100").select("td.mean").text()).isEqualTo("50.11");
+        assertThat(doc.select("#validity-note").text()).contains("1 run(s) that failed a validity check are left out");
+        String toggle = doc.select("#toggle-failing").attr("href");
+        assertThat(toggle).contains("include=failing").contains("key=" + ONE);
+
+        Document all = page(toggle);
+        assertThat(row(all, "leaderboard", "A100").select("td.mean").text()).isEqualTo("42.58");
+        assertThat(row(all, "leaderboard", "A100").select("td.failing").text()).isEqualTo("1 failing");
+        assertThat(all.select("#toggle-failing").attr("href")).doesNotContain("include=");
+        assertThat(all.select("#leaderboard th a[href*=sort=mean]").attr("href")).contains("include=failing");
+    }
+
+    @Test
+    void leaderboardsShowSamplesPerDollarEnergyPerSampleAndScaling() {
+        Document doc = page("/leaderboard?benchmark=sim-trust&key=" + ONE);
+
+        Element a100 = row(doc, "leaderboard", "A100");
+        assertThat(a100.select("td.per-dollar").text()).isEqualTo("90200.0");
+        assertThat(a100.select("td.energy").text()).isEqualTo("7.98");
+        assertThat(row(doc, "leaderboard", "H200").select("td.per-dollar").text()).isEqualTo("—");
+        assertThat(doc.select("#leaderboard th.per-dollar").text()).isEqualTo("samples per $");
+        assertThat(row(doc, "leaderboard", "H200").select("td.history a").attr("href"))
+                .isEqualTo("/history?key=" + ONE + "&metric=" + StatsSeeds.METRIC + "&device=" + StatsSeeds.H200);
+
+        Document eight = page("/leaderboard?benchmark=sim-trust&key=" + EIGHT);
+        assertThat(row(eight, "leaderboard", "H200").select("td.scaling").text()).isEqualTo("82.8% vs 1");
+        JsonPath json = given().when().get("/api/v1/leaderboard?benchmark=sim-trust&key=" + EIGHT).then().statusCode(200).extract().jsonPath();
+        assertThat(json.getDouble("extras.columns[0].scalingEfficiency")).isCloseTo(0.8276115328006435, within(1e-6));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"' OR '1'='1", "<script>alert(1)</script>", "%00", "", "0193a0c0-0000-7000-8000-00000000000a"})
+    void historyOfAnUnknownOrHostileKeyIsNotFound(String key) {
+        given().queryParam("key", key).queryParam("metric", StatsSeeds.METRIC).queryParam("device", StatsSeeds.H200)
+                .when().get("/api/v1/history").then().statusCode(404);
+        given().queryParam("key", key).queryParam("metric", StatsSeeds.METRIC).queryParam("device", StatsSeeds.H200)
+                .when().get("/history").then().statusCode(404);
+    }
+
+    @Test
+    void oversizedOrMissingHistoryArgumentsAreNotFound() {
+        given().queryParam("key", ONE).queryParam("metric", "m".repeat(1000)).queryParam("device", StatsSeeds.H200)
+                .when().get("/api/v1/history").then().statusCode(404);
+        given().queryParam("key", ONE).queryParam("metric", "m".repeat(5000)).queryParam("device", StatsSeeds.H200)
+                .when().get("/api/v1/history").then().statusCode(414);
+        given().queryParam("key", ONE).when().get("/api/v1/history").then().statusCode(404);
+        given().when().get("/history").then().statusCode(404);
+    }
+
+    @Test
+    void aKnownKeyWithAHostileDeviceIsAnEmptyHistoryShownAsText() {
+        Document doc = Jsoup.parse(given().queryParam("key", ONE).queryParam("metric", StatsSeeds.METRIC).queryParam("device", SeedData.XSS_IMG)
+                .when().get("/history").then().statusCode(200).extract().asString());
+
+        assertThat(doc.select("script, img, [onerror]")).isEmpty();
+        assertThat(doc.select("h1").text()).contains(SeedData.XSS_IMG);
+        assertThat(doc.select("#no-steps")).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"?kind=<script>&limit=-5", "?limit=99999999999999", "?limit=abc&benchmark=" + "%3Cimg%20src%3Dx%3E",
+        "?kind=all&kind=regressions&limit=1", "?benchmark=' OR 1=1 --"})
+    void hostileRegressionQueriesFallBackToDefaults(String query) {
+        Document doc = page("/regressions" + query.replace(" ", "%20").replace("'", "%27"));
+        assertThat(doc.select("script, img, [onerror]")).isEmpty();
+
+        JsonPath json = given().when().get("/api/v1/regressions" + query.replace(" ", "%20").replace("'", "%27")).then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(json.getString("kind")).isIn("regressions", "all");
+        assertThat(json.getInt("limit")).isBetween(1, 500);
+        given().when().get("/regressions.atom" + query.replace(" ", "%20").replace("'", "%27")).then().statusCode(200);
+    }
+
+    @Test
+    void theFeedEscapesWhatAgentsWrote() {
+        String xml = given().when().get("/regressions.atom?kind=all").then().statusCode(200).extract().asString();
+
+        assertThat(xml).startsWith("<?xml").doesNotContain("<script").doesNotContain("<img");
+        assertThat(Jsoup.parse(xml, "", Parser.xmlParser()).select("feed")).hasSize(1);
+    }
+
+    @Test
+    void theOpenApiDocumentListsHistoryAndRegressions() {
+        String doc = given().when().get("/api/v1/openapi").then().statusCode(200).extract().asString();
+
+        assertThat(doc).contains("/api/v1/history").contains("/api/v1/regressions");
+    }
+
+    @Test
+    void aRunShowsItsValidityChecksAsBadges() {
+        Document doc = page("/runs/" + StatsSeeds.FAILING_RUN);
+
+        assertThat(doc.select("#validity-badges .badge-check-fail").eachText()).containsExactly("✘ cv_below_10pct");
+        assertThat(page("/runs/" + StatsSeeds.historyRun(0)).select("#validity-badges .badge-check-pass").eachText())
+                .containsExactly("✔ cv_below_10pct");
+    }
+
+    @Test
+    void comparisonsShowCostEnergyAndScalingPerCell() {
+        Document doc = page("/compare?benchmark=sim-trust&source=measured");
+
+        Element a100 = row(doc, "costs", "A100");
+        assertThat(a100.select("td.per-dollar").text()).isEqualTo("90200.0");
+        assertThat(a100.select("td.energy").text()).isEqualTo("7.98");
+        Element h200 = row(doc, "costs", "H200");
+        assertThat(h200.select("td:nth-child(3)").text()).isEqualTo("8");
+        assertThat(h200.select("td.scaling").text()).isEqualTo("82.8% vs 1");
+        assertThat(doc.select("#costs tbody tr")).hasSize(2);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.podium.query.support;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Sample;
+import dev.podium.events.model.Statistics;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Rows for the statistics features, under their own benchmark {@value #BENCHMARK}, all before {@link SeedData#T0} so
+ * the other pages' recent runs stay as they were:
+ * <ul>
+ * <li>an H200 history of 30 valid runs on one accelerator: about 100 samples/s under torch 2.4.0, then from run 20 about
+ *     90 under torch 2.5.1 (a regression);</li>
+ * <li>three valid A100 runs under the same key with known per-repetition values and 400 W of power samples, and one
+ *     A100 run that failed a validity check (20 samples/s);</li>
+ * <li>an 8-accelerator key where the H200 system does 640 samples/s (scaling efficiency against one accelerator).</li>
+ * </ul>
+ */
+public final class StatsSeeds {
+
+    public static final String BENCHMARK = "sim-trust";
+    public static final String METRIC = "train_samples_per_second";
+    public static final String A100 = PublishedSeeds.A100;
+    public static final String H200 = SeedData.H200;
+    public static final int STEP_AT = 20;
+    public static final double[][] A100_RUNS = {{50.1, 49.8, 50.3}, {50.6, 50.2, 49.9}, {49.7, 50.0, 50.4}};
+    public static final UUID FAILING_RUN = UUID.fromString("0193a0c0-0000-7000-8000-0000000005ff");
+    private static final Instant START = SeedData.T0.minusSeconds(40L * 86400);
+    private static final ObjectMapper JSON = EventCodec.newMapper();
+
+    private StatsSeeds() {
+    }
+
+    public static ComparisonKey key(int accelerators) {
+        return new ComparisonKey(BENCHMARK, "1", "training", "sim-model", "bf16", 32, accelerators, null, new TreeMap<>());
+    }
+
+    /** The H200 history's run means: a deterministic wobble of ±0.4 around 100, then 90 from run {@link #STEP_AT}. */
+    public static double historyMean(int i) {
+        return (i < STEP_AT ? 100 : 90) + 0.4 * Math.sin(i * 1.7);
+    }
+
+    public static UUID historyRun(int i) {
+        return UUID.fromString(String.format("0193a0c0-0000-7000-8000-0000000005%02d", i));
+    }
+
+    static void load(Connection c) throws SQLException {
+        update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1) ON CONFLICT DO NOTHING", BENCHMARK);
+        ComparisonKey one = key(1);
+        ComparisonKey eight = key(8);
+        for (ComparisonKey k : List.of(one, eight)) {
+            update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
+                    k.id(), k.benchmark(), k.canonical(), json(k.dimensions()));
+        }
+        List<Double> h200Means = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            double m = historyMean(i);
+            h200Means.add(m);
+            run(c, historyRun(i), one, H200, i < STEP_AT ? "2.4.0" : "2.5.1", new double[] {m - 0.5, m, m + 0.5}, true, i * 86400L);
+        }
+        List<Double> a100Means = new ArrayList<>();
+        for (int i = 0; i < A100_RUNS.length; i++) {
+            UUID id = UUID.fromString(String.format("0193a0c0-0000-7000-8000-0000000006%02d", i));
+            run(c, id, one, A100, "2.5.1", A100_RUNS[i], true, 31 * 86400L + i * 3600L);
+            a100Means.add(Statistics.of(toList(A100_RUNS[i])).mean());
+            List<Sample> power = new ArrayList<>();
+            for (int t = 0; t < 20; t++) {
+                power.add(new Sample(t * 5, 400, 0, 0));
+            }
+            update(c, "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, 'POWER', 5, 'W', ?::jsonb)", id,
+                    json(power));
+        }
+        run(c, FAILING_RUN, one, A100, "2.5.1", new double[] {19.0, 20.0, 21.0}, false, 35 * 86400L);
+        row(c, one, H200, h200Means);
+        row(c, one, A100, a100Means);
+        row(c, eight, H200, List.of(640.0));
+    }
+
+    private static void row(Connection c, ComparisonKey k, String device, List<Double> means) throws SQLException {
+        Statistics s = Statistics.of(means);
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', ?, ?, ?, ?, ?, ?, ?, ?)",
+                k.id(), METRIC, device, BENCHMARK, means.size(), means.size() * 3, s.mean(), s.ci95Low(), s.ci95High(), s.max(), s.cv(),
+                Timestamp.from(START));
+    }
+
+    private static void run(Connection c, UUID runId, ComparisonKey key, String device, String framework, double[] values, boolean valid,
+            long offsetSeconds) throws SQLException {
+        Instant started = START.plusSeconds(offsetSeconds);
+        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
+                + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-sim', 'completed', ?, ?, ?, ?, "
+                + "?::jsonb, ?, ?, 600, ?::jsonb, ?, 1, 3)", runId, "run/" + runId, BENCHMARK, key.id(), device, key.totalAccelerators(),
+                json(Map.of("framework", "pytorch", "framework_version", framework)), Timestamp.from(started),
+                Timestamp.from(started.plusSeconds(600)), json(List.of(Map.of("name", "cv_below_10pct", "passed", valid,
+                        "detail", valid ? "cv 0.5%" : "cv 12.0%"))), valid);
+        Statistics s = Statistics.of(toList(values));
+        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, ?, ?, ?, ?, "
+                + "?, ?, ?, ?, ?, ?)", runId, METRIC, key.id(), device, s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(),
+                s.ci95High(), s.cv(), c.createArrayOf("float8", toList(values).toArray()));
+    }
+
+    private static List<Double> toList(double[] v) {
+        List<Double> out = new ArrayList<>();
+        for (double x : v) {
+            out.add(x);
+        }
+        return out;
+    }
+
+    private static void update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    private static String json(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
