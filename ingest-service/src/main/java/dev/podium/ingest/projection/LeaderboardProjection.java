@@ -40,54 +40,88 @@ public class LeaderboardProjection {
                 }
             }
         }
-        for (Touched.KeyMetric pair : pairs) {
-            recompute(c, pair.keyId(), pair.metric());
+        recompute(c, pairs);
+    }
+
+    /** Every (key, metric) pair that has results or published figures, in slices of 1000 pairs. */
+    public void recomputeAll(Connection c) throws SQLException {
+        List<Touched.KeyMetric> all = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT key_id, metric FROM proj_result WHERE key_id IS NOT NULL
+                UNION SELECT key_id, metric FROM proj_published_claim WHERE key_id IS NOT NULL
+                ORDER BY 1, 2""");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                all.add(new Touched.KeyMetric(rs.getString(1), rs.getString(2)));
+            }
+        }
+        for (int i = 0; i < all.size(); i += 1000) {
+            recompute(c, new LinkedHashSet<>(all.subList(i, Math.min(all.size(), i + 1000))));
         }
     }
 
-    private void recompute(Connection c, String keyId, String metric) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_leaderboard_row WHERE key_id = ? AND metric = ?")) {
-            ps.setString(1, keyId);
-            ps.setString(2, metric);
+    /**
+     * All pairs at once: one DELETE, one read of the measured and one of the published entries, one INSERT batch, so a
+     * batch costs four round trips however many keys it touched.
+     */
+    private void recompute(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        String[] keyIds = pairs.stream().map(Touched.KeyMetric::keyId).toArray(String[]::new);
+        String[] metrics = pairs.stream().map(Touched.KeyMetric::metric).toArray(String[]::new);
+        try (PreparedStatement ps = c.prepareStatement("""
+                DELETE FROM proj_leaderboard_row l USING unnest(?::text[], ?::text[]) AS t(key_id, metric)
+                WHERE l.key_id = t.key_id AND l.metric = t.metric""")) {
+            ps.setArray(1, c.createArrayOf("text", keyIds));
+            ps.setArray(2, c.createArrayOf("text", metrics));
             ps.executeUpdate();
         }
-        Map<String, List<Entry>> measured = read(c, """
-                SELECT m.device_id, r.benchmark, m.unit, m.direction, m.mean, coalesce(m.n, 0), r.finished_at
-                FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
-                WHERE m.key_id = ? AND m.metric = ? AND m.device_id IS NOT NULL AND m.mean IS NOT NULL
+        Map<Touched.KeyMetric, Map<String, List<Entry>>> measured = read(c, """
+                SELECT m.key_id, m.metric, m.device_id, r.benchmark, m.unit, m.direction, m.mean, coalesce(m.n, 0),
+                       r.finished_at
+                FROM unnest(?::text[], ?::text[]) AS t(key_id, metric)
+                JOIN proj_result m ON m.key_id = t.key_id AND m.metric = t.metric
+                JOIN proj_run r ON r.run_id = m.run_id
+                WHERE m.device_id IS NOT NULL AND m.mean IS NOT NULL
                   AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
-                ORDER BY m.device_id, r.run_id""", keyId, metric);
-        Map<String, List<Entry>> published = read(c, """
-                SELECT device_id, benchmark, unit, direction, value, 1, NULL::timestamptz
-                FROM proj_published_claim
-                WHERE key_id = ? AND metric = ? AND device_id IS NOT NULL AND value_kind = 'value' AND NOT is_ratio
-                  AND value IS NOT NULL AND benchmark IS NOT NULL
-                ORDER BY device_id, source, claim_id""", keyId, metric);
+                ORDER BY m.key_id, m.metric, m.device_id, r.run_id""", keyIds, metrics);
+        Map<Touched.KeyMetric, Map<String, List<Entry>>> published = read(c, """
+                SELECT p.key_id, p.metric, p.device_id, p.benchmark, p.unit, p.direction, p.value, 1, NULL::timestamptz
+                FROM unnest(?::text[], ?::text[]) AS t(key_id, metric)
+                JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric
+                WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
+                  AND p.value IS NOT NULL AND p.benchmark IS NOT NULL
+                ORDER BY p.key_id, p.metric, p.device_id, p.source, p.claim_id""", keyIds, metrics);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
                                                   mean, ci95_low, ci95_high, best, cv, last_run_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-            add(ps, keyId, metric, "measured", measured);
-            add(ps, keyId, metric, "published", published);
+            for (Touched.KeyMetric pair : pairs) {
+                add(ps, pair.keyId(), pair.metric(), "measured", measured.getOrDefault(pair, Map.of()));
+                add(ps, pair.keyId(), pair.metric(), "published", published.getOrDefault(pair, Map.of()));
+            }
             ps.executeBatch();
         }
     }
 
-    private static Map<String, List<Entry>> read(Connection c, String sql, String keyId, String metric)
-            throws SQLException {
-        Map<String, List<Entry>> byDevice = new LinkedHashMap<>();
+    private static Map<Touched.KeyMetric, Map<String, List<Entry>>> read(Connection c, String sql, String[] keyIds,
+            String[] metrics) throws SQLException {
+        Map<Touched.KeyMetric, Map<String, List<Entry>>> byPair = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, keyId);
-            ps.setString(2, metric);
+            ps.setArray(1, c.createArrayOf("text", keyIds));
+            ps.setArray(2, c.createArrayOf("text", metrics));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    byDevice.computeIfAbsent(rs.getString(1), d -> new ArrayList<>()).add(new Entry(
-                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getDouble(5), rs.getInt(6),
-                            rs.getTimestamp(7)));
+                    byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
+                                    p -> new LinkedHashMap<>())
+                            .computeIfAbsent(rs.getString(3), d -> new ArrayList<>())
+                            .add(new Entry(rs.getString(4), rs.getString(5), rs.getString(6), rs.getDouble(7),
+                                    rs.getInt(8), rs.getTimestamp(9)));
                 }
             }
         }
-        return byDevice;
+        return byPair;
     }
 
     private static void add(PreparedStatement ps, String keyId, String metric, String source,
