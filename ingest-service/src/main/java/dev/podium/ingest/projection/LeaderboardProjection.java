@@ -24,7 +24,11 @@ import java.util.UUID;
 @ApplicationScoped
 public class LeaderboardProjection {
 
-    private record Entry(String benchmark, String unit, String direction, double value, int n, Timestamp at) {
+    /**
+     * The entries of one device under one (key, metric), grouped by the database: the first entry's benchmark, unit and
+     * direction, every value (statistics are computed here, as for a run's own values), the summed n, the latest time.
+     */
+    private record Group(String benchmark, String unit, String direction, List<Double> values, int n, Timestamp last) {
     }
 
     public void recompute(Connection c, Touched touched) throws SQLException {
@@ -77,22 +81,28 @@ public class LeaderboardProjection {
             ps.setArray(2, c.createArrayOf("text", metrics));
             ps.executeUpdate();
         }
-        Map<Touched.KeyMetric, Map<String, List<Entry>>> measured = read(c, """
-                SELECT m.key_id, m.metric, m.device_id, r.benchmark, m.unit, m.direction, m.mean, coalesce(m.n, 0),
-                       r.finished_at
+        Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, """
+                SELECT m.key_id, m.metric, m.device_id, (array_agg(r.benchmark ORDER BY r.run_id))[1],
+                       (array_agg(m.unit ORDER BY r.run_id))[1], (array_agg(m.direction ORDER BY r.run_id))[1],
+                       array_agg(m.mean), sum(coalesce(m.n, 0)), max(r.finished_at)
                 FROM unnest(?::text[], ?::text[]) AS t(key_id, metric)
                 JOIN proj_result m ON m.key_id = t.key_id AND m.metric = t.metric
                 JOIN proj_run r ON r.run_id = m.run_id
                 WHERE m.device_id IS NOT NULL AND m.mean IS NOT NULL
                   AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
-                ORDER BY m.key_id, m.metric, m.device_id, r.run_id""", keyIds, metrics);
-        Map<Touched.KeyMetric, Map<String, List<Entry>>> published = read(c, """
-                SELECT p.key_id, p.metric, p.device_id, p.benchmark, p.unit, p.direction, p.value, 1, NULL::timestamptz
+                GROUP BY m.key_id, m.metric, m.device_id
+                ORDER BY m.key_id, m.metric, m.device_id""", keyIds, metrics);
+        Map<Touched.KeyMetric, Map<String, Group>> published = read(c, """
+                SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
+                       (array_agg(p.unit ORDER BY p.source, p.claim_id))[1],
+                       (array_agg(p.direction ORDER BY p.source, p.claim_id))[1],
+                       array_agg(p.value), count(*), NULL::timestamptz
                 FROM unnest(?::text[], ?::text[]) AS t(key_id, metric)
                 JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric
                 WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
                   AND p.value IS NOT NULL AND p.benchmark IS NOT NULL
-                ORDER BY p.key_id, p.metric, p.device_id, p.source, p.claim_id""", keyIds, metrics);
+                GROUP BY p.key_id, p.metric, p.device_id
+                ORDER BY p.key_id, p.metric, p.device_id""", keyIds, metrics);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
                                                   mean, ci95_low, ci95_high, best, cv, last_run_at)
@@ -105,18 +115,21 @@ public class LeaderboardProjection {
         }
     }
 
-    private static Map<Touched.KeyMetric, Map<String, List<Entry>>> read(Connection c, String sql, String[] keyIds,
+    private static Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql, String[] keyIds,
             String[] metrics) throws SQLException {
-        Map<Touched.KeyMetric, Map<String, List<Entry>>> byPair = new LinkedHashMap<>();
+        Map<Touched.KeyMetric, Map<String, Group>> byPair = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setArray(1, c.createArrayOf("text", keyIds));
             ps.setArray(2, c.createArrayOf("text", metrics));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    List<Double> values = new ArrayList<>();
+                    for (Object v : (Object[]) rs.getArray(7).getArray()) {
+                        values.add(((Number) v).doubleValue());
+                    }
                     byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
                                     p -> new LinkedHashMap<>())
-                            .computeIfAbsent(rs.getString(3), d -> new ArrayList<>())
-                            .add(new Entry(rs.getString(4), rs.getString(5), rs.getString(6), rs.getDouble(7),
+                            .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6), values,
                                     rs.getInt(8), rs.getTimestamp(9)));
                 }
             }
@@ -125,30 +138,27 @@ public class LeaderboardProjection {
     }
 
     private static void add(PreparedStatement ps, String keyId, String metric, String source,
-            Map<String, List<Entry>> byDevice) throws SQLException {
-        for (Map.Entry<String, List<Entry>> d : byDevice.entrySet()) {
-            List<Entry> entries = d.getValue();
-            Entry first = entries.get(0);
-            Statistics s = Statistics.of(entries.stream().map(Entry::value).toList());
-            boolean higher = Direction.HIGHER_IS_BETTER.name().equals(first.direction());
-            Timestamp last = entries.stream().map(Entry::at).filter(java.util.Objects::nonNull)
-                    .max(Timestamp::compareTo).orElse(null);
+            Map<String, Group> byDevice) throws SQLException {
+        for (Map.Entry<String, Group> d : byDevice.entrySet()) {
+            Group g = d.getValue();
+            Statistics s = Statistics.of(g.values());
+            boolean higher = Direction.HIGHER_IS_BETTER.name().equals(g.direction());
             int i = 1;
             ps.setString(i++, keyId);
             ps.setString(i++, metric);
             ps.setString(i++, d.getKey());
             ps.setString(i++, source);
-            ps.setString(i++, first.benchmark());
-            ps.setString(i++, first.unit());
-            ps.setString(i++, first.direction());
-            ps.setInt(i++, entries.size());
-            ps.setInt(i++, entries.stream().mapToInt(Entry::n).sum());
+            ps.setString(i++, g.benchmark());
+            ps.setString(i++, g.unit());
+            ps.setString(i++, g.direction());
+            ps.setInt(i++, g.values().size());
+            ps.setInt(i++, g.n());
             ps.setDouble(i++, s.mean());
             ps.setDouble(i++, s.ci95Low());
             ps.setDouble(i++, s.ci95High());
             ps.setDouble(i++, higher ? s.max() : s.min());
             ps.setDouble(i++, s.cv());
-            ps.setTimestamp(i, last);
+            ps.setTimestamp(i, g.last());
             ps.addBatch();
         }
     }
