@@ -8,7 +8,9 @@
 # ingest and replay start what they measure on ports 29000-29999 and remove it afterwards: a private PostgreSQL 15
 # cluster (initdb, track_commit_timestamp=on, otherwise default settings, like the shared server), a KRaft broker from
 # the Kafka jars, and ingest-service from its build. The shared PostgreSQL server is never restarted or reconfigured.
-# Environment: PODIUM_BENCH_JFR=1 records ingest-service with JFR (profile settings) into .podium/bench/*.jfr.
+# Environment: PODIUM_BENCH_PROFILE=1 records ingest-service with JFR (profile settings) into .podium/bench/*.jfr and
+# prints the statements that took the private server's time (pg_stat_statements) at the end.
+# PODIUM_BENCH_INGEST_APP=DIR measures another build of ingest-service (its target/quarkus-app), e.g. of an older commit.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -72,15 +74,32 @@ scratch() {
 start_postgres() {
   port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
   mkdir -p "$SCRATCH/pg" && chown postgres: "$SCRATCH/pg"
+  local preload=""
+  [ -n "${PODIUM_BENCH_PROFILE:-}" ] && preload="-c shared_preload_libraries=pg_stat_statements"
   runuser -u postgres -- "$PG_BIN/initdb" -D "$SCRATCH/pg" -A trust -U postgres >"$OUT/pg-initdb.log" 2>&1 \
     || fail "initdb failed; see $OUT/pg-initdb.log"
   runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -l "$SCRATCH/pg/server.log" -w -t 60 \
-    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $SCRATCH/pg -c track_commit_timestamp=on" start >/dev/null \
+    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $SCRATCH/pg -c track_commit_timestamp=on $preload" start >/dev/null \
     || fail "the private PostgreSQL did not start; see $SCRATCH/pg/server.log"
   say "private PostgreSQL 15 on 127.0.0.1:$PG_PORT (track_commit_timestamp=on)"
 }
 
-create_db() { psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $1" >/dev/null; }
+create_db() {
+  psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $1" >/dev/null
+  if [ -n "${PODIUM_BENCH_PROFILE:-}" ]; then
+    psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$1" -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
+  fi
+}
+
+# With PODIUM_BENCH_PROFILE: where the server's time went in one database.
+top_statements() { # database
+  [ -n "${PODIUM_BENCH_PROFILE:-}" ] || return 0
+  echo "statements in $1 by total time (pg_stat_statements):"
+  psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$1" -P pager=off -c "SELECT round(s.total_exec_time) AS ms,
+      s.calls, s.rows, left(regexp_replace(s.query, '\s+', ' ', 'g'), 110) AS statement
+    FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1'
+    ORDER BY s.total_exec_time DESC LIMIT 15"
+}
 
 kafka_libs() {
   local libs="$ROOT/.podium/kafka/libs"
@@ -129,13 +148,13 @@ PROPS
 start_ingest() { # port database log [extra -D options...]
   local port=$1 db=$2 log=$3; shift 3
   local jfr=()
-  if [ -n "${PODIUM_BENCH_JFR:-}" ]; then
+  if [ -n "${PODIUM_BENCH_PROFILE:-}" ]; then
     jfr=("-XX:StartFlightRecording=filename=$OUT/$(basename "$log" .log)-$STAMP.jfr,settings=profile,dumponexit=true")
   fi
   PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" PODIUM_MASTER_KEY="$MASTER_KEY" \
     java -Xmx1g "${jfr[@]}" -Dquarkus.http.port="$port" -Dpodium.ingest.bootstrap-servers="127.0.0.1:$KAFKA_PORT" \
     -Dpodium.admin.tokens.bench="$TOKEN" -Dquarkus.log.level=WARN "$@" \
-    -jar "$ROOT/ingest-service/target/quarkus-app/quarkus-run.jar" >"$log" 2>&1 &
+    -jar "${PODIUM_BENCH_INGEST_APP:-$ROOT/ingest-service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &
   PIDS+=($!)
   wait_for_url "http://127.0.0.1:$port/q/health/ready" 120 ingest-service "$log"
 }
@@ -160,6 +179,8 @@ bench_ingest() { # report args...
     --jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_ingest" \
     --baseline-jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_ingest_baseline" \
     --key-id "$(jq -r .key_id <<<"$issued")" --secret "$(jq -r .secret <<<"$issued")" --report "$report" "$@"
+  top_statements podium_bench_ingest
+  top_statements podium_bench_ingest_baseline
   stop_all
 }
 
@@ -176,6 +197,7 @@ bench_replay() { # report args...
   bench_java replay --url "http://127.0.0.1:$REPLAY_PORT" --token "$TOKEN" \
     --jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_replay" ${last:+--ingest-report "$last"} \
     --report "$report"
+  top_statements podium_bench_replay
   stop_all
 }
 
@@ -202,7 +224,9 @@ main() {
   esac
   [ "$name" = pages ] || build
   local report="$OUT/$name-$STAMP.txt"
-  { echo "podium bench $name $* ($STAMP)"; machine; } | tee "$report"
+  { echo "podium bench $name $* ($STAMP)"; machine
+    echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)${PODIUM_BENCH_INGEST_APP:+, ingest-service from $PODIUM_BENCH_INGEST_APP}"
+  } | tee "$report"
   case "$name" in
     ingest) bench_ingest "$report" "$@" ;;
     replay) bench_replay "$report" "$@" ;;

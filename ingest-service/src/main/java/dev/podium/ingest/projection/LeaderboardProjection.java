@@ -31,20 +31,28 @@ public class LeaderboardProjection {
     private record Group(String benchmark, String unit, String direction, List<Double> values, int n, Timestamp last) {
     }
 
+    /**
+     * Pairs named by published figures are recomputed for every device; runs touch only their own device's rows (and
+     * the rows their results left, see {@link Touched#device}), so only those are recomputed.
+     */
     public void recompute(Connection c, Touched touched) throws SQLException {
         Set<Touched.KeyMetric> pairs = new LinkedHashSet<>(touched.keyMetrics());
+        Set<Touched.KeyMetricDevice> devices = new LinkedHashSet<>(touched.devices());
         if (!touched.runs().isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT DISTINCT key_id, metric FROM proj_result WHERE run_id = ANY(?) AND key_id IS NOT NULL")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT DISTINCT key_id, metric, device_id FROM proj_result
+                    WHERE run_id = ANY(?) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
                 ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        pairs.add(new Touched.KeyMetric(rs.getString(1), rs.getString(2)));
+                        devices.add(new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3)));
                     }
                 }
             }
         }
+        devices.removeIf(d -> pairs.contains(d.pair()));
         recompute(c, pairs);
+        recomputeDevices(c, devices);
     }
 
     /** Every (key, metric) pair that has results or published figures, in slices of 1000 pairs. */
@@ -72,55 +80,81 @@ public class LeaderboardProjection {
         if (pairs.isEmpty()) {
             return;
         }
-        String[] keyIds = pairs.stream().map(Touched.KeyMetric::keyId).toArray(String[]::new);
-        String[] metrics = pairs.stream().map(Touched.KeyMetric::metric).toArray(String[]::new);
-        try (PreparedStatement ps = c.prepareStatement("""
-                DELETE FROM proj_leaderboard_row l USING unnest(?::text[], ?::text[]) AS t(key_id, metric)
-                WHERE l.key_id = t.key_id AND l.metric = t.metric""")) {
-            ps.setArray(1, c.createArrayOf("text", keyIds));
-            ps.setArray(2, c.createArrayOf("text", metrics));
+        recompute(c, pairs.stream().map(Touched.KeyMetric::keyId).toArray(String[]::new),
+                pairs.stream().map(Touched.KeyMetric::metric).toArray(String[]::new), null);
+    }
+
+    /** The same for single devices' rows. */
+    private void recomputeDevices(Connection c, Set<Touched.KeyMetricDevice> devices) throws SQLException {
+        if (devices.isEmpty()) {
+            return;
+        }
+        recompute(c, devices.stream().map(Touched.KeyMetricDevice::keyId).toArray(String[]::new),
+                devices.stream().map(Touched.KeyMetricDevice::metric).toArray(String[]::new),
+                devices.stream().map(Touched.KeyMetricDevice::deviceId).toArray(String[]::new));
+    }
+
+    /** Rows of the (key, metric) pairs given, or with {@code deviceIds}, of the (key, metric, device) triples given. */
+    private void recompute(Connection c, String[] keyIds, String[] metrics, String[] deviceIds) throws SQLException {
+        boolean byDevice = deviceIds != null;
+        String targets = byDevice ? "unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, metric, device_id)"
+                : "unnest(?::text[], ?::text[]) AS t(key_id, metric)";
+        String[][] params = byDevice ? new String[][] {keyIds, metrics, deviceIds} : new String[][] {keyIds, metrics};
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_leaderboard_row l USING " + targets
+                + " WHERE l.key_id = t.key_id AND l.metric = t.metric"
+                + (byDevice ? " AND l.device_id = t.device_id" : ""))) {
+            bind(c, ps, params);
             ps.executeUpdate();
         }
         Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, """
                 SELECT m.key_id, m.metric, m.device_id, (array_agg(r.benchmark ORDER BY r.run_id))[1],
                        (array_agg(m.unit ORDER BY r.run_id))[1], (array_agg(m.direction ORDER BY r.run_id))[1],
                        array_agg(m.mean), sum(coalesce(m.n, 0)), max(r.finished_at)
-                FROM unnest(?::text[], ?::text[]) AS t(key_id, metric)
-                JOIN proj_result m ON m.key_id = t.key_id AND m.metric = t.metric
+                FROM %s
+                JOIN proj_result m ON m.key_id = t.key_id AND m.metric = t.metric %s
                 JOIN proj_run r ON r.run_id = m.run_id
                 WHERE m.device_id IS NOT NULL AND m.mean IS NOT NULL
                   AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
                 GROUP BY m.key_id, m.metric, m.device_id
-                ORDER BY m.key_id, m.metric, m.device_id""", keyIds, metrics);
+                ORDER BY m.key_id, m.metric, m.device_id""".formatted(targets,
+                byDevice ? "AND m.device_id = t.device_id" : ""), params);
         Map<Touched.KeyMetric, Map<String, Group>> published = read(c, """
                 SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
                        (array_agg(p.unit ORDER BY p.source, p.claim_id))[1],
                        (array_agg(p.direction ORDER BY p.source, p.claim_id))[1],
                        array_agg(p.value), count(*), NULL::timestamptz
-                FROM unnest(?::text[], ?::text[]) AS t(key_id, metric)
-                JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric
+                FROM %s
+                JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric %s
                 WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
                   AND p.value IS NOT NULL AND p.benchmark IS NOT NULL
                 GROUP BY p.key_id, p.metric, p.device_id
-                ORDER BY p.key_id, p.metric, p.device_id""", keyIds, metrics);
+                ORDER BY p.key_id, p.metric, p.device_id""".formatted(targets,
+                byDevice ? "AND p.device_id = t.device_id" : ""), params);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
                                                   mean, ci95_low, ci95_high, best, cv, last_run_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-            for (Touched.KeyMetric pair : pairs) {
-                add(ps, pair.keyId(), pair.metric(), "measured", measured.getOrDefault(pair, Map.of()));
-                add(ps, pair.keyId(), pair.metric(), "published", published.getOrDefault(pair, Map.of()));
+            for (var pair : measured.entrySet()) {
+                add(ps, pair.getKey().keyId(), pair.getKey().metric(), "measured", pair.getValue());
+            }
+            for (var pair : published.entrySet()) {
+                add(ps, pair.getKey().keyId(), pair.getKey().metric(), "published", pair.getValue());
             }
             ps.executeBatch();
         }
     }
 
-    private static Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql, String[] keyIds,
-            String[] metrics) throws SQLException {
+    private static void bind(Connection c, PreparedStatement ps, String[][] params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            ps.setArray(i + 1, c.createArrayOf("text", params[i]));
+        }
+    }
+
+    private static Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql, String[][] params)
+            throws SQLException {
         Map<Touched.KeyMetric, Map<String, Group>> byPair = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setArray(1, c.createArrayOf("text", keyIds));
-            ps.setArray(2, c.createArrayOf("text", metrics));
+            bind(c, ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     List<Double> values = new ArrayList<>();

@@ -98,11 +98,13 @@ public class RunProjection implements Projection {
         }
         if (!pending.startedRuns.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
-                    UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id FROM proj_run r
-                    WHERE r.run_id = m.run_id AND m.run_id = ANY(?)
-                      AND (m.key_id IS DISTINCT FROM r.key_id OR m.device_id IS DISTINCT FROM r.device_id)""")) {
+                    UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id
+                    FROM proj_run r, proj_result old
+                    WHERE r.run_id = m.run_id AND old.run_id = m.run_id AND old.metric = m.metric AND m.run_id = ANY(?)
+                      AND (m.key_id IS DISTINCT FROM r.key_id OR m.device_id IS DISTINCT FROM r.device_id)
+                    RETURNING old.key_id, old.metric, old.device_id""")) {
                 ps.setArray(1, c.createArrayOf("uuid", pending.startedRuns.toArray()));
-                ps.executeUpdate();
+                leftRows(ps, touched);
             }
         }
         pending.started.clear();
@@ -198,14 +200,26 @@ public class RunProjection implements Projection {
             return; // a new run row: no result can reference it yet
         }
         // Results that arrived before their RunStarted learn their key and device now.
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE proj_result SET key_id = ?, device_id = ? WHERE run_id = ? AND (key_id IS DISTINCT FROM ? OR device_id IS DISTINCT FROM ?)")) {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE proj_result m SET key_id = ?, device_id = ? FROM proj_result old
+                WHERE old.run_id = m.run_id AND old.metric = m.metric AND m.run_id = ?
+                  AND (m.key_id IS DISTINCT FROM ? OR m.device_id IS DISTINCT FROM ?)
+                RETURNING old.key_id, old.metric, old.device_id""")) {
             ps.setString(1, r.key().id());
             ps.setString(2, deviceId);
             Sql.setUuid(ps, 3, r.runId());
             ps.setString(4, r.key().id());
             ps.setString(5, deviceId);
-            ps.executeUpdate();
+            leftRows(ps, touched);
+        }
+    }
+
+    /** The leaderboard rows results left when their key or device changed are recomputed too. */
+    private static void leftRows(PreparedStatement ps, Touched touched) throws SQLException {
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                touched.device(rs.getString(1), rs.getString(2), rs.getString(3));
+            }
         }
     }
 
