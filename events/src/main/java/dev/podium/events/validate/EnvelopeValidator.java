@@ -117,7 +117,7 @@ public final class EnvelopeValidator {
 
     private void checkRecord(JsonNode node, Class<?> recordType, String path, List<Violation> out) {
         List<RecordRules.Field> fields = RecordRules.fields(recordType);
-        checkUnknownFields(node, fields.stream().map(RecordRules.Field::jsonName).toList(), path + ".", out);
+        checkUnknownFields(node, RecordRules.jsonNames(recordType), path + ".", out);
         for (RecordRules.Field f : fields) {
             String p = path + "." + f.jsonName();
             JsonNode value = node.get(f.jsonName());

@@ -28,8 +28,28 @@ public final class RecordRules {
     public record Field(String jsonName, Type type, boolean required, boolean text, boolean nonNegative) {
     }
 
+    /** Read once per record type: reflection on components and annotations is costly, and records never change. */
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> recordType) {
+            return Arrays.stream(recordType.getRecordComponents()).map(RecordRules::field).toList();
+        }
+    };
+
+    private static final ClassValue<List<String>> JSON_NAMES = new ClassValue<>() {
+        @Override
+        protected List<String> computeValue(Class<?> recordType) {
+            return FIELDS.get(recordType).stream().map(Field::jsonName).toList();
+        }
+    };
+
     public static List<Field> fields(Class<?> recordType) {
-        return Arrays.stream(recordType.getRecordComponents()).map(RecordRules::field).toList();
+        return FIELDS.get(recordType);
+    }
+
+    /** The JSON names of a record's components, in order. */
+    public static List<String> jsonNames(Class<?> recordType) {
+        return JSON_NAMES.get(recordType);
     }
 
     private static Field field(RecordComponent c) {

@@ -32,9 +32,11 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -162,16 +164,18 @@ public class JobCommands {
      * job's current epoch, and ends a job when the run holding its lease completes, fails or is cancelled.
      */
     public void onRunEvents(Connection c, List<StoredEvent> fresh) throws SQLException {
-        lockJobsInIdOrder(c, fresh);
+        Set<UUID> assigned = lockJobsInIdOrder(c, fresh);
+        // A run's end can only end a job assigned to it; a grant in this batch may assign one, so then every end looks.
+        boolean grants = fresh.stream().anyMatch(e -> e.envelope().payload() instanceof JobClaimed);
         for (StoredEvent e : fresh) {
             Object p = e.envelope().payload();
             if (p instanceof JobClaimed claim) {
                 grant(c, e.envelope(), claim);
-            } else if (p instanceof RunCompleted r) {
+            } else if (p instanceof RunCompleted r && (grants || assigned.contains(r.runId()))) {
                 finish(c, r.runId(), "done");
-            } else if (p instanceof RunFailed r) {
+            } else if (p instanceof RunFailed r && (grants || assigned.contains(r.runId()))) {
                 finish(c, r.runId(), "failed");
-            } else if (p instanceof RunCancelled r) {
+            } else if (p instanceof RunCancelled r && (grants || assigned.contains(r.runId()))) {
                 finish(c, r.runId(), "cancelled");
             }
         }
@@ -181,7 +185,7 @@ public class JobCommands {
      * Locks the job rows a batch will touch, in job id order, so two instances whose batches touch the same jobs in
      * different orders wait for each other instead of deadlocking.
      */
-    private static void lockJobsInIdOrder(Connection c, List<StoredEvent> fresh) throws SQLException {
+    private static Set<UUID> lockJobsInIdOrder(Connection c, List<StoredEvent> fresh) throws SQLException {
         List<UUID> jobIds = new ArrayList<>();
         List<UUID> runIds = new ArrayList<>();
         for (StoredEvent e : fresh) {
@@ -196,16 +200,24 @@ public class JobCommands {
                 runIds.add(r.runId());
             }
         }
+        Set<UUID> assignedRuns = new HashSet<>();
         if (jobIds.isEmpty() && runIds.isEmpty()) {
-            return;
+            return assignedRuns;
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT job_id FROM job WHERE job_id = ANY(?) OR (run_id = ANY(?) AND state = 'assigned')
+                SELECT job_id, run_id, state FROM job WHERE job_id = ANY(?) OR (run_id = ANY(?) AND state = 'assigned')
                 ORDER BY job_id FOR UPDATE""")) {
             ps.setArray(1, c.createArrayOf("uuid", jobIds.toArray()));
             ps.setArray(2, c.createArrayOf("uuid", runIds.toArray()));
-            ps.executeQuery().close();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if ("assigned".equals(rs.getString(3)) && rs.getObject(2) != null) {
+                        assignedRuns.add(rs.getObject(2, UUID.class));
+                    }
+                }
+            }
         }
+        return assignedRuns;
     }
 
     private void grant(Connection c, Envelope env, JobClaimed claim) throws SQLException {

@@ -232,7 +232,7 @@ public class BatchProcessor {
 
     private String payloadJson(Verdict.Verified v) {
         try {
-            return codec.mapper().writeValueAsString(codec.toTree(v.envelope()).get("payload"));
+            return codec.mapper().writeValueAsString(v.envelope().payload());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a decoded payload always encodes", e);
         }

@@ -24,97 +24,175 @@ import java.util.UUID;
 @ApplicationScoped
 public class LeaderboardProjection {
 
-    private record Entry(String benchmark, String unit, String direction, double value, int n, Timestamp at) {
+    /**
+     * The entries of one device under one (key, metric), grouped by the database: the first entry's benchmark, unit and
+     * direction, every value (statistics are computed here, as for a run's own values), the summed n, the latest time.
+     */
+    private record Group(String benchmark, String unit, String direction, List<Double> values, int n, Timestamp last) {
     }
 
+    /**
+     * Pairs named by published figures are recomputed for every device; runs touch only their own device's rows (and
+     * the rows their results left, see {@link Touched#device}), so only those are recomputed.
+     */
     public void recompute(Connection c, Touched touched) throws SQLException {
         Set<Touched.KeyMetric> pairs = new LinkedHashSet<>(touched.keyMetrics());
+        Set<Touched.KeyMetricDevice> devices = new LinkedHashSet<>(touched.devices());
         if (!touched.runs().isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT DISTINCT key_id, metric FROM proj_result WHERE run_id = ANY(?) AND key_id IS NOT NULL")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT DISTINCT key_id, metric, device_id FROM proj_result
+                    WHERE run_id = ANY(?) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
                 ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        pairs.add(new Touched.KeyMetric(rs.getString(1), rs.getString(2)));
+                        devices.add(new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3)));
                     }
                 }
             }
         }
-        for (Touched.KeyMetric pair : pairs) {
-            recompute(c, pair.keyId(), pair.metric());
+        devices.removeIf(d -> pairs.contains(d.pair()));
+        recompute(c, pairs);
+        recomputeDevices(c, devices);
+    }
+
+    /** Every (key, metric) pair that has results or published figures, in slices of 1000 pairs. */
+    public void recomputeAll(Connection c) throws SQLException {
+        List<Touched.KeyMetric> all = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT key_id, metric FROM proj_result WHERE key_id IS NOT NULL
+                UNION SELECT key_id, metric FROM proj_published_claim WHERE key_id IS NOT NULL
+                ORDER BY 1, 2""");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                all.add(new Touched.KeyMetric(rs.getString(1), rs.getString(2)));
+            }
+        }
+        for (int i = 0; i < all.size(); i += 1000) {
+            recompute(c, new LinkedHashSet<>(all.subList(i, Math.min(all.size(), i + 1000))));
         }
     }
 
-    private void recompute(Connection c, String keyId, String metric) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_leaderboard_row WHERE key_id = ? AND metric = ?")) {
-            ps.setString(1, keyId);
-            ps.setString(2, metric);
+    /**
+     * All pairs at once: one DELETE, one read of the measured and one of the published entries, one INSERT batch, so a
+     * batch costs four round trips however many keys it touched.
+     */
+    private void recompute(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        recompute(c, pairs.stream().map(Touched.KeyMetric::keyId).toArray(String[]::new),
+                pairs.stream().map(Touched.KeyMetric::metric).toArray(String[]::new), null);
+    }
+
+    /** The same for single devices' rows. */
+    private void recomputeDevices(Connection c, Set<Touched.KeyMetricDevice> devices) throws SQLException {
+        if (devices.isEmpty()) {
+            return;
+        }
+        recompute(c, devices.stream().map(Touched.KeyMetricDevice::keyId).toArray(String[]::new),
+                devices.stream().map(Touched.KeyMetricDevice::metric).toArray(String[]::new),
+                devices.stream().map(Touched.KeyMetricDevice::deviceId).toArray(String[]::new));
+    }
+
+    /** Rows of the (key, metric) pairs given, or with {@code deviceIds}, of the (key, metric, device) triples given. */
+    private void recompute(Connection c, String[] keyIds, String[] metrics, String[] deviceIds) throws SQLException {
+        boolean byDevice = deviceIds != null;
+        String targets = byDevice ? "unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, metric, device_id)"
+                : "unnest(?::text[], ?::text[]) AS t(key_id, metric)";
+        String[][] params = byDevice ? new String[][] {keyIds, metrics, deviceIds} : new String[][] {keyIds, metrics};
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_leaderboard_row l USING " + targets
+                + " WHERE l.key_id = t.key_id AND l.metric = t.metric"
+                + (byDevice ? " AND l.device_id = t.device_id" : ""))) {
+            bind(c, ps, params);
             ps.executeUpdate();
         }
-        Map<String, List<Entry>> measured = read(c, """
-                SELECT m.device_id, r.benchmark, m.unit, m.direction, m.mean, coalesce(m.n, 0), r.finished_at
-                FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
-                WHERE m.key_id = ? AND m.metric = ? AND m.device_id IS NOT NULL AND m.mean IS NOT NULL
+        Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, """
+                SELECT m.key_id, m.metric, m.device_id, (array_agg(r.benchmark ORDER BY r.run_id))[1],
+                       (array_agg(m.unit ORDER BY r.run_id))[1], (array_agg(m.direction ORDER BY r.run_id))[1],
+                       array_agg(m.mean), sum(coalesce(m.n, 0)), max(r.finished_at)
+                FROM %s
+                JOIN proj_result m ON m.key_id = t.key_id AND m.metric = t.metric %s
+                JOIN proj_run r ON r.run_id = m.run_id
+                WHERE m.device_id IS NOT NULL AND m.mean IS NOT NULL
                   AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
-                ORDER BY m.device_id, r.run_id""", keyId, metric);
-        Map<String, List<Entry>> published = read(c, """
-                SELECT device_id, benchmark, unit, direction, value, 1, NULL::timestamptz
-                FROM proj_published_claim
-                WHERE key_id = ? AND metric = ? AND device_id IS NOT NULL AND value_kind = 'value' AND NOT is_ratio
-                  AND value IS NOT NULL AND benchmark IS NOT NULL
-                ORDER BY device_id, source, claim_id""", keyId, metric);
+                GROUP BY m.key_id, m.metric, m.device_id
+                ORDER BY m.key_id, m.metric, m.device_id""".formatted(targets,
+                byDevice ? "AND m.device_id = t.device_id" : ""), params);
+        Map<Touched.KeyMetric, Map<String, Group>> published = read(c, """
+                SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
+                       (array_agg(p.unit ORDER BY p.source, p.claim_id))[1],
+                       (array_agg(p.direction ORDER BY p.source, p.claim_id))[1],
+                       array_agg(p.value), count(*), NULL::timestamptz
+                FROM %s
+                JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric %s
+                WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
+                  AND p.value IS NOT NULL AND p.benchmark IS NOT NULL
+                GROUP BY p.key_id, p.metric, p.device_id
+                ORDER BY p.key_id, p.metric, p.device_id""".formatted(targets,
+                byDevice ? "AND p.device_id = t.device_id" : ""), params);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
                                                   mean, ci95_low, ci95_high, best, cv, last_run_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-            add(ps, keyId, metric, "measured", measured);
-            add(ps, keyId, metric, "published", published);
+            for (var pair : measured.entrySet()) {
+                add(ps, pair.getKey().keyId(), pair.getKey().metric(), "measured", pair.getValue());
+            }
+            for (var pair : published.entrySet()) {
+                add(ps, pair.getKey().keyId(), pair.getKey().metric(), "published", pair.getValue());
+            }
             ps.executeBatch();
         }
     }
 
-    private static Map<String, List<Entry>> read(Connection c, String sql, String keyId, String metric)
+    private static void bind(Connection c, PreparedStatement ps, String[][] params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            ps.setArray(i + 1, c.createArrayOf("text", params[i]));
+        }
+    }
+
+    private static Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql, String[][] params)
             throws SQLException {
-        Map<String, List<Entry>> byDevice = new LinkedHashMap<>();
+        Map<Touched.KeyMetric, Map<String, Group>> byPair = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, keyId);
-            ps.setString(2, metric);
+            bind(c, ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    byDevice.computeIfAbsent(rs.getString(1), d -> new ArrayList<>()).add(new Entry(
-                            rs.getString(2), rs.getString(3), rs.getString(4), rs.getDouble(5), rs.getInt(6),
-                            rs.getTimestamp(7)));
+                    List<Double> values = new ArrayList<>();
+                    for (Object v : (Object[]) rs.getArray(7).getArray()) {
+                        values.add(((Number) v).doubleValue());
+                    }
+                    byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
+                                    p -> new LinkedHashMap<>())
+                            .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6), values,
+                                    rs.getInt(8), rs.getTimestamp(9)));
                 }
             }
         }
-        return byDevice;
+        return byPair;
     }
 
     private static void add(PreparedStatement ps, String keyId, String metric, String source,
-            Map<String, List<Entry>> byDevice) throws SQLException {
-        for (Map.Entry<String, List<Entry>> d : byDevice.entrySet()) {
-            List<Entry> entries = d.getValue();
-            Entry first = entries.get(0);
-            Statistics s = Statistics.of(entries.stream().map(Entry::value).toList());
-            boolean higher = Direction.HIGHER_IS_BETTER.name().equals(first.direction());
-            Timestamp last = entries.stream().map(Entry::at).filter(java.util.Objects::nonNull)
-                    .max(Timestamp::compareTo).orElse(null);
+            Map<String, Group> byDevice) throws SQLException {
+        for (Map.Entry<String, Group> d : byDevice.entrySet()) {
+            Group g = d.getValue();
+            Statistics s = Statistics.of(g.values());
+            boolean higher = Direction.HIGHER_IS_BETTER.name().equals(g.direction());
             int i = 1;
             ps.setString(i++, keyId);
             ps.setString(i++, metric);
             ps.setString(i++, d.getKey());
             ps.setString(i++, source);
-            ps.setString(i++, first.benchmark());
-            ps.setString(i++, first.unit());
-            ps.setString(i++, first.direction());
-            ps.setInt(i++, entries.size());
-            ps.setInt(i++, entries.stream().mapToInt(Entry::n).sum());
+            ps.setString(i++, g.benchmark());
+            ps.setString(i++, g.unit());
+            ps.setString(i++, g.direction());
+            ps.setInt(i++, g.values().size());
+            ps.setInt(i++, g.n());
             ps.setDouble(i++, s.mean());
             ps.setDouble(i++, s.ci95Low());
             ps.setDouble(i++, s.ci95High());
             ps.setDouble(i++, higher ? s.max() : s.min());
             ps.setDouble(i++, s.cv());
-            ps.setTimestamp(i, last);
+            ps.setTimestamp(i, g.last());
             ps.addBatch();
         }
     }

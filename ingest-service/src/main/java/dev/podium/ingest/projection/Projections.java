@@ -1,5 +1,10 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.events.admin.ResultRetracted;
+import dev.podium.events.job.JobAssigned;
+import dev.podium.events.job.JobLeaseExpired;
+import dev.podium.events.run.JobClaimed;
+import dev.podium.events.run.RunStarted;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -44,14 +49,48 @@ public class Projections {
     /** Applies events (already in position order) and recomputes the aggregates they touched. */
     public void apply(Connection c, List<StoredEvent> events) throws SQLException {
         Touched touched = new Touched();
+        applyModels(c, events, touched);
+        leaderboard.recompute(c, touched);
+    }
+
+    /**
+     * Applies events (already in position order) to every read model but not the aggregates: a rebuild recomputes
+     * those once, with {@link #recomputeAll}, after its last chunk.
+     */
+    public void applyModels(Connection c, List<StoredEvent> events, Touched touched) throws SQLException {
         for (StoredEvent e : events) {
+            if (ordersRuns(e)) {
+                drain(c, touched);
+            }
             for (Projection p : models) {
                 p.apply(e, c, touched);
             }
         }
+        drain(c, touched);
         for (Projection p : models) {
             p.flush(c, touched);
         }
-        leaderboard.recompute(c, touched);
+    }
+
+    /** Recomputes every aggregate from the read models. */
+    public void recomputeAll(Connection c) throws SQLException {
+        leaderboard.recomputeAll(c);
+    }
+
+    /**
+     * Events whose projection reads run rows or changes them in a way that depends on what came before (grants,
+     * claims, lease expiries, retractions, a run of a job): the run and result writes deferred so far are sent first,
+     * so every event sees the rows of the events before it, as when applied one at a time.
+     */
+    static boolean ordersRuns(StoredEvent e) {
+        Object p = e.envelope().payload();
+        return p instanceof JobClaimed || p instanceof JobAssigned || p instanceof JobLeaseExpired
+                || p instanceof ResultRetracted || (p instanceof RunStarted r && r.jobId() != null);
+    }
+
+    private void drain(Connection c, Touched touched) throws SQLException {
+        for (Projection p : models) {
+            p.drain(c, touched);
+        }
     }
 }

@@ -47,10 +47,12 @@ public class Rebuilder {
                     if (chunk.isEmpty()) {
                         break;
                     }
-                    projections.apply(c, chunk);
+                    projections.applyModels(c, chunk, new Touched());
                     after = chunk.get(chunk.size() - 1).position();
                     replayed += chunk.size();
                 }
+                // Aggregates depend on the final read models only: computed once, not once per chunk.
+                projections.recomputeAll(c);
                 c.commit();
                 LOG.infof("rebuilt the projections from %d events in %d ms", replayed,
                         (System.nanoTime() - started) / 1_000_000);

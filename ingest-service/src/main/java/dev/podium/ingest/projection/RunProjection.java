@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,23 +31,85 @@ public class RunProjection implements Projection {
     /** Statuses an event may replace; terminal ones and superseded stay. */
     private static final String KEEP_SUPERSEDED = "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
 
+    /** Statements bound later, in the order their events came. */
+    @FunctionalInterface
+    interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    /** What this batch deferred: upserts of self-started runs and of run ends, sent as two JDBC batches. */
+    private static final class Pending {
+        final List<Binder> started = new ArrayList<>();
+        final List<java.util.UUID> startedRuns = new ArrayList<>();
+        final List<Binder> finished = new ArrayList<>();
+    }
+
     @Override
     public void apply(StoredEvent event, Connection c, Touched touched) throws SQLException {
         Envelope env = event.envelope();
         Object p = env.payload();
         if (p instanceof RunStarted r) {
-            started(c, env, r, event.position(), touched);
+            if (r.jobId() == null) {
+                Pending pending = touched.state(Pending.class, Pending::new);
+                pending.started.add(ps -> bindStarted(ps, env, r, event.position()));
+                pending.startedRuns.add(r.runId());
+                touched.run(r.runId());
+            } else {
+                started(c, env, r, event.position(), touched);
+            }
         } else if (p instanceof JobClaimed j) {
             claimed(c, env, j, event.position());
         } else if (p instanceof RunCompleted r) {
-            finished(c, env, r.runId(), "completed", r.durationSeconds(), Json.of(r.validity()), allPassed(r.validity()),
+            finished(env, r.runId(), "completed", r.durationSeconds(), Json.of(r.validity()), allPassed(r.validity()),
                     null, event.position(), touched);
         } else if (p instanceof RunFailed f) {
-            finished(c, env, f.runId(), "failed", null, null, null, Json.of(failure(f)), event.position(), touched);
+            finished(env, f.runId(), "failed", null, null, null, Json.of(failure(f)), event.position(), touched);
         } else if (p instanceof RunCancelled x) {
-            finished(c, env, x.runId(), "cancelled", null, null, null,
+            finished(env, x.runId(), "cancelled", null, null, null,
                     Json.of(x.reason() == null ? Map.of() : Map.of("reason", x.reason())), event.position(), touched);
         }
+    }
+
+    /**
+     * Sends the deferred upserts: self-started runs, then run ends (the two commute: neither overrides what the other
+     * sets, and both keep a terminal or superseded status), then gives results stored before their RunStarted the key
+     * and device it named, in one statement.
+     */
+    @Override
+    public void drain(Connection c, Touched touched) throws SQLException {
+        Pending pending = touched.state(Pending.class, Pending::new);
+        if (!pending.started.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(STARTED)) {
+                for (Binder b : pending.started) {
+                    b.bind(ps);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        if (!pending.finished.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(FINISHED)) {
+                for (Binder b : pending.finished) {
+                    b.bind(ps);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        if (!pending.startedRuns.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id
+                    FROM proj_run r, proj_result old
+                    WHERE r.run_id = m.run_id AND old.run_id = m.run_id AND old.metric = m.metric AND m.run_id = ANY(?)
+                      AND (m.key_id IS DISTINCT FROM r.key_id OR m.device_id IS DISTINCT FROM r.device_id)
+                    RETURNING old.key_id, old.metric, old.device_id""")) {
+                ps.setArray(1, c.createArrayOf("uuid", pending.startedRuns.toArray()));
+                leftRows(ps, touched);
+            }
+        }
+        pending.started.clear();
+        pending.startedRuns.clear();
+        pending.finished.clear();
     }
 
     static boolean allPassed(List<ValidityCheck> checks) {
@@ -62,60 +125,72 @@ public class RunProjection implements Projection {
         return m;
     }
 
-    private static void started(Connection c, Envelope env, RunStarted r, long position, Touched touched)
-            throws SQLException {
+    private static final String STARTED = """
+            INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
+                                  device_id, device_count, host_key, workload, software, accelerators, host,
+                                  started_at, started_position, last_position)
+            VALUES (?, ?, ?, ?, ?,
+                    CASE WHEN ?::uuid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM proj_job_assignment a
+                                      WHERE a.job_id = ?::uuid AND a.lease_epoch = ? AND a.run_id = ?::uuid)
+                         THEN 'superseded'
+                         WHEN EXISTS (SELECT 1 FROM proj_job_assignment a
+                                      WHERE a.job_id = ?::uuid AND a.lease_epoch > ?) THEN 'superseded'
+                         ELSE 'running' END,
+                    ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
+            ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
+                job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
+                status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
+                              THEN excluded.status ELSE proj_run.status END,
+                benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
+                device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
+                software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
+                started_at = excluded.started_at, started_position = excluded.started_position,
+                last_position = greatest(proj_run.last_position, excluded.last_position)""";
+
+    private static String deviceId(RunStarted r) {
         List<Accelerator> acc = r.accelerators();
-        String deviceId = acc == null || acc.isEmpty()
+        return acc == null || acc.isEmpty()
                 ? DeviceAliases.cpuDeviceId(r.host() == null ? null : r.host().cpuModel())
                 : acc.get(0).deviceId();
+    }
+
+    private static void bindStarted(PreparedStatement ps, Envelope env, RunStarted r, long position)
+            throws SQLException {
+        List<Accelerator> acc = r.accelerators();
         Integer deviceCount = acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+        int i = 1;
+        Sql.setUuid(ps, i++, r.runId());
+        ps.setString(i++, env.streamId());
+        ps.setString(i++, env.agentId());
+        Sql.setUuid(ps, i++, r.jobId());
+        Sql.setInt(ps, i++, r.leaseEpoch());
+        Sql.setUuid(ps, i++, r.jobId());
+        Sql.setUuid(ps, i++, r.jobId());
+        Sql.setInt(ps, i++, r.leaseEpoch());
+        Sql.setUuid(ps, i++, r.runId());
+        Sql.setUuid(ps, i++, r.jobId());
+        Sql.setInt(ps, i++, r.leaseEpoch());
+        ps.setString(i++, r.key().benchmark());
+        ps.setString(i++, r.key().id());
+        ps.setString(i++, deviceId(r));
+        Sql.setInt(ps, i++, deviceCount);
+        ps.setString(i++, r.host() == null ? null : CatalogProjection.hostKey(r.host()));
+        ps.setString(i++, Json.of(r.workload()));
+        ps.setString(i++, Json.of(r.software()));
+        ps.setString(i++, Json.of(r.accelerators()));
+        ps.setString(i++, Json.of(r.host()));
+        Sql.setTime(ps, i++, env.occurredAt());
+        ps.setLong(i++, position);
+        ps.setLong(i, position);
+    }
+
+    /** A run of a job, applied at once: whether it is superseded depends on the grants stored before it. */
+    private static void started(Connection c, Envelope env, RunStarted r, long position, Touched touched)
+            throws SQLException {
+        String deviceId = deviceId(r);
         boolean existed;
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
-                                      device_id, device_count, host_key, workload, software, accelerators, host,
-                                      started_at, started_position, last_position)
-                VALUES (?, ?, ?, ?, ?,
-                        CASE WHEN ?::uuid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM proj_job_assignment a
-                                          WHERE a.job_id = ?::uuid AND a.lease_epoch = ? AND a.run_id = ?::uuid)
-                             THEN 'superseded'
-                             WHEN EXISTS (SELECT 1 FROM proj_job_assignment a
-                                          WHERE a.job_id = ?::uuid AND a.lease_epoch > ?) THEN 'superseded'
-                             ELSE 'running' END,
-                        ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
-                ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
-                    job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
-                    status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
-                                  THEN excluded.status ELSE proj_run.status END,
-                    benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
-                    device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
-                    software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
-                    started_at = excluded.started_at, started_position = excluded.started_position,
-                    last_position = greatest(proj_run.last_position, excluded.last_position)
-                RETURNING (xmax <> 0) AS existed""")) {
-            int i = 1;
-            Sql.setUuid(ps, i++, r.runId());
-            ps.setString(i++, env.streamId());
-            ps.setString(i++, env.agentId());
-            Sql.setUuid(ps, i++, r.jobId());
-            Sql.setInt(ps, i++, r.leaseEpoch());
-            Sql.setUuid(ps, i++, r.jobId());
-            Sql.setUuid(ps, i++, r.jobId());
-            Sql.setInt(ps, i++, r.leaseEpoch());
-            Sql.setUuid(ps, i++, r.runId());
-            Sql.setUuid(ps, i++, r.jobId());
-            Sql.setInt(ps, i++, r.leaseEpoch());
-            ps.setString(i++, r.key().benchmark());
-            ps.setString(i++, r.key().id());
-            ps.setString(i++, deviceId);
-            Sql.setInt(ps, i++, deviceCount);
-            ps.setString(i++, r.host() == null ? null : CatalogProjection.hostKey(r.host()));
-            ps.setString(i++, Json.of(r.workload()));
-            ps.setString(i++, Json.of(r.software()));
-            ps.setString(i++, Json.of(r.accelerators()));
-            ps.setString(i++, Json.of(r.host()));
-            Sql.setTime(ps, i++, env.occurredAt());
-            ps.setLong(i++, position);
-            ps.setLong(i, position);
+        try (PreparedStatement ps = c.prepareStatement(STARTED + " RETURNING (xmax <> 0) AS existed")) {
+            bindStarted(ps, env, r, position);
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 existed = rs.next() && rs.getBoolean(1);
             }
@@ -125,14 +200,26 @@ public class RunProjection implements Projection {
             return; // a new run row: no result can reference it yet
         }
         // Results that arrived before their RunStarted learn their key and device now.
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE proj_result SET key_id = ?, device_id = ? WHERE run_id = ? AND (key_id IS DISTINCT FROM ? OR device_id IS DISTINCT FROM ?)")) {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE proj_result m SET key_id = ?, device_id = ? FROM proj_result old
+                WHERE old.run_id = m.run_id AND old.metric = m.metric AND m.run_id = ?
+                  AND (m.key_id IS DISTINCT FROM ? OR m.device_id IS DISTINCT FROM ?)
+                RETURNING old.key_id, old.metric, old.device_id""")) {
             ps.setString(1, r.key().id());
             ps.setString(2, deviceId);
             Sql.setUuid(ps, 3, r.runId());
             ps.setString(4, r.key().id());
             ps.setString(5, deviceId);
-            ps.executeUpdate();
+            leftRows(ps, touched);
+        }
+    }
+
+    /** The leaderboard rows results left when their key or device changed are recomputed too. */
+    private static void leftRows(PreparedStatement ps, Touched touched) throws SQLException {
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                touched.device(rs.getString(1), rs.getString(2), rs.getString(3));
+            }
         }
     }
 
@@ -151,16 +238,18 @@ public class RunProjection implements Projection {
         }
     }
 
-    private static void finished(Connection c, Envelope env, java.util.UUID runId, String status, Double duration,
-            String validity, Boolean valid, String failure, long position, Touched touched) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_run (run_id, stream_id, agent_id, status, finished_at, duration_seconds, validity, valid,
-                                      failure, last_position)
-                VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?)
-                ON CONFLICT (run_id) DO UPDATE SET status = %s, finished_at = excluded.finished_at,
-                    duration_seconds = excluded.duration_seconds, validity = excluded.validity, valid = excluded.valid,
-                    failure = excluded.failure, last_position = greatest(proj_run.last_position, excluded.last_position)
-                """.formatted(KEEP_SUPERSEDED))) {
+    private static final String FINISHED = """
+            INSERT INTO proj_run (run_id, stream_id, agent_id, status, finished_at, duration_seconds, validity, valid,
+                                  failure, last_position)
+            VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?)
+            ON CONFLICT (run_id) DO UPDATE SET status = %s, finished_at = excluded.finished_at,
+                duration_seconds = excluded.duration_seconds, validity = excluded.validity, valid = excluded.valid,
+                failure = excluded.failure, last_position = greatest(proj_run.last_position, excluded.last_position)
+            """.formatted(KEEP_SUPERSEDED);
+
+    private static void finished(Envelope env, java.util.UUID runId, String status, Double duration, String validity,
+            Boolean valid, String failure, long position, Touched touched) {
+        touched.state(Pending.class, Pending::new).finished.add(ps -> {
             Sql.setUuid(ps, 1, runId);
             ps.setString(2, env.streamId());
             ps.setString(3, env.agentId());
@@ -175,8 +264,7 @@ public class RunProjection implements Projection {
             }
             ps.setString(9, failure);
             ps.setLong(10, position);
-            ps.executeUpdate();
-        }
+        });
         touched.run(runId);
     }
 }

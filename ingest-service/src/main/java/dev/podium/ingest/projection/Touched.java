@@ -13,8 +13,17 @@ public final class Touched {
     public record KeyMetric(String keyId, String metric) {
     }
 
+    /** One device's rows under a (key, metric): what a run changes. */
+    public record KeyMetricDevice(String keyId, String metric, String deviceId) {
+
+        public KeyMetric pair() {
+            return new KeyMetric(keyId, metric);
+        }
+    }
+
     private final Set<UUID> runs = new LinkedHashSet<>();
     private final Set<KeyMetric> keyMetrics = new LinkedHashSet<>();
+    private final Set<KeyMetricDevice> devices = new LinkedHashSet<>();
     private final java.util.Map<Class<?>, Object> state = new java.util.HashMap<>();
 
     /** A projection's state for this batch, created on first use. */
@@ -32,6 +41,17 @@ public final class Touched {
         }
     }
 
+    /** A device's rows that results left when they moved to another key or device. */
+    public void device(String keyId, String metric, String deviceId) {
+        if (keyId != null && metric != null && deviceId != null) {
+            devices.add(new KeyMetricDevice(keyId, metric, deviceId));
+        }
+    }
+
+    public Set<KeyMetricDevice> devices() {
+        return devices;
+    }
+
     public Set<UUID> runs() {
         return runs;
     }
@@ -41,6 +61,6 @@ public final class Touched {
     }
 
     public boolean isEmpty() {
-        return runs.isEmpty() && keyMetrics.isEmpty();
+        return runs.isEmpty() && keyMetrics.isEmpty() && devices.isEmpty();
     }
 }

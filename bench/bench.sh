@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# Podium's benchmarks, each beside its baseline in the same run (docs/PERFORMANCE.md). Run through ./podium bench:
+#   ./podium bench ingest [--events N] [--rates 0.25,0.5,0.75] [--seconds S] [--keys K]
+#   ./podium bench replay [--events N]            (the issue's size: --events 1000000)
+#   ./podium bench agent-overhead [--pairs N] [--steps S]
+#   ./podium bench pages [seconds per phase] [clients]
+#   ./podium bench all                            (the four, one report)
+# ingest and replay start what they measure on ports 29000-29999 and remove it afterwards: a private PostgreSQL 15
+# cluster (initdb, track_commit_timestamp=on, otherwise default settings, like the shared server), a KRaft broker from
+# the Kafka jars, and ingest-service from its build. The shared PostgreSQL server is never restarted or reconfigured.
+# Environment: PODIUM_BENCH_PROFILE=1 records ingest-service with JFR (profile settings) into .podium/bench/*.jfr and
+# prints the statements that took the private server's time (pg_stat_statements) at the end.
+# PODIUM_BENCH_INGEST_APP=DIR measures another build of ingest-service (its target/quarkus-app), e.g. of an older commit.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$ROOT/.podium/bench"
+PG_BIN=/usr/lib/postgresql/15/bin
+PG_PORT=29432
+KAFKA_PORT=29092
+INGEST_PORT=29081
+REPLAY_PORT=29082
+TOKEN="bench-$(date +%s)-$RANDOM"
+MASTER_KEY="$(head -c 32 /dev/urandom | base64)"
+STAMP="$(date -u +%Y-%m-%dT%H%M%SZ)"
+SCRATCH=""
+PIDS=()
+
+say() { printf '\033[1m[bench]\033[0m %s\n' "$*" >&2; }
+fail() { printf '\033[1;31m[bench] %s\033[0m\n' "$*" >&2; exit 1; }
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${PIDS[@]}"; do
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  PIDS=()
+  if [ -n "$SCRATCH" ] && [ -d "$SCRATCH/pg" ]; then
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -m fast -w stop >/dev/null 2>&1 || true
+  fi
+  if [ -n "$SCRATCH" ]; then rm -rf "$SCRATCH"; SCRATCH=""; fi
+}
+trap cleanup EXIT INT TERM
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_for_url() { # url seconds name log
+  for _ in $(seq 1 "$2"); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 1; done
+  tail -n 40 "$4" >&2 || true
+  fail "$3 was not ready at $1 within $2 s (log: $4)"
+}
+
+build() {
+  if [ ! -f "$ROOT/ingest-service/target/quarkus-app/quarkus-run.jar" ] || [ ! -f "$ROOT/bench/target/podium-bench.jar" ] \
+     || [ ! -f "$ROOT/runner-agent/target/podium-agent.jar" ] || [ -n "${PODIUM_BENCH_BUILD:-}" ]; then
+    say "building ingest-service, runner-agent and the bench commands (tests skipped)"
+    (cd "$ROOT" && mvn -B -q -pl ingest-service,runner-agent,bench -am package -DskipTests) >"$OUT/build.log" 2>&1 \
+      || fail "the build failed; see $OUT/build.log"
+  fi
+}
+
+bench_java() { java -Xmx2g -jar "$ROOT/bench/target/podium-bench.jar" "$@"; }
+
+scratch() {
+  SCRATCH="$(mktemp -d /tmp/podium-bench.XXXXXX)"
+  chmod 755 "$SCRATCH"
+}
+
+# A private PostgreSQL 15 cluster with track_commit_timestamp=on (the shared server is not ours to restart).
+start_postgres() {
+  port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
+  mkdir -p "$SCRATCH/pg" && chown postgres: "$SCRATCH/pg"
+  local preload=""
+  [ -n "${PODIUM_BENCH_PROFILE:-}" ] && preload="-c shared_preload_libraries=pg_stat_statements"
+  runuser -u postgres -- "$PG_BIN/initdb" -D "$SCRATCH/pg" -A trust -U postgres >"$OUT/pg-initdb.log" 2>&1 \
+    || fail "initdb failed; see $OUT/pg-initdb.log"
+  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -l "$SCRATCH/pg/server.log" -w -t 60 \
+    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $SCRATCH/pg -c track_commit_timestamp=on $preload" start >/dev/null \
+    || fail "the private PostgreSQL did not start; see $SCRATCH/pg/server.log"
+  say "private PostgreSQL 15 on 127.0.0.1:$PG_PORT (track_commit_timestamp=on)"
+}
+
+create_db() {
+  psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $1" >/dev/null
+  if [ -n "${PODIUM_BENCH_PROFILE:-}" ]; then
+    psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$1" -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
+  fi
+}
+
+# With PODIUM_BENCH_PROFILE: where the server's time went in one database.
+top_statements() { # database
+  [ -n "${PODIUM_BENCH_PROFILE:-}" ] || return 0
+  echo "statements in $1 by total time (pg_stat_statements):"
+  psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$1" -P pager=off -c "SELECT round(s.total_exec_time) AS ms,
+      s.calls, s.rows, left(regexp_replace(s.query, '\s+', ' ', 'g'), 110) AS statement
+    FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1'
+    ORDER BY s.total_exec_time DESC LIMIT 15"
+}
+
+kafka_libs() {
+  local libs="$ROOT/.podium/kafka/libs"
+  if [ ! -f "$libs/.complete" ]; then
+    say "fetching the Kafka broker's jars"
+    mkdir -p "$libs"
+    (cd "$ROOT/scripts/kafka" && mvn -B -q dependency:copy-dependencies -DoutputDirectory="$libs" -DincludeScope=runtime) \
+      >"$OUT/kafka-fetch.log" 2>&1 || fail "could not fetch Kafka's jars; see $OUT/kafka-fetch.log"
+    touch "$libs/.complete"
+  fi
+  echo "$libs"
+}
+
+start_kafka() {
+  local libs; libs=$(kafka_libs)
+  port_in_use "$KAFKA_PORT" && fail "port $KAFKA_PORT is in use"
+  local controller=$((KAFKA_PORT + 1)) dir="$SCRATCH/kafka"
+  mkdir -p "$dir/data"
+  cat >"$dir/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$controller
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$controller
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$dir/data
+num.partitions=12
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+group.initial.rebalance.delay.ms=0
+message.max.bytes=1048576
+PROPS
+  local id; id=$(java -cp "$libs/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)
+  java -cp "$libs/*" kafka.tools.StorageTool format -t "$id" -c "$dir/server.properties" >"$OUT/kafka.log" 2>&1 \
+    || fail "could not format Kafka's storage; see $OUT/kafka.log"
+  java -Xmx512m -Dlog4j2.configurationFile="$ROOT/scripts/kafka/log4j2.yaml" -cp "$libs/*" kafka.Kafka \
+    "$dir/server.properties" >>"$OUT/kafka.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 60); do port_in_use "$KAFKA_PORT" && break; sleep 1; done
+  port_in_use "$KAFKA_PORT" || fail "Kafka did not listen on $KAFKA_PORT; see $OUT/kafka.log"
+  say "Kafka (KRaft) on 127.0.0.1:$KAFKA_PORT"
+}
+
+start_ingest() { # port database log [extra -D options...]
+  local port=$1 db=$2 log=$3; shift 3
+  local jfr=()
+  if [ -n "${PODIUM_BENCH_PROFILE:-}" ]; then
+    jfr=("-XX:StartFlightRecording=filename=$OUT/$(basename "$log" .log)-$STAMP.jfr,settings=profile,dumponexit=true")
+  fi
+  PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" PODIUM_MASTER_KEY="$MASTER_KEY" \
+    java -Xmx1g "${jfr[@]}" -Dquarkus.http.port="$port" -Dpodium.ingest.bootstrap-servers="127.0.0.1:$KAFKA_PORT" \
+    -Dpodium.admin.tokens.bench="$TOKEN" -Dquarkus.log.level=WARN "$@" \
+    -jar "${PODIUM_BENCH_INGEST_APP:-$ROOT/ingest-service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &
+  PIDS+=($!)
+  wait_for_url "http://127.0.0.1:$port/q/health/ready" 120 ingest-service "$log"
+}
+
+stop_all() { cleanup; }
+
+machine() {
+  local cpu; cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)
+  echo "machine: $(nproc) cores ($cpu), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM," \
+    "$(uname -sr), $(java -version 2>&1 | head -n 1), PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}')"
+}
+
+bench_ingest() { # report args...
+  local report=$1; shift
+  scratch; start_postgres; start_kafka
+  create_db podium_bench_ingest; create_db podium_bench_ingest_baseline
+  start_ingest "$INGEST_PORT" podium_bench_ingest "$OUT/ingest-service.log"
+  local issued; issued=$(curl -fsS -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    -d '{"agent_id":"bench-agent"}' "http://127.0.0.1:$INGEST_PORT/admin/agents")
+  say "measuring ingest (baseline first, then the broker path)"
+  bench_java ingest --bootstrap "127.0.0.1:$KAFKA_PORT" \
+    --jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_ingest" \
+    --baseline-jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_ingest_baseline" \
+    --key-id "$(jq -r .key_id <<<"$issued")" --secret "$(jq -r .secret <<<"$issued")" --report "$report" "$@"
+  top_statements podium_bench_ingest
+  top_statements podium_bench_ingest_baseline
+  stop_all
+}
+
+bench_replay() { # report args...
+  local report=$1; shift
+  scratch; start_postgres; start_kafka
+  create_db podium_bench_replay
+  say "storing the events to replay"
+  bench_java replay-load --jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_replay" "$@"
+  start_ingest "$REPLAY_PORT" podium_bench_replay "$OUT/replay-service.log" \
+    -Dpodium.ingest.consumer.enabled=false -Dpodium.ingest.jobs.enabled=false
+  say "replaying"
+  local last; last=$(ls -t "$OUT"/ingest-*.txt 2>/dev/null | head -n 1 || true)
+  bench_java replay --url "http://127.0.0.1:$REPLAY_PORT" --token "$TOKEN" \
+    --jdbc "jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_replay" ${last:+--ingest-report "$last"} \
+    --report "$report"
+  top_statements podium_bench_replay
+  stop_all
+}
+
+bench_agent() { # report args...
+  local report=$1; shift
+  local work; work="$(mktemp -d /tmp/podium-bench-agent.XXXXXX)"
+  bench_java agent-overhead --agent "$ROOT/runner-agent/podium-agent" --python "${PODIUM_PYTHON:-/usr/bin/python3}" \
+    --work "$work" --report "$report" "$@"
+  rm -rf "$work"
+}
+
+bench_pages() { # report args...
+  local report=$1; shift
+  "$ROOT/query-service/bench/page-bench.sh" "$@" | tee -a "$report"
+}
+
+main() {
+  local name=${1:-}; shift || true
+  mkdir -p "$OUT"
+  case "$name" in
+    ingest|replay|agent-overhead|pages) ;;
+    all) ;;
+    *) fail "usage: ./podium bench ingest|replay|agent-overhead|pages|all [options]" ;;
+  esac
+  [ "$name" = pages ] || build
+  local report="$OUT/$name-$STAMP.txt"
+  { echo "podium bench $name $* ($STAMP)"; machine
+    echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)${PODIUM_BENCH_INGEST_APP:+, ingest-service from $PODIUM_BENCH_INGEST_APP}"
+  } | tee "$report"
+  case "$name" in
+    ingest) bench_ingest "$report" "$@" ;;
+    replay) bench_replay "$report" "$@" ;;
+    agent-overhead) bench_agent "$report" "$@" ;;
+    pages) bench_pages "$report" "$@" ;;
+    all)
+      cp "$report" "$OUT/ingest-$STAMP.txt"
+      bench_ingest "$OUT/ingest-$STAMP.txt"
+      bench_replay "$OUT/replay-$STAMP.txt"
+      bench_agent "$OUT/agent-overhead-$STAMP.txt"
+      bench_pages "$OUT/pages-$STAMP.txt"
+      { for part in ingest replay agent-overhead pages; do grep -v '^machine:\|^podium bench' \
+          "$OUT/$part-$STAMP.txt" || true; done; } >>"$report"
+      echo; say "combined report: $report"; cat "$report" ;;
+  esac
+  say "report: $report"
+}
+
+main "$@"

@@ -1,0 +1,130 @@
+package dev.podium.bench;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The reference workload bare (the script the agent ships, run by the same interpreter with the same arguments) and
+ * under {@code podium-agent run} with its CPU and accelerator samplers on, in interleaved pairs whose order alternates.
+ * The figure is the relative throughput loss per pair, (bare - agent) / bare, with a Student-t 95% interval.
+ */
+@Command(name = "agent-overhead", mixinStandardHelpOptions = true,
+        description = "reference workload bare vs under the agent, interleaved pairs")
+final class AgentOverhead implements Callable<Integer> {
+
+    private static final Pattern METRIC = Pattern.compile("\"name\": \"train_samples_per_second\".*\"value\": ([0-9.eE+-]+)");
+    private static final Pattern AGENT = Pattern.compile("rep 1/1: train_samples_per_second = ([0-9.]+)");
+
+    @Option(names = "--agent", required = true, description = "the podium-agent launcher")
+    Path agent;
+    @Option(names = "--python", defaultValue = "/usr/bin/python3")
+    String python;
+    @Option(names = "--work", required = true, description = "a scratch directory")
+    Path work;
+    @Option(names = "--pairs", defaultValue = "10")
+    int pairs;
+    @Option(names = "--steps", defaultValue = "200")
+    int steps;
+    @Option(names = "--size", defaultValue = "tiny")
+    String size;
+    @Option(names = "--sample-interval-ms", defaultValue = "1000")
+    int sampleIntervalMs;
+    @Option(names = "--report")
+    Path reportFile;
+
+    @Override
+    public Integer call() throws Exception {
+        Report report = new Report(reportFile);
+        Files.createDirectories(work);
+        Path home = work.resolve("home");
+        Path job = work.resolve("job.yaml");
+        Files.writeString(job, """
+                benchmark: podium-reference
+                version: "1"
+                adapter: reference
+                parameters:
+                  size: %s
+                  batch_size: 8
+                  precision: fp32
+                  steps: %d
+                  seed: 42
+                  device: cpu
+                  threads: 1
+                  dataloader_num_workers: 0
+                  python: %s
+                repetitions: 1
+                warmup_steps: 3
+                timeout_seconds: 1800
+                pool: default
+                """.formatted(size, steps, python));
+        Path key = work.resolve("agent.key");
+        Files.writeString(key, "agent.id=bench-agent\nkey.id=bench-key\nkey.secret="
+                + dev.podium.events.sign.EventSigner.newSecret() + "\n");
+        // One agent run first: it extracts the script the bare runs use, and warms the file cache for both.
+        agentRun(job, key, home);
+        Path script = home.resolve("workload/podium_reference.py");
+        List<String> bare = List.of(python, "-u", script.toString(), "--size", size, "--batch-size", "8",
+                "--dataloader-num-workers", "0", "--precision", "fp32", "--steps", Integer.toString(steps),
+                "--warmup-steps", "3", "--seed", "42", "--device", "cpu", "--threads", "1");
+        List<Double> losses = new ArrayList<>();
+        for (int i = 0; i < pairs; i++) {
+            double b;
+            double a;
+            if (i % 2 == 0) {
+                b = bareRun(bare);
+                a = agentRun(job, key, home);
+            } else {
+                a = agentRun(job, key, home);
+                b = bareRun(bare);
+            }
+            double loss = (b - a) / b;
+            losses.add(loss);
+            report.line("agent-overhead: pair %2d: bare %.1f, agent %.1f samples/s: %+.2f%%", i + 1, b, a, 100 * loss);
+        }
+        Stats.MeanCi ci = Stats.meanCi(losses);
+        report.line("agent-overhead: %d pairs, throughput loss under the agent %.2f%% (95%% CI %.2f%% .. %.2f%%); "
+                + "target upper bound <= 2%%: %s", pairs, 100 * ci.mean(), 100 * ci.low(), 100 * ci.high(),
+                Report.verdict(ci.high() <= 0.02));
+        return 0;
+    }
+
+    private double bareRun(List<String> command) throws Exception {
+        return run(new ProcessBuilder(command), METRIC);
+    }
+
+    private double agentRun(Path job, Path key, Path home) throws Exception {
+        return run(new ProcessBuilder(agent.toString(), "run", job.toString(), "--key-file", key.toString(), "--home",
+                home.toString(), "--sample-interval-ms", Integer.toString(sampleIntervalMs), "--python", python), AGENT);
+    }
+
+    private static double run(ProcessBuilder pb, Pattern pattern) throws Exception {
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        Double value = null;
+        StringBuilder out = new StringBuilder();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                out.append(line).append('\n');
+                Matcher m = pattern.matcher(line);
+                if (m.find()) {
+                    value = Double.parseDouble(m.group(1));
+                }
+            }
+        }
+        int exit = p.waitFor();
+        if (exit != 0 || value == null) {
+            throw new IllegalStateException("exit " + exit + ", no throughput from " + pb.command() + ":\n" + out);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,264 @@
+package dev.podium.bench;
+
+import dev.podium.events.sign.EventSigner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Ingest through a real broker into a running ingest-service, beside the baseline JDBC writer in the same run:
+ * <ol>
+ * <li>rounds that alternate {@link BaselineWriter} (the same rows for events already in memory) and a backlog of signed
+ * events produced at once; ingest's rate is measured from the commit timestamps of the transactions that made the
+ * events visible ({@code pg_xact_commit_timestamp(xmin)});</li>
+ * <li>lag: open-loop production at fixed fractions of that maximum; each event's lag is its commit timestamp minus the
+ * time it was scheduled to be produced (not when the producer got to it, so a stall is not hidden).</li>
+ * </ol>
+ * Needs {@code track_commit_timestamp = on} on the ingest database's server.
+ */
+@Command(name = "ingest", mixinStandardHelpOptions = true, description = "Kafka → event store + projections vs a JDBC baseline")
+final class IngestBench implements Callable<Integer> {
+
+    @Option(names = "--bootstrap", required = true)
+    String bootstrap;
+    @Option(names = "--topic", defaultValue = "podium.events")
+    String topic;
+    @Option(names = "--jdbc", required = true, description = "ingest-service's database (read only here)")
+    String jdbc;
+    @Option(names = "--baseline-jdbc", required = true, description = "an empty database for the baseline")
+    String baselineJdbc;
+    @Option(names = "--key-id", required = true)
+    String keyId;
+    @Option(names = "--secret", required = true, description = "the agent key's secret (URL-safe base64)")
+    String secret;
+    @Option(names = "--events", defaultValue = "20000", description = "events in the maximum-rate and baseline phases")
+    int events;
+    @Option(names = "--warmup", defaultValue = "4000")
+    int warmup;
+    @Option(names = "--batch", defaultValue = "500", description = "baseline batch size (ingest's max.poll.records)")
+    int batch;
+    @Option(names = "--keys", defaultValue = "200", description = "comparison keys the runs are spread over")
+    int keys;
+    @Option(names = "--rates", split = ",", defaultValue = "0.25,0.5,0.75",
+            description = "open-loop rates as fractions of the measured maximum")
+    List<Double> rates;
+    @Option(names = "--rounds", defaultValue = "5", description = "baseline and ingest alternate this many times")
+    int rounds;
+    @Option(names = "--seconds", defaultValue = "20", description = "seconds of each open-loop phase")
+    int seconds;
+    @Option(names = "--report", description = "append the results to this file")
+    Path reportFile;
+
+    private Report report;
+    private String runTag;
+
+    @Override
+    public Integer call() throws Exception {
+        report = new Report(reportFile);
+        runTag = Long.toString(System.currentTimeMillis(), 36);
+        byte[] secretBytes = EventSigner.secretBytes(secret);
+
+        Db.migrate(baselineJdbc);
+        BaselineWriter writer = new BaselineWriter(new ResultEvents("x", keys, new byte[32]).codec());
+        String url = baselineJdbc + (baselineJdbc.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
+        try (KafkaProducer<String, byte[]> producer = producer(); Connection baselineDb = Db.connect(url)) {
+            report.line("ingest: warm-up of both, %d events each", warmup);
+            baseline(writer, baselineDb, "warm", warmup);
+            backlog(producer, new ResultEvents(runTag + "-warm", keys, secretBytes), warmup);
+            // Rounds alternate the two, so that a change in the machine's load (other work on it) hits both alike.
+            int perRound = events / rounds;
+            double baselineSeconds = 0;
+            double ingestSeconds = 0;
+            double ingestEvents = 0;
+            List<Double> ratios = new ArrayList<>();
+            for (int r = 1; r <= rounds; r++) {
+                double b = baseline(writer, baselineDb, "round" + r, perRound);
+                double[] i = backlog(producer, new ResultEvents(runTag + "-max" + r, keys, secretBytes), perRound);
+                baselineSeconds += perRound / b;
+                ingestEvents += i[0];
+                ingestSeconds += i[1];
+                ratios.add(i[0] / i[1] / b);
+                report.line("ingest: round %d: baseline %.0f events/s, ingest %.0f events/s, ratio %.2fx", r, b,
+                        i[0] / i[1], i[0] / i[1] / b);
+            }
+            double baseline = rounds * perRound / baselineSeconds;
+            double max = ingestEvents / ingestSeconds;
+            double ratio = max / baseline;
+            double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).toArray();
+            report.line("baseline: %.0f events/s (%d events in batches of %d, %d rounds)", baseline, rounds * perRound,
+                    batch, rounds);
+            report.line("ingest: sustained %.0f events/s over backlogs of %d events", max, perRound);
+            report.line("ingest: ratio to the baseline %.2fx (median of rounds %.2fx; target >= 0.6x: %s)", ratio,
+                    Stats.percentile(sorted, 50), Report.verdict(ratio >= 0.6));
+            Map<Double, Double> p99s = new HashMap<>();
+            for (double f : rates) {
+                p99s.put(f, openLoop(producer, new ResultEvents(runTag + "-lag" + f, keys, secretBytes), f, max * f));
+            }
+            Double atHalf = p99s.get(0.5);
+            if (atHalf != null) {
+                report.line("ingest: p99 lag at half the maximum rate %.0f ms (target <= 200 ms: %s)", atHalf,
+                        Report.verdict(atHalf <= 200));
+            }
+        }
+        report.line("ingest: rows in ingest's database  %s", Db.rowCounts(jdbc));
+        report.line("ingest: rows in the baseline's     %s", Db.rowCounts(baselineJdbc));
+        return 0;
+    }
+
+    /** Events/s of the baseline writer over {@code n} new events, in batches of {@code --batch}. */
+    private double baseline(BaselineWriter writer, Connection c, String phase, int n) throws Exception {
+        ResultEvents gen = new ResultEvents(runTag + "-baseline-" + phase, keys, new byte[32]);
+        List<BaselineWriter.Prepared> all = new ArrayList<>(n + 1);
+        long offset = 0;
+        for (long run = 0; all.size() < n; run++) {
+            for (ResultEvents.Signed s : gen.signedRun(run)) {
+                all.add(writer.prepare(s.envelope(), s.value(), offset++));
+            }
+        }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < all.size(); i += batch) {
+            writer.writeBatch(c, all.subList(i, Math.min(all.size(), i + batch)));
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double rate = all.size() / seconds;
+        return rate;
+    }
+
+    private KafkaProducer<String, byte[]> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "podium-bench");
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    private ProducerRecord<String, byte[]> record(ResultEvents.Signed s) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(EventSigner.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8));
+        h.add(EventSigner.SIGNATURE_HEADER, s.signature().getBytes(StandardCharsets.US_ASCII));
+        return new ProducerRecord<>(topic, null, s.streamId(), s.value(), h);
+    }
+
+    private static List<ResultEvents.Signed> generate(ResultEvents gen, int n) {
+        List<ResultEvents.Signed> out = new ArrayList<>(n + 1);
+        for (long run = 0; out.size() < n; run++) {
+            out.addAll(gen.signedRun(run));
+        }
+        return out;
+    }
+
+    /**
+     * Produces {@code n} events at once; returns the events stored after the first commit that stored any, and the
+     * seconds from that commit to the last: their quotient is the sustained rate.
+     */
+    private double[] backlog(KafkaProducer<String, byte[]> producer, ResultEvents gen, int n) throws Exception {
+        List<ResultEvents.Signed> records = generate(gen, n);
+        long before = maxPosition();
+        for (ResultEvents.Signed s : records) {
+            producer.send(record(s));
+        }
+        producer.flush();
+        waitFor(before, records.size());
+        try (Connection c = Db.connect(jdbc); PreparedStatement ps = c.prepareStatement("""
+                SELECT count(*), t FROM (SELECT xmin::text AS x, extract(epoch FROM pg_xact_commit_timestamp(xmin))::float8 AS t
+                                         FROM event_store WHERE position > ?) AS s
+                GROUP BY x, t ORDER BY t""")) {
+            ps.setLong(1, before);
+            List<double[]> commits = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    commits.add(new double[] {rs.getLong(1), rs.getDouble(2)});
+                }
+            }
+            double afterFirst = commits.stream().skip(1).mapToDouble(x -> x[0]).sum();
+            double span = commits.get(commits.size() - 1)[1] - commits.get(0)[1];
+            return new double[] {afterFirst, span};
+        }
+    }
+
+    /** Open-loop production at {@code rate} events/s for {@code seconds}; returns the p99 lag in ms. */
+    private double openLoop(KafkaProducer<String, byte[]> producer, ResultEvents gen, double fraction, double rate)
+            throws Exception {
+        int n = (int) Math.round(rate * seconds);
+        List<ResultEvents.Signed> records = generate(gen, n);
+        long before = maxPosition();
+        Map<UUID, Long> intended = new HashMap<>(records.size() * 2);
+        long startNanos = System.nanoTime() + 50_000_000L;
+        Instant start = Instant.now().plusNanos(startNanos - System.nanoTime());
+        long startMicros = ChronoUnit.MICROS.between(Instant.EPOCH, start);
+        for (int i = 0; i < records.size(); i++) {
+            long due = startNanos + (long) (i * 1e9 / rate);
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            ResultEvents.Signed s = records.get(i);
+            intended.put(s.envelope().eventId(), startMicros + (due - startNanos) / 1000);
+            producer.send(record(s));
+        }
+        producer.flush();
+        double sent = (System.nanoTime() - startNanos) / 1e9;
+        waitFor(before, records.size());
+        double[] lags = new double[records.size()];
+        int i = 0;
+        try (Connection c = Db.connect(jdbc); PreparedStatement ps = c.prepareStatement("""
+                SELECT event_id, (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000000)::bigint
+                FROM event_store WHERE position > ?""")) {
+            ps.setLong(1, before);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Long due = intended.get(rs.getObject(1, UUID.class));
+                    if (due != null) {
+                        lags[i++] = (rs.getLong(2) - due) / 1000.0;
+                    }
+                }
+            }
+        }
+        double p50 = Stats.percentile(lags, 50);
+        double p99 = Stats.percentile(lags, 99);
+        report.line("ingest: open loop at %.2f of the maximum = %.0f events/s (%d events, produced in %.1f s): "
+                + "lag p50 %.0f ms, p99 %.0f ms, max %.0f ms", fraction, rate, records.size(), sent, p50, p99,
+                Stats.percentile(lags, 100));
+        return p99;
+    }
+
+    private long maxPosition() throws Exception {
+        try (Connection c = Db.connect(jdbc)) {
+            return Db.count(c, "SELECT coalesce(max(position), 0) FROM event_store");
+        }
+    }
+
+    private void waitFor(long afterPosition, int n) throws Exception {
+        long deadline = System.nanoTime() + 600_000_000_000L;
+        try (Connection c = Db.connect(jdbc)) {
+            while (Db.count(c, "SELECT count(*) FROM event_store WHERE position > " + afterPosition) < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("ingest did not store " + n + " events within 600 s");
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+}
