@@ -15,6 +15,11 @@ public final class Limits {
     public static final int MAX_MAP_ENTRIES = 256;
     /** Deepest nesting of JSON objects and arrays. */
     public static final int MAX_NESTING_DEPTH = 32;
+    /**
+     * Largest magnitude of a typed number (metric values, statistics, samples): far above any real measurement, far
+     * below where sums and squares overflow a double in the statistics built from it.
+     */
+    public static final double MAX_NUMBER_MAGNITUDE = 1e15;
     /** How far ahead of ingest's clock {@code occurred_at} may be. */
     public static final java.time.Duration MAX_CLOCK_AHEAD = java.time.Duration.ofDays(1);
 
