@@ -75,8 +75,9 @@ public final class HostileCase {
                 kind.make().apply(ctx).forEach(b -> bads.add(new Placed(kind, b)));
             }
         }
+        // prelude (one run and the foreign RunStarted) + neighbours + bad records = n records in all
         List<Envelope> neighbours = good.subList(Workload.RUN_LENGTH, Math.max(Workload.RUN_LENGTH,
-                n - bads.size() - prelude.size()));
+                n - bads.size() - 1));
         List<ProducerRecord<byte[], byte[]>> sequence = new ArrayList<>(neighbours.stream().map(agent::signed).toList());
         List<Object> what = new ArrayList<>(neighbours);
         Random random = new Random(11);
@@ -152,7 +153,7 @@ public final class HostileCase {
             }
             perKind.put(e.getKey(), new KindResult(kinds.get(e.getKey()).group(), e.getKey(),
                     e.getValue().size() + ids.size(), storedNow.size(), rej, lost, wrong, onDlq,
-                    reason == null ? "(stored verbatim)" : reason));
+                    reason == null ? "(stored)" : reason));
         }
         return new CaseResult(result.name(), result.fault(), result.keyId(), sequence.size() + prelude.size(), result.expectedAccepted(),
                 result.expectedRejected(), result.accepted(), result.rejected(), result.lost(), result.duplicated(),
