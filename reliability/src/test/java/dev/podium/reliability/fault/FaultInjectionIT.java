@@ -39,14 +39,14 @@ class FaultInjectionIT {
             Runtime.getRuntime().addShutdownHook(cleanup);
             FaultCases cases = new FaultCases(platform, n);
             Map<String, Supplier<CaseResult>> all = new LinkedHashMap<>();
+            all.put("agent-sigkill", cases::agentKilled);
+            all.put("ingest-sigkill", cases::ingestKilled);
+            all.put("postgres-restart", cases::postgresRestarted);
+            all.put("kafka-restart", cases::kafkaRestarted);
             all.put("duplicates-reordered", cases::duplicatesReordered);
             all.put("conflict", cases::conflicts);
             all.put("hostile", () -> new HostileCase(platform, cases).run(kinds));
             all.put("key-rotation", cases::keyRotation);
-            all.put("ingest-sigkill", cases::ingestKilled);
-            all.put("agent-sigkill", cases::agentKilled);
-            all.put("postgres-restart", cases::postgresRestarted);
-            all.put("kafka-restart", cases::kafkaRestarted);
             String only = System.getProperty("podium.reliability.cases", "");
             for (Map.Entry<String, Supplier<CaseResult>> c : all.entrySet()) {
                 if (!only.isBlank() && !List.of(only.split(",")).contains(c.getKey())) {
