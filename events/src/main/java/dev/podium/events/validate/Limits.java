@@ -16,10 +16,11 @@ public final class Limits {
     /** Deepest nesting of JSON objects and arrays. */
     public static final int MAX_NESTING_DEPTH = 32;
     /**
-     * Largest magnitude of a typed number (metric values, statistics, samples): far above any real measurement, far
-     * below where sums and squares overflow a double in the statistics built from it.
+     * Largest magnitude of a typed number (metric values, statistics, samples): far above any real measurement (a
+     * training run's FLOP count is about 1e25), far below where the squares of 10,000 such values summed for a standard
+     * deviation overflow a double (about 1e152).
      */
-    public static final double MAX_NUMBER_MAGNITUDE = 1e15;
+    public static final double MAX_NUMBER_MAGNITUDE = 1e150;
     /** How far ahead of ingest's clock {@code occurred_at} may be. */
     public static final java.time.Duration MAX_CLOCK_AHEAD = java.time.Duration.ofDays(1);
 

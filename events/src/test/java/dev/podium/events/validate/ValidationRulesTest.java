@@ -387,7 +387,7 @@ class ValidationRulesTest {
         String huge = json.replaceFirst("\"values\":\\[[0-9.]+", "\"values\":[1e308");
         assertThat(huge).isNotEqualTo(json);
         assertViolation(reject(huge.getBytes(StandardCharsets.UTF_8)), "payload.metrics[0].values[0]",
-                "must be at most 1.0E15 in magnitude");
+                "must be at most 1.0E150 in magnitude");
     }
 
     @Test
