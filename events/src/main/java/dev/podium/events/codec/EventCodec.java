@@ -59,6 +59,7 @@ public final class EventCodec {
                 .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
@@ -110,6 +111,9 @@ public final class EventCodec {
         if (bytes.length > Limits.MAX_RECORD_BYTES) {
             return Decoded.rejected(new Violation("$", "record of " + bytes.length + " bytes is over the limit of "
                     + Limits.MAX_RECORD_BYTES + " bytes"));
+        }
+        if (!isUtf8(bytes)) {
+            return Decoded.rejected(new Violation("$", "not UTF-8 (records are JSON in UTF-8, without a byte order mark)"));
         }
         JsonNode root;
         try {
@@ -185,6 +189,21 @@ public final class EventCodec {
         }
         String line = m.lines().findFirst().orElse(m);
         return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    /** Strict UTF-8 and no byte order mark: Jackson alone would also read UTF-16 and UTF-32 and skip a BOM. */
+    private static boolean isUtf8(byte[] bytes) {
+        if (bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF) {
+            return false;
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes));
+            return true;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return false;
+        }
     }
 
     public static String utf8(byte[] bytes) {

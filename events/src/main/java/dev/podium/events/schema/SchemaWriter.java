@@ -200,9 +200,8 @@ public final class SchemaWriter {
         }
         if (c == double.class || c == Double.class) {
             ObjectNode n = JSON.objectNode().put("type", "number");
-            if (f.nonNegative()) {
-                n.put("minimum", 0);
-            }
+            n.put("minimum", f.nonNegative() ? 0 : -Limits.MAX_NUMBER_MAGNITUDE);
+            n.put("maximum", Limits.MAX_NUMBER_MAGNITUDE);
             return n;
         }
         if (c == boolean.class || c == Boolean.class) {

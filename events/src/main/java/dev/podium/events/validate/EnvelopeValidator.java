@@ -195,6 +195,8 @@ public final class EnvelopeValidator {
             out.add(new Violation(path, "must be finite, was " + clip(value.asText())));
         } else if (nonNegative && d < 0) {
             out.add(new Violation(path, "must not be negative, was " + d));
+        } else if (Math.abs(d) > Limits.MAX_NUMBER_MAGNITUDE) {
+            out.add(new Violation(path, "must be at most " + Limits.MAX_NUMBER_MAGNITUDE + " in magnitude, was " + d));
         }
     }
 

@@ -15,6 +15,12 @@ public final class Limits {
     public static final int MAX_MAP_ENTRIES = 256;
     /** Deepest nesting of JSON objects and arrays. */
     public static final int MAX_NESTING_DEPTH = 32;
+    /**
+     * Largest magnitude of a typed number (metric values, statistics, samples): far above any real measurement (a
+     * training run's FLOP count is about 1e25), far below where the squares of 10,000 such values summed for a standard
+     * deviation overflow a double (about 1e152).
+     */
+    public static final double MAX_NUMBER_MAGNITUDE = 1e150;
     /** How far ahead of ingest's clock {@code occurred_at} may be. */
     public static final java.time.Duration MAX_CLOCK_AHEAD = java.time.Duration.ofDays(1);
 

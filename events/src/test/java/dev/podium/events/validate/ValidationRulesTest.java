@@ -364,7 +364,30 @@ class ValidationRulesTest {
         int at = json.indexOf("JobCancelled by");
         byte[] broken = valid.clone();
         broken[at] = (byte) 0xC3; // a lead byte followed by an ASCII byte
-        assertViolation(reject(broken), "$", "malformed JSON: Invalid UTF-8");
+        assertViolation(reject(broken), "$", "not UTF-8");
+    }
+
+    @Test
+    void utf16AndAByteOrderMarkAreRejected() {
+        String json = new String(bytes(tree(EventType.RunCancelled)), StandardCharsets.UTF_8);
+        assertViolation(reject(json.getBytes(StandardCharsets.UTF_16)), "$", "not UTF-8");
+        assertViolation(reject(("\uFEFF" + json).getBytes(StandardCharsets.UTF_8)), "$", "not UTF-8");
+    }
+
+    @Test
+    void anythingAfterTheObjectIsRejected() {
+        String json = new String(bytes(tree(EventType.RunCancelled)), StandardCharsets.UTF_8);
+        assertViolation(reject((json + "{\"x\":1}").getBytes(StandardCharsets.UTF_8)), "$", "malformed JSON");
+        assertViolation(reject((json + " x").getBytes(StandardCharsets.UTF_8)), "$", "malformed JSON");
+    }
+
+    @Test
+    void aMetricBeyondAnyMeasurementIsRejected() {
+        String json = new String(bytes(tree(EventType.RunCompleted)), StandardCharsets.UTF_8);
+        String huge = json.replaceFirst("\"values\":\\[[0-9.]+", "\"values\":[1e308");
+        assertThat(huge).isNotEqualTo(json);
+        assertViolation(reject(huge.getBytes(StandardCharsets.UTF_8)), "payload.metrics[0].values[0]",
+                "must be at most 1.0E150 in magnitude");
     }
 
     @Test

@@ -52,6 +52,7 @@ public class OutboxRelay {
         }
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        dev.podium.ingest.config.KafkaLogin.apply(config, p);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);

@@ -12,6 +12,11 @@ public interface IngestConfig {
     @WithDefault("localhost:9092")
     String bootstrapServers();
 
+    /** SCRAM-SHA-512 user for a broker that requires SASL; unset: no login (see {@link KafkaLogin}). */
+    java.util.Optional<String> kafkaUsername();
+
+    java.util.Optional<String> kafkaPassword();
+
     /** AES-256 key (base64 of 32 bytes) that encrypts agent key secrets at rest. Required outside dev and test. */
     String masterKey();
 
@@ -87,6 +92,13 @@ public interface IngestConfig {
 
         @WithDefault("500ms")
         Duration pollTimeout();
+
+        /**
+         * How long the broker waits for a silent consumer before it gives its partitions to the others: after a crash (a
+         * SIGKILL leaves no goodbye), a restarted instance reads again only once this has passed.
+         */
+        @WithDefault("10s")
+        Duration sessionTimeout();
 
         /** Wait before a failed batch is read again from the last committed offsets. */
         @WithDefault("2s")

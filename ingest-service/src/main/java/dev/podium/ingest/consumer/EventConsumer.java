@@ -81,10 +81,13 @@ public class EventConsumer {
     private Properties consumerProperties() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        dev.podium.ingest.config.KafkaLogin.apply(config, p);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumer().groupId());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.consumer().maxPollRecords());
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) config.consumer().sessionTimeout().toMillis());
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-ingest-events");
         return p;
     }

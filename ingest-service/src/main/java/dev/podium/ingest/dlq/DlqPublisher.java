@@ -76,6 +76,7 @@ public class DlqPublisher {
                 if (producer == null) {
                     Properties props = new Properties();
                     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+                    dev.podium.ingest.config.KafkaLogin.apply(config, props);
                     props.put(ProducerConfig.ACKS_CONFIG, "all");
                     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
                     props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024 + 64 * 1024);

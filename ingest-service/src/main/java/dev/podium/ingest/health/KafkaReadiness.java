@@ -56,6 +56,7 @@ public class KafkaReadiness implements HealthCheck {
                 if (admin == null) {
                     Properties p = new Properties();
                     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+                    dev.podium.ingest.config.KafkaLogin.apply(config, p);
                     p.put(AdminClientConfig.CLIENT_ID_CONFIG, "podium-ingest-health");
                     admin = Admin.create(p);
                 }

@@ -94,10 +94,14 @@ public class HeartbeatConsumer {
         while (running) {
             Properties p = new Properties();
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+            dev.podium.ingest.config.KafkaLogin.apply(config, p);
             p.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumer().heartbeatGroupId());
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-ingest-heartbeats");
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) config.consumer().sessionTimeout().toMillis());
+            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                    (int) Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
                     new ByteArrayDeserializer())) {
                 consumer = c;

@@ -38,6 +38,7 @@ final class JobFeed implements AutoCloseable {
     JobFeed(String bootstrapServers, String agentId, JobDispatcher dispatcher, PrintStream log) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        dev.podium.agent.publish.KafkaLogin.apply(p);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-agent-jobs-" + agentId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -1,0 +1,73 @@
+package dev.podium.reliability.fault;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The command side's HTTP API as an operator calls it, with a named admin token. */
+public final class AdminApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+    private final String token;
+
+    public AdminApi(String baseUrl, String token) {
+        this.baseUrl = baseUrl;
+        this.token = token;
+    }
+
+    /** Registers an agent and returns its key, whose secret is shown this once. */
+    public Credentials issue(String agentId) {
+        JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\"}", 201);
+        return new Credentials(agentId, body.get("key_id").asText(), body.get("secret").asText());
+    }
+
+    public Credentials rotate(String agentId) {
+        JsonNode body = post("/admin/agents/" + agentId + "/keys/rotate", "", 201);
+        return new Credentials(agentId, body.get("key_id").asText(), body.get("secret").asText());
+    }
+
+    public void revoke(String keyId) {
+        post("/admin/keys/" + keyId + "/revoke", "{\"reason\":\"reliability suite\"}", 200);
+    }
+
+    /** The status a POST answers with the given bearer token, or with none when {@code token} is null. */
+    public int statusWithToken(String token, String path, String json) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type",
+                    "application/json").timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(json));
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
+            return http.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode post(String path, String json, int expected) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != expected) {
+                throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + r.body());
+            }
+            return r.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(r.body());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.podium.reliability.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.reliability.hostile.HostileCase;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fault-injection suite on real processes: a Kafka broker, a private PostgreSQL and ingest-service each in a process
+ * of its own, the agent's publisher in a JVM the suite kills. Every case must end with accepted = unique valid events,
+ * rejected = invalid or conflicting records, lost = 0 and duplicated = 0. {@code -Dpodium.reliability.events} sets the
+ * events per case (5,000 in {@code mvn verify}; {@code ./podium reliability full} runs 50,000).
+ */
+class FaultInjectionIT {
+
+    @Test
+    void everyFaultEndsWithExactAccounting() throws IOException {
+        int n = Integer.getInteger("podium.reliability.events", 5000);
+        String tier = System.getProperty("podium.reliability.tier", "ci");
+        Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability"));
+        Path ingestJar = Path.of(System.getProperty("podium.ingest.app",
+                "../ingest-service/target/quarkus-app/quarkus-run.jar"));
+        clean(work);
+        long t0 = System.nanoTime();
+        List<CaseResult> results = new ArrayList<>();
+        Map<String, HostileCase.KindResult> kinds = new LinkedHashMap<>();
+        try (Platform platform = Platform.start(work, ingestJar)) {
+            // Also when the build is interrupted: no broker, database or service outlives the suite.
+            Thread cleanup = new Thread(platform::close, "reliability-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
+            FaultCases cases = new FaultCases(platform, n);
+            Map<String, Supplier<CaseResult>> all = new LinkedHashMap<>();
+            all.put("agent-sigkill", cases::agentKilled);
+            all.put("ingest-sigkill", cases::ingestKilled);
+            all.put("postgres-restart", cases::postgresRestarted);
+            all.put("kafka-restart", cases::kafkaRestarted);
+            all.put("duplicates-reordered", cases::duplicatesReordered);
+            all.put("conflict", cases::conflicts);
+            all.put("hostile", () -> new HostileCase(platform, cases).run(kinds));
+            all.put("key-rotation", cases::keyRotation);
+            String only = System.getProperty("podium.reliability.cases", "");
+            for (Map.Entry<String, Supplier<CaseResult>> c : all.entrySet()) {
+                if (!only.isBlank() && !List.of(only.split(",")).contains(c.getKey())) {
+                    continue;
+                }
+                System.out.println("[reliability] case " + c.getKey());
+                try {
+                    results.add(c.getValue().get());
+                } catch (RuntimeException e) {
+                    results.add(new CaseResult(c.getKey(), "(did not finish)", null, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                            List.of(e.toString())));
+                }
+                System.out.println("[reliability] " + results.get(results.size() - 1));
+            }
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+            Map<String, Long> byKey = platform.recordsByKeyId();
+            for (int i = 0; i < results.size(); i++) {
+                CaseResult r = results.get(i);
+                if (r.records() == 0 && r.keyId() != null) {
+                    results.set(i, r.withRecords(byKey.getOrDefault(r.keyId(), 0L)));
+                }
+            }
+        }
+        String report = Report.render(tier, n, results, kinds.values(), (System.nanoTime() - t0) / 1e9);
+        Report.write(work.resolve("report-" + tier + ".md"), report);
+        System.out.println(report);
+        assertThat(results).allSatisfy(r -> assertThat(r.exact()).as(r.name() + ": " + r.problems()).isTrue());
+        assertThat(kinds.values()).allSatisfy(k -> assertThat(k.lost() + k.wrongReason()).as(k.kind()).isZero());
+    }
+
+    private static void clean(Path work) throws IOException {
+        if (Files.exists(work)) {
+            try (var files = Files.walk(work)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        Files.createDirectories(work);
+    }
+}

@@ -1,0 +1,202 @@
+package dev.podium.reliability.fault;
+
+import dev.podium.events.sign.EventSigner;
+import dev.podium.reliability.process.ChildProcess;
+import dev.podium.reliability.process.IngestProcess;
+import dev.podium.reliability.process.KafkaBrokerProcess;
+import dev.podium.reliability.process.Ports;
+import dev.podium.reliability.process.PrivatePostgres;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.function.BiConsumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Everything the cases run against, each a real process on its own port in 19000–19999: a Kafka broker, a private
+ * PostgreSQL cluster and ingest-service's packaged application.
+ */
+public final class Platform implements AutoCloseable {
+
+    public final Path work;
+    public final KafkaBrokerProcess kafka;
+    public final PrivatePostgres postgres;
+    public final IngestProcess ingest;
+    public final AdminApi admin;
+    public final Store store;
+    /**
+     * The agents' homes (journals) live on tmpfs when there is one: the journal fsyncs every entry, which costs 20-30 ms
+     * on this kind of disk and nothing on tmpfs, and the cases kill processes, not the machine, so what a SIGKILL leaves
+     * in the page cache is all the journal needs.
+     */
+    public final Path agentHomes;
+
+    private Platform(Path work, KafkaBrokerProcess kafka, PrivatePostgres postgres, IngestProcess ingest, String token) {
+        this.work = work;
+        this.kafka = kafka;
+        this.postgres = postgres;
+        this.ingest = ingest;
+        this.admin = new AdminApi(ingest.baseUrl(), token);
+        this.store = new Store(postgres.jdbcUrl());
+        Path shm = Path.of("/dev/shm");
+        try {
+            this.agentHomes = java.nio.file.Files.isDirectory(shm) && java.nio.file.Files.isWritable(shm)
+                    ? java.nio.file.Files.createTempDirectory(shm, "podium-reliability-agents-")
+                    : java.nio.file.Files.createDirectories(work.resolve("agents"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    public static Platform start(Path work, Path ingestJar) {
+        int base = Ports.freeRun(4);
+        KafkaBrokerProcess kafka = null;
+        PrivatePostgres postgres = null;
+        try {
+            kafka = KafkaBrokerProcess.start(work.resolve("kafka"), base);
+            postgres = PrivatePostgres.start(base + 2);
+            String token = UUID.randomUUID().toString();
+            IngestProcess ingest = new IngestProcess(ingestJar, work, base + 3, postgres.jdbcUrl(),
+                    kafka.bootstrapServers(), token);
+            ingest.start();
+            return new Platform(work, kafka, postgres, ingest, token);
+        } catch (RuntimeException e) {
+            if (kafka != null) {
+                kafka.close();
+            }
+            if (postgres != null) {
+                postgres.close();
+            }
+            throw e;
+        }
+    }
+
+    public String bootstrap() {
+        return kafka.bootstrapServers();
+    }
+
+    /** The agent's publisher in its own JVM (see {@link AgentDriver}). */
+    public ChildProcess startAgent(String name, Path home, Credentials key, String seed, int count) {
+        return ChildProcess.java(name, work.resolve("agents").resolve(home.getFileName() + ".log"), List.of("-Xmx256m",
+                "-Djava.util.logging.config.file=" + work.resolve("kafka/logging.properties")),
+                AgentDriver.class.getName(), List.of(home.toString(), bootstrap(), key.agentId(), key.keyId(),
+                        key.secret(), seed, Integer.toString(count)));
+    }
+
+    /** Sends in order and waits for every acknowledgement. Compressed, so a record over 1 MiB still reaches ingest. */
+    public List<RecordMetadata> produce(List<ProducerRecord<byte[], byte[]>> records) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                acks.add(producer.send(r));
+            }
+            List<RecordMetadata> out = new ArrayList<>();
+            for (Future<RecordMetadata> f : acks) {
+                out.add(f.get());
+            }
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not produce", e);
+        }
+    }
+
+    /** DLQ records by their source "partition@offset" on podium.events, with the reason and how often each is there. */
+    public Map<String, String> deadLetters(Map<String, Integer> copies) {
+        Map<String, String> out = new HashMap<>();
+        scan("podium.events.dlq", (r, unused) -> {
+            if ("podium.events".equals(header(r, "podium-reject-topic"))) {
+                String where = header(r, "podium-reject-partition") + "@" + header(r, "podium-reject-offset");
+                out.put(where, header(r, "podium-reject-reason"));
+                copies.merge(where, 1, Integer::sum);
+            }
+        });
+        return out;
+    }
+
+    /** Records on podium.events per signing key id (redeliveries included). */
+    public Map<String, Long> recordsByKeyId() {
+        Map<String, Long> out = new HashMap<>();
+        scan("podium.events", (r, unused) -> {
+            String key = header(r, EventSigner.KEY_ID_HEADER);
+            out.merge(key == null ? "(none)" : key, 1L, Long::sum);
+        });
+        return out;
+    }
+
+    private void scan(String topic, BiConsumer<ConsumerRecord<byte[], byte[]>, Void> each) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "reliability-reader-" + UUID.randomUUID());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end");
+                }
+                c.poll(Duration.ofMillis(500)).forEach(r -> {
+                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+                        each.accept(r, null);
+                    }
+                });
+            }
+        }
+    }
+
+    static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        Header h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        if (agentHomes.startsWith("/dev/shm")) {
+            try (var files = java.nio.file.Files.walk(agentHomes)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (java.io.IOException e) {
+                // tmpfs is cleared at reboot anyway
+            }
+        }
+        try {
+            ingest.close();
+        } finally {
+            try {
+                kafka.close();
+            } finally {
+                postgres.close();
+            }
+        }
+    }
+}

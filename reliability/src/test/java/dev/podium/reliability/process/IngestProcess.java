@@ -1,0 +1,101 @@
+package dev.podium.reliability.process;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** ingest-service's packaged application (quarkus-app) in its own JVM, as an operator runs it, so it can be SIGKILLed. */
+public final class IngestProcess implements AutoCloseable {
+
+    public static final String ADMIN_TOKEN_NAME = "reliability";
+
+    private final Path jar;
+    private final Path logDir;
+    private final int httpPort;
+    private final String jdbcUrl;
+    private final String bootstrap;
+    private final String adminToken;
+    private ChildProcess process;
+    private int starts;
+
+    public IngestProcess(Path jar, Path logDir, int httpPort, String jdbcUrl, String bootstrap, String adminToken) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: package ingest-service first (mvn -pl ingest-service -am package)");
+        }
+        this.jar = jar;
+        this.logDir = logDir;
+        this.httpPort = httpPort;
+        this.jdbcUrl = jdbcUrl;
+        this.bootstrap = bootstrap;
+        this.adminToken = adminToken;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + httpPort;
+    }
+
+    /** Starts it and waits until its readiness check answers UP. */
+    public void start() {
+        List<String> cmd = new ArrayList<>(List.of(ChildProcess.javaBinary(), "-Xmx384m",
+                "-Dquarkus.http.port=" + httpPort,
+                "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
+                "-Dquarkus.datasource.username=postgres",
+                "-Dquarkus.datasource.password=",
+                "-Dkafka.bootstrap.servers=" + bootstrap,
+                "-Dpodium.admin.tokens." + ADMIN_TOKEN_NAME + "=" + adminToken,
+                "-Dpodium.ingest.master-key=cmVsaWFiaWxpdHktc3VpdGUtbWFzdGVyLWtleS0zMiE=",
+                "-Dpodium.ingest.consumer.retry-backoff=500ms",
+                "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} %-5p [%c{2.}] %s%e%n",
+                "-jar", jar.toString()));
+        starts++;
+        process = ChildProcess.start("ingest", logDir.resolve("ingest.log"), cmd);
+        awaitReady(Duration.ofSeconds(120));
+    }
+
+    public void awaitReady(Duration timeout) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("ingest-service exited: " + process.tail(30));
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (Exception e) {
+                // not up yet
+            }
+            Ports.sleep(300);
+        }
+        throw new IllegalStateException("ingest-service not ready within " + timeout + ": " + process.tail(30));
+    }
+
+    /** SIGKILL: whatever batch it holds is neither committed to the database nor to Kafka, or half of it is. */
+    public void kill() {
+        process.kill();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    public int starts() {
+        return starts;
+    }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            process.stop();
+        }
+    }
+}
