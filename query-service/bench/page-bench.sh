@@ -10,8 +10,9 @@ SECONDS_PER_PHASE="${1:-20}"
 CLIENTS="${2:-4}"
 DB=podium_bench
 PORT=8089
-mvn -o -q -B -pl web,query-service install -DskipTests -DskipITs
-mvn -o -q -B -pl query-service dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+# package, not install: the local repository may be shared, and the reactor resolves our own modules without it
+mvn -q -B -pl query-service -am package org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath -DskipTests -DskipITs \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
 CP="query-service/target/test-classes:query-service/target/classes:$(cat query-service/target/bench.classpath)"
 if [ -z "${PODIUM_BENCH_REUSE:-}" ]; then   # PODIUM_BENCH_REUSE=1 keeps the database of the last run
   psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"

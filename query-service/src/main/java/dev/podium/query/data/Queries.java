@@ -94,9 +94,30 @@ public class Queries {
         }
     }
 
-    public List<LeaderboardRow> leaderboard(String keyId, String metric) {
-        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? LIMIT ?", Queries::leaderboardRow,
-                keyId, metric, config.maxRows());
+    /**
+     * Every leaderboard row of a benchmark and metric by key id (at most {@code max-rows} per key), for {@link Catalog}: one
+     * read of the (benchmark, metric) index serves the leaderboard of any of its keys and the comparison of any group.
+     */
+    public java.util.Map<String, List<LeaderboardRow>> leaderboardByKey(String benchmark, String metric) {
+        java.util.Map<String, List<LeaderboardRow>> byKey = new java.util.HashMap<>();
+        int max = config.maxRows();
+        jdbc.list("SELECT * FROM proj_leaderboard_row WHERE benchmark = ? AND metric = ? LIMIT 200000", rs -> {
+            List<LeaderboardRow> rows = byKey.computeIfAbsent(rs.getString("key_id"), k -> new ArrayList<>());
+            if (rows.size() < max) {
+                rows.add(leaderboardRow(rs));
+            }
+            return null;
+        }, benchmark, metric);
+        byKey.replaceAll((k, rows) -> List.copyOf(rows));
+        return java.util.Map.copyOf(byKey);
+    }
+
+    /**
+     * The event store's greatest position, or null when it is empty: every projection change comes with an appended
+     * event, so when this has not moved the read models have not either (see {@link Catalog}). One step down the primary key.
+     */
+    public Long highWaterMark() {
+        return jdbc.list("SELECT max(position) FROM event_store", rs -> (Long) rs.getObject(1, Long.class)).get(0);
     }
 
     public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {

@@ -5,24 +5,38 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Display formats for templates, used as {@code {fmt:num(value)}}; each accepts null and shows a dash. */
 @TemplateExtension(namespace = "fmt")
 public final class Formats {
 
+    private static final Map<Double, String> NUMBERS = new ConcurrentHashMap<>();
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
     private Formats() {
     }
 
-    /** A measured value: one decimal from 100 up, two from 1, else three significant places. */
+    /**
+     * A measured value: one decimal from 100 up, two from 1, else three significant places. Pages show the same values of
+     * the read models again and again, and {@code String.format} is costly, so texts are remembered (a bounded number).
+     */
     public static String num(Double v) {
         if (v == null || v.isNaN()) {
             return "—";
         }
-        double a = Math.abs(v);
-        String pattern = a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g";
-        return String.format(Locale.ROOT, pattern, v);
+        String text = NUMBERS.get(v);
+        if (text == null) {
+            double a = Math.abs(v);
+            String pattern = a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g";
+            text = String.format(Locale.ROOT, pattern, v);
+            if (NUMBERS.size() >= 100_000) {
+                NUMBERS.clear();
+            }
+            NUMBERS.put(v, text);
+        }
+        return text;
     }
 
     /** Half the width of a 95% interval, e.g. {@code ± 3.2}. */

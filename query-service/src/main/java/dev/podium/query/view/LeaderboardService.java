@@ -63,7 +63,7 @@ public class LeaderboardService {
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
         List<LeaderboardRow> rows = new ArrayList<>();
         if (selected != null) {
-            rows = software == null ? queries.leaderboard(selected.keyId(), metric) : fromRuns(selected, metric, software);
+            rows = software == null ? catalog.leaderboard(benchmark, selected.keyId(), metric) : fromRuns(selected, metric, software);
         }
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
@@ -82,7 +82,7 @@ public class LeaderboardService {
         LeaderboardQuery effective = new LeaderboardQuery(benchmark, selected == null ? null : selected.keyId(), metric,
                 q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir);
         List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
-                k.key().dimensions(), selected != null && selected.keyId().equals(k.keyId()),
+                k.dimensions(), selected != null && selected.keyId().equals(k.keyId()),
                 new LeaderboardQuery(benchmark, k.keyId(), metric, q.scenario(), q.precision(), q.batch(), q.workers(), software,
                         source, sort, dir).link().build())).toList();
         KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);

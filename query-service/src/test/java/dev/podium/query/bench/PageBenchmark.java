@@ -51,9 +51,10 @@ public final class PageBenchmark {
         switch (args.length == 0 ? "" : args[0]) {
             case "load" -> load(jdbc, Integer.parseInt(a.getOrDefault("results", "1000000")));
             case "measure" -> measure(jdbc, a.getOrDefault("url", "http://127.0.0.1:8089"), Integer.parseInt(a.getOrDefault("seconds", "20")),
-                    Integer.parseInt(a.getOrDefault("clients", "4")));
+                    Integer.parseInt(a.getOrDefault("clients", "4")), a.getOrDefault("pages", ""));
             default -> {
-                System.err.println("usage: PageBenchmark load|measure [--jdbc URL] [--results N] [--url URL] [--seconds S] [--clients C]");
+                System.err.println("usage: PageBenchmark load|measure [--jdbc URL] [--results N] [--url URL] [--seconds S] [--clients C] "
+                        + "[--pages trivial,leaderboard,leaderboard+software,comparison (default: all)]");
                 System.exit(2);
             }
         }
@@ -126,7 +127,7 @@ public final class PageBenchmark {
         }
     }
 
-    static void measure(String jdbc, String base, int seconds, int clients) throws Exception {
+    static void measure(String jdbc, String base, int seconds, int clients, String only) throws Exception {
         List<String[]> keys = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(jdbc, "postgres", ""); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT key_id, benchmark FROM proj_comparison_key")) {
@@ -168,6 +169,10 @@ public final class PageBenchmark {
             }
             return q.toString();
         });
+        if (!only.isBlank()) {
+            List<String> names = List.of(only.split(","));
+            pages.keySet().removeIf(name -> !names.contains(name.split(" ")[0]));
+        }
         for (var e : pages.entrySet()) {
             run(http, base, e.getValue(), 2, 5);
         }
