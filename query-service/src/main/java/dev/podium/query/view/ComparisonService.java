@@ -9,8 +9,6 @@ import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -182,14 +180,10 @@ public class ComparisonService {
         }
         List<String> columnIds = columns.stream().map(ComparisonView.Column::keyId).toList();
 
-        // One read of the rows of every key (cached per benchmark and metric) serves both the matrix (its columns) and the
-        // curves (all groups).
         Map<String, List<LeaderboardRow>> byKey = metric == null ? Map.of() : catalog.leaderboardByKey(benchmark, metric);
-        List<LeaderboardRow> keyRows = new ArrayList<>();
-        keys.stream().limit(500).forEach(k -> keyRows.addAll(byKey.getOrDefault(k.keyId(), List.of())));
         Map<String, Integer> column = new HashMap<>();
         columnIds.forEach(id -> column.put(id, column.size()));
-        List<LeaderboardRow> rows = keyRows.stream().filter(r -> column.containsKey(r.keyId()))
+        List<LeaderboardRow> rows = columnIds.stream().flatMap(id -> byKey.getOrDefault(id, List.of()).stream())
                 .filter(r -> source == null || source.equals(r.source())).toList();
         Set<String> notAvailable = new HashSet<>();
         if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
@@ -241,64 +235,81 @@ public class ComparisonService {
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")), r, g == main,
                     new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
         }).toList();
-        List<String> curveValues = new ArrayList<>();
-        List<ComparisonView.Curve> curves = curves(keys, keyRows, mainRest, param, metric, source, curveValues);
+        CurveData curveData = curveData(benchmark, metric, source, param);
         return new Frame(columns, columnIds, unit, direction, lower, List.copyOf(available), labels, firstValues, maxValues, lines,
-                groupOptions, List.copyOf(curveValues), curves);
+                groupOptions, curveData.values(), curves(curveData, mainRest));
     }
 
-    /** Each device's values over the parameter, per setting of the other dimensions, normalised to its first value. */
-    private static List<ComparisonView.Curve> curves(List<KeyRow> keys, List<LeaderboardRow> keyRows, Map<String, String> mainRest,
-            String param, String metric, String source, List<String> valuesOut) {
-        if (keys.isEmpty() || metric == null) {
-            return List.of();
-        }
-        // Everything that depends on the key alone is worked out once per key, not once per row.
-        record PerKey(String value, String rest, String setting) {
-        }
-        record SeriesId(String rest, String deviceId, String source) {
-        }
-        Map<String, PerKey> perKey = new HashMap<>();
-        Set<String> values = new TreeSet<>(Labels::compareValues);
-        for (KeyRow k : keys) {
-            Map<String, String> rest = rest(k, param);
-            String setting = differences(rest, mainRest).stream()
-                    .map(n -> rest.containsKey(n) ? n + "=" + rest.get(n) : "no " + n).collect(Collectors.joining(", "));
-            perKey.put(k.keyId(), new PerKey(k.key().valueOf(param), rest.toString(), setting));
-        }
-        Set<String> keysWithRows = new HashSet<>();
-        Map<SeriesId, Map<String, Double>> series = new LinkedHashMap<>();
-        Map<SeriesId, String> settings = new HashMap<>();
-        for (LeaderboardRow r : keyRows) {
-            PerKey k = perKey.get(r.keyId());
-            if (k == null || k.value() == null || (source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
-                continue;
+    /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */
+    private record Series(String restText, Map<String, String> rest, String deviceId, String deviceLabel, String source,
+            List<String> cells) {
+    }
+
+    /** The parameter values that have rows, and every series with at least two of them. */
+    private record CurveData(List<String> values, List<Series> series) {
+    }
+
+    /**
+     * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
+     * same for every group of the benchmark, so worked out once per benchmark, metric, source and parameter.
+     */
+    private CurveData curveData(String benchmark, String metric, String source, String param) {
+        return catalog.cached("comparison curves\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param, () -> {
+            List<KeyRow> keys = keySet(benchmark, metric, source).keys();
+            if (keys.isEmpty() || metric == null) {
+                return new CurveData(List.of(), List.of());
             }
-            if (keysWithRows.add(r.keyId())) {
-                values.add(k.value());
+            Map<String, List<LeaderboardRow>> byKey = catalog.leaderboardByKey(benchmark, metric);
+            record Point(String value, double mean) {
             }
-            SeriesId id = new SeriesId(k.rest(), r.deviceId(), r.source());
-            series.computeIfAbsent(id, x -> new HashMap<>()).put(k.value(), r.mean());
-            settings.put(id, k.setting());
-        }
-        valuesOut.addAll(values);
-        List<ComparisonView.Curve> out = new ArrayList<>();
-        series.forEach((id, points) -> {
-            if (points.size() < 2) {
-                return;
+            record Builder(String restText, Map<String, String> rest, String deviceId, String source, List<Point> points) {
             }
-            String first = values.stream().filter(points::containsKey).findFirst().orElseThrow();
-            BigDecimal base = BigDecimal.valueOf(points.get(first));
-            List<String> cells = values.stream().map(v -> points.containsKey(v)
-                    ? BigDecimal.valueOf(points.get(v)).divide(base, java.math.MathContext.DECIMAL64).setScale(2, RoundingMode.HALF_UP).toPlainString()
-                    : null).toList();
-            String setting = settings.get(id);
-            out.add(new ComparisonView.Curve(id.deviceId(), Labels.device(id.deviceId()), id.source(),
-                    setting.isEmpty() ? "as above" : setting, cells));
+            Set<String> values = new TreeSet<>(Labels::compareValues);
+            Map<String, Builder> series = new LinkedHashMap<>();
+            for (KeyRow k : keys.subList(0, Math.min(keys.size(), 500))) {
+                String value = k.key().valueOf(param);
+                if (value == null) {
+                    continue;
+                }
+                Map<String, String> rest = rest(k, param);
+                String restText = rest.toString();
+                for (LeaderboardRow r : byKey.getOrDefault(k.keyId(), List.of())) {
+                    if ((source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
+                        continue;
+                    }
+                    values.add(value);
+                    series.computeIfAbsent(restText + "\n" + r.deviceId() + "\n" + r.source(),
+                            x -> new Builder(restText, rest, r.deviceId(), r.source(), new ArrayList<>())).points().add(new Point(value, r.mean()));
+                }
+            }
+            List<Series> out = new ArrayList<>();
+            for (Builder b : series.values()) {
+                Map<String, Double> points = new HashMap<>();
+                b.points().forEach(p -> points.put(p.value(), p.mean()));
+                if (points.size() < 2) {
+                    continue;
+                }
+                String first = values.stream().filter(points::containsKey).findFirst().orElseThrow();
+                double base = points.get(first);
+                List<String> cells = values.stream().map(v -> points.containsKey(v) ? Ratios.twoDecimals(points.get(v), base) : null).toList();
+                out.add(new Series(b.restText(), b.rest(), b.deviceId(), Labels.device(b.deviceId()), b.source(), cells));
+            }
+            return new CurveData(List.copyOf(values), out);
         });
+    }
+
+    /** The curves labelled by how their setting differs from the group shown ("as above" when it does not). */
+    private static List<ComparisonView.Curve> curves(CurveData data, Map<String, String> mainRest) {
+        Map<String, String> settings = new HashMap<>();
+        List<ComparisonView.Curve> out = new ArrayList<>(data.series().size());
+        for (Series s : data.series()) {
+            String setting = settings.computeIfAbsent(s.restText(), x -> differences(s.rest(), mainRest).stream()
+                    .map(n -> s.rest().containsKey(n) ? n + "=" + s.rest().get(n) : "no " + n).collect(Collectors.joining(", ")));
+            out.add(new ComparisonView.Curve(s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? "as above" : setting, s.cells()));
+        }
         out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));
-        return out.size() > 200 ? out.subList(0, 200) : out;
+        return out.size() > 200 ? List.copyOf(out.subList(0, 200)) : out;
     }
 
     /** Every published ratio claim about the benchmark, checked against the figures of its own source. */
