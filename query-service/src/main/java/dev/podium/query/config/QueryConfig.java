@@ -22,9 +22,9 @@ public interface QueryConfig {
 
     /**
      * The longest any cached read model of the leaderboard and comparison pages (benchmarks, keys, metrics, leaderboard rows)
-     * is used before it is read again, whatever {@link #readModelCheck()} found.
+     * is used before it is read again, whatever {@link #readModelCheck()} found: the bound for what the check cannot see.
      */
-    @WithDefault("PT10S")
+    @WithDefault("PT30S")
     Duration catalogRefresh();
 
     /**

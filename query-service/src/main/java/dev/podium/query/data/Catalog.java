@@ -15,10 +15,11 @@ import java.util.function.Supplier;
  * derive from these alone. Requests still choose their own filters, keys and baselines; only the rows are shared.
  *
  * <p>Freshness: every change to these projections comes with an event appended in the same transaction, so at most once
- * per {@code podium.query.read-model-check} one indexed query reads the event store's high-water mark (its greatest
- * position) and, when it moved, everything cached is dropped. Two writers may commit out of position order and a rebuild
- * changes rows without a new event, so no entry is used longer than {@code podium.query.catalog-refresh} either. New
- * results therefore show within the check interval plus one request, and in any case within the refresh age.
+ * per {@code podium.query.read-model-check} (1 s) one indexed query reads the event store's high-water mark (its greatest
+ * position and how many events sit in the 1,000 positions below it, which also catches a writer that commits after one
+ * with a greater position) and, when it moved, everything cached is dropped. New results therefore show within the check
+ * interval. As a last resort (a transaction committing more than 1,000 positions late, a rebuild by changed projection
+ * code), no entry is used longer than {@code podium.query.catalog-refresh} (30 s).
  */
 @ApplicationScoped
 public class Catalog {
@@ -34,7 +35,7 @@ public class Catalog {
     private final AtomicBoolean checking = new AtomicBoolean();
     private volatile long generation;
     private volatile long checkedAt = System.nanoTime();
-    private volatile Long highWaterMark;
+    private volatile Queries.EventStoreMark highWaterMark;
     private volatile boolean everChecked;
 
     public Catalog(Queries queries, QueryConfig config) {
@@ -97,7 +98,7 @@ public class Catalog {
             return;
         }
         try {
-            Long mark = queries.highWaterMark();
+            Queries.EventStoreMark mark = queries.highWaterMark();
             if (!everChecked || !Objects.equals(mark, highWaterMark)) {
                 highWaterMark = mark;
                 generation++;

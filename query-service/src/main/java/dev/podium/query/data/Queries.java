@@ -113,11 +113,22 @@ public class Queries {
     }
 
     /**
-     * The event store's greatest position, or null when it is empty: every projection change comes with an appended
-     * event, so when this has not moved the read models have not either (see {@link Catalog}). One step down the primary key.
+     * How far the event store has grown: its greatest position (null when empty) and how many events it holds among the
+     * {@value #RECENT_EVENTS} positions up to there. Every projection change comes with an appended event, so when neither
+     * has moved the read models have not either (see {@link Catalog}); the count catches an event that committed after one
+     * with a greater position, as two writers may. An index-only step down the primary key and a short range scan.
      */
-    public Long highWaterMark() {
-        return jdbc.list("SELECT max(position) FROM event_store", rs -> (Long) rs.getObject(1, Long.class)).get(0);
+    public EventStoreMark highWaterMark() {
+        return jdbc.list("SELECT m.position, (SELECT count(*) FROM event_store e WHERE e.position > m.position - " + RECENT_EVENTS
+                + " AND e.position <= m.position) FROM (SELECT max(position) AS position FROM event_store) m",
+                rs -> new EventStoreMark(rs.getObject(1, Long.class), rs.getLong(2))).get(0);
+    }
+
+    /** The window of positions below the greatest in which {@link #highWaterMark()} counts events. */
+    static final int RECENT_EVENTS = 1000;
+
+    /** The event store's greatest position and the number of events just below it, as {@link #highWaterMark()} reads them. */
+    public record EventStoreMark(Long position, long recent) {
     }
 
     public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {

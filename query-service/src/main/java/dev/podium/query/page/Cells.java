@@ -4,6 +4,8 @@ import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
 import io.quarkus.qute.TemplateExtension;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Display values of the rows of leaderboards and comparisons, as properties ({@code {e.meanText}}): a page has hundreds of
@@ -52,6 +54,17 @@ public final class Cells {
 
     public static String valueText(ComparisonView.Cell c) {
         return Formats.num(c.value());
+    }
+
+    public static boolean hasValue(ComparisonView.Cell c) {
+        return c.value() != null;
+    }
+
+    /** Each normalised value with its sign ({@code 1.24×}), or a dash where the device has none. */
+    public static List<String> cellTexts(ComparisonView.Curve c) {
+        List<String> texts = new ArrayList<>(c.cells().size());
+        c.cells().forEach(x -> texts.add(x == null || x.isEmpty() ? "—" : x + "×"));
+        return texts;
     }
 
     public static String deviceLink(ComparisonView.Curve c) {

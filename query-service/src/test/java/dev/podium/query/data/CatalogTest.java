@@ -13,6 +13,7 @@ class CatalogTest {
     /** The event store's high-water mark and the benchmark list, as the test sets them; counts the reads of the list. */
     private static final class FakeQueries extends Queries {
         Long mark = 7L;
+        long recent = 3;
         final AtomicInteger reads = new AtomicInteger();
 
         FakeQueries() {
@@ -20,8 +21,8 @@ class CatalogTest {
         }
 
         @Override
-        public Long highWaterMark() {
-            return mark;
+        public EventStoreMark highWaterMark() {
+            return new EventStoreMark(mark, recent);
         }
 
         @Override
@@ -79,6 +80,17 @@ class CatalogTest {
 
         assertThat(catalog.benchmarks()).containsExactly("read 2");
         assertThat(catalog.cached("derived", () -> "from " + catalog.benchmarks().get(0))).isEqualTo("from read 2").isNotEqualTo(derived);
+    }
+
+    @Test
+    void anEventCommittedBelowTheGreatestPositionDropsEverythingCachedToo() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ZERO));
+        catalog.benchmarks();
+
+        queries.recent = 4;
+
+        assertThat(catalog.benchmarks()).containsExactly("read 2");
     }
 
     @Test
