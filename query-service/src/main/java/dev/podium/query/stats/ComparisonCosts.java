@@ -18,11 +18,11 @@ import java.util.Map;
 @ApplicationScoped
 public class ComparisonCosts {
 
-    private final StatsQueries stats;
+    private final StatsCache stats;
     private final Catalog catalog;
     private final QueryConfig config;
 
-    public ComparisonCosts(StatsQueries stats, Catalog catalog, QueryConfig config) {
+    public ComparisonCosts(StatsCache stats, Catalog catalog, QueryConfig config) {
         this.stats = stats;
         this.catalog = catalog;
         this.config = config;
@@ -42,8 +42,8 @@ public class ComparisonCosts {
                 ? stats.runValues(keyIds, metric, false) : List.of();
         Map<String, String> scopes = new HashMap<>();
         runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
-        Map<String, Double> joules = Efficiency.meanJoules(runs,
-                stats.systemWatts(runs.stream().map(StatsQueries.RunValues::runId).limit(1000).toList()), r -> r.deviceId() + "\n" + r.keyId());
+        Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(keyIds, metric, false, 1000),
+                r -> r.deviceId() + "\n" + r.keyId());
         boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
         List<CostCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {

@@ -18,10 +18,10 @@ public class ComparisonIntervals {
     static final String PUBLISHED = "published figure without per-repetition values: no interval";
     static final String TOO_FEW = "fewer than two repetitions on one side: no interval";
 
-    private final StatsQueries queries;
+    private final StatsCache stats;
 
-    public ComparisonIntervals(StatsQueries queries) {
-        this.queries = queries;
+    public ComparisonIntervals(StatsCache stats) {
+        this.stats = stats;
     }
 
     public List<RatioCell> of(ComparisonView view) {
@@ -31,7 +31,7 @@ public class ComparisonIntervals {
         List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
         Map<String, List<StatsQueries.RunValues>> runs = new HashMap<>();
         if (view.rows().stream().anyMatch(r -> "measured".equals(r.source()))) {
-            for (StatsQueries.RunValues v : queries.runValues(keyIds, view.query().metric(), false)) {
+            for (StatsQueries.RunValues v : stats.runValues(keyIds, view.query().metric(), false)) {
                 runs.computeIfAbsent(v.deviceId() + "\n" + v.keyId(), k -> new ArrayList<>()).add(v);
             }
         }

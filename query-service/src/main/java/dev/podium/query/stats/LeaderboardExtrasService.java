@@ -5,7 +5,6 @@ import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
-import dev.podium.query.data.Queries;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardView;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,13 +17,11 @@ import java.util.Map;
 @ApplicationScoped
 public class LeaderboardExtrasService {
 
-    private final Queries queries;
-    private final StatsQueries stats;
+    private final StatsCache stats;
     private final Catalog catalog;
     private final QueryConfig config;
 
-    public LeaderboardExtrasService(Queries queries, StatsQueries stats, Catalog catalog, QueryConfig config) {
-        this.queries = queries;
+    public LeaderboardExtrasService(StatsCache stats, Catalog catalog, QueryConfig config) {
         this.stats = stats;
         this.catalog = catalog;
         this.config = config;
@@ -37,14 +34,14 @@ public class LeaderboardExtrasService {
             return new LeaderboardExtras(including, 0, null, List.of());
         }
         Map<String, Integer> failing = new HashMap<>();
-        queries.measuredIncludingFailedChecks(List.of(key.keyId()), metric)
+        catalog.measuredIncludingFailedChecks(List.of(key.keyId()), metric)
                 .forEach(m -> failing.put(m.row().deviceId(), m.runsFailingChecks()));
         int leftOut = including ? 0 : failing.values().stream().mapToInt(Integer::intValue).sum();
         String rateOf = Efficiency.rateOf(view.unit());
         boolean lower = view.lowerIsBetter();
         List<StatsQueries.RunValues> runs = rateOf == null ? List.of() : stats.runValues(List.of(key.keyId()), metric, including);
         Map<String, Double> joules = rateOf == null ? Map.of() : Efficiency.meanJoules(runs,
-                stats.systemWatts(runs.stream().map(StatsQueries.RunValues::runId).limit(500).toList()), StatsQueries.RunValues::deviceId);
+                runs.isEmpty() ? Map.of() : stats.systemWatts(List.of(key.keyId()), metric, including, 500), StatsQueries.RunValues::deviceId);
         Map<String, String> scopes = new HashMap<>();
         runs.forEach(r -> scopes.put(r.deviceId(), r.scope()));
         Integer total = integer(key.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
@@ -111,7 +108,8 @@ public class LeaderboardExtrasService {
         Map<String, Integer> sizes = new HashMap<>();
         siblings.forEach(k -> sizes.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS))));
         Map<String, LeaderboardRow> out = new HashMap<>();
-        for (LeaderboardRow r : queries.leaderboard(siblings.stream().map(KeyRow::keyId).toList(), metric)) {
+        Map<String, List<LeaderboardRow>> byKey = catalog.leaderboardByKey(key.benchmark(), metric);
+        for (LeaderboardRow r : siblings.stream().flatMap(k -> byKey.getOrDefault(k.keyId(), List.of()).stream()).toList()) {
             String id = r.deviceId() + "\n" + r.source();
             LeaderboardRow current = out.get(id);
             if (current == null || sizes.get(r.keyId()) < sizes.get(current.keyId())) {
