@@ -2,6 +2,7 @@ package dev.podium.query.data;
 
 import dev.podium.query.config.QueryConfig;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -78,6 +79,22 @@ public class Catalog {
     public List<Queries.MeasuredRow> measuredIncludingFailedChecks(List<String> keyIds, String metric) {
         return cached("measured with failing\n" + metric + "\n" + String.join(",", keyIds),
                 () -> List.copyOf(queries.measuredIncludingFailedChecks(keyIds, metric)));
+    }
+
+    /**
+     * The scope and the count of runs failing a validity check per key and device of a benchmark's measured results for a
+     * metric ({@link Queries#runFacts}), by key id and device id; one read per benchmark and metric.
+     */
+    public Map<String, Map<String, Queries.RunFacts>> runFacts(String benchmark, String metric) {
+        return cached("run facts\n" + benchmark + "\n" + metric, () -> {
+            List<String> ids = keys(benchmark).stream().map(KeyRow::keyId).toList();
+            Map<String, Map<String, Queries.RunFacts>> byKey = new HashMap<>();
+            if (!ids.isEmpty()) {
+                // The failing runs' facts come second and carry the counts; the scope is the same in both.
+                queries.runFacts(ids, metric).forEach(f -> byKey.computeIfAbsent(f.keyId(), k -> new HashMap<>()).put(f.deviceId(), f));
+            }
+            return byKey;
+        });
     }
 
     /** Anything else derived from the same rows alone, under its own name, dropped together with them. */

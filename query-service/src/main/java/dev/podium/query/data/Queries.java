@@ -155,6 +155,28 @@ public class Queries {
                 keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
     }
 
+    /**
+     * For each device with measured results under one of {@code keyIds} for the metric: the scope of its results (one
+     * result's; a key's results share it) and how many of its completed runs failed a validity check. Two indexed reads
+     * that leave valid runs' values alone: the scopes from one result per leaderboard row, the failing runs by key.
+     */
+    public List<RunFacts> runFacts(List<String> keyIds, String metric) {
+        String[] ids = keyIds.toArray(String[]::new);
+        List<RunFacts> out = new ArrayList<>(jdbc.list("SELECT l.key_id, l.device_id, (SELECT m.scope FROM proj_result m "
+                + "WHERE m.key_id = l.key_id AND m.metric = l.metric AND m.device_id = l.device_id LIMIT 1) FROM proj_leaderboard_row l "
+                + "WHERE l.key_id = ANY(?) AND l.metric = ? AND l.source = 'measured' LIMIT 200000",
+                rs -> new RunFacts(rs.getString(1), rs.getString(2), rs.getString(3), 0), ids, metric));
+        out.addAll(jdbc.list("SELECT m.key_id, m.device_id, min(m.scope), count(*) FROM proj_run r JOIN proj_result m "
+                + "ON m.run_id = r.run_id AND m.metric = ? WHERE r.key_id = ANY(?) AND r.status = 'completed' AND NOT r.retracted "
+                + "AND NOT coalesce(r.valid, false) GROUP BY m.key_id, m.device_id LIMIT 200000",
+                rs -> new RunFacts(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)), metric, ids));
+        return out;
+    }
+
+    /** The scope of a key's results on a device and how many of its completed runs failed a validity check. */
+    public record RunFacts(String keyId, String deviceId, String scope, int failingRuns) {
+    }
+
     /** A measured row and how many of its runs failed a validity check. */
     public record MeasuredRow(LeaderboardRow row, int runsFailingChecks) {
     }

@@ -1,7 +1,9 @@
 package dev.podium.query.page;
 
 import dev.podium.query.stats.LeaderboardExtras;
+import dev.podium.query.stats.RatioCell;
 import dev.podium.query.view.ComparisonView;
+import dev.podium.query.view.Labels;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
 import io.quarkus.qute.TemplateExtension;
@@ -57,6 +59,19 @@ public final class Cells {
 
     public static String scalingText(LeaderboardExtras.Columns x) {
         return Formats.pct(x.scalingEfficiency());
+    }
+
+    public static String deviceLabel(RatioCell i) {
+        return Labels.device(i.deviceId());
+    }
+
+    public static String sourceClass(RatioCell i) {
+        return Formats.sourceClass(i.source());
+    }
+
+    /** The ratio of an interval's cell with its sign ({@code 1.93×}), or null without an interval. */
+    public static String ratioText(RatioCell i) {
+        return i.interval() == null ? null : Formats.num(i.interval().ratio()) + "×";
     }
 
     public static String deviceLink(ComparisonView.Row r) {

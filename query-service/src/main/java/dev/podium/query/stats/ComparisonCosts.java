@@ -4,6 +4,7 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
+import dev.podium.query.data.Queries;
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -38,11 +39,15 @@ public class ComparisonCosts {
             accelerators.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS)));
         }
         List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
-        List<StatsQueries.RunValues> runs = view.rows().stream().anyMatch(r -> "measured".equals(r.source()))
-                ? stats.runValues(keyIds, metric, false) : List.of();
+        boolean measured = view.rows().stream().anyMatch(r -> "measured".equals(r.source()));
         Map<String, String> scopes = new HashMap<>();
+        Map<String, Map<String, Queries.RunFacts>> facts = measured ? catalog.runFacts(view.query().benchmark(), metric) : Map.of();
+        keyIds.forEach(k -> facts.getOrDefault(k, Map.of()).values().forEach(f -> scopes.put(f.deviceId() + "\n" + k, f.scope())));
+        // The runs themselves only for their power samples, and only under keys where some were recorded.
+        List<String> withPower = measured ? keyIds.stream().filter(k -> stats.hasPower(view.query().benchmark(), k, metric)).toList() : List.of();
+        List<StatsQueries.RunValues> runs = withPower.isEmpty() ? List.of() : stats.runValues(withPower, metric, false);
         runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
-        Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(keyIds, metric, false, 1000),
+        Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(withPower, metric, false, 1000),
                 r -> r.deviceId() + "\n" + r.keyId());
         boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
         List<CostCell> out = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
+import dev.podium.query.data.Queries;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardView;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,16 +34,22 @@ public class LeaderboardExtrasService {
         if (metric == null) {
             return new LeaderboardExtras(including, 0, null, List.of());
         }
-        Map<String, Integer> failing = new HashMap<>();
-        catalog.measuredIncludingFailedChecks(List.of(key.keyId()), metric)
-                .forEach(m -> failing.put(m.row().deviceId(), m.runsFailingChecks()));
-        int leftOut = including ? 0 : failing.values().stream().mapToInt(Integer::intValue).sum();
         String rateOf = Efficiency.rateOf(view.unit());
         boolean lower = view.lowerIsBetter();
-        List<StatsQueries.RunValues> runs = rateOf == null ? List.of() : stats.runValues(List.of(key.keyId()), metric, including);
-        Map<String, Double> joules = rateOf == null ? Map.of() : Efficiency.meanJoules(runs,
-                runs.isEmpty() ? Map.of() : stats.systemWatts(List.of(key.keyId()), metric, including, 500), StatsQueries.RunValues::deviceId);
+        Map<String, Integer> failing = new HashMap<>();
         Map<String, String> scopes = new HashMap<>();
+        for (Queries.RunFacts f : catalog.runFacts(key.benchmark(), metric).getOrDefault(key.keyId(), Map.of()).values()) {
+            failing.put(f.deviceId(), f.failingRuns());
+            if (rateOf != null) {
+                scopes.put(f.deviceId(), f.scope());
+            }
+        }
+        int leftOut = including ? 0 : failing.values().stream().mapToInt(Integer::intValue).sum();
+        // The runs themselves only for their power samples, and only where some were recorded.
+        List<StatsQueries.RunValues> runs = rateOf == null || !stats.hasPower(key.benchmark(), key.keyId(), metric) ? List.of()
+                : stats.runValues(List.of(key.keyId()), metric, including);
+        Map<String, Double> joules = runs.isEmpty() ? Map.of() : Efficiency.meanJoules(runs,
+                stats.systemWatts(List.of(key.keyId()), metric, including, 500), StatsQueries.RunValues::deviceId);
         runs.forEach(r -> scopes.put(r.deviceId(), r.scope()));
         Integer total = integer(key.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
         Map<String, LeaderboardRow> scalingBase = scalingBases(key, metric, total);

@@ -94,9 +94,14 @@ public class ComparisonService {
         ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
                 LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, f.groupOptions(),
                 f.unit(), f.direction(), baseline, baseline == null ? null : f.labels().get(baseline), f.columns(), matrix, f.curveValues(),
-                f.curves(), benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
+                curvesOf(f.curves(), chosen.isEmpty() ? null : shown), benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
         view = intervals == null ? view : view.withIntervals(intervals.of(view));
         return costs == null ? view : view.withCosts(costs.of(view));
+    }
+
+    /** The curves of the devices shown (all when {@code shown} is null), at most 200. */
+    private static List<ComparisonView.Curve> curvesOf(List<ComparisonView.Curve> curves, Set<String> shown) {
+        return curves.stream().filter(c -> shown == null || shown.contains(c.deviceId())).limit(200).toList();
     }
 
     /** A benchmark's keys with rows for the metric, and the dimensions in which they vary. */
@@ -315,7 +320,7 @@ public class ComparisonService {
         }
         out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));
-        return out.size() > 200 ? List.copyOf(out.subList(0, 200)) : out;
+        return out;
     }
 
     /** Every published ratio claim about the benchmark, checked against the figures of its own source. */
