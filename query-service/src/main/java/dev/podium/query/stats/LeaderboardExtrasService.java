@@ -101,14 +101,16 @@ public class LeaderboardExtrasService {
         if (total == null) {
             return Map.of();
         }
-        String group = key.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).id();
-        List<KeyRow> siblings = catalog.keys(key.benchmark()).stream()
-                .filter(k -> !k.keyId().equals(key.keyId()))
-                .filter(k -> k.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).id().equals(group))
-                .filter(k -> {
-                    Integer n = integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
-                    return n != null && n < total;
-                }).limit(50).toList();
+        List<KeyRow> siblings = catalog.cached("scaling siblings\n" + key.benchmark() + "\n" + key.keyId(), () -> {
+            String group = key.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical();
+            return catalog.keys(key.benchmark()).stream()
+                    .filter(k -> !k.keyId().equals(key.keyId()))
+                    .filter(k -> k.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical().equals(group))
+                    .filter(k -> {
+                        Integer n = integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
+                        return n != null && n < total;
+                    }).limit(50).toList();
+        });
         if (siblings.isEmpty()) {
             return Map.of();
         }
