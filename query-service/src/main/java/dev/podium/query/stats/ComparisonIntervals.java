@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Ratio intervals for a comparison matrix, from the counted (completed, valid, not retracted) runs of each device under
  * each column's key: their per-repetition values, or their means from three runs on ({@link Samples}); see
- * {@link RatioEstimator} for the method.
+ * {@link RatioEstimator#estimateClosedForm} for the method.
  */
 @ApplicationScoped
 public class ComparisonIntervals {
@@ -61,7 +61,7 @@ public class ComparisonIntervals {
                         stats.runValues(keyIds, view.query().metric(), false)
                                 .forEach(v -> runs.computeIfAbsent(v.deviceId() + "\n" + v.keyId(), k -> new ArrayList<>()).add(v));
                     }
-                    interval = RatioEstimator.estimate(values(runs.get(row.deviceId() + "\n" + cell.keyId())),
+                    interval = RatioEstimator.estimateClosedForm(values(runs.get(row.deviceId() + "\n" + cell.keyId())),
                             values(runs.get(view.baseline() + "\n" + cell.keyId())), view.lowerIsBetter());
                     known.put(pair, interval);
                 }
