@@ -4,14 +4,16 @@
 # random URL per request. Not a test: run it by hand. Needs the PostgreSQL server at 127.0.0.1:5432 (user postgres, trust).
 #   query-service/bench/page-bench.sh [seconds per phase, default 20] [clients for the throughput phase, default 4]
 # The database podium_bench stays afterwards (drop it by hand); PODIUM_BENCH_REUSE=1 measures it again without reloading.
+# PODIUM_BENCH_CLIENT=jdk drives the pages with the JDK's HTTP client instead of the lean keep-alive one (see PageBenchmark).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_PER_PHASE="${1:-20}"
 CLIENTS="${2:-4}"
 DB=podium_bench
 PORT=8089
-mvn -o -q -B -pl web,query-service install -DskipTests -DskipITs
-mvn -o -q -B -pl query-service dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+# package, not install: the local repository may be shared, and the reactor resolves our own modules without it
+mvn -q -B -pl query-service -am package org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath -DskipTests -DskipITs \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
 CP="query-service/target/test-classes:query-service/target/classes:$(cat query-service/target/bench.classpath)"
 if [ -z "${PODIUM_BENCH_REUSE:-}" ]; then   # PODIUM_BENCH_REUSE=1 keeps the database of the last run
   psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
@@ -23,4 +25,4 @@ SERVICE=$!
 trap 'kill $SERVICE 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$PORT/q/health/ready" > /dev/null && break; sleep 1; done
 java -cp "$CP" dev.podium.query.bench.PageBenchmark measure --jdbc "jdbc:postgresql://127.0.0.1:5432/$DB" \
-  --url "http://127.0.0.1:$PORT" --seconds "$SECONDS_PER_PHASE" --clients "$CLIENTS"
+  --url "http://127.0.0.1:$PORT" --seconds "$SECONDS_PER_PHASE" --clients "$CLIENTS" --client "${PODIUM_BENCH_CLIENT:-socket}"

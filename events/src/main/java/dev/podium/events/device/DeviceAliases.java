@@ -2,8 +2,10 @@ package dev.podium.events.device;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Maps the names vendor tools and publications use to canonical devices. Rules are tried in order, most specific first,
@@ -45,6 +47,10 @@ public final class DeviceAliases {
             rule("tpu\\s*v4", "google-tpu-v4", "Google", "Google TPU v4", true),
             rule("tpu", "google-tpu", "Google", "Google TPU (variant unspecified)", false));
 
+    /** The devices by canonical id (the first rule naming one wins); pages look labels up for every row. */
+    private static final Map<String, DeviceModel> BY_ID = RULES.stream().map(Rule::device)
+            .collect(Collectors.toMap(DeviceModel::id, d -> d, (first, later) -> first));
+
     private DeviceAliases() {
     }
 
@@ -63,7 +69,7 @@ public final class DeviceAliases {
 
     /** A device by canonical id, e.g. for labels on pages. */
     public static Optional<DeviceModel> byId(String id) {
-        return RULES.stream().map(Rule::device).filter(d -> d.id().equals(id)).findFirst();
+        return id == null ? Optional.empty() : Optional.ofNullable(BY_ID.get(id));
     }
 
     /** Every canonical device this table knows. */

@@ -114,9 +114,22 @@ public record ComparisonKey(
                 e);
     }
 
-    /** The value of one dimension, or null when not stated. */
+    /** The value of one dimension, or null when not stated; unlike {@link #dimensions()}, builds no map. */
     public String valueOf(String dimension) {
-        return dimensions().get(dimension);
+        if (dimension == null) {
+            return null;
+        }
+        return switch (dimension) {
+            case BENCHMARK -> benchmark;
+            case BENCHMARK_VERSION -> benchmarkVersion;
+            case SCENARIO -> scenario;
+            case MODEL -> model;
+            case PRECISION -> precision;
+            case BATCH_SIZE -> perDeviceBatchSize == null ? null : perDeviceBatchSize.toString();
+            case TOTAL_ACCELERATORS -> totalAccelerators == null ? null : totalAccelerators.toString();
+            case INPUT_SIZE -> inputSize == null ? null : inputSize.toString();
+            default -> extra.get(dimension);
+        };
     }
 
     public static String shortHash(String text) {

@@ -103,6 +103,17 @@ class ComparisonKeyTest {
     }
 
     @Test
+    void valueOfAgreesWithTheDimensionMapForEveryNameAndIsNullForOthers() {
+        ComparisonKey stated = SampleEvents.referenceKey(1);
+        ComparisonKey sparse = new ComparisonKey("b", null, null, null, null, null, null, null, null);
+        for (ComparisonKey k : java.util.List.of(stated, sparse)) {
+            k.dimensions().forEach((name, value) -> assertThat(k.valueOf(name)).as(name).isEqualTo(value));
+            assertThat(k.valueOf("not_a_dimension")).isNull();
+            assertThat(k.valueOf(null)).isNull();
+        }
+    }
+
+    @Test
     void nullExtraEqualsEmptyExtra() {
         assertThat(key(null, null)).isEqualTo(key(null, extra()));
     }

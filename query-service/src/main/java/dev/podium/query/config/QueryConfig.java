@@ -20,9 +20,19 @@ public interface QueryConfig {
     @WithDefault("PT5M")
     Duration softwareVersionsRefresh();
 
-    /** How long the benchmark list, the comparison keys of a benchmark and its metrics are reused before they are read again. */
-    @WithDefault("PT10S")
+    /**
+     * The longest any cached read model of the leaderboard and comparison pages (benchmarks, keys, metrics, leaderboard rows)
+     * is used before it is read again, whatever {@link #readModelCheck()} found: the bound for what the check cannot see.
+     */
+    @WithDefault("PT30S")
     Duration catalogRefresh();
+
+    /**
+     * How often the event store's high-water mark is read to drop the cached read models when events were appended: new
+     * results show on leaderboards and comparisons within this.
+     */
+    @WithDefault("PT1S")
+    Duration readModelCheck();
 
     /** The most leaderboard rows one page shows. */
     @WithDefault("500")

@@ -94,9 +94,41 @@ public class Queries {
         }
     }
 
-    public List<LeaderboardRow> leaderboard(String keyId, String metric) {
-        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? LIMIT ?", Queries::leaderboardRow,
-                keyId, metric, config.maxRows());
+    /**
+     * Every leaderboard row of a benchmark and metric by key id (at most {@code max-rows} per key), for {@link Catalog}: one
+     * read of the (benchmark, metric) index serves the leaderboard of any of its keys and the comparison of any group.
+     */
+    public java.util.Map<String, List<LeaderboardRow>> leaderboardByKey(String benchmark, String metric) {
+        java.util.Map<String, List<LeaderboardRow>> byKey = new java.util.HashMap<>();
+        int max = config.maxRows();
+        jdbc.list("SELECT * FROM proj_leaderboard_row WHERE benchmark = ? AND metric = ? LIMIT 200000", rs -> {
+            List<LeaderboardRow> rows = byKey.computeIfAbsent(rs.getString("key_id"), k -> new ArrayList<>());
+            if (rows.size() < max) {
+                rows.add(leaderboardRow(rs));
+            }
+            return null;
+        }, benchmark, metric);
+        byKey.replaceAll((k, rows) -> List.copyOf(rows));
+        return java.util.Map.copyOf(byKey);
+    }
+
+    /**
+     * How far the event store has grown: its greatest position (null when empty) and how many events it holds among the
+     * {@value #RECENT_EVENTS} positions up to there. Every projection change comes with an appended event, so when neither
+     * has moved the read models have not either (see {@link Catalog}); the count catches an event that committed after one
+     * with a greater position, as two writers may. An index-only step down the primary key and a short range scan.
+     */
+    public EventStoreMark highWaterMark() {
+        return jdbc.list("SELECT m.position, (SELECT count(*) FROM event_store e WHERE e.position > m.position - " + RECENT_EVENTS
+                + " AND e.position <= m.position) FROM (SELECT max(position) AS position FROM event_store) m",
+                rs -> new EventStoreMark(rs.getObject(1, Long.class), rs.getLong(2))).get(0);
+    }
+
+    /** The window of positions below the greatest in which {@link #highWaterMark()} counts events. */
+    static final int RECENT_EVENTS = 1000;
+
+    /** The event store's greatest position and the number of events just below it, as {@link #highWaterMark()} reads them. */
+    public record EventStoreMark(Long position, long recent) {
     }
 
     public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {
@@ -121,6 +153,28 @@ public class Queries {
                 + "GROUP BY m.key_id, m.metric, m.device_id, r.benchmark LIMIT ?",
                 rs -> new MeasuredRow(leaderboardRow(rs), rs.getInt("failing")),
                 keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
+    }
+
+    /**
+     * For each device with measured results under one of {@code keyIds} for the metric: the scope of its results (one
+     * result's; a key's results share it) and how many of its completed runs failed a validity check. Two indexed reads
+     * that leave valid runs' values alone: the scopes from one result per leaderboard row, the failing runs by key.
+     */
+    public List<RunFacts> runFacts(List<String> keyIds, String metric) {
+        String[] ids = keyIds.toArray(String[]::new);
+        List<RunFacts> out = new ArrayList<>(jdbc.list("SELECT l.key_id, l.device_id, (SELECT m.scope FROM proj_result m "
+                + "WHERE m.key_id = l.key_id AND m.metric = l.metric AND m.device_id = l.device_id LIMIT 1) FROM proj_leaderboard_row l "
+                + "WHERE l.key_id = ANY(?) AND l.metric = ? AND l.source = 'measured' LIMIT 200000",
+                rs -> new RunFacts(rs.getString(1), rs.getString(2), rs.getString(3), 0), ids, metric));
+        out.addAll(jdbc.list("SELECT m.key_id, m.device_id, min(m.scope), count(*) FROM proj_run r JOIN proj_result m "
+                + "ON m.run_id = r.run_id AND m.metric = ? WHERE r.key_id = ANY(?) AND r.status = 'completed' AND NOT r.retracted "
+                + "AND NOT coalesce(r.valid, false) GROUP BY m.key_id, m.device_id LIMIT 200000",
+                rs -> new RunFacts(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)), metric, ids));
+        return out;
+    }
+
+    /** The scope of a key's results on a device and how many of its completed runs failed a validity check. */
+    public record RunFacts(String keyId, String deviceId, String scope, int failingRuns) {
     }
 
     /** A measured row and how many of its runs failed a validity check. */

@@ -21,8 +21,32 @@ public final class Formats {
             return "—";
         }
         double a = Math.abs(v);
-        String pattern = a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g";
-        return String.format(Locale.ROOT, pattern, v);
+        return a >= 100 ? fixed(v, 1) : a >= 1 ? fixed(v, 2) : String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    /**
+     * {@code String.format(Locale.ROOT, "%.<decimals>f", v)}, which pages call for every cell and which is slow: done in
+     * doubles unless {@code v} lies so close to a rounding boundary (or is so large) that the doubles' error could matter.
+     */
+    static String fixed(double v, int decimals) {
+        double scale = decimals == 1 ? 10 : 100;
+        double scaled = v * scale;
+        double fraction = Math.abs(scaled - Math.floor(scaled));
+        if (!Double.isFinite(scaled) || Math.abs(scaled) > 1e12 || Math.abs(fraction - 0.5) < 1e-6) {
+            return String.format(Locale.ROOT, decimals == 1 ? "%.1f" : "%.2f", v);
+        }
+        long units = Math.abs(Math.round(scaled));
+        long whole = units / (long) scale;
+        long part = units % (long) scale;
+        StringBuilder sb = new StringBuilder(24);
+        if (v < 0 || (v == 0 && 1 / v < 0)) {
+            sb.append('-');
+        }
+        sb.append(whole).append('.');
+        if (decimals == 2 && part < 10) {
+            sb.append('0');
+        }
+        return sb.append(part).toString();
     }
 
     /** Half the width of a 95% interval, e.g. {@code ± 3.2}. */
@@ -35,7 +59,7 @@ public final class Formats {
 
     /** A coefficient of variation as a percentage. */
     public static String pct(Double v) {
-        return v == null ? "—" : String.format(Locale.ROOT, "%.1f%%", v * 100);
+        return v == null ? "—" : v.isNaN() ? String.format(Locale.ROOT, "%.1f%%", v) : fixed(v * 100, 1) + "%";
     }
 
     public static String time(Instant t) {

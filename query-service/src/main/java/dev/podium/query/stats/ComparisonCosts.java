@@ -4,6 +4,7 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
+import dev.podium.query.data.Queries;
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -18,11 +19,11 @@ import java.util.Map;
 @ApplicationScoped
 public class ComparisonCosts {
 
-    private final StatsQueries stats;
+    private final StatsCache stats;
     private final Catalog catalog;
     private final QueryConfig config;
 
-    public ComparisonCosts(StatsQueries stats, Catalog catalog, QueryConfig config) {
+    public ComparisonCosts(StatsCache stats, Catalog catalog, QueryConfig config) {
         this.stats = stats;
         this.catalog = catalog;
         this.config = config;
@@ -38,12 +39,16 @@ public class ComparisonCosts {
             accelerators.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS)));
         }
         List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
-        List<StatsQueries.RunValues> runs = view.rows().stream().anyMatch(r -> "measured".equals(r.source()))
-                ? stats.runValues(keyIds, metric, false) : List.of();
+        boolean measured = view.rows().stream().anyMatch(r -> "measured".equals(r.source()));
         Map<String, String> scopes = new HashMap<>();
+        Map<String, Map<String, Queries.RunFacts>> facts = measured ? catalog.runFacts(view.query().benchmark(), metric) : Map.of();
+        keyIds.forEach(k -> facts.getOrDefault(k, Map.of()).values().forEach(f -> scopes.put(f.deviceId() + "\n" + k, f.scope())));
+        // The runs themselves only for their power samples, and only under keys where some were recorded.
+        List<String> withPower = measured ? keyIds.stream().filter(k -> stats.hasPower(view.query().benchmark(), k, metric)).toList() : List.of();
+        List<StatsQueries.RunValues> runs = withPower.isEmpty() ? List.of() : stats.runValues(withPower, metric, false);
         runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
-        Map<String, Double> joules = Efficiency.meanJoules(runs,
-                stats.systemWatts(runs.stream().map(StatsQueries.RunValues::runId).limit(1000).toList()), r -> r.deviceId() + "\n" + r.keyId());
+        Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(withPower, metric, false, 1000),
+                r -> r.deviceId() + "\n" + r.keyId());
         boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
         List<CostCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {

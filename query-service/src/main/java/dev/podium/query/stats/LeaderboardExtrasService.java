@@ -18,13 +18,11 @@ import java.util.Map;
 @ApplicationScoped
 public class LeaderboardExtrasService {
 
-    private final Queries queries;
-    private final StatsQueries stats;
+    private final StatsCache stats;
     private final Catalog catalog;
     private final QueryConfig config;
 
-    public LeaderboardExtrasService(Queries queries, StatsQueries stats, Catalog catalog, QueryConfig config) {
-        this.queries = queries;
+    public LeaderboardExtrasService(StatsCache stats, Catalog catalog, QueryConfig config) {
         this.stats = stats;
         this.catalog = catalog;
         this.config = config;
@@ -36,16 +34,22 @@ public class LeaderboardExtrasService {
         if (metric == null) {
             return new LeaderboardExtras(including, 0, null, List.of());
         }
-        Map<String, Integer> failing = new HashMap<>();
-        queries.measuredIncludingFailedChecks(List.of(key.keyId()), metric)
-                .forEach(m -> failing.put(m.row().deviceId(), m.runsFailingChecks()));
-        int leftOut = including ? 0 : failing.values().stream().mapToInt(Integer::intValue).sum();
         String rateOf = Efficiency.rateOf(view.unit());
         boolean lower = view.lowerIsBetter();
-        List<StatsQueries.RunValues> runs = rateOf == null ? List.of() : stats.runValues(List.of(key.keyId()), metric, including);
-        Map<String, Double> joules = rateOf == null ? Map.of() : Efficiency.meanJoules(runs,
-                stats.systemWatts(runs.stream().map(StatsQueries.RunValues::runId).limit(500).toList()), StatsQueries.RunValues::deviceId);
+        Map<String, Integer> failing = new HashMap<>();
         Map<String, String> scopes = new HashMap<>();
+        for (Queries.RunFacts f : catalog.runFacts(key.benchmark(), metric).getOrDefault(key.keyId(), Map.of()).values()) {
+            failing.put(f.deviceId(), f.failingRuns());
+            if (rateOf != null) {
+                scopes.put(f.deviceId(), f.scope());
+            }
+        }
+        int leftOut = including ? 0 : failing.values().stream().mapToInt(Integer::intValue).sum();
+        // The runs themselves only for their power samples, and only where some were recorded.
+        List<StatsQueries.RunValues> runs = rateOf == null || !stats.hasPower(key.benchmark(), key.keyId(), metric) ? List.of()
+                : stats.runValues(List.of(key.keyId()), metric, including);
+        Map<String, Double> joules = runs.isEmpty() ? Map.of() : Efficiency.meanJoules(runs,
+                stats.systemWatts(List.of(key.keyId()), metric, including, 500), StatsQueries.RunValues::deviceId);
         runs.forEach(r -> scopes.put(r.deviceId(), r.scope()));
         Integer total = integer(key.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
         Map<String, LeaderboardRow> scalingBase = scalingBases(key, metric, total);
@@ -97,21 +101,24 @@ public class LeaderboardExtrasService {
         if (total == null) {
             return Map.of();
         }
-        String group = key.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).id();
-        List<KeyRow> siblings = catalog.keys(key.benchmark()).stream()
-                .filter(k -> !k.keyId().equals(key.keyId()))
-                .filter(k -> k.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).id().equals(group))
-                .filter(k -> {
-                    Integer n = integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
-                    return n != null && n < total;
-                }).limit(50).toList();
+        List<KeyRow> siblings = catalog.cached("scaling siblings\n" + key.benchmark() + "\n" + key.keyId(), () -> {
+            String group = key.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical();
+            return catalog.keys(key.benchmark()).stream()
+                    .filter(k -> !k.keyId().equals(key.keyId()))
+                    .filter(k -> k.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical().equals(group))
+                    .filter(k -> {
+                        Integer n = integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
+                        return n != null && n < total;
+                    }).limit(50).toList();
+        });
         if (siblings.isEmpty()) {
             return Map.of();
         }
         Map<String, Integer> sizes = new HashMap<>();
         siblings.forEach(k -> sizes.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS))));
         Map<String, LeaderboardRow> out = new HashMap<>();
-        for (LeaderboardRow r : queries.leaderboard(siblings.stream().map(KeyRow::keyId).toList(), metric)) {
+        Map<String, List<LeaderboardRow>> byKey = catalog.leaderboardByKey(key.benchmark(), metric);
+        for (LeaderboardRow r : siblings.stream().flatMap(k -> byKey.getOrDefault(k.keyId(), List.of()).stream()).toList()) {
             String id = r.deviceId() + "\n" + r.source();
             LeaderboardRow current = out.get(id);
             if (current == null || sizes.get(r.keyId()) < sizes.get(current.keyId())) {

@@ -47,6 +47,13 @@ public class StatsQueries {
                 keyIds.toArray(String[]::new), metric, includeFailing, config.maxRows() * 100);
     }
 
+    /** The keys among {@code keyIds} with a run that recorded POWER samples and has a result for the metric. */
+    public List<String> keysWithPower(List<String> keyIds, String metric) {
+        return jdbc.list("SELECT DISTINCT m.key_id FROM proj_result m WHERE m.key_id = ANY(?) AND m.metric = ? AND EXISTS "
+                + "(SELECT 1 FROM proj_run_series s WHERE s.run_id = m.run_id AND s.series = 'POWER')", rs -> rs.getString(1),
+                keyIds.toArray(String[]::new), metric);
+    }
+
     /** One point of a history: a counted, valid run's mean. */
     public record HistoryRow(String keyId, String metric, String deviceId, String benchmark, String unit, String direction, UUID runId,
             Instant startedAt, double mean, Integer n, String frameworkVersion, double[] rawValues) {

@@ -47,7 +47,7 @@ public class CatalogService {
             return Optional.empty();
         }
         List<KeyOption> keys = queries.keys(benchmark).stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
-                k.key().dimensions(), false, new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
+                k.dimensions(), false, new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
                         .link().build())).toList();
         return Optional.of(new CatalogViews.BenchmarkView(benchmark, keys, queries.metrics(benchmark), comparisons.claims(benchmark),
                 queries.recentRunsOfBenchmark(benchmark, config.recentRuns())));

@@ -9,8 +9,6 @@ import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -48,28 +46,130 @@ public class ComparisonService {
         Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : catalog.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
         String metric = Metrics.choose(q.metric(), metrics);
-        Set<String> withRows = metricKeys.keys(metric);
-        List<KeyRow> keys = benchmark == null ? List.of()
-                : catalog.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
-
-        List<String> varying = varyingDimensions(keys);
+        List<String> varying = keySet(benchmark, metric, source).varying();
         String param = q.param() != null && varying.contains(q.param()) ? q.param()
                 : varying.contains(LeaderboardService.WORKERS) ? LeaderboardService.WORKERS
                 : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
+        String mainId = main(groups(benchmark, metric, source, param), q.group()).stream().map(KeyRow::keyId).findFirst().orElse(null);
+        Frame f = catalog.cached("comparison frame\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param + "\n" + mainId,
+                () -> frame(benchmark, metric, source, param, mainId));
 
-        Map<String, List<KeyRow>> groups = new LinkedHashMap<>();
-        for (KeyRow k : keys) {
-            groups.computeIfAbsent(rest(k.key(), param).toString(), x -> new ArrayList<>()).add(k);
+        // What follows depends on the devices and the baseline asked for: worked out per request from the frame.
+        List<String> chosen = q.devices() == null ? List.of() : q.devices().stream().filter(f.labels()::containsKey).distinct().toList();
+        List<String> devices = chosen.isEmpty() ? f.available() : chosen;
+        Comparator<String> better = Comparator.comparing((String d) -> f.firstValues().get(d),
+                Comparator.nullsLast(f.lower() ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
+                .thenComparing(f.labels()::get);
+        List<String> ordered = devices.stream().sorted(better).toList();
+        String baseline = q.baseline() != null && ordered.contains(q.baseline()) ? q.baseline()
+                : ordered.stream().filter(d -> f.firstValues().get(d) != null).reduce((a, b) -> b)
+                        .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
+
+        double max = ordered.stream().map(f.maxValues()::get).filter(Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
+        ComparisonQuery effective = new ComparisonQuery(benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
+        List<ComparisonView.Row> matrix = new ArrayList<>();
+        for (String device : ordered) {
+            for (Line line : f.lines().getOrDefault(device, List.of())) {
+                Line base = f.line(baseline, line.source());
+                List<ComparisonView.Cell> cells = new ArrayList<>(f.columnIds().size());
+                for (int i = 0; i < f.columnIds().size(); i++) {
+                    LeaderboardRow r = line.rows()[i];
+                    LeaderboardRow b = base == null ? null : base.rows()[i];
+                    Double value = r == null ? null : r.mean();
+                    Double ratio = null;
+                    String ratioText = null;
+                    if (value != null && b != null && b.mean() != null && b.mean() != 0 && value != 0) {
+                        ratio = f.lower() ? b.mean() / value : value / b.mean();
+                        ratioText = Ratios.twoDecimals(f.lower() ? b.mean() : value, f.lower() ? value : b.mean());
+                    }
+                    int bar = value == null || max <= 0 ? 0 : (int) Math.round(value / max * 100);
+                    cells.add(new ComparisonView.Cell(f.columnIds().get(i), value, r == null && line.notAvailable()[i], ratio, ratioText, bar));
+                }
+                matrix.add(new ComparisonView.Row(device, f.labels().get(device), line.source(), device.equals(baseline),
+                        effective.withBaseline(device).link().build(), cells));
+            }
         }
-        List<KeyRow> main = groups.values().stream().filter(g -> g.stream().anyMatch(k -> k.keyId().equals(q.group()))).findFirst()
+        Set<String> shown = new HashSet<>(devices);
+        List<Option> deviceOptions = f.available().stream().map(d -> new Option(d, f.labels().get(d), shown.contains(d))).toList();
+        ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
+                LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, f.groupOptions(),
+                f.unit(), f.direction(), baseline, baseline == null ? null : f.labels().get(baseline), f.columns(), matrix, f.curveValues(),
+                curvesOf(f.curves(), chosen.isEmpty() ? null : shown), benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
+        view = intervals == null ? view : view.withIntervals(intervals.of(view));
+        return costs == null ? view : view.withCosts(costs.of(view));
+    }
+
+    /** The curves of the devices shown (all when {@code shown} is null), at most 200. */
+    private static List<ComparisonView.Curve> curvesOf(List<ComparisonView.Curve> curves, Set<String> shown) {
+        return curves.stream().filter(c -> shown == null || shown.contains(c.deviceId())).limit(200).toList();
+    }
+
+    /** A benchmark's keys with rows for the metric, and the dimensions in which they vary. */
+    private record KeySet(List<KeyRow> keys, List<String> varying) {
+    }
+
+    /** One device's values from one source across the columns, and which of them the publication gave as n/a. */
+    private record Line(String source, LeaderboardRow[] rows, boolean[] notAvailable) {
+    }
+
+    /**
+     * Everything of a comparison that follows from the rows and the group of keys alone, whatever devices and baseline a
+     * request asks for; {@link Catalog} keeps it as long as the rows it came from.
+     */
+    private record Frame(List<ComparisonView.Column> columns, List<String> columnIds, String unit, String direction, boolean lower,
+            List<String> available, Map<String, String> labels, Map<String, Double> firstValues, Map<String, Double> maxValues,
+            Map<String, List<Line>> lines, List<KeyOption> groupOptions, List<String> curveValues, List<ComparisonView.Curve> curves) {
+
+        Line line(String device, String source) {
+            for (Line l : lines.getOrDefault(device, List.of())) {
+                if (l.source().equals(source)) {
+                    return l;
+                }
+            }
+            return null;
+        }
+    }
+
+    private KeySet keySet(String benchmark, String metric, String source) {
+        if (benchmark == null) {
+            return new KeySet(List.of(), List.of());
+        }
+        return catalog.cached("comparison keys\n" + benchmark + "\n" + metric + "\n" + source, () -> {
+            Set<String> withRows = catalog.metricKeys(benchmark, source).keys(metric);
+            List<KeyRow> keys = catalog.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
+            return new KeySet(keys, varyingDimensions(keys));
+        });
+    }
+
+    /** The keys by everything but {@code param}: each group differs in {@code param} alone. */
+    private Map<String, List<KeyRow>> groups(String benchmark, String metric, String source, String param) {
+        return catalog.cached("comparison groups\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param, () -> {
+            Map<String, List<KeyRow>> groups = new LinkedHashMap<>();
+            for (KeyRow k : keySet(benchmark, metric, source).keys()) {
+                groups.computeIfAbsent(rest(k, param).toString(), x -> new ArrayList<>()).add(k);
+            }
+            return groups;
+        });
+    }
+
+    /** The group that holds the key asked for, else the largest. */
+    private static List<KeyRow> main(Map<String, List<KeyRow>> groups, String keyId) {
+        return groups.values().stream().filter(g -> g.stream().anyMatch(k -> k.keyId().equals(keyId))).findFirst()
                 .orElse(groups.values().stream().max(Comparator.comparingInt(List::size)).orElse(List.of()));
-        Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0).key(), param);
+    }
+
+    private Frame frame(String benchmark, String metric, String source, String param, String mainId) {
+        // Read through the catalog again, not handed over from the request, so the frame is never older than its own entry.
+        List<KeyRow> keys = keySet(benchmark, metric, source).keys();
+        Map<String, List<KeyRow>> groups = groups(benchmark, metric, source, param);
+        List<KeyRow> main = main(groups, mainId);
+        Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0), param);
 
         List<ComparisonView.Column> columns = new ArrayList<>();
         Map<String, Integer> groupSize = new HashMap<>();
         groups.values().forEach(g -> g.forEach(k -> groupSize.put(k.keyId(), g.size())));
         Map<String, Integer> distance = new HashMap<>();
-        keys.forEach(k -> distance.put(k.keyId(), differences(rest(k.key(), param), mainRest).size()));
+        keys.forEach(k -> distance.put(k.keyId(), differences(rest(k, param), mainRest).size()));
         List<KeyRow> columnKeys = keys.stream()
                 .filter(k -> {
                     int d = distance.get(k.keyId());
@@ -83,7 +183,7 @@ public class ComparisonService {
         for (KeyRow k : columnKeys) {
             String value = k.key().valueOf(param);
             StringBuilder label = new StringBuilder(value == null ? "(not stated)" : value);
-            Map<String, String> r = rest(k.key(), param);
+            Map<String, String> r = rest(k, param);
             differences(r, mainRest).forEach(name -> label.append(" + ").append(r.containsKey(name)
                     ? ("true".equalsIgnoreCase(r.get(name)) ? name : name + "=" + r.get(name))
                     : "no " + name));
@@ -91,15 +191,14 @@ public class ComparisonService {
         }
         List<String> columnIds = columns.stream().map(ComparisonView.Column::keyId).toList();
 
-        // One read of the rows of every key serves both the matrix (its columns) and the curves (all groups).
-        List<LeaderboardRow> keyRows = keys.isEmpty() || metric == null ? List.of()
-                : queries.leaderboard(keys.stream().map(KeyRow::keyId).limit(500).toList(), metric);
-        Set<String> columnSet = new HashSet<>(columnIds);
-        List<LeaderboardRow> rows = keyRows.stream().filter(r -> columnSet.contains(r.keyId())).toList();
-        rows = rows.stream().filter(r -> source == null || source.equals(r.source())).toList();
+        Map<String, List<LeaderboardRow>> byKey = metric == null ? Map.of() : catalog.leaderboardByKey(benchmark, metric);
+        Map<String, Integer> column = new HashMap<>();
+        columnIds.forEach(id -> column.put(id, column.size()));
+        List<LeaderboardRow> rows = columnIds.stream().flatMap(id -> byKey.getOrDefault(id, List.of()).stream())
+                .filter(r -> source == null || source.equals(r.source())).toList();
         Set<String> notAvailable = new HashSet<>();
         if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
-            catalog.notAvailable(benchmark, metric).stream().filter(p -> columnSet.contains(p[1]))
+            catalog.notAvailable(benchmark, metric).stream().filter(p -> column.containsKey(p[1]))
                     .forEach(p -> notAvailable.add(p[0] + "\n" + p[1]));
         }
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
@@ -111,122 +210,117 @@ public class ComparisonService {
         Set<String> available = new TreeSet<>();
         rows.forEach(r -> available.add(r.deviceId()));
         notAvailable.forEach(s -> available.add(s.substring(0, s.indexOf('\n'))));
-        List<String> chosen = q.devices() == null ? List.of() : q.devices().stream().filter(available::contains).distinct().toList();
-        List<String> devices = chosen.isEmpty() ? List.copyOf(available) : chosen;
 
         String firstColumn = columnIds.isEmpty() ? null : columnIds.get(0);
-        Comparator<String> better = Comparator.comparing((String d) -> firstValue(cell, d, firstColumn),
-                Comparator.nullsLast(lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
-                .thenComparing(Labels::device);
-        List<String> ordered = devices.stream().sorted(better).toList();
-        String baseline = q.baseline() != null && ordered.contains(q.baseline()) ? q.baseline()
-                : ordered.stream().filter(d -> firstValue(cell, d, firstColumn) != null).reduce((a, b) -> b)
-                        .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
-
-        double max = rows.stream().filter(r -> ordered.contains(r.deviceId())).map(LeaderboardRow::mean).filter(Objects::nonNull)
-                .mapToDouble(Double::doubleValue).max().orElse(0);
-        ComparisonQuery effective = new ComparisonQuery(benchmark, metric, param, main.isEmpty() ? null : main.get(0).keyId(),
-                chosen.isEmpty() ? null : chosen, baseline, source);
-        List<ComparisonView.Row> matrix = new ArrayList<>();
-        for (String device : ordered) {
+        Map<String, String> labels = new HashMap<>();
+        Map<String, Double> firstValues = new HashMap<>();
+        Map<String, Double> maxValues = new HashMap<>();
+        Map<String, List<Line>> lines = new HashMap<>();
+        for (String device : available) {
+            labels.put(device, Labels.device(device));
+            firstValues.put(device, firstValue(cell, device, firstColumn));
             for (String src : List.of("measured", "published")) {
-                boolean any = columnIds.stream().anyMatch(k -> cell.containsKey(device + "\n" + src + "\n" + k)
-                        || ("published".equals(src) && notAvailable.contains(device + "\n" + k)));
-                if (!any) {
-                    continue;
+                LeaderboardRow[] values = new LeaderboardRow[columnIds.size()];
+                boolean[] na = new boolean[columnIds.size()];
+                boolean any = false;
+                for (int i = 0; i < columnIds.size(); i++) {
+                    values[i] = cell.get(device + "\n" + src + "\n" + columnIds.get(i));
+                    na[i] = notAvailable.contains(device + "\n" + columnIds.get(i));
+                    any |= values[i] != null || ("published".equals(src) && na[i]);
                 }
-                List<ComparisonView.Cell> cells = new ArrayList<>();
-                for (String k : columnIds) {
-                    LeaderboardRow r = cell.get(device + "\n" + src + "\n" + k);
-                    LeaderboardRow base = cell.get(baseline + "\n" + src + "\n" + k);
-                    Double value = r == null ? null : r.mean();
-                    Double ratio = null;
-                    String ratioText = null;
-                    if (value != null && base != null && base.mean() != null && base.mean() != 0 && value != 0) {
-                        BigDecimal v = BigDecimal.valueOf(value);
-                        BigDecimal b = BigDecimal.valueOf(base.mean());
-                        BigDecimal x = lower ? b.divide(v, java.math.MathContext.DECIMAL64) : v.divide(b, java.math.MathContext.DECIMAL64);
-                        ratio = x.doubleValue();
-                        ratioText = x.setScale(2, RoundingMode.HALF_UP).toPlainString();
-                    }
-                    int bar = value == null || max <= 0 ? 0 : (int) Math.round(value / max * 100);
-                    cells.add(new ComparisonView.Cell(k, value, r == null && notAvailable.contains(device + "\n" + k), ratio, ratioText, bar));
+                if (any) {
+                    lines.computeIfAbsent(device, d -> new ArrayList<>()).add(new Line(src, values, na));
                 }
-                matrix.add(new ComparisonView.Row(device, Labels.device(device), src, device.equals(baseline),
-                        effective.withBaseline(device).link().build(), cells));
             }
         }
+        rows.forEach(r -> {
+            if (r.mean() != null) {
+                maxValues.merge(r.deviceId(), r.mean(), Math::max);
+            }
+        });
 
         List<KeyOption> groupOptions = groups.values().stream().limit(100).map(g -> {
             KeyRow first = g.get(0);
-            Map<String, String> r = rest(first.key(), param);
+            Map<String, String> r = rest(first, param);
             return new KeyOption(first.keyId(), r.entrySet().stream().filter(e -> !ComparisonKey.BENCHMARK.equals(e.getKey()))
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")), r, g == main,
                     new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
         }).toList();
-        List<String> curveValues = new ArrayList<>();
-        List<ComparisonView.Curve> curves = curves(keys, keyRows, mainRest, param, metric, source, curveValues);
-        List<Option> deviceOptions = available.stream().map(d -> new Option(d, Labels.device(d), devices.contains(d))).toList();
-        ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
-                LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, groupOptions,
-                unit, direction, baseline, baseline == null ? null : Labels.device(baseline), columns, matrix, curveValues, curves,
-                benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
-        view = intervals == null ? view : view.withIntervals(intervals.of(view));
-        return costs == null ? view : view.withCosts(costs.of(view));
+        CurveData curveData = curveData(benchmark, metric, source, param);
+        return new Frame(columns, columnIds, unit, direction, lower, List.copyOf(available), labels, firstValues, maxValues, lines,
+                groupOptions, curveData.values(), curves(curveData, mainRest));
     }
 
-    /** Each device's values over the parameter, per setting of the other dimensions, normalised to its first value. */
-    private static List<ComparisonView.Curve> curves(List<KeyRow> keys, List<LeaderboardRow> keyRows, Map<String, String> mainRest,
-            String param, String metric, String source, List<String> valuesOut) {
-        if (keys.isEmpty() || metric == null) {
-            return List.of();
-        }
-        // Everything that depends on the key alone is worked out once per key, not once per row.
-        record PerKey(String value, String rest, String setting) {
-        }
-        record SeriesId(String rest, String deviceId, String source) {
-        }
-        Map<String, PerKey> perKey = new HashMap<>();
-        Set<String> values = new TreeSet<>(Labels::compareValues);
-        for (KeyRow k : keys) {
-            Map<String, String> rest = rest(k.key(), param);
-            String setting = differences(rest, mainRest).stream()
-                    .map(n -> rest.containsKey(n) ? n + "=" + rest.get(n) : "no " + n).collect(Collectors.joining(", "));
-            perKey.put(k.keyId(), new PerKey(k.key().valueOf(param), rest.toString(), setting));
-        }
-        Set<String> keysWithRows = new HashSet<>();
-        Map<SeriesId, Map<String, Double>> series = new LinkedHashMap<>();
-        Map<SeriesId, String> settings = new HashMap<>();
-        for (LeaderboardRow r : keyRows) {
-            PerKey k = perKey.get(r.keyId());
-            if (k == null || k.value() == null || (source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
-                continue;
+    /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */
+    private record Series(String restText, Map<String, String> rest, String deviceId, String deviceLabel, String source,
+            List<String> cells) {
+    }
+
+    /** The parameter values that have rows, and every series with at least two of them. */
+    private record CurveData(List<String> values, List<Series> series) {
+    }
+
+    /**
+     * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
+     * same for every group of the benchmark, so worked out once per benchmark, metric, source and parameter.
+     */
+    private CurveData curveData(String benchmark, String metric, String source, String param) {
+        return catalog.cached("comparison curves\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param, () -> {
+            List<KeyRow> keys = keySet(benchmark, metric, source).keys();
+            if (keys.isEmpty() || metric == null) {
+                return new CurveData(List.of(), List.of());
             }
-            if (keysWithRows.add(r.keyId())) {
-                values.add(k.value());
+            Map<String, List<LeaderboardRow>> byKey = catalog.leaderboardByKey(benchmark, metric);
+            record Point(String value, double mean) {
             }
-            SeriesId id = new SeriesId(k.rest(), r.deviceId(), r.source());
-            series.computeIfAbsent(id, x -> new HashMap<>()).put(k.value(), r.mean());
-            settings.put(id, k.setting());
-        }
-        valuesOut.addAll(values);
-        List<ComparisonView.Curve> out = new ArrayList<>();
-        series.forEach((id, points) -> {
-            if (points.size() < 2) {
-                return;
+            record Builder(String restText, Map<String, String> rest, String deviceId, String source, List<Point> points) {
             }
-            String first = values.stream().filter(points::containsKey).findFirst().orElseThrow();
-            BigDecimal base = BigDecimal.valueOf(points.get(first));
-            List<String> cells = values.stream().map(v -> points.containsKey(v)
-                    ? BigDecimal.valueOf(points.get(v)).divide(base, java.math.MathContext.DECIMAL64).setScale(2, RoundingMode.HALF_UP).toPlainString()
-                    : null).toList();
-            String setting = settings.get(id);
-            out.add(new ComparisonView.Curve(id.deviceId(), Labels.device(id.deviceId()), id.source(),
-                    setting.isEmpty() ? "as above" : setting, cells));
+            Set<String> values = new TreeSet<>(Labels::compareValues);
+            Map<String, Builder> series = new LinkedHashMap<>();
+            for (KeyRow k : keys.subList(0, Math.min(keys.size(), 500))) {
+                String value = k.key().valueOf(param);
+                if (value == null) {
+                    continue;
+                }
+                Map<String, String> rest = rest(k, param);
+                String restText = rest.toString();
+                for (LeaderboardRow r : byKey.getOrDefault(k.keyId(), List.of())) {
+                    if ((source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
+                        continue;
+                    }
+                    values.add(value);
+                    series.computeIfAbsent(restText + "\n" + r.deviceId() + "\n" + r.source(),
+                            x -> new Builder(restText, rest, r.deviceId(), r.source(), new ArrayList<>())).points().add(new Point(value, r.mean()));
+                }
+            }
+            List<Series> out = new ArrayList<>();
+            for (Builder b : series.values()) {
+                Map<String, Double> points = new HashMap<>();
+                b.points().forEach(p -> points.put(p.value(), p.mean()));
+                if (points.size() < 2) {
+                    continue;
+                }
+                String first = values.stream().filter(points::containsKey).findFirst().orElseThrow();
+                double base = points.get(first);
+                List<String> cells = values.stream().map(v -> points.containsKey(v) ? Ratios.twoDecimals(points.get(v), base) : null).toList();
+                out.add(new Series(b.restText(), b.rest(), b.deviceId(), Labels.device(b.deviceId()), b.source(), cells));
+            }
+            return new CurveData(List.copyOf(values), out);
         });
+    }
+
+    /** The curves labelled by how their setting differs from the group shown ("as above" when it does not). */
+    private static List<ComparisonView.Curve> curves(CurveData data, Map<String, String> mainRest) {
+        Map<String, String> settings = new HashMap<>();
+        List<ComparisonView.Curve> out = new ArrayList<>(data.series().size());
+        for (Series s : data.series()) {
+            String setting = settings.computeIfAbsent(s.restText(), x -> differences(s.rest(), mainRest).stream()
+                    .map(n -> s.rest().containsKey(n) ? n + "=" + s.rest().get(n) : "no " + n).collect(Collectors.joining(", ")));
+            out.add(new ComparisonView.Curve(s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? "as above" : setting, s.cells()));
+        }
         out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));
-        return out.size() > 200 ? out.subList(0, 200) : out;
+        return out;
     }
 
     /** Every published ratio claim about the benchmark, checked against the figures of its own source. */
@@ -270,8 +364,16 @@ public class ComparisonService {
 
     /** The key's stated dimensions other than {@code param}. */
     static Map<String, String> rest(ComparisonKey key, String param) {
+        return rest(key.dimensions(), param);
+    }
+
+    private static Map<String, String> rest(KeyRow key, String param) {
+        return rest(key.dimensions(), param);
+    }
+
+    private static Map<String, String> rest(Map<String, String> dimensions, String param) {
         Map<String, String> out = new LinkedHashMap<>();
-        key.dimensions().forEach((k, v) -> {
+        dimensions.forEach((k, v) -> {
             if (v != null && !k.equals(param)) {
                 out.put(k, v);
             }
@@ -282,7 +384,7 @@ public class ComparisonService {
     private static List<String> varyingDimensions(List<KeyRow> keys) {
         Map<String, Set<String>> values = new LinkedHashMap<>();
         Set<String> names = new LinkedHashSet<>();
-        keys.forEach(k -> names.addAll(k.key().dimensions().keySet()));
+        keys.forEach(k -> names.addAll(k.dimensions().keySet()));
         for (String name : names) {
             if (ComparisonKey.BENCHMARK.equals(name)) {
                 continue;

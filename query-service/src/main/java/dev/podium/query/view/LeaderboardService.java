@@ -66,7 +66,8 @@ public class LeaderboardService {
         List<LeaderboardRow> rows = new ArrayList<>();
         if (selected != null) {
             rows = software != null ? fromRuns(selected, metric, software)
-                    : q.includeFailing() ? withFailingRuns(selected.keyId(), metric) : queries.leaderboard(selected.keyId(), metric);
+                    : q.includeFailing() ? withFailingRuns(benchmark, selected.keyId(), metric)
+                    : catalog.leaderboard(benchmark, selected.keyId(), metric);
         }
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
@@ -86,7 +87,7 @@ public class LeaderboardService {
                 q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir,
                 q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
         List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
-                k.key().dimensions(), selected != null && selected.keyId().equals(k.keyId()),
+                k.dimensions(), selected != null && selected.keyId().equals(k.keyId()),
                 new LeaderboardQuery(benchmark, k.keyId(), metric, q.scenario(), q.precision(), q.batch(), q.workers(), software,
                         source, sort, dir).link().build())).toList();
         KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
@@ -104,10 +105,10 @@ public class LeaderboardService {
     }
 
     /** Published rows as stored, measured rows recomputed over every completed run, those failing a validity check too. */
-    private List<LeaderboardRow> withFailingRuns(String keyId, String metric) {
-        List<LeaderboardRow> rows = new ArrayList<>(queries.leaderboard(keyId, metric).stream()
+    private List<LeaderboardRow> withFailingRuns(String benchmark, String keyId, String metric) {
+        List<LeaderboardRow> rows = new ArrayList<>(catalog.leaderboard(benchmark, keyId, metric).stream()
                 .filter(r -> "published".equals(r.source())).toList());
-        queries.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
+        catalog.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
         return rows;
     }
 

@@ -1,6 +1,11 @@
 package dev.podium.query.bench;
 
 import dev.podium.events.model.ComparisonKey;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -51,9 +56,10 @@ public final class PageBenchmark {
         switch (args.length == 0 ? "" : args[0]) {
             case "load" -> load(jdbc, Integer.parseInt(a.getOrDefault("results", "1000000")));
             case "measure" -> measure(jdbc, a.getOrDefault("url", "http://127.0.0.1:8089"), Integer.parseInt(a.getOrDefault("seconds", "20")),
-                    Integer.parseInt(a.getOrDefault("clients", "4")));
+                    Integer.parseInt(a.getOrDefault("clients", "4")), a.getOrDefault("pages", ""), a.getOrDefault("client", "socket"));
             default -> {
-                System.err.println("usage: PageBenchmark load|measure [--jdbc URL] [--results N] [--url URL] [--seconds S] [--clients C]");
+                System.err.println("usage: PageBenchmark load|measure [--jdbc URL] [--results N] [--url URL] [--seconds S] [--clients C] "
+                        + "[--pages trivial,leaderboard,leaderboard+software,comparison (default: all)] [--client socket|jdk]");
                 System.exit(2);
             }
         }
@@ -126,7 +132,7 @@ public final class PageBenchmark {
         }
     }
 
-    static void measure(String jdbc, String base, int seconds, int clients) throws Exception {
+    static void measure(String jdbc, String base, int seconds, int clients, String only, String client) throws Exception {
         List<String[]> keys = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(jdbc, "postgres", ""); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT key_id, benchmark FROM proj_comparison_key")) {
@@ -168,16 +174,25 @@ public final class PageBenchmark {
             }
             return q.toString();
         });
-        for (var e : pages.entrySet()) {
-            run(http, base, e.getValue(), 2, 5);
+        if (!only.isBlank()) {
+            List<String> names = List.of(only.split(","));
+            pages.keySet().removeIf(name -> !names.contains(name.split(" ")[0]));
         }
-        System.out.printf(Locale.ROOT, "%-22s %8s %8s %8s %10s | %8s %10s%n", "page", "p50 ms", "p99 ms", "max ms", "req/s (1)",
-                "clients", "req/s (" + clients + ")");
         for (var e : pages.entrySet()) {
-            Result one = run(http, base, e.getValue(), 1, seconds);
-            Result many = run(http, base, e.getValue(), clients, seconds);
-            System.out.printf(Locale.ROOT, "%-22s %8.2f %8.2f %8.2f %10.0f | %8d %10.0f%s%n", e.getKey(), one.p(50), one.p(99), one.p(100),
-                    one.throughput(), clients, many.throughput(), one.errors + many.errors > 0 ? "  errors: " + (one.errors + many.errors) : "");
+            run(client, http, base, e.getValue(), 2, 5);
+        }
+        System.out.printf(Locale.ROOT, "load tool: %s%n%-22s %8s %8s %8s %10s | %8s %10s %9s%n", client, "page", "p50 ms", "p99 ms", "max ms",
+                "req/s (1)", "clients", "req/s (" + clients + ")", "÷ trivial");
+        Double trivial = null;
+        for (var e : pages.entrySet()) {
+            Result one = run(client, http, base, e.getValue(), 1, seconds);
+            Result many = run(client, http, base, e.getValue(), clients, seconds);
+            if (trivial == null && e.getKey().startsWith("trivial")) {
+                trivial = many.throughput();
+            }
+            System.out.printf(Locale.ROOT, "%-22s %8.2f %8.2f %8.2f %10.0f | %8d %10.0f %9s%s%n", e.getKey(), one.p(50), one.p(99), one.p(100),
+                    one.throughput(), clients, many.throughput(), trivial == null ? "" : String.format(Locale.ROOT, "%.2f", many.throughput() / trivial),
+                    one.errors + many.errors > 0 ? "  errors: " + (one.errors + many.errors) : "");
         }
     }
 
@@ -199,7 +214,117 @@ public final class PageBenchmark {
         }
     }
 
-    private static Result run(HttpClient http, String base, Supplier<String> urls, int clients, int seconds) throws InterruptedException {
+    /** Fetches one path and answers its status, reading the whole response. */
+    @FunctionalInterface
+    private interface Fetch {
+        int get(String path) throws IOException, InterruptedException;
+    }
+
+    /**
+     * The load tool: either the JDK's HTTP client, or (the default) one keep-alive HTTP/1.1 connection per client thread
+     * that sends a GET and reads exactly {@code content-length} bytes, like wrk or h2load. The load tool shares the machine
+     * with the service, and the JDK client spends more CPU per request and per kilobyte than the trivial page costs the
+     * service, which would make the measurement mostly one of the client.
+     */
+    private static Fetch fetcher(String client, HttpClient http, String base) {
+        if ("jdk".equals(client)) {
+            return path -> http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArray()).statusCode();
+        }
+        URI uri = URI.create(base);
+        return new KeepAliveConnection(uri.getHost(), uri.getPort());
+    }
+
+    private static final class KeepAliveConnection implements Fetch {
+        private final String host;
+        private final int port;
+        private final byte[] body = new byte[1 << 16];
+        private Socket socket;
+        private InputStream in;
+        private OutputStream out;
+
+        KeepAliveConnection(String host, int port) {
+            this.host = host;
+            this.port = port;
+        }
+
+        @Override
+        public int get(String path) throws IOException {
+            try {
+                return exchange(path);
+            } catch (IOException e) {
+                close();
+                throw e;
+            }
+        }
+
+        private int exchange(String path) throws IOException {
+            if (socket == null) {
+                socket = new Socket(host, port);
+                socket.setTcpNoDelay(true);
+                socket.setSoTimeout(10_000);
+                in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+                out = socket.getOutputStream();
+            }
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            String status = line();
+            long length = -1;
+            boolean closing = false;
+            for (String h = line(); !h.isEmpty(); h = line()) {
+                String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
+                String value = h.substring(h.indexOf(':') + 1).trim();
+                if (name.equals("content-length")) {
+                    length = Long.parseLong(value);
+                } else if (name.equals("connection") && value.equalsIgnoreCase("close")) {
+                    closing = true;
+                } else if (name.equals("transfer-encoding")) {
+                    throw new IOException("chunked responses are not read by this load tool");
+                }
+            }
+            if (length < 0) {
+                throw new IOException("no content-length");
+            }
+            for (long left = length; left > 0; ) {
+                int n = in.read(body, 0, (int) Math.min(body.length, left));
+                if (n < 0) {
+                    throw new IOException("connection closed after " + (length - left) + " of " + length + " bytes");
+                }
+                left -= n;
+            }
+            if (closing) {
+                close();
+            }
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+
+        private String line() throws IOException {
+            StringBuilder sb = new StringBuilder(64);
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new IOException("connection closed");
+                }
+                if (c != '\r') {
+                    sb.append((char) c);
+                }
+            }
+            return sb.toString();
+        }
+
+        private void close() {
+            try {
+                if (socket != null) {
+                    socket.close();
+                }
+            } catch (IOException ignored) {
+                // closing a broken connection
+            }
+            socket = null;
+        }
+    }
+
+    private static Result run(String client, HttpClient http, String base, Supplier<String> urls, int clients, int seconds)
+            throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
         List<List<Double>> perThread = new ArrayList<>();
         long[] errors = new long[clients];
@@ -208,14 +333,15 @@ public final class PageBenchmark {
             List<Double> lat = new ArrayList<>();
             perThread.add(lat);
             int id = t;
+            Fetch fetch = fetcher(client, http, base);
             Thread th = new Thread(() -> {
                 while (!stop.get()) {
-                    HttpRequest req = HttpRequest.newBuilder(URI.create(base + urls.get())).timeout(Duration.ofSeconds(10)).GET().build();
+                    String path = urls.get();
                     long t0 = System.nanoTime();
                     try {
-                        HttpResponse<byte[]> res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+                        int status = fetch.get(path);
                         double ms = (System.nanoTime() - t0) / 1e6;
-                        if (res.statusCode() == 200) {
+                        if (status == 200) {
                             lat.add(ms);
                         } else {
                             errors[id]++;
@@ -223,6 +349,9 @@ public final class PageBenchmark {
                     } catch (Exception e) {
                         errors[id]++;
                     }
+                }
+                if (fetch instanceof KeepAliveConnection c) {
+                    c.close();
                 }
             });
             threads.add(th);

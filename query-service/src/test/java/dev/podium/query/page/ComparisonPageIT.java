@@ -120,6 +120,15 @@ class ComparisonPageIT {
         assertThat(h200).containsExactly("1.00×", "—", "1.64×");
     }
 
+    @Test
+    void curvesAreShownForTheChosenDevicesOnly() {
+        Document doc = page("?benchmark=bridgetower-finetune&devices=intel-gaudi2");
+
+        assertThat(doc.select("#curves tbody tr")).isNotEmpty();
+        assertThat(doc.select("#curves tbody tr td:first-child").eachText()).containsOnly("Intel Gaudi 2");
+        assertThat(curve(doc, "Intel Gaudi 2", "published")).containsExactly("1.00×", "1.24×", "1.28×");
+    }
+
     private static List<String> curve(Document doc, String deviceLabel, String source) {
         Element row = doc.select("#curves tbody tr").stream()
                 .filter(r -> r.child(0).text().equals(deviceLabel) && r.child(1).text().equals(source)).findFirst()

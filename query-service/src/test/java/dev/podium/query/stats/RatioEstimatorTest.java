@@ -115,14 +115,30 @@ class RatioEstimatorTest {
         assertThat(coverage).isBetween(0.93, 0.97);
     }
 
+    @Test
+    void closedFormCoverageAtThirtyIsNinetyFivePercentAndItNeverBootstraps() {
+        double coverage = coverage(30, 30, 0.04, 0.04, 0.8, 99, SIMULATIONS, true);
+        System.out.printf(java.util.Locale.ROOT, "coverage closed form n=30/30: %.4f%n", coverage);
+        assertThat(coverage).isBetween(0.93, 0.97);
+    }
+
     private static double coverage(int n, int baselineN, double cv, double baselineCv, double trueRatio, long seed) {
+        return coverage(n, baselineN, cv, baselineCv, trueRatio, seed,
+                n >= RatioEstimator.BOOTSTRAP_MIN_N ? 1000 : SIMULATIONS, false);
+    }
+
+    private static double coverage(int n, int baselineN, double cv, double baselineCv, double trueRatio, long seed,
+            int simulations, boolean closedForm) {
         SplittableRandom random = new SplittableRandom(seed);
         int covered = 0;
-        int simulations = n >= RatioEstimator.BOOTSTRAP_MIN_N ? 1000 : SIMULATIONS;
         for (int i = 0; i < simulations; i++) {
             double[] a = lognormal(random, n, Math.log(100 * trueRatio), cv);
             double[] b = lognormal(random, baselineN, Math.log(100), baselineCv);
-            RatioInterval r = RatioEstimator.estimate(a, b, false).orElseThrow();
+            RatioInterval r = (closedForm ? RatioEstimator.estimateClosedForm(a, b, false)
+                    : RatioEstimator.estimate(a, b, false)).orElseThrow();
+            if (closedForm) {
+                assertThat(r.method()).isEqualTo(RatioInterval.WELCH_LOG);
+            }
             // The bootstrap estimates the ratio of arithmetic means: exp(mu + s²/2) on each side.
             double truth = r.method().equals(RatioInterval.BOOTSTRAP)
                     ? trueRatio * Math.exp((cv * cv - baselineCv * baselineCv) / 2) : trueRatio;

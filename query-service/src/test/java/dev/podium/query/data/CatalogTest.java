@@ -1,0 +1,162 @@
+package dev.podium.query.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.query.config.QueryConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class CatalogTest {
+
+    /** The event store's high-water mark and the benchmark list, as the test sets them; counts the reads of the list. */
+    private static final class FakeQueries extends Queries {
+        Long mark = 7L;
+        long recent = 3;
+        final AtomicInteger reads = new AtomicInteger();
+
+        FakeQueries() {
+            super(null, config(Duration.ZERO, Duration.ZERO));
+        }
+
+        @Override
+        public EventStoreMark highWaterMark() {
+            return new EventStoreMark(mark, recent);
+        }
+
+        @Override
+        public List<String> benchmarks() {
+            return List.of("read " + reads.incrementAndGet());
+        }
+    }
+
+    private static QueryConfig config(Duration refresh, Duration check) {
+        return new QueryConfig() {
+            public Duration onlineWindow() {
+                return Duration.ofSeconds(90);
+            }
+
+            public int recentRuns() {
+                return 20;
+            }
+
+            public Duration softwareVersionsRefresh() {
+                return Duration.ofMinutes(5);
+            }
+
+            public Duration catalogRefresh() {
+                return refresh;
+            }
+
+            public Duration readModelCheck() {
+                return check;
+            }
+
+            public int maxRows() {
+                return 500;
+            }
+
+            public Map<String, Double> prices() {
+                return Map.of();
+            }
+
+            public Webhook webhook() {
+                return new Webhook() {
+                    public Optional<URI> url() {
+                        return Optional.empty();
+                    }
+
+                    public Duration interval() {
+                        return Duration.ofMinutes(1);
+                    }
+                };
+            }
+        };
+    }
+
+    @Test
+    void whileTheHighWaterMarkStaysPutTheCachedRowsAreReused() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ZERO));
+
+        assertThat(catalog.benchmarks()).containsExactly("read 1");
+        assertThat(catalog.benchmarks()).containsExactly("read 1");
+        assertThat(queries.reads).hasValue(1);
+    }
+
+    @Test
+    void anAppendedEventDropsEverythingCached() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ZERO));
+        catalog.benchmarks();
+        String derived = catalog.cached("derived", () -> "from " + catalog.benchmarks().get(0));
+
+        queries.mark = 8L;
+
+        assertThat(catalog.benchmarks()).containsExactly("read 2");
+        assertThat(catalog.cached("derived", () -> "from " + catalog.benchmarks().get(0))).isEqualTo("from read 2").isNotEqualTo(derived);
+    }
+
+    @Test
+    void anEventCommittedBelowTheGreatestPositionDropsEverythingCachedToo() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ZERO));
+        catalog.benchmarks();
+
+        queries.recent = 4;
+
+        assertThat(catalog.benchmarks()).containsExactly("read 2");
+    }
+
+    @Test
+    void theFirstEventOfAnEmptyStoreCounts() {
+        FakeQueries queries = new FakeQueries();
+        queries.mark = null;
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ZERO));
+        catalog.benchmarks();
+
+        queries.mark = 1L;
+
+        assertThat(catalog.benchmarks()).containsExactly("read 2");
+    }
+
+    @Test
+    void theMarkIsNotReadAgainWithinTheCheckInterval() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ofMinutes(1)));
+        catalog.benchmarks();
+
+        queries.mark = 8L;
+
+        assertThat(catalog.benchmarks()).containsExactly("read 1");
+    }
+
+    @Test
+    void nothingIsUsedLongerThanTheRefreshAgeEvenWhenTheMarkStaysPut() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ZERO, Duration.ofMinutes(1)));
+        catalog.benchmarks();
+
+        assertThat(catalog.benchmarks()).containsExactly("read 2");
+    }
+
+    @Test
+    void aLoadThatOverlapsAMoveOfTheMarkIsNotReused() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ZERO));
+
+        // The mark moves while the value is being read, so the value may predate the event: it serves this request only.
+        String first = catalog.cached("derived", () -> {
+            queries.mark = 8L;
+            catalog.benchmarks();
+            return "loaded before the move was seen";
+        });
+
+        assertThat(first).isEqualTo("loaded before the move was seen");
+        assertThat(catalog.cached("derived", () -> "loaded again")).isEqualTo("loaded again");
+    }
+}

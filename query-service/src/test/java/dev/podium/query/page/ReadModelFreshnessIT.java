@@ -1,0 +1,223 @@
+package dev.podium.query.page;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.support.SeedData;
+import dev.podium.query.support.PostgresDatabase;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Leaderboards and comparisons are served from cached read models (Catalog); results ingested after they were cached show
+ * within podium.query.read-model-check (1 s), because every projection change comes with an appended event.
+ */
+@QuarkusTest
+@QuarkusTestResource(PostgresDatabase.class)
+class ReadModelFreshnessIT {
+
+    private static final String BENCHMARK = "freshness-check";
+    private static final String GAUDI2 = "intel-gaudi2";
+    /** The check interval and some room for a loaded machine. */
+    private static final Duration BOUND = Duration.ofSeconds(8);
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    private static ComparisonKey key(String workers) {
+        return new ComparisonKey(BENCHMARK, "1", "training", "model-f", "bf16", 8, 1, null,
+                new TreeMap<>(Map.of("dataloader_num_workers", workers)));
+    }
+
+    @Test
+    void resultsIngestedAfterThePagesWereCachedShowWithinTheCheckInterval() throws SQLException {
+        String w0 = key("0").id();
+        seed();
+        awaitLeaderboard(w0, List.of("100.0"));
+        assertThat(matrixCells(SeedData.H200)).containsExactly("100.0 1.00×", "150.0 1.00×");
+
+        // Changed without an event, as no writer does: the cached rows stay until the high-water mark moves.
+        ingestWithoutEvent(c -> update(c, "UPDATE proj_leaderboard_row SET mean = 110.0 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200));
+        assertThat(leaderboardMeans(w0)).containsExactly("100.0");
+
+        // A run completes: ingest recomputes the rows and appends the event in one transaction.
+        ingest(c -> {
+            update(c, "UPDATE proj_leaderboard_row SET mean = 120.0 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200);
+            row(c, w0, GAUDI2, 240.0);
+            row(c, key("1").id(), GAUDI2, 300.0);
+        });
+        awaitLeaderboard(w0, List.of("240.0", "120.0"));
+        assertThat(matrixCells(GAUDI2)).containsExactly("240.0 2.00×", "300.0 2.00×");
+    }
+
+    @Test
+    void aWriterThatCommitsAfterOneWithAGreaterPositionIsSeenToo() throws SQLException {
+        String w0 = key("0").id();
+        seed();
+        awaitLeaderboard(w0, List.of("100.0"));
+
+        // The slow writer takes its position first; another appends after it and commits first.
+        long slow = position();
+        ingest(c -> row(c, w0, GAUDI2, 240.0));
+        awaitLeaderboard(w0, List.of("240.0", "100.0"));
+        transaction(c -> {
+            update(c, "UPDATE proj_leaderboard_row SET mean = 300.0 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200);
+            event(c, slow);
+        });
+
+        awaitLeaderboard(w0, List.of("300.0", "240.0"));
+    }
+
+    @Test
+    void aRunFailingAValidityCheckIngestedAfterTheLeaderboardWasCachedIsCountedWithinTheCheckInterval() throws SQLException {
+        String w0 = key("0").id();
+        seed();
+        awaitLeaderboard(w0, List.of("100.0"));
+        assertThat(validityNote(w0)).contains("Runs that fail a validity check are left out");
+
+        ingest(c -> failingRun(c, w0, SeedData.H200, 90.0));
+
+        Awaitility.await().atMost(BOUND).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(validityNote(w0)).contains("1 run(s) that failed a validity check are left out"));
+        assertThat(leaderboardMeans(w0)).containsExactly("100.0");
+    }
+
+    private void seed() throws SQLException {
+        ingest(c -> {
+            update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1)", BENCHMARK);
+            for (String workers : List.of("0", "1")) {
+                ComparisonKey k = key(workers);
+                update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
+                        k.id(), BENCHMARK, k.canonical(), "{\"benchmark\": \"" + BENCHMARK + "\", \"benchmark_version\": \"1\", "
+                                + "\"scenario\": \"training\", \"model\": \"model-f\", \"precision\": \"bf16\", \"per_device_batch_size\": \"8\", "
+                                + "\"total_accelerators\": \"1\", \"dataloader_num_workers\": \"" + workers + "\"}");
+            }
+            row(c, key("0").id(), SeedData.H200, 100.0);
+            row(c, key("1").id(), SeedData.H200, 150.0);
+        });
+    }
+
+    @AfterEach
+    void removeTheBenchmark() throws SQLException {
+        ingest(c -> {
+            update(c, "DELETE FROM proj_result WHERE run_id IN (SELECT run_id FROM proj_run WHERE benchmark = ?)", BENCHMARK);
+            update(c, "DELETE FROM proj_run WHERE benchmark = ?", BENCHMARK);
+            update(c, "DELETE FROM proj_leaderboard_row WHERE benchmark = ?", BENCHMARK);
+            update(c, "DELETE FROM proj_comparison_key WHERE benchmark = ?", BENCHMARK);
+            update(c, "DELETE FROM proj_benchmark WHERE benchmark = ?", BENCHMARK);
+        });
+        Awaitility.await().atMost(BOUND).until(() -> !given().when().get("/leaderboard").then().extract().asString().contains(BENCHMARK));
+    }
+
+    private void awaitLeaderboard(String keyId, List<String> means) {
+        Awaitility.await().atMost(BOUND).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(leaderboardMeans(keyId)).isEqualTo(means));
+    }
+
+    private static List<String> leaderboardMeans(String keyId) {
+        Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId).then().statusCode(200)
+                .extract().asString());
+        return doc.select("#leaderboard td.mean").eachText();
+    }
+
+    private static String validityNote(String keyId) {
+        return Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId).then().statusCode(200)
+                .extract().asString()).select("#validity-note").text();
+    }
+
+    private static List<String> matrixCells(String deviceId) {
+        Document doc = Jsoup.parse(given().when().get("/compare?benchmark=" + BENCHMARK + "&baseline=" + SeedData.H200).then()
+                .statusCode(200).extract().asString());
+        Element row = doc.select("#matrix tbody tr").stream()
+                .filter(r -> r.child(0).selectFirst("a").attr("href").equals("/devices/" + deviceId)).findFirst()
+                .orElseThrow(() -> new AssertionError("no row for " + deviceId + " in " + doc.select("#matrix").text()));
+        return row.select("td.cell").eachText();
+    }
+
+    private interface Work {
+        void run(Connection c) throws SQLException;
+    }
+
+    /** Changes projection rows and appends an event in one transaction, as ingest does. */
+    private void ingest(Work work) throws SQLException {
+        transaction(c -> {
+            work.run(c);
+            event(c, null);
+        });
+    }
+
+    /** Appends an event, at the given position (one taken earlier from the store's sequence) or the next one. */
+    private static void event(Connection c, Long position) throws SQLException {
+        UUID run = UUID.randomUUID();
+        update(c, "INSERT INTO event_store (" + (position == null ? "" : "position, ") + "event_id, stream_id, seq, type, schema_version, "
+                + "writer, occurred_at, payload, payload_hash) " + (position == null ? "" : "OVERRIDING SYSTEM VALUE ")
+                + "VALUES (" + (position == null ? "" : position + ", ") + "?, ?, 1, 'RunCompleted', 1, 'agent-freshness', now(), ?::jsonb, 'h')",
+                UUID.randomUUID(), "run/" + run, "{\"run_id\": \"" + run + "\"}");
+    }
+
+    /** Takes the next position of the event store, as an insert does when it starts. */
+    private long position() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "");
+                var rs = c.createStatement().executeQuery("SELECT nextval(pg_get_serial_sequence('event_store', 'position'))")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void ingestWithoutEvent(Work work) throws SQLException {
+        transaction(work);
+    }
+
+    private void transaction(Work work) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            c.setAutoCommit(false);
+            work.run(c);
+            c.commit();
+        }
+    }
+
+    private static void row(Connection c, String keyId, String deviceId, double mean) throws SQLException {
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', "
+                + "1, 3, ?, ?, ?, ?, 0, now())", keyId, deviceId, BENCHMARK, mean, mean, mean, mean);
+    }
+
+    /** A completed run that failed its CV check, with one result: leaderboards leave it out and count it. */
+    private static void failingRun(Connection c, String keyId, String deviceId, double mean) throws SQLException {
+        UUID run = UUID.randomUUID();
+        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
+                + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-freshness', 'completed', "
+                + "?, ?, ?, 1, '{}'::jsonb, now(), now(), 600, ?::jsonb, false, 1, 3)", run, "run/" + run, BENCHMARK, keyId, deviceId,
+                "[{\"name\": \"cv_below_10pct\", \"passed\": false, \"detail\": \"cv 12.0%\"}]");
+        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, 'throughput', 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, "
+                + "3, ?, ?, 0, ?, ?, ?, ?, 0.12, ?)", run, keyId, deviceId, mean, mean, mean, mean, mean, mean,
+                c.createArrayOf("float8", new Double[] {mean, mean, mean}));
+    }
+
+    private static void update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+}
