@@ -3,7 +3,7 @@ package dev.podium.query.stats;
 /**
  * Student's t distribution for any positive, also fractional, degrees of freedom (Welch's df is rarely whole): the CDF
  * through the regularised incomplete beta function (continued fraction, Numerical Recipes 6.4) and quantiles by
- * bisection on it, accurate to about 1e-10.
+ * bracketed Newton steps on it, accurate to about 1e-10.
  */
 public final class TDistribution {
 
@@ -42,15 +42,32 @@ public final class TDistribution {
                 return hi;
             }
         }
-        for (int i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
-            double mid = (lo + hi) / 2;
-            if (cdf(mid, df) < p) {
-                lo = mid;
+        // Newton's method on the CDF, kept inside the bracket (a bisection step whenever Newton would leave it): a
+        // comparison page asks for one quantile per cell, and bisection alone took some forty CDF evaluations each.
+        double x = (lo + hi) / 2;
+        for (int i = 0; i < 200; i++) {
+            double f = cdf(x, df) - p;
+            if (f < 0) {
+                lo = x;
             } else {
-                hi = mid;
+                hi = x;
             }
+            double next = x - f / density(x, df);
+            if (!(next > lo && next < hi)) {
+                next = (lo + hi) / 2;
+            }
+            if (Math.abs(next - x) <= 1e-13 * Math.max(1, x) || hi - lo <= 1e-13 * Math.max(1, hi)) {
+                return next;
+            }
+            x = next;
         }
-        return (lo + hi) / 2;
+        return x;
+    }
+
+    /** The density of T at {@code t}. */
+    static double density(double t, double df) {
+        return Math.exp(logGamma((df + 1) / 2) - logGamma(df / 2) - 0.5 * Math.log(df * Math.PI)
+                - (df + 1) / 2 * Math.log1p(t * t / df));
     }
 
     /** I_x(a, b). */
