@@ -36,6 +36,21 @@ public class StatsCache {
         return out;
     }
 
+    /**
+     * {@link StatsQueries#intervalSamples} of every key of the benchmark, by "device\nkey": one aggregated read per
+     * benchmark and metric serves every comparison of it, whatever devices, baseline and columns a request picks.
+     */
+    public Map<String, double[]> intervalSamples(String benchmark, String metric) {
+        return catalog.cached("stats interval samples\n" + benchmark + "\n" + metric, () -> {
+            List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
+            Map<String, double[]> out = new java.util.HashMap<>();
+            if (!ids.isEmpty()) {
+                stats.intervalSamples(ids, metric).forEach(s -> out.put(s.deviceId() + "\n" + s.keyId(), s.values()));
+            }
+            return Map.copyOf(out);
+        });
+    }
+
     /** Average system power per run of {@link #runValues} (the first {@code limit} runs), as {@link StatsQueries#systemWatts}. */
     public Map<UUID, Double> systemWatts(List<String> keyIds, String metric, boolean includeFailing, int limit) {
         return catalog.cached("stats system watts " + limit + "\n" + metric + "\n" + includeFailing + "\n" + String.join(",", keyIds),
