@@ -2,6 +2,7 @@ package dev.podium.reliability.fault;
 
 import dev.podium.events.Envelope;
 import dev.podium.reliability.process.ChildProcess;
+import dev.podium.reliability.process.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -153,11 +154,11 @@ public final class FaultCases {
         ChildProcess agent = p.startAgent("agent-kafka", home, key, "kafka-restart", n);
         awaitStoredAtLeast(key, (long) (n * 0.3), agent);
         p.kafka.stop();
-        sleep(2000);
+        Ports.sleep(2000);
         p.kafka.start();
         awaitStoredAtLeast(key, (long) (n * 0.6), agent);
         p.kafka.kill();
-        sleep(2000);
+        Ports.sleep(2000);
         p.kafka.start();
         awaitExit(agent);
         return account("kafka-restart", "Kafka broker stopped (SIGTERM) at 30% and killed (SIGKILL) at 60% stored,"
@@ -231,10 +232,10 @@ public final class FaultCases {
                     && p.store.rejected(keyIds, expectedRejects.keySet()).size() >= expectedRejects.size()) {
                 break;
             }
-            sleep(250);
+            Ports.sleep(250);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        sleep(1500); // anything arriving late (a duplicate, a second rejection) would show now
+        Ports.sleep(1500); // anything arriving late (a duplicate, a second rejection) would show now
         List<String> problems = new ArrayList<>();
         Set<String> stored = p.store.storedIds(key.agentId());
         Set<String> missing = new HashSet<>(expectedIds);
@@ -304,7 +305,7 @@ public final class FaultCases {
                 throw new IllegalStateException("waited in vain for " + target + " " + what + " (have "
                         + value.getAsLong() + ")");
             }
-            sleep(50);
+            Ports.sleep(50);
         }
     }
 
@@ -360,14 +361,4 @@ public final class FaultCases {
     private static String first(Set<String> s) {
         return s.iterator().next();
     }
-
-    static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
 }

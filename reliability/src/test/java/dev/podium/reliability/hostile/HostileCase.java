@@ -7,6 +7,7 @@ import dev.podium.reliability.fault.Credentials;
 import dev.podium.reliability.fault.FaultCases;
 import dev.podium.reliability.fault.Platform;
 import dev.podium.reliability.fault.Workload;
+import dev.podium.reliability.process.Ports;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,7 +63,7 @@ public final class HostileCase {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the hostile case's first run was not stored");
             }
-            sleepQuietly(100);
+            Ports.sleep(100);
         }
         HostileCorpus.Context ctx = new HostileCorpus.Context(agent, other, revoked, "run/" + foreignRun, good.get(1),
                 tag);
@@ -160,13 +161,4 @@ public final class HostileCase {
                 result.expectedRejected(), result.accepted(), result.rejected(), result.lost(), result.duplicated(),
                 result.dlq(), result.seconds(), problems);
     }
-
-    private static void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
 }

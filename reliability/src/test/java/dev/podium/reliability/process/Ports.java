@@ -58,7 +58,8 @@ public final class Ports {
         throw new IllegalStateException(what + " did not listen on port " + port + " within " + seconds + " s");
     }
 
-    static void sleep(long millis) {
+    /** A pause of the suite's own timing (a fault held for a while, a poll interval); interruption ends the case. */
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
