@@ -21,11 +21,16 @@ public interface QueryConfig {
     Duration softwareVersionsRefresh();
 
     /**
-     * The longest any cached read model of the leaderboard and comparison pages (benchmarks, keys, metrics, leaderboard rows)
-     * is used before it is read again, whatever {@link #readModelCheck()} found: the bound for what the check cannot see.
+     * The age at which a cached read model of the leaderboard and comparison pages (benchmarks, keys, metrics, leaderboard
+     * rows) is read again in the background, whatever {@link #readModelCheck()} found: the bound for what the check cannot
+     * see. Requests go on with the cached value until the new one is read.
      */
     @WithDefault("PT30S")
     Duration catalogRefresh();
+
+    /** Whether each benchmark's read models are read into the cache when the service starts, before the first visitor. */
+    @WithDefault("true")
+    boolean warmCache();
 
     /**
      * How often the event store's high-water mark is read to drop the cached read models when events were appended: new

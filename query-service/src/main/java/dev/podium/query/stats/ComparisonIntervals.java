@@ -17,7 +17,7 @@ public class ComparisonIntervals {
 
     static final String PUBLISHED = "published figure without per-repetition values: no interval";
     static final String TOO_FEW = "fewer than two repetitions on one side: no interval";
-    private static final double[] NONE = new double[0];
+    private static final LogSample NONE = LogSample.of(new double[0]);
 
     private final StatsCache stats;
 
@@ -29,7 +29,7 @@ public class ComparisonIntervals {
         if (view.columns().isEmpty() || view.baseline() == null || view.query().metric() == null) {
             return List.of();
         }
-        Map<String, double[]> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
+        Map<String, LogSample> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
         List<RatioCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
             if (row.baseline()) {

@@ -56,21 +56,35 @@ public final class RatioEstimator {
         return Optional.of(lowerIsBetter ? invert(r) : r);
     }
 
+    /**
+     * {@link #estimateClosedForm} from the sides' {@link LogSample}s, which a page works out once per device and key
+     * instead of once per cell and baseline.
+     */
+    public static Optional<RatioInterval> estimateClosedForm(LogSample values, LogSample baseline, boolean lowerIsBetter) {
+        if (values.n() < 2 || baseline.n() < 2) {
+            return Optional.empty();
+        }
+        RatioInterval r = welchLog(values, baseline);
+        return Optional.of(lowerIsBetter ? invert(r) : r);
+    }
+
     /** Welch's t interval on the log values, as described above; both arrays need two or more positive values. */
     public static RatioInterval welchLog(double[] values, double[] baseline) {
-        double[] x = logs(values);
-        double[] y = logs(baseline);
-        double vx = variance(x) / x.length;
-        double vy = variance(y) / y.length;
-        double d = mean(x) - mean(y);
+        return welchLog(LogSample.of(values), LogSample.of(baseline));
+    }
+
+    private static RatioInterval welchLog(LogSample x, LogSample y) {
+        double vx = x.variance() / x.n();
+        double vy = y.variance() / y.n();
+        double d = x.mean() - y.mean();
         double se = Math.sqrt(vx + vy);
         if (se == 0) {
             double r = Math.exp(d);
-            return new RatioInterval(r, r, r, RatioInterval.WELCH_LOG, x.length, y.length, (double) (x.length + y.length - 2));
+            return new RatioInterval(r, r, r, RatioInterval.WELCH_LOG, x.n(), y.n(), (double) (x.n() + y.n() - 2));
         }
-        double df = (vx + vy) * (vx + vy) / (vx * vx / (x.length - 1) + vy * vy / (y.length - 1));
-        double t = TDistribution.quantile(0.975, df);
-        return new RatioInterval(Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.length, y.length, df);
+        double df = (vx + vy) * (vx + vy) / (vx * vx / (x.n() - 1) + vy * vy / (y.n() - 1));
+        double t = TDistribution.quantile975(df);
+        return new RatioInterval(Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.n(), y.n(), df);
     }
 
     /** Percentile bootstrap of mean(values) / mean(baseline). */
@@ -102,11 +116,11 @@ public final class RatioEstimator {
         return 31L * Arrays.hashCode(a) + Arrays.hashCode(b);
     }
 
-    private static double[] usable(double[] v) {
+    static double[] usable(double[] v) {
         return v == null ? new double[0] : Arrays.stream(v).filter(x -> Double.isFinite(x) && x > 0).toArray();
     }
 
-    private static double[] logs(double[] v) {
+    static double[] logs(double[] v) {
         return Arrays.stream(v).map(Math::log).toArray();
     }
 

@@ -37,15 +37,16 @@ public class StatsCache {
     }
 
     /**
-     * {@link StatsQueries#intervalSamples} of every key of the benchmark, by "device\nkey": one aggregated read per
-     * benchmark and metric serves every comparison of it, whatever devices, baseline and columns a request picks.
+     * The {@link LogSample} of {@link StatsQueries#intervalSamples} for every key of the benchmark, by "device\nkey": one
+     * aggregated read per benchmark and metric serves every comparison of it, whatever devices, baseline and columns a
+     * request picks, and each side's logs are taken once, not once per cell and baseline.
      */
-    public Map<String, double[]> intervalSamples(String benchmark, String metric) {
+    public Map<String, LogSample> intervalSamples(String benchmark, String metric) {
         return catalog.cached("stats interval samples\n" + benchmark + "\n" + metric, () -> {
             List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
-            Map<String, double[]> out = new java.util.HashMap<>();
+            Map<String, LogSample> out = new java.util.HashMap<>();
             if (!ids.isEmpty()) {
-                stats.intervalSamples(ids, metric).forEach(s -> out.put(s.deviceId() + "\n" + s.keyId(), s.values()));
+                stats.intervalSamples(ids, metric).forEach(s -> out.put(s.deviceId() + "\n" + s.keyId(), LogSample.of(s.values())));
             }
             return Map.copyOf(out);
         });

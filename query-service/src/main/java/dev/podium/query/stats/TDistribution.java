@@ -23,6 +23,50 @@ public final class TDistribution {
         return t > 0 ? 1 - tail : tail;
     }
 
+    /**
+     * The 0.975 quantile, the one every 95% interval needs, from a table: cubic interpolation in 1/df between 2,048 exact
+     * quantiles (df from 1 to infinity), within 1e-10 of {@link #quantile} (tested). A comparison page asks for one per
+     * cell, hundreds per request, and an exact quantile costs a dozen incomplete beta evaluations. Below one degree of
+     * freedom, which Welch's df never is, the exact quantile.
+     */
+    public static double quantile975(double df) {
+        if (!(df >= 1)) {
+            return quantile(0.975, df);
+        }
+        return Quantiles975.at(1 / df);
+    }
+
+    /** The table behind {@link #quantile975}, built on first use (about 20 ms). */
+    private static final class Quantiles975 {
+
+        private static final int STEPS = 2048;
+        /** TABLE[k]: the quantile at u = k / STEPS, where u = 1/df (u = 0: the normal quantile). */
+        private static final double[] TABLE = new double[STEPS + 1];
+
+        static {
+            TABLE[0] = NORMAL_975;
+            for (int k = 1; k <= STEPS; k++) {
+                TABLE[k] = quantile(0.975, (double) STEPS / k);
+            }
+        }
+
+        static double at(double u) {
+            double x = u * STEPS;
+            // The cubic through four neighbouring nodes, the two around x in the middle except at the ends of the table.
+            int base = Math.max(0, Math.min((int) x - 1, STEPS - 3));
+            double t = x - base;
+            double y0 = TABLE[base];
+            double y1 = TABLE[base + 1];
+            double y2 = TABLE[base + 2];
+            double y3 = TABLE[base + 3];
+            return -y0 * (t - 1) * (t - 2) * (t - 3) / 6 + y1 * t * (t - 2) * (t - 3) / 2
+                    - y2 * t * (t - 1) * (t - 3) / 2 + y3 * t * (t - 1) * (t - 2) / 6;
+        }
+    }
+
+    /** The 0.975 quantile of the standard normal distribution, the t quantile at infinite df. */
+    static final double NORMAL_975 = 1.959963984540054;
+
     /** The {@code p} quantile (0 < p < 1). */
     public static double quantile(double p, double df) {
         if (!(p > 0 && p < 1)) {

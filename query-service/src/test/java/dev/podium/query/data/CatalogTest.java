@@ -1,13 +1,20 @@
 package dev.podium.query.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.podium.query.config.QueryConfig;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +61,10 @@ class CatalogTest {
 
             public Duration readModelCheck() {
                 return check;
+            }
+
+            public boolean warmCache() {
+                return false;
             }
 
             public int maxRows() {
@@ -136,12 +147,87 @@ class CatalogTest {
     }
 
     @Test
-    void nothingIsUsedLongerThanTheRefreshAgeEvenWhenTheMarkStaysPut() {
+    void anEntryPastTheRefreshAgeIsReadAgainInTheBackgroundWhileTheRequestGoesOnWithIt() {
         FakeQueries queries = new FakeQueries();
-        Catalog catalog = new Catalog(queries, config(Duration.ZERO, Duration.ofMinutes(1)));
+        List<Runnable> background = new ArrayList<>();
+        Catalog catalog = new Catalog(queries, config(Duration.ZERO, Duration.ofMinutes(1)), background::add);
         catalog.benchmarks();
 
+        assertThat(catalog.benchmarks()).containsExactly("read 1");
+        assertThat(background).hasSize(1);
+        assertThat(catalog.benchmarks()).as("one refresh at a time").containsExactly("read 1");
+        assertThat(background).hasSize(1);
+
+        background.get(0).run();
+
         assertThat(catalog.benchmarks()).containsExactly("read 2");
+        assertThat(queries.reads).hasValue(2);
+    }
+
+    @Test
+    void aBackgroundRefreshOvertakenByAMoveOfTheMarkStoresNothing() {
+        FakeQueries queries = new FakeQueries();
+        List<Runnable> background = new ArrayList<>();
+        Catalog catalog = new Catalog(queries, config(Duration.ZERO, Duration.ZERO), background::add);
+        catalog.benchmarks();
+        catalog.benchmarks();
+        queries.mark = 8L;
+        assertThat(catalog.benchmarks()).as("read again at once: the mark moved").containsExactly("read 2");
+
+        background.get(0).run();
+
+        assertThat(queries.reads).as("the stale refresh did not run").hasValue(2);
+    }
+
+    @Test
+    void requestsForAnEntryBeingReadWaitForThatReadInsteadOfRepeatingIt() throws Exception {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ofMinutes(1)), Runnable::run);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger loads = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<String>> results = new ArrayList<>();
+            results.add(pool.submit(() -> catalog.cached("slow", () -> {
+                loads.incrementAndGet();
+                started.countDown();
+                await(release);
+                return "loaded once";
+            })));
+            started.await();
+            for (int i = 0; i < 3; i++) {
+                results.add(pool.submit(() -> catalog.cached("slow", () -> "loaded " + loads.incrementAndGet() + " times")));
+            }
+            Thread.sleep(100); // the three are waiting on the first read; none may start its own
+            release.countDown();
+            for (Future<String> f : results) {
+                assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("loaded once");
+            }
+            assertThat(loads).hasValue(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFailedReadIsNotCachedAndTheNextRequestTriesAgain() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ofMinutes(1)), Runnable::run);
+
+        assertThatThrownBy(() -> catalog.cached("flaky", () -> {
+            throw new IllegalStateException("database away");
+        })).hasMessage("database away");
+
+        assertThat(catalog.cached("flaky", () -> "back")).isEqualTo("back");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
