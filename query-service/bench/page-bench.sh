@@ -19,10 +19,12 @@ if [ -z "${PODIUM_BENCH_REUSE:-}" ]; then   # PODIUM_BENCH_REUSE=1 keeps the dat
   psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
   java -cp "$CP" dev.podium.query.bench.PageBenchmark load --jdbc "jdbc:postgresql://127.0.0.1:5432/$DB"
 fi
-PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" java -Dquarkus.http.port=$PORT -Dquarkus.log.level=WARN \
+PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" java -Dquarkus.http.port=$PORT -Dquarkus.log.level=WARN -Dquarkus.log.category.\"dev.podium\".level=INFO \
   -jar query-service/target/quarkus-app/quarkus-run.jar > query-service/target/bench-service.log 2>&1 &
 SERVICE=$!
 trap 'kill $SERVICE 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$PORT/q/health/ready" > /dev/null && break; sleep 1; done
+# The service reads each benchmark's read models into its cache at start (CacheWarmer); measure once that is done.
+for _ in $(seq 1 180); do grep -q "read models of .* benchmarks cached" query-service/target/bench-service.log && break; sleep 1; done
 java -cp "$CP" dev.podium.query.bench.PageBenchmark measure --jdbc "jdbc:postgresql://127.0.0.1:5432/$DB" \
   --url "http://127.0.0.1:$PORT" --seconds "$SECONDS_PER_PHASE" --clients "$CLIENTS" --client "${PODIUM_BENCH_CLIENT:-socket}"

@@ -23,9 +23,10 @@ public interface QueryConfig {
     /**
      * The age at which a cached read model of the leaderboard and comparison pages (benchmarks, keys, metrics, leaderboard
      * rows) is read again in the background, whatever {@link #readModelCheck()} found: the bound for what the check cannot
-     * see. Requests go on with the cached value until the new one is read.
+     * see. Requests go on with the cached value until the new one is read. Every entry in use is read again at this age,
+     * which costs CPU in proportion to what is cached: minutes, not seconds.
      */
-    @WithDefault("PT30S")
+    @WithDefault("PT5M")
     Duration catalogRefresh();
 
     /** Whether each benchmark's read models are read into the cache when the service starts, before the first visitor. */

@@ -3,6 +3,7 @@ package dev.podium.query.data;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.podium.query.config.QueryConfig;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,7 +33,7 @@ import org.jboss.logging.Logger;
  * with a greater position) and, when it moved, everything cached is out of date: the next request for an entry reads it
  * again before answering. New results therefore show within the check interval. As a last resort (a transaction
  * committing more than 1,000 positions late, a rebuild by changed projection code), an entry older than
- * {@code podium.query.catalog-refresh} (30 s) is read again in the background while requests go on with it, so that the
+ * {@code podium.query.catalog-refresh} (5 minutes) is read again in the background while requests go on with it, so that the
  * periodic refresh never makes a page wait.
  *
  * <p>One load per entry at a time: requests that want an entry being read wait for that read instead of repeating it (a
@@ -79,6 +81,14 @@ public class Catalog {
         this.refreshNanos = config.catalogRefresh().toNanos();
         this.checkNanos = config.readModelCheck().toNanos();
         this.background = background;
+    }
+
+    /** Stops the background refreshes with the service, before its data source goes. */
+    @PreDestroy
+    void stop() {
+        if (background instanceof ExecutorService service) {
+            service.shutdownNow();
+        }
     }
 
     public List<String> benchmarks() {

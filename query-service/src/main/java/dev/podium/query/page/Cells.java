@@ -1,11 +1,11 @@
 package dev.podium.query.page;
 
 import dev.podium.query.stats.LeaderboardExtras;
-import dev.podium.query.stats.RatioCell;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.Labels;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
+import io.quarkus.qute.RawString;
 import io.quarkus.qute.TemplateExtension;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,33 +61,9 @@ public final class Cells {
         return Formats.pct(x.scalingEfficiency());
     }
 
-    public static String deviceLabel(RatioCell i) {
-        return Labels.device(i.deviceId());
-    }
-
-    public static String sourceClass(RatioCell i) {
-        return Formats.sourceClass(i.source());
-    }
-
-    /** The ratio of an interval's cell with its sign ({@code 1.93×}), or null without an interval. */
-    public static String ratioText(RatioCell i) {
-        return i.interval() == null ? null : Formats.num(i.interval().ratio()) + "×";
-    }
-
-    public static String deviceLink(ComparisonView.Row r) {
-        return Links.device(r.deviceId());
-    }
-
-    public static String sourceClass(ComparisonView.Row r) {
-        return Formats.sourceClass(r.source());
-    }
-
-    public static String valueText(ComparisonView.Cell c) {
-        return Formats.num(c.value());
-    }
-
-    public static boolean hasValue(ComparisonView.Cell c) {
-        return c.value() != null;
+    /** The matrix table of a comparison, written by {@link MatrixHtml}. */
+    public static RawString matrixHtml(ComparisonView v) {
+        return new RawString(MatrixHtml.of(v));
     }
 
     /** Each normalised value with its sign ({@code 1.24×}), or a dash where the device has none. */

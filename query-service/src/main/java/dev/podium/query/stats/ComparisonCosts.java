@@ -34,22 +34,25 @@ public class ComparisonCosts {
         if (view.columns().isEmpty() || metric == null || Efficiency.rateOf(view.unit()) == null) {
             return List.of();
         }
+        List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
+        boolean measured = view.rows().stream().anyMatch(r -> "measured".equals(r.source()));
+        // The runs themselves only for their power samples, and only under keys where some were recorded.
+        List<String> withPower = measured ? keyIds.stream().filter(k -> stats.hasPower(view.query().benchmark(), k, metric)).toList() : List.of();
+        boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
+        if (withPower.isEmpty() && !scalingColumns && view.rows().stream().noneMatch(r -> config.prices().containsKey(r.deviceId()))) {
+            return List.of(); // no price, no power, no scaling: every cell would be empty
+        }
         Map<String, Integer> accelerators = new HashMap<>();
         for (KeyRow k : catalog.keys(view.query().benchmark())) {
             accelerators.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS)));
         }
-        List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
-        boolean measured = view.rows().stream().anyMatch(r -> "measured".equals(r.source()));
         Map<String, String> scopes = new HashMap<>();
         Map<String, Map<String, Queries.RunFacts>> facts = measured ? catalog.runFacts(view.query().benchmark(), metric) : Map.of();
         keyIds.forEach(k -> facts.getOrDefault(k, Map.of()).values().forEach(f -> scopes.put(f.deviceId() + "\n" + k, f.scope())));
-        // The runs themselves only for their power samples, and only under keys where some were recorded.
-        List<String> withPower = measured ? keyIds.stream().filter(k -> stats.hasPower(view.query().benchmark(), k, metric)).toList() : List.of();
         List<StatsQueries.RunValues> runs = withPower.isEmpty() ? List.of() : stats.runValues(withPower, metric, false);
         runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
         Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(withPower, metric, false, 1000),
                 r -> r.deviceId() + "\n" + r.keyId());
-        boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
         List<CostCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
             Double baseValue = null;

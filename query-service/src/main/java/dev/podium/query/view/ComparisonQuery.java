@@ -11,7 +11,14 @@ public record ComparisonQuery(String benchmark, String metric, String param, Str
 
     public Links link() {
         return Links.to("/compare").param("benchmark", benchmark).param("metric", metric).param("param", param)
-                .param("group", group).params("devices", devices).param("baseline", baseline).param("source", source);
+                .param("group", group).params("devices", devices).param("source", source).param("baseline", baseline);
+    }
+
+    /** Links to this comparison with another baseline, by device id: what precedes the baseline is encoded once. */
+    public java.util.function.UnaryOperator<String> baselineLinks() {
+        String rest = withBaseline(null).link().build();
+        String separator = rest.indexOf('?') < 0 ? "?" : "&";
+        return device -> rest + separator + Links.to("").param("baseline", device).build().substring(1);
     }
 
     public ComparisonQuery withBaseline(String newBaseline) {

@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class ComparisonService {
 
+    private static final String AS_ABOVE = "as above";
+
     private final Queries queries;
     private final Catalog catalog;
     @jakarta.inject.Inject
@@ -68,6 +70,7 @@ public class ComparisonService {
         double max = ordered.stream().map(f.maxValues()::get).filter(Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
         ComparisonQuery effective = new ComparisonQuery(benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
         List<ComparisonView.Row> matrix = new ArrayList<>();
+        java.util.function.UnaryOperator<String> baselineLink = effective.baselineLinks();
         for (String device : ordered) {
             for (Line line : f.lines().getOrDefault(device, List.of())) {
                 Line base = f.line(baseline, line.source());
@@ -86,7 +89,7 @@ public class ComparisonService {
                     cells.add(new ComparisonView.Cell(f.columnIds().get(i), value, r == null && line.notAvailable()[i], ratio, ratioText, bar));
                 }
                 matrix.add(new ComparisonView.Row(device, f.labels().get(device), line.source(), device.equals(baseline),
-                        effective.withBaseline(device).link().build(), cells));
+                        baselineLink.apply(device), cells));
             }
         }
         Set<String> shown = new HashSet<>(devices);
@@ -309,15 +312,23 @@ public class ComparisonService {
         });
     }
 
-    /** The curves labelled by how their setting differs from the group shown ("as above" when it does not). */
+    /**
+     * The curves labelled by how their setting differs from the group shown ("as above" when it does not): a device's
+     * curve under the group shown, and its curves under other settings only where it has none under that group (a local
+     * single-accelerator run beside published eight-device figures). The other settings' curves are one choice of group
+     * away; listing every setting of every device made the table the largest part of the page.
+     */
     private static List<ComparisonView.Curve> curves(CurveData data, Map<String, String> mainRest) {
         Map<String, String> settings = new HashMap<>();
         List<ComparisonView.Curve> out = new ArrayList<>(data.series().size());
         for (Series s : data.series()) {
             String setting = settings.computeIfAbsent(s.restText(), x -> differences(s.rest(), mainRest).stream()
                     .map(n -> s.rest().containsKey(n) ? n + "=" + s.rest().get(n) : "no " + n).collect(Collectors.joining(", ")));
-            out.add(new ComparisonView.Curve(s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? "as above" : setting, s.cells()));
+            out.add(new ComparisonView.Curve(s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? AS_ABOVE : setting, s.cells()));
         }
+        Set<String> underMain = new HashSet<>();
+        out.stream().filter(c -> AS_ABOVE.equals(c.setting())).forEach(c -> underMain.add(c.deviceId() + "\n" + c.source()));
+        out.removeIf(c -> !AS_ABOVE.equals(c.setting()) && underMain.contains(c.deviceId() + "\n" + c.source()));
         out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));
         return out;

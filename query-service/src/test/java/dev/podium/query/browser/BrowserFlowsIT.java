@@ -206,7 +206,8 @@ class BrowserFlowsIT {
         assertThat(browser.getCurrentUrl()).contains("include=failing");
 
         open("/compare?benchmark=sim-trust&source=measured");
-        assertThat(textOf("ratio-intervals")).contains("1.89–1.96").contains("better than baseline");
-        snapshot("ratio-intervals");
+        assertThat(textOf("matrix")).contains("1.93×").contains("1.89–1.96");
+        assertThat(browser.findElement(By.cssSelector("#matrix span.ci")).getAttribute("title")).isEqualTo("better than baseline");
+        snapshot("matrix");
     }
 }

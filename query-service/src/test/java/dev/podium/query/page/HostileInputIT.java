@@ -46,6 +46,19 @@ class HostileInputIT {
     }
 
     @Test
+    void theComparisonMatrixWrittenOutsideTheTemplateEscapesAgentStringsToo() {
+        String html = given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK).when().get("/compare").then().statusCode(200)
+                .extract().asString();
+        org.jsoup.nodes.Element matrix = Jsoup.parse(html).getElementById("matrix");
+
+        assertThat(matrix).isNotNull();
+        assertThat(matrix.select("script, img, [onerror]")).isEmpty();
+        assertThat(matrix.select("thead th[title]").eachAttr("title")).isNotEmpty()
+                .allMatch(t -> t.contains("zz-<img src") && t.contains("<script>document.title"));
+        assertThat(html).contains("zz-&lt;img");
+    }
+
+    @Test
     void theFleetPageShowsTheHostileAgentAsTextAndOffline() {
         Document doc = Jsoup.parse(given().when().get("/fleet").then().statusCode(200).extract().asString());
 

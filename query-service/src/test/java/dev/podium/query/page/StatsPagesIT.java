@@ -92,14 +92,18 @@ class StatsPagesIT {
     void comparisonRatiosCarryAWelchIntervalFromTheRepetitions() {
         Document doc = page("/compare?benchmark=sim-trust&source=measured");
 
-        Element r = row(doc, "ratio-intervals", "NVIDIA H200");
-        assertThat(r.select("td.ratio").text()).isEqualTo("1.93×");
-        assertThat(r.select("td.ci").text()).isEqualTo("1.89–1.96");
-        assertThat(r.select("td.verdict").text()).isEqualTo("better than baseline");
-        assertThat(r.text()).contains("welch-log-t").contains("30 vs 3");
+        Element r = row(doc, "matrix", "NVIDIA H200");
+        assertThat(r.select("span.ratio").text()).isEqualTo("1.93×");
+        assertThat(r.select("span.ci").text()).isEqualTo("1.89–1.96");
+        assertThat(r.select("span.ci").hasClass("ci-better")).isTrue();
+        assertThat(r.select("span.ci").attr("title")).isEqualTo("better than baseline");
+        assertThat(doc.select("#interval-rule").text()).contains("Welch's t interval");
         // Three runs or more on each side: each run's mean counts once (Samples). Reference: scipy.stats.ttest_ind(log(h200 run
         // means), log(a100 run means), equal_var=False).confidence_interval(0.95), exponentiated.
         JsonPath json = given().when().get("/api/v1/comparison?benchmark=sim-trust&source=measured").then().statusCode(200).extract().jsonPath();
+        assertThat(json.getString("intervals[0].interval.method")).isEqualTo("welch-log-t");
+        assertThat(json.getInt("intervals[0].interval.n")).isEqualTo(30);
+        assertThat(json.getInt("intervals[0].interval.baselineN")).isEqualTo(3);
         assertThat(json.getDouble("intervals[0].interval.ratio")).isCloseTo(1.9266129961618224, within(1e-6));
         assertThat(json.getDouble("intervals[0].interval.low")).isCloseTo(1.890128974038725, within(1e-6));
         assertThat(json.getDouble("intervals[0].interval.high")).isCloseTo(1.9638012474082023, within(1e-6));
@@ -109,9 +113,9 @@ class StatsPagesIT {
     void publishedRatiosSayTheyHaveNoInterval() {
         Document doc = page("/compare?benchmark=bridgetower-finetune&source=published");
 
-        assertThat(doc.select("#ratio-intervals td.no-interval").eachText())
+        assertThat(doc.select("#matrix span.ratio").eachAttr("title"))
                 .isNotEmpty().allMatch(t -> t.equals("published figure without per-repetition values: no interval"));
-        assertThat(doc.select("#ratio-intervals td.ci").eachText()).allMatch(t -> t.equals("—"));
+        assertThat(doc.select("#matrix span.ci")).isEmpty();
     }
 
     @Test
