@@ -14,7 +14,12 @@ final class Html {
         if (s == null) {
             return out;
         }
-        for (int i = 0; i < s.length(); i++) {
+        int first = 0;
+        while (first < s.length() && !special(s.charAt(first))) {
+            first++;
+        }
+        out.append(s, 0, first); // most strings (ids, labels, our links) need no escaping: one copy
+        for (int i = first; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '&' -> out.append("&amp;");
@@ -26,5 +31,9 @@ final class Html {
             }
         }
         return out;
+    }
+
+    private static boolean special(char c) {
+        return c == '&' || c == '<' || c == '>' || c == '"' || c == '\'';
     }
 }

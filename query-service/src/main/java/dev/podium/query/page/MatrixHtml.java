@@ -13,7 +13,8 @@ import java.util.Map;
  * devices times columns (fifty devices by eight columns is 400 cells, each with a value, a ratio, its interval and a bar),
  * and a template evaluates some ten expressions per cell through Qute's asynchronous resolution: this writer costs a
  * tenth of that. The rest of the page stays in {@code comparison.html}; every string from an agent is escaped with
- * {@link Html}, as the template would.
+ * {@link Html}, as the template would. Signs are written as entities ({@code &times;}): one character beyond Latin-1
+ * would double the builder's bytes.
  */
 final class MatrixHtml {
 
@@ -66,18 +67,18 @@ final class MatrixHtml {
                 } else {
                     out.append(" <span class=\"ratio\">");
                 }
-                out.append(c.ratioText()).append("×</span>");
+                out.append(c.ratioText()).append("&times;</span>");
                 if (i != null) {
                     out.append(" <span class=\"ci ").append(i.significant() ? i.low() > 1 ? "ci-better" : "ci-worse" : "ci-same")
                             .append("\" title=\"").append(i.verdict()).append("\">").append(Ratios.twoDecimals(i.low(), 1))
-                            .append('–').append(Ratios.twoDecimals(i.high(), 1)).append("</span>");
+                            .append("&ndash;").append(Ratios.twoDecimals(i.high(), 1)).append("</span>");
                 }
             }
             out.append("\n<meter class=\"bar\" max=\"100\" value=\"").append(c.bar()).append("\" aria-hidden=\"true\"></meter>");
         } else if (c.notAvailable()) {
             out.append("<span class=\"na\">n/a</span>");
         } else {
-            out.append('—');
+            out.append("&mdash;");
         }
         out.append("</td>\n");
     }

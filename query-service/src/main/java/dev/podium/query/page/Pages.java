@@ -16,6 +16,7 @@ import dev.podium.query.view.LocalView;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.RawString;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -39,7 +40,11 @@ public class Pages {
 
         static native TemplateInstance leaderboard(LeaderboardView view);
 
-        static native TemplateInstance comparison(ComparisonView view);
+        static native TemplateInstance comparison(ComparisonView view, RawString filters, RawString curves);
+
+        static native TemplateInstance comparison$filters(ComparisonView view);
+
+        static native TemplateInstance comparison$curves(ComparisonView view);
 
         static native TemplateInstance run(RunView view);
 
@@ -57,6 +62,8 @@ public class Pages {
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
     private final ComparisonService comparisons;
+    @jakarta.inject.Inject
+    ComparisonFragments fragments;
     private final RunService runs;
     private final LocalService local;
     private final FleetService fleet;
@@ -93,7 +100,8 @@ public class Pages {
     @Operation(hidden = true)
     public TemplateInstance comparison(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
             @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
-        return Templates.comparison(comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
+        ComparisonView view = comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source));
+        return Templates.comparison(view, fragments.filters(view), fragments.curves(view));
     }
 
     @GET
