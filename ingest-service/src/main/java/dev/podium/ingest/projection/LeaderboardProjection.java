@@ -130,18 +130,20 @@ public class LeaderboardProjection {
                 GROUP BY p.key_id, p.metric, p.device_id
                 ORDER BY p.key_id, p.metric, p.device_id""".formatted(targets,
                 byDevice ? "AND p.device_id = t.device_id" : ""), params);
-        try (PreparedStatement ps = c.prepareStatement("""
+        Rows rows = new Rows("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
                                                   mean, ci95_low, ci95_high, best, cv, last_run_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-            for (var pair : measured.entrySet()) {
-                add(ps, pair.getKey().keyId(), pair.getKey().metric(), "measured", pair.getValue());
-            }
-            for (var pair : published.entrySet()) {
-                add(ps, pair.getKey().keyId(), pair.getKey().metric(), "published", pair.getValue());
-            }
-            ps.executeBatch();
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
+                                     ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[],
+                                     ?::timestamptz[])""", "text", "text", "text", "text", "text", "text", "text", "int",
+                "int", "float8", "float8", "float8", "float8", "float8", "timestamptz");
+        for (var pair : measured.entrySet()) {
+            add(rows, pair.getKey().keyId(), pair.getKey().metric(), "measured", pair.getValue());
         }
+        for (var pair : published.entrySet()) {
+            add(rows, pair.getKey().keyId(), pair.getKey().metric(), "published", pair.getValue());
+        }
+        rows.execute(c);
     }
 
     private static void bind(Connection c, PreparedStatement ps, String[][] params) throws SQLException {
@@ -171,29 +173,14 @@ public class LeaderboardProjection {
         return byPair;
     }
 
-    private static void add(PreparedStatement ps, String keyId, String metric, String source,
-            Map<String, Group> byDevice) throws SQLException {
+    private static void add(Rows rows, String keyId, String metric, String source, Map<String, Group> byDevice) {
         for (Map.Entry<String, Group> d : byDevice.entrySet()) {
             Group g = d.getValue();
             Statistics s = Statistics.of(g.values());
             boolean higher = Direction.HIGHER_IS_BETTER.name().equals(g.direction());
-            int i = 1;
-            ps.setString(i++, keyId);
-            ps.setString(i++, metric);
-            ps.setString(i++, d.getKey());
-            ps.setString(i++, source);
-            ps.setString(i++, g.benchmark());
-            ps.setString(i++, g.unit());
-            ps.setString(i++, g.direction());
-            ps.setInt(i++, g.values().size());
-            ps.setInt(i++, g.n());
-            ps.setDouble(i++, s.mean());
-            ps.setDouble(i++, s.ci95Low());
-            ps.setDouble(i++, s.ci95High());
-            ps.setDouble(i++, higher ? s.max() : s.min());
-            ps.setDouble(i++, s.cv());
-            ps.setTimestamp(i, g.last());
-            ps.addBatch();
+            rows.add(List.of(keyId, metric, d.getKey(), source), keyId, metric, d.getKey(), source, g.benchmark(), g.unit(),
+                    g.direction(), g.values().size(), g.n(), s.mean(), s.ci95Low(), s.ci95High(),
+                    higher ? s.max() : s.min(), s.cv(), g.last());
         }
     }
 }

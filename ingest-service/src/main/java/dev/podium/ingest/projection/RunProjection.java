@@ -31,17 +31,13 @@ public class RunProjection implements Projection {
     /** Statuses an event may replace; terminal ones and superseded stay. */
     private static final String KEEP_SUPERSEDED = "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
 
-    /** Statements bound later, in the order their events came. */
-    @FunctionalInterface
-    interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    /** What this batch deferred: upserts of self-started runs and of run ends, sent as two JDBC batches. */
+    /** What this batch deferred: upserts of self-started runs and of run ends, each sent as one statement. */
     private static final class Pending {
-        final List<Binder> started = new ArrayList<>();
+        final Rows started = new Rows(STARTED_ROWS, "uuid", "text", "text", "int", "text", "text", "text", "int", "text",
+                "text", "text", "text", "text", "timestamptz", "bigint");
         final List<java.util.UUID> startedRuns = new ArrayList<>();
-        final List<Binder> finished = new ArrayList<>();
+        final Rows finished = new Rows(FINISHED_ROWS, "uuid", "text", "text", "text", "timestamptz", "float8", "text",
+                "bool", "text", "bigint");
     }
 
     @Override
@@ -51,7 +47,7 @@ public class RunProjection implements Projection {
         if (p instanceof RunStarted r) {
             if (r.jobId() == null) {
                 Pending pending = touched.state(Pending.class, Pending::new);
-                pending.started.add(ps -> bindStarted(ps, env, r, event.position()));
+                addStarted(pending.started, env, r, event.position());
                 pending.startedRuns.add(r.runId());
                 touched.run(r.runId());
             } else {
@@ -78,24 +74,8 @@ public class RunProjection implements Projection {
     @Override
     public void drain(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
-        if (!pending.started.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(STARTED)) {
-                for (Binder b : pending.started) {
-                    b.bind(ps);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        }
-        if (!pending.finished.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(FINISHED)) {
-                for (Binder b : pending.finished) {
-                    b.bind(ps);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        }
+        pending.started.execute(c);
+        pending.finished.execute(c);
         if (!pending.startedRuns.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id
@@ -107,9 +87,7 @@ public class RunProjection implements Projection {
                 leftRows(ps, touched);
             }
         }
-        pending.started.clear();
         pending.startedRuns.clear();
-        pending.finished.clear();
     }
 
     static boolean allPassed(List<ValidityCheck> checks) {
@@ -125,6 +103,18 @@ public class RunProjection implements Projection {
         return m;
     }
 
+    /** A RunStarted replaces what an earlier claim or run end left, except a terminal or superseded status. */
+    private static final String STARTED_UPDATE = """
+            ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
+                job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
+                status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
+                              THEN excluded.status ELSE proj_run.status END,
+                benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
+                device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
+                software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
+                started_at = excluded.started_at, started_position = excluded.started_position,
+                last_position = greatest(proj_run.last_position, excluded.last_position)""";
+
     private static final String STARTED = """
             INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
                                   device_id, device_count, host_key, workload, software, accelerators, host,
@@ -137,15 +127,19 @@ public class RunProjection implements Projection {
                                       WHERE a.job_id = ?::uuid AND a.lease_epoch > ?) THEN 'superseded'
                          ELSE 'running' END,
                     ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
-            ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
-                job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
-                status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
-                              THEN excluded.status ELSE proj_run.status END,
-                benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
-                device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
-                software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
-                started_at = excluded.started_at, started_position = excluded.started_position,
-                last_position = greatest(proj_run.last_position, excluded.last_position)""";
+            """ + STARTED_UPDATE;
+
+    /** Self-started runs (no job, hence never superseded at start), deferred and sent together. */
+    private static final String STARTED_ROWS = """
+            INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
+                                  device_id, device_count, host_key, workload, software, accelerators, host,
+                                  started_at, started_position, last_position)
+            SELECT r, s, a, NULL::uuid, e, 'running', b, k, d, n, h, w::jsonb, sw::jsonb, acc::jsonb, ho::jsonb, t, p, p
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],
+                        ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::bigint[])
+                 WITH ORDINALITY AS x(r, s, a, e, b, k, d, n, h, w, sw, acc, ho, t, p, ord)
+            ORDER BY ord
+            """ + STARTED_UPDATE;
 
     private static String deviceId(RunStarted r) {
         List<Accelerator> acc = r.accelerators();
@@ -154,10 +148,21 @@ public class RunProjection implements Projection {
                 : acc.get(0).deviceId();
     }
 
+    private static Integer deviceCount(RunStarted r) {
+        List<Accelerator> acc = r.accelerators();
+        return acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+    }
+
+    private static void addStarted(Rows rows, Envelope env, RunStarted r, long position) {
+        rows.add(r.runId(), r.runId(), env.streamId(), env.agentId(), r.leaseEpoch(), r.key().benchmark(), r.key().id(),
+                deviceId(r), deviceCount(r), r.host() == null ? null : CatalogProjection.hostKey(r.host()),
+                Json.of(r.workload()), Json.of(r.software()), Json.of(r.accelerators()), Json.of(r.host()),
+                Sql.time(env.occurredAt()), position);
+    }
+
     private static void bindStarted(PreparedStatement ps, Envelope env, RunStarted r, long position)
             throws SQLException {
-        List<Accelerator> acc = r.accelerators();
-        Integer deviceCount = acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+        Integer deviceCount = deviceCount(r);
         int i = 1;
         Sql.setUuid(ps, i++, r.runId());
         ps.setString(i++, env.streamId());
@@ -238,10 +243,14 @@ public class RunProjection implements Projection {
         }
     }
 
-    private static final String FINISHED = """
+    private static final String FINISHED_ROWS = """
             INSERT INTO proj_run (run_id, stream_id, agent_id, status, finished_at, duration_seconds, validity, valid,
                                   failure, last_position)
-            VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?)
+            SELECT r, s, a, st, t, d, v::jsonb, ok, f::jsonb, p
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::float8[], ?::text[], ?::bool[],
+                        ?::text[], ?::bigint[])
+                 WITH ORDINALITY AS x(r, s, a, st, t, d, v, ok, f, p, ord)
+            ORDER BY ord
             ON CONFLICT (run_id) DO UPDATE SET status = %s, finished_at = excluded.finished_at,
                 duration_seconds = excluded.duration_seconds, validity = excluded.validity, valid = excluded.valid,
                 failure = excluded.failure, last_position = greatest(proj_run.last_position, excluded.last_position)
@@ -249,22 +258,8 @@ public class RunProjection implements Projection {
 
     private static void finished(Envelope env, java.util.UUID runId, String status, Double duration, String validity,
             Boolean valid, String failure, long position, Touched touched) {
-        touched.state(Pending.class, Pending::new).finished.add(ps -> {
-            Sql.setUuid(ps, 1, runId);
-            ps.setString(2, env.streamId());
-            ps.setString(3, env.agentId());
-            ps.setString(4, status);
-            Sql.setTime(ps, 5, env.occurredAt());
-            Sql.setDouble(ps, 6, duration);
-            ps.setString(7, validity);
-            if (valid == null) {
-                ps.setNull(8, java.sql.Types.BOOLEAN);
-            } else {
-                ps.setBoolean(8, valid);
-            }
-            ps.setString(9, failure);
-            ps.setLong(10, position);
-        });
+        touched.state(Pending.class, Pending::new).finished.add(runId, runId, env.streamId(), env.agentId(), status,
+                Sql.time(env.occurredAt()), duration, validity, valid, failure, position);
         touched.run(runId);
     }
 }
