@@ -40,8 +40,11 @@ public class LeaderboardProjection {
         Set<Touched.KeyMetricDevice> devices = new LinkedHashSet<>(touched.devices());
         if (!touched.runs().isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT DISTINCT key_id, metric, device_id FROM proj_result
-                    WHERE run_id = ANY(?) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
+                    SELECT DISTINCT m.key_id, m.metric, m.device_id
+                    FROM unnest(?::uuid[]) AS t(run_id)
+                    CROSS JOIN LATERAL (SELECT key_id, metric, device_id FROM proj_result
+                                        WHERE run_id = t.run_id OFFSET 0) AS m
+                    WHERE m.key_id IS NOT NULL AND m.device_id IS NOT NULL""")) {
                 ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -73,8 +76,11 @@ public class LeaderboardProjection {
     }
 
     /**
-     * All pairs at once: one DELETE, one read of the measured and one of the published entries, one INSERT batch, so a
-     * batch costs four round trips however many keys it touched.
+     * All pairs at once: one DELETE, one read of the measured and one of the published entries, one INSERT, so a batch
+     * costs four round trips however many keys it touched. Reads go through {@code LATERAL ... OFFSET 0} (and the
+     * DISTINCT of touched runs too): the fence keeps the planner on index lookups per target. Joined plainly,
+     * with a few hundred targets per batch, these reads took 10-25 ms per batch at 34,000 runs and grew with the history
+     * (pg_stat_statements, docs/PERFORMANCE.md).
      */
     private void recompute(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
         if (pairs.isEmpty()) {
@@ -107,16 +113,19 @@ public class LeaderboardProjection {
             ps.executeUpdate();
         }
         Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, """
-                SELECT m.key_id, m.metric, m.device_id, (array_agg(r.benchmark ORDER BY r.run_id))[1],
-                       (array_agg(m.unit ORDER BY r.run_id))[1], (array_agg(m.direction ORDER BY r.run_id))[1],
-                       array_agg(m.mean), sum(coalesce(m.n, 0)), max(r.finished_at)
+                SELECT t.key_id, t.metric, e.device_id, (array_agg(e.benchmark ORDER BY e.run_id))[1],
+                       (array_agg(e.unit ORDER BY e.run_id))[1], (array_agg(e.direction ORDER BY e.run_id))[1],
+                       array_agg(e.mean), sum(coalesce(e.n, 0)), max(e.finished_at)
                 FROM %s
-                JOIN proj_result m ON m.key_id = t.key_id AND m.metric = t.metric %s
-                JOIN proj_run r ON r.run_id = m.run_id
-                WHERE m.device_id IS NOT NULL AND m.mean IS NOT NULL
-                  AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
-                GROUP BY m.key_id, m.metric, m.device_id
-                ORDER BY m.key_id, m.metric, m.device_id""".formatted(targets,
+                CROSS JOIN LATERAL (
+                    SELECT m.device_id, r.run_id, r.benchmark, m.unit, m.direction, m.mean, m.n, r.finished_at
+                    FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
+                    WHERE m.key_id = t.key_id AND m.metric = t.metric %s
+                      AND m.device_id IS NOT NULL AND m.mean IS NOT NULL
+                      AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
+                    OFFSET 0) AS e
+                GROUP BY t.key_id, t.metric, e.device_id
+                ORDER BY t.key_id, t.metric, e.device_id""".formatted(targets,
                 byDevice ? "AND m.device_id = t.device_id" : ""), params);
         Map<Touched.KeyMetric, Map<String, Group>> published = read(c, """
                 SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
@@ -180,7 +189,7 @@ public class LeaderboardProjection {
             boolean higher = Direction.HIGHER_IS_BETTER.name().equals(g.direction());
             rows.add(List.of(keyId, metric, d.getKey(), source), keyId, metric, d.getKey(), source, g.benchmark(), g.unit(),
                     g.direction(), g.values().size(), g.n(), s.mean(), s.ci95Low(), s.ci95High(),
-                    higher ? s.max() : s.min(), s.cv(), g.last());
+                    higher ? s.max() : s.min(), s.cv(), g.last() == null ? null : g.last().toInstant());
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.ingest.store.ArrayLiteral;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,7 +12,8 @@ import java.util.Set;
 
 /**
  * The rows a batch writes to one table, sent as one statement that reads them from column arrays ({@code unnest}, one
- * array parameter per column, in the order of {@code types}) instead of one statement per row: the server plans and
+ * array parameter per column, in the order of {@code types}, bound as {@link ArrayLiteral}s) instead of one statement
+ * per row: the server plans and
  * executes once per batch, not once per run. An upsert may not change a row twice in one statement, so a row whose key
  * is already in the current statement starts the next one (rare: the same run twice in one batch); rows keep their
  * order.
@@ -44,8 +47,19 @@ final class Rows {
         return statements.isEmpty();
     }
 
+    /** What a statement with {@code RETURNING} gives back, row by row. */
+    @FunctionalInterface
+    interface Returned {
+        void row(ResultSet rs) throws SQLException;
+    }
+
     /** Executes what was added, in order, and forgets it. */
     void execute(Connection c) throws SQLException {
+        execute(c, null);
+    }
+
+    /** The same for a statement with {@code RETURNING}: {@code returned} sees every row it gives back. */
+    void execute(Connection c, Returned returned) throws SQLException {
         for (List<Object[]> rows : statements) {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 for (int col = 0; col < types.length; col++) {
@@ -53,9 +67,17 @@ final class Rows {
                     for (int row = 0; row < rows.size(); row++) {
                         column[row] = rows.get(row)[col];
                     }
-                    ps.setArray(col + 1, c.createArrayOf(types[col], column));
+                    ArrayLiteral.bind(ps, col + 1, column);
                 }
-                ps.executeUpdate();
+                if (returned == null) {
+                    ps.executeUpdate();
+                } else {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            returned.row(rs);
+                        }
+                    }
+                }
             }
         }
         statements.clear();

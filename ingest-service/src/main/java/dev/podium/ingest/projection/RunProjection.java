@@ -35,7 +35,6 @@ public class RunProjection implements Projection {
     private static final class Pending {
         final Rows started = new Rows(STARTED_ROWS, "uuid", "text", "text", "int", "text", "text", "text", "int", "text",
                 "text", "text", "text", "text", "timestamptz", "bigint");
-        final List<java.util.UUID> startedRuns = new ArrayList<>();
         final Rows finished = new Rows(FINISHED_ROWS, "uuid", "text", "text", "text", "timestamptz", "float8", "text",
                 "bool", "text", "bigint");
     }
@@ -48,7 +47,6 @@ public class RunProjection implements Projection {
             if (r.jobId() == null) {
                 Pending pending = touched.state(Pending.class, Pending::new);
                 addStarted(pending.started, env, r, event.position());
-                pending.startedRuns.add(r.runId());
                 touched.run(r.runId());
             } else {
                 started(c, env, r, event.position(), touched);
@@ -69,25 +67,30 @@ public class RunProjection implements Projection {
     /**
      * Sends the deferred upserts: self-started runs, then run ends (the two commute: neither overrides what the other
      * sets, and both keep a terminal or superseded status), then gives results stored before their RunStarted the key
-     * and device it named, in one statement.
+     * and device it named, in one statement. Only a RunStarted that found its run row already there (a claim, a run end
+     * or an earlier RunStarted wrote it) can have such results: a new row has none.
      */
     @Override
     public void drain(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
-        pending.started.execute(c);
+        List<java.util.UUID> existed = new ArrayList<>();
+        pending.started.execute(c, rs -> {
+            if (rs.getBoolean(2)) {
+                existed.add(rs.getObject(1, java.util.UUID.class));
+            }
+        });
         pending.finished.execute(c);
-        if (!pending.startedRuns.isEmpty()) {
+        if (!existed.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id
                     FROM proj_run r, proj_result old
                     WHERE r.run_id = m.run_id AND old.run_id = m.run_id AND old.metric = m.metric AND m.run_id = ANY(?)
                       AND (m.key_id IS DISTINCT FROM r.key_id OR m.device_id IS DISTINCT FROM r.device_id)
                     RETURNING old.key_id, old.metric, old.device_id""")) {
-                ps.setArray(1, c.createArrayOf("uuid", pending.startedRuns.toArray()));
+                ps.setArray(1, c.createArrayOf("uuid", existed.toArray()));
                 leftRows(ps, touched);
             }
         }
-        pending.startedRuns.clear();
     }
 
     static boolean allPassed(List<ValidityCheck> checks) {
@@ -139,7 +142,7 @@ public class RunProjection implements Projection {
                         ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::bigint[])
                  WITH ORDINALITY AS x(r, s, a, e, b, k, d, n, h, w, sw, acc, ho, t, p, ord)
             ORDER BY ord
-            """ + STARTED_UPDATE;
+            """ + STARTED_UPDATE + " RETURNING run_id, (xmax <> 0) AS existed";
 
     private static String deviceId(RunStarted r) {
         List<Accelerator> acc = r.accelerators();
