@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -176,8 +177,8 @@ public class EventConsumer {
                 c.subscribe(List.of(config.topics().events()), new Revocation(c));
                 while (running) {
                     // While a batch is in flight, take only what is already fetched: the batch must not wait for more.
-                    ConsumerRecords<byte[], byte[]> polled = c.poll(inFlight == null ? config.consumer().pollTimeout()
-                            : Duration.ZERO);
+                    List<ConsumerRecord<byte[], byte[]>> polled = topUp(c, c.poll(inFlight == null
+                            ? config.consumer().pollTimeout() : Duration.ZERO));
                     updateLag(c);
                     Polled current = inFlight;
                     inFlight = polled.isEmpty() ? null : check(polled);
@@ -194,13 +195,38 @@ public class EventConsumer {
             }
         }
 
-        private Polled check(ConsumerRecords<byte[], byte[]> polled) {
-            Timer.Sample sample = Timer.start();
+        /**
+         * A poll returns what the fetch sent by the previous poll brought, and the broker answered that fetch as soon as
+         * the first records arrived after it: whatever arrived while the last batch was written is still at the
+         * broker, one fetch away. A short second poll takes it into the same batch instead of leaving it for the next
+         * one, which would double its lag and cost a transaction for a handful of records. Records of partitions
+         * revoked during that poll are left out (never written, never committed: their new owner reads them).
+         */
+        private List<ConsumerRecord<byte[], byte[]>> topUp(KafkaConsumer<byte[], byte[]> c,
+                ConsumerRecords<byte[], byte[]> polled) {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(polled.count());
+            polled.forEach(records::add);
+            if (records.isEmpty() || records.size() >= config.consumer().maxPollRecords()
+                    || config.consumer().topUp().isZero()) {
+                return records;
+            }
+            ConsumerRecords<byte[], byte[]> more = c.poll(config.consumer().topUp());
+            if (more.isEmpty()) {
+                return records;
+            }
+            more.forEach(records::add);
+            Set<TopicPartition> owned = c.assignment();
+            records.removeIf(r -> !owned.contains(new TopicPartition(r.topic(), r.partition())));
+            return records;
+        }
+
+        private Polled check(List<ConsumerRecord<byte[], byte[]>> records) {
+            Timer.Sample sample = Timer.start();
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-            for (ConsumerRecord<byte[], byte[]> r : polled) {
-                records.add(r);
-                offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                // the highest: after a rebalance during the second poll a partition's records may start over
+                offsets.merge(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1),
+                        (a, b) -> a.offset() >= b.offset() ? a : b);
             }
             return new Polled(records, offsets, checker.submit(() -> processor.check(records)), sample);
         }
