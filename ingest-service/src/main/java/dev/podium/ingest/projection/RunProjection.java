@@ -31,12 +31,13 @@ public class RunProjection implements Projection {
     /** Statuses an event may replace; terminal ones and superseded stay. */
     private static final String KEEP_SUPERSEDED = "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
 
-    /** What this batch deferred: upserts of self-started runs and of run ends, each sent as one statement. */
+    /**
+     * What this batch deferred: self-started runs (the values of {@link #STARTED_ROWS}) and run ends (those of
+     * {@link #FINISHED_ROWS}), each list in event order.
+     */
     private static final class Pending {
-        final Rows started = new Rows(STARTED_ROWS, "uuid", "text", "text", "int", "text", "text", "text", "int", "text",
-                "text", "text", "text", "text", "timestamptz", "bigint");
-        final Rows finished = new Rows(FINISHED_ROWS, "uuid", "text", "text", "text", "timestamptz", "float8", "text",
-                "bool", "text", "bigint");
+        final List<Object[]> started = new ArrayList<>();
+        final List<Object[]> finished = new ArrayList<>();
     }
 
     @Override
@@ -46,7 +47,7 @@ public class RunProjection implements Projection {
         if (p instanceof RunStarted r) {
             if (r.jobId() == null) {
                 Pending pending = touched.state(Pending.class, Pending::new);
-                addStarted(pending.started, env, r, event.position());
+                pending.started.add(startedRow(env, r, event.position()));
                 touched.run(r.runId());
             } else {
                 started(c, env, r, event.position(), touched);
@@ -67,19 +68,44 @@ public class RunProjection implements Projection {
     /**
      * Sends the deferred upserts: self-started runs, then run ends (the two commute: neither overrides what the other
      * sets, and both keep a terminal or superseded status), then gives results stored before their RunStarted the key
-     * and device it named, in one statement. Only a RunStarted that found its run row already there (a claim, a run end
-     * or an earlier RunStarted wrote it) can have such results: a new row has none.
+     * and device it named, in one statement. A run that started and ended in this batch is written once, its end
+     * merged into its start's row (one insert instead of an insert and an update of the same row). Only a RunStarted
+     * that found its run row already there (a claim, a run end or an earlier RunStarted wrote it) can have results
+     * stored before it: a new row has none.
      */
     @Override
     public void drain(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
+        Map<java.util.UUID, Object[]> unended = new java.util.HashMap<>();
+        for (Object[] row : pending.started) {
+            unended.putIfAbsent((java.util.UUID) row[0], row);
+        }
+        Rows started = new Rows(STARTED_ROWS, "uuid", "text", "text", "int", "text", "text", "text", "int", "text",
+                "text", "text", "text", "text", "timestamptz", "bigint", "text", "timestamptz", "float8", "text", "bool",
+                "text", "bigint");
+        Rows finished = new Rows(FINISHED_ROWS, "uuid", "text", "text", "text", "timestamptz", "float8", "text",
+                "bool", "text", "bigint");
+        for (Object[] end : pending.finished) {
+            Object[] start = unended.remove((java.util.UUID) end[0]);
+            if (start != null) {
+                System.arraycopy(end, 3, start, 15, 6);
+                start[21] = Math.max((Long) start[21], (Long) end[9]);
+            } else {
+                finished.add(end[0], end);
+            }
+        }
+        for (Object[] row : pending.started) {
+            started.add(row[0], row);
+        }
         List<java.util.UUID> existed = new ArrayList<>();
-        pending.started.execute(c, rs -> {
+        started.execute(c, rs -> {
             if (rs.getBoolean(2)) {
                 existed.add(rs.getObject(1, java.util.UUID.class));
             }
         });
-        pending.finished.execute(c);
+        finished.execute(c);
+        pending.started.clear();
+        pending.finished.clear();
         if (!existed.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id
@@ -132,17 +158,40 @@ public class RunProjection implements Projection {
                     ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
             """ + STARTED_UPDATE;
 
-    /** Self-started runs (no job, hence never superseded at start), deferred and sent together. */
+    /**
+     * Self-started runs (no job, hence never superseded at start), deferred and sent together, each with its run end
+     * when that came in the same batch (finished_at is then set; the end's columns and status apply as
+     * {@link #FINISHED_ROWS} would apply them after the start).
+     */
     private static final String STARTED_ROWS = """
             INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
                                   device_id, device_count, host_key, workload, software, accelerators, host,
-                                  started_at, started_position, last_position)
-            SELECT r, s, a, NULL::uuid, e, 'running', b, k, d, n, h, w::jsonb, sw::jsonb, acc::jsonb, ho::jsonb, t, p, p
+                                  started_at, started_position, finished_at, duration_seconds, validity, valid, failure,
+                                  last_position)
+            SELECT r, s, a, NULL::uuid, e, coalesce(st, 'running'), b, k, d, n, h, w::jsonb, sw::jsonb, acc::jsonb,
+                   ho::jsonb, t, p, ft, du, v::jsonb, ok, f::jsonb, lp
             FROM unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],
-                        ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::bigint[])
-                 WITH ORDINALITY AS x(r, s, a, e, b, k, d, n, h, w, sw, acc, ho, t, p, ord)
+                        ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::bigint[], ?::text[],
+                        ?::timestamptz[], ?::float8[], ?::text[], ?::bool[], ?::text[], ?::bigint[])
+                 WITH ORDINALITY AS x(r, s, a, e, b, k, d, n, h, w, sw, acc, ho, t, p, st, ft, du, v, ok, f, lp, ord)
             ORDER BY ord
-            """ + STARTED_UPDATE + " RETURNING run_id, (xmax <> 0) AS existed";
+            ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
+                job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
+                status = CASE WHEN excluded.finished_at IS NOT NULL THEN %s
+                              WHEN proj_run.status IN ('claimed', 'running') THEN excluded.status
+                              ELSE proj_run.status END,
+                benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
+                device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
+                software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
+                started_at = excluded.started_at, started_position = excluded.started_position,
+                finished_at = coalesce(excluded.finished_at, proj_run.finished_at),
+                duration_seconds = CASE WHEN excluded.finished_at IS NULL THEN proj_run.duration_seconds
+                                        ELSE excluded.duration_seconds END,
+                validity = CASE WHEN excluded.finished_at IS NULL THEN proj_run.validity ELSE excluded.validity END,
+                valid = CASE WHEN excluded.finished_at IS NULL THEN proj_run.valid ELSE excluded.valid END,
+                failure = CASE WHEN excluded.finished_at IS NULL THEN proj_run.failure ELSE excluded.failure END,
+                last_position = greatest(proj_run.last_position, excluded.last_position)
+            RETURNING run_id, (xmax <> 0) AS existed""".formatted(KEEP_SUPERSEDED);
 
     private static String deviceId(RunStarted r) {
         List<Accelerator> acc = r.accelerators();
@@ -156,11 +205,12 @@ public class RunProjection implements Projection {
         return acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
     }
 
-    private static void addStarted(Rows rows, Envelope env, RunStarted r, long position) {
-        rows.add(r.runId(), r.runId(), env.streamId(), env.agentId(), r.leaseEpoch(), r.key().benchmark(), r.key().id(),
+    /** The values of {@link #STARTED_ROWS} for a self-started run, without an end. */
+    private static Object[] startedRow(Envelope env, RunStarted r, long position) {
+        return new Object[] {r.runId(), env.streamId(), env.agentId(), r.leaseEpoch(), r.key().benchmark(), r.key().id(),
                 deviceId(r), deviceCount(r), r.host() == null ? null : CatalogProjection.hostKey(r.host()),
                 Json.of(r.workload()), Json.of(r.software()), Json.of(r.accelerators()), Json.of(r.host()),
-                Sql.time(env.occurredAt()), position);
+                Sql.time(env.occurredAt()), position, null, null, null, null, null, null, position};
     }
 
     private static void bindStarted(PreparedStatement ps, Envelope env, RunStarted r, long position)
@@ -261,8 +311,8 @@ public class RunProjection implements Projection {
 
     private static void finished(Envelope env, java.util.UUID runId, String status, Double duration, String validity,
             Boolean valid, String failure, long position, Touched touched) {
-        touched.state(Pending.class, Pending::new).finished.add(runId, runId, env.streamId(), env.agentId(), status,
-                Sql.time(env.occurredAt()), duration, validity, valid, failure, position);
+        touched.state(Pending.class, Pending::new).finished.add(new Object[] {runId, env.streamId(), env.agentId(), status,
+                Sql.time(env.occurredAt()), duration, validity, valid, failure, position});
         touched.run(runId);
     }
 }
