@@ -78,9 +78,8 @@ public class LeaderboardProjection {
     /**
      * All pairs at once: one DELETE, one read of the measured and one of the published entries, one INSERT, so a batch
      * costs four round trips however many keys it touched. Reads go through {@code LATERAL ... OFFSET 0} (and the
-     * DISTINCT of touched runs too): the fence keeps the planner on index lookups per target. Joined plainly,
-     * with a few hundred targets per batch, these reads took 10-25 ms per batch at 34,000 runs and grew with the history
-     * (pg_stat_statements, docs/PERFORMANCE.md).
+     * DISTINCT of touched runs too): the fence keeps the planner on index lookups per target. Joined plainly, the
+     * DISTINCT took 14 ms per batch of 500 events at 34,000 runs, growing with the history (docs/PERFORMANCE.md).
      */
     private void recompute(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
         if (pairs.isEmpty()) {
