@@ -98,8 +98,8 @@ final class IngestBench implements Callable<Integer> {
                 ingestEvents += i[0];
                 ingestSeconds += i[1];
                 ratios.add(i[0] / i[1] / b);
-                report.line("ingest: round %d: baseline %.0f events/s, ingest %.0f events/s, ratio %.2fx", r, b,
-                        i[0] / i[1], i[0] / i[1] / b);
+                report.line("ingest: round %d: baseline %.0f events/s, ingest %.0f events/s (%.0f transactions), ratio %.2fx",
+                        r, b, i[0] / i[1], i[2], i[0] / i[1] / b);
             }
             double baseline = rounds * perRound / baselineSeconds;
             double max = ingestEvents / ingestSeconds;
@@ -170,8 +170,8 @@ final class IngestBench implements Callable<Integer> {
     }
 
     /**
-     * Produces {@code n} events at once; returns the events stored after the first commit that stored any, and the
-     * seconds from that commit to the last: their quotient is the sustained rate.
+     * Produces {@code n} events at once; returns the events stored after the first commit that stored any, the seconds
+     * from that commit to the last (their quotient is the sustained rate), and the number of transactions.
      */
     private double[] backlog(KafkaProducer<String, byte[]> producer, ResultEvents gen, int n) throws Exception {
         List<ResultEvents.Signed> records = generate(gen, n);
@@ -194,7 +194,7 @@ final class IngestBench implements Callable<Integer> {
             }
             double afterFirst = commits.stream().skip(1).mapToDouble(x -> x[0]).sum();
             double span = commits.get(commits.size() - 1)[1] - commits.get(0)[1];
-            return new double[] {afterFirst, span};
+            return new double[] {afterFirst, span, commits.size()};
         }
     }
 

@@ -94,6 +94,13 @@ public interface IngestConfig {
         Duration pollTimeout();
 
         /**
+         * After a poll that returned fewer than {@link #maxPollRecords()} records, how long a second poll may wait for
+         * what arrived while the previous batch was written (see EventConsumer); 0: no second poll.
+         */
+        @WithDefault("5ms")
+        Duration topUp();
+
+        /**
          * How long the broker waits for a silent consumer before it gives its partitions to the others: after a crash (a
          * SIGKILL leaves no goodbye), a restarted instance reads again only once this has passed.
          */

@@ -30,12 +30,15 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * One polled batch in one database transaction: verify every record, append the verified ones with a single
- * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}, tell duplicates from conflicts, apply the projections of the new
- * events in position order, record refusals in {@code rejected_event}, commit. Nothing a record contains can raise an SQL
- * error here (every insert is ON CONFLICT, every string is validated or cleaned first), so one bad record never fails its
- * neighbours. What the caller must still do, in this order: produce {@link Result#deadLetters()} and wait for the
- * acknowledgements, then commit the offsets.
+ * One polled batch in two steps. {@link #check} verifies every record (key lookup, HMAC, decode, validation) and encodes
+ * the payloads of the verified ones for their jsonb column: CPU work that needs no transaction, so the consumer runs it
+ * for the next batch while the database works on this one. {@link #process} then, in one database transaction, refuses
+ * records whose run stream has another writer, appends the verified ones with a single
+ * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}, tells duplicates from conflicts, applies the projections of the new
+ * events in position order, records refusals in {@code rejected_event} and commits. Nothing a record contains can raise
+ * an SQL error here (every insert is ON CONFLICT, every string is validated or cleaned first), so one bad record never
+ * fails its neighbours. What the caller must still do, in this order: produce {@link Result#deadLetters()} and wait for
+ * the acknowledgements, then commit the offsets.
  */
 @ApplicationScoped
 public class BatchProcessor {
@@ -44,6 +47,13 @@ public class BatchProcessor {
 
     /** What the batch did; dead letters are every refusal of this pass, whether or not it was recorded before. */
     public record Result(int accepted, int duplicates, int conflicts, int rejected, List<DeadLetter> deadLetters) {
+    }
+
+    /**
+     * A batch after {@link #check}: per record its verdict and, when verified, its payload as JSON (null otherwise). Keys
+     * were read when the batch was checked, after it was polled: a record polled after its key was revoked is refused.
+     */
+    public record Checked(List<ConsumerRecord<byte[], byte[]>> records, List<Verdict> verdicts, List<String> payloads) {
     }
 
     private final AgroalDataSource dataSource;
@@ -67,11 +77,33 @@ public class BatchProcessor {
         this.jobs = jobs;
     }
 
-    public Result process(List<ConsumerRecord<byte[], byte[]>> records) throws SQLException {
+    /** Verifies every record and encodes the verified payloads; reads agent_key, writes nothing. Thread-safe. */
+    public Checked check(List<ConsumerRecord<byte[], byte[]>> records) throws SQLException {
+        Set<String> keyIds = new LinkedHashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Verifier.keyId(r.headers()).ifPresent(keyIds::add);
+        }
+        Map<String, AgentKey> known = Map.of();
+        if (!keyIds.isEmpty()) {
+            try (Connection c = dataSource.getConnection()) {
+                known = keys.lookup(c, keyIds);
+            }
+        }
+        List<Verdict> verdicts = new ArrayList<>(records.size());
+        List<String> payloads = new ArrayList<>(records.size());
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Verdict verdict = verifier.verify(r.value(), r.headers(), known);
+            verdicts.add(verdict);
+            payloads.add(verdict instanceof Verdict.Verified v ? payloadJson(v) : null);
+        }
+        return new Checked(records, verdicts, payloads);
+    }
+
+    public Result process(Checked batch) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                Result result = inTransaction(c, records);
+                Result result = inTransaction(c, batch);
                 crashPoint.reached(CrashPoint.Stage.BEFORE_DB_COMMIT);
                 c.commit();
                 return result;
@@ -115,21 +147,14 @@ public class BatchProcessor {
         return false;
     }
 
-    private Result inTransaction(Connection c, List<ConsumerRecord<byte[], byte[]>> records) throws SQLException {
+    private Result inTransaction(Connection c, Checked batch) throws SQLException {
         Projections.lockShared(c);
-        Set<String> keyIds = new LinkedHashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            Verifier.keyId(r.headers()).ifPresent(keyIds::add);
-        }
-        Map<String, AgentKey> known = keys.lookup(c, keyIds);
         long t0 = System.nanoTime();
-
-        Verdict[] verdicts = new Verdict[records.size()];
+        List<ConsumerRecord<byte[], byte[]>> records = batch.records();
+        Verdict[] verdicts = batch.verdicts().toArray(new Verdict[0]);
         Set<String> runStreams = new LinkedHashSet<>();
-        for (int i = 0; i < records.size(); i++) {
-            ConsumerRecord<byte[], byte[]> r = records.get(i);
-            verdicts[i] = verifier.verify(r.value(), r.headers(), known);
-            if (verdicts[i] instanceof Verdict.Verified v && isRun(v)) {
+        for (Verdict verdict : verdicts) {
+            if (verdict instanceof Verdict.Verified v && isRun(v)) {
                 runStreams.add(v.envelope().streamId());
             }
         }
@@ -140,8 +165,8 @@ public class BatchProcessor {
         for (int i = 0; i < records.size(); i++) {
             if (verdicts[i] instanceof Verdict.Verified v) {
                 ConsumerRecord<byte[], byte[]> r = records.get(i);
-                candidates.add(new NewEvent(v.envelope(), v.agentId(), v.keyId(), payloadJson(v), v.contentHash(),
-                        r.topic(), r.partition(), r.offset()));
+                candidates.add(new NewEvent(v.envelope(), v.agentId(), v.keyId(), batch.payloads().get(i),
+                        v.contentHash(), r.topic(), r.partition(), r.offset()));
                 candidateIndex.add(i);
             }
         }
@@ -200,7 +225,7 @@ public class BatchProcessor {
             }
         }
         rejectedStore.record(c, rejections);
-        LOG.debugf("batch of %d: verify %d ms, append %d ms, projections %d ms, rejects %d ms", records.size(),
+        LOG.debugf("batch of %d: owners %d ms, append %d ms, projections %d ms, rejects %d ms", records.size(),
                 (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
         return new Result(accepted, duplicates, conflicts, rejected, letters);
     }

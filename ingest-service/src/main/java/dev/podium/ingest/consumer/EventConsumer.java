@@ -8,15 +8,23 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -24,8 +32,15 @@ import org.jboss.logging.Logger;
 
 /**
  * The consumer of {@code podium.events}: a plain KafkaConsumer on its own thread, auto-commit off. Per polled batch:
- * {@link BatchProcessor} (one database transaction, committed), then the DLQ records produced and acknowledged, then
- * {@code commitSync} of the offsets.
+ * {@link BatchProcessor#check} on a second thread, {@link BatchProcessor#process} (one database transaction, committed),
+ * then the DLQ records produced and acknowledged, then {@code commitSync} of the offsets.
+ *
+ * <p>Batches are pipelined by one: the next batch is polled, and checked on the second thread, while this thread writes
+ * the current one, so that decoding, validation and HMAC overlap the database work instead of preceding it. Batches are
+ * still written, and their offsets committed, one at a time in poll order; a batch that was polled but not written is
+ * never committed: when the consumer stops or fails, the next one reads it again. A batch in flight when a rebalance
+ * revokes partitions is written and committed first, inside the revocation callback, while its partitions are still
+ * owned.
  *
  * <p>Refusals are recorded in {@code rejected_event} inside the batch's transaction, and the DLQ records are produced
  * after the database commit and before the offset commit. A crash between the two replays the batch: rejected_event
@@ -92,10 +107,23 @@ public class EventConsumer {
         return p;
     }
 
+    /** A polled batch: its records, the offsets to commit once it is stored, and its check, running or done. */
+    private record Polled(List<ConsumerRecord<byte[], byte[]>> records, Map<TopicPartition, OffsetAndMetadata> offsets,
+            Future<BatchProcessor.Checked> checked, Timer.Sample sample) {
+    }
+
     private final class Worker extends Thread {
 
         private volatile boolean running = true;
         private volatile KafkaConsumer<byte[], byte[]> consumer;
+        /** Checks the batch polled next while this thread writes the current one. */
+        private final ExecutorService checker = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "podium-ingest-check");
+            t.setDaemon(true);
+            return t;
+        });
+        /** Polled (and being checked) but not written; only this thread reads or sets it. */
+        private Polled inFlight;
 
         Worker() {
             super("podium-ingest-events");
@@ -117,70 +145,163 @@ public class EventConsumer {
 
         @Override
         public void run() {
-            while (running) {
-                try {
-                    consume();
-                } catch (WakeupException e) {
-                    if (running) {
-                        LOG.error("event consumer woken unexpectedly", e);
+            try {
+                while (running) {
+                    try {
+                        consume();
+                    } catch (WakeupException e) {
+                        if (running) {
+                            LOG.error("event consumer woken unexpectedly", e);
+                        }
+                    } catch (Exception e) {
+                        // The consumer is closed without committing; a new one resumes from the committed offsets.
+                        LOG.errorf(e, "batch failed; reading again from the committed offsets in %s",
+                                config.consumer().retryBackoff());
+                        backoff();
                     }
-                } catch (Exception e) {
-                    // The consumer is closed without committing; a new one resumes from the committed offsets.
-                    LOG.errorf(e, "batch failed; reading again from the committed offsets in %s",
-                            config.consumer().retryBackoff());
-                    backoff();
                 }
+                LOG.info("event consumer stopped");
+            } finally {
+                checker.shutdown();
             }
-            LOG.info("event consumer stopped");
         }
 
         private void consume() throws Exception {
-            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProperties(), new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())) {
-                consumer = c;
+            KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProperties(), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer());
+            consumer = c;
+            try {
                 if (!running) {
                     return;
                 }
-                c.subscribe(List.of(config.topics().events()));
+                c.subscribe(List.of(config.topics().events()), new Revocation(c));
                 while (running) {
-                    ConsumerRecords<byte[], byte[]> polled = c.poll(config.consumer().pollTimeout());
+                    // While a batch is in flight, take only what is already fetched: the batch must not wait for more.
+                    List<ConsumerRecord<byte[], byte[]>> polled = topUp(c, c.poll(inFlight == null
+                            ? config.consumer().pollTimeout() : Duration.ZERO));
                     updateLag(c);
-                    if (!polled.isEmpty()) {
-                        handle(c, polled);
+                    Polled current = inFlight;
+                    inFlight = polled.isEmpty() ? null : check(polled);
+                    if (current != null) {
+                        write(c, current);
                     }
                 }
             } finally {
+                // Dropped before close(), whose revocation callback would otherwise write it after a failed batch and
+                // commit offsets past that batch. Never committed, it is read again.
+                inFlight = null;
                 consumer = null;
+                c.close();
             }
         }
 
-        private void handle(KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> polled) throws Exception {
-            Timer.Sample sample = Timer.start();
+        /**
+         * A poll returns what the fetch sent by the previous poll brought, and the broker answered that fetch as soon as
+         * the first records arrived after it: whatever arrived while the last batch was written is still at the
+         * broker, one fetch away. A short second poll takes it into the same batch instead of leaving it for the next
+         * one, which would double its lag and cost a transaction for a handful of records. Records of partitions
+         * revoked during that poll are left out (never written, never committed: their new owner reads them).
+         */
+        private List<ConsumerRecord<byte[], byte[]>> topUp(KafkaConsumer<byte[], byte[]> c,
+                ConsumerRecords<byte[], byte[]> polled) {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(polled.count());
-            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-            for (ConsumerRecord<byte[], byte[]> r : polled) {
-                records.add(r);
-                offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+            polled.forEach(records::add);
+            if (records.isEmpty() || records.size() >= config.consumer().maxPollRecords()
+                    || config.consumer().topUp().isZero()) {
+                return records;
             }
+            ConsumerRecords<byte[], byte[]> more = c.poll(config.consumer().topUp());
+            if (more.isEmpty()) {
+                return records;
+            }
+            more.forEach(records::add);
+            Set<TopicPartition> owned = c.assignment();
+            records.removeIf(r -> !owned.contains(new TopicPartition(r.topic(), r.partition())));
+            return records;
+        }
+
+        private Polled check(List<ConsumerRecord<byte[], byte[]>> records) {
+            Timer.Sample sample = Timer.start();
+            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                // the highest: after a rebalance during the second poll a partition's records may start over
+                offsets.merge(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1),
+                        (a, b) -> a.offset() >= b.offset() ? a : b);
+            }
+            return new Polled(records, offsets, checker.submit(() -> processor.check(records)), sample);
+        }
+
+        private void write(KafkaConsumer<byte[], byte[]> c, Polled batch) throws Exception {
             BatchProcessor.Result result;
             try {
-                result = processor.process(records);
+                result = processor.process(checked(batch));
             } catch (SQLException e) {
                 if (!BatchProcessor.isDataError(e)) {
                     throw e;
                 }
-                result = oneByOne(records, e);
+                result = oneByOne(batch.records(), e);
             }
             crashPoint.reached(CrashPoint.Stage.AFTER_DB_COMMIT);
             dlq.publish(result.deadLetters());
             crashPoint.reached(CrashPoint.Stage.BEFORE_OFFSET_COMMIT);
-            c.commitSync(offsets);
+            c.commitSync(batch.offsets());
             crashPoint.reached(CrashPoint.Stage.AFTER_OFFSET_COMMIT);
             metrics.count(Outcome.ACCEPTED, result.accepted());
             metrics.count(Outcome.DUPLICATE, result.duplicates());
             metrics.count(Outcome.CONFLICT, result.conflicts());
             metrics.count(Outcome.REJECTED, result.rejected());
-            sample.stop(metrics.batchTimer());
+            batch.sample().stop(metrics.batchTimer());
+        }
+
+        private static BatchProcessor.Checked checked(Polled batch) throws Exception {
+            try {
+                return batch.checked().get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception cause) {
+                    throw cause;
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * Called inside {@code poll}: partitions are about to go to another member. The batch in flight was polled from
+         * them while they were ours, so it is written and committed now; after this the next owner reads on from there.
+         * A lost partition (this member was fenced) can no longer be committed: the batch is dropped and read again by
+         * the new owner.
+         */
+        private final class Revocation implements ConsumerRebalanceListener {
+
+            private final KafkaConsumer<byte[], byte[]> c;
+
+            Revocation(KafkaConsumer<byte[], byte[]> c) {
+                this.c = c;
+            }
+
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                Polled batch = inFlight;
+                inFlight = null;
+                if (batch != null) {
+                    try {
+                        write(c, batch);
+                    } catch (RuntimeException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw new KafkaException("the batch in flight could not be written before a rebalance", e);
+                    }
+                }
+            }
+
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                // positions come from the committed offsets
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                inFlight = null;
+            }
         }
 
         /**
@@ -200,7 +321,7 @@ public class EventConsumer {
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 BatchProcessor.Result one;
                 try {
-                    one = processor.process(List.of(r));
+                    one = processor.process(processor.check(List.of(r)));
                 } catch (SQLException e) {
                     if (!BatchProcessor.isDataError(e)) {
                         throw e;

@@ -10,7 +10,6 @@ import dev.podium.events.run.RunStarted;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Optional;
 
@@ -75,21 +74,35 @@ public class CatalogProjection implements Projection {
         }
     }
 
+    /** One statement per table for the whole batch; every map holds one row per primary key. */
     @Override
     public void flush(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
-        for (HostRow h : pending.hosts.values()) {
-            host(c, h.host(), h.position());
+        Rows hosts = new Rows(HOSTS, "text", "text", "text", "text", "int", "int", "int", "bigint", "text", "text",
+                "bigint");
+        for (HostRow row : pending.hosts.values()) {
+            Host h = row.host();
+            hosts.add(hostKey(h), hostKey(h), h.hostname(), h.machineId(), h.cpuModel(), h.sockets(), h.cores(),
+                    h.threads(), h.memoryBytes(), h.os(), h.kernel(), row.position());
         }
+        hosts.execute(c);
+        Rows devices = new Rows(DEVICES, "text", "text", "text", "bigint");
         for (var d : pending.devices.entrySet()) {
-            device(c, d.getKey(), d.getValue().vendor(), d.getValue().label(), d.getValue().position());
+            if (d.getKey() != null) {
+                devices.add(d.getKey(), d.getKey(), d.getValue().vendor(), d.getValue().label(), d.getValue().position());
+            }
         }
+        devices.execute(c);
+        Rows benchmarks = new Rows(BENCHMARKS, "text", "bigint");
         for (var b : pending.benchmarks.entrySet()) {
-            benchmark(c, b.getKey(), b.getValue());
+            benchmarks.add(b.getKey(), b.getKey(), b.getValue());
         }
+        benchmarks.execute(c);
+        Rows keys = new Rows(KEYS, "text", "text", "text", "text");
         for (KeyRow k : pending.keys.values()) {
-            key(c, k.key());
+            keys.add(k.key().id(), k.key().id(), k.key().benchmark(), k.key().canonical(), Json.of(k.key().dimensions()));
         }
+        keys.execute(c);
     }
 
     /** The key a host is known by: its machine id when the agent found one, else its hostname. */
@@ -97,72 +110,32 @@ public class CatalogProjection implements Projection {
         return h.machineId() != null && !h.machineId().isBlank() ? h.machineId() : h.hostname();
     }
 
-    private static void host(Connection c, Host h, long position) throws SQLException {
-        if (h == null) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
-                                       kernel, last_position)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (host_key) DO UPDATE SET hostname = excluded.hostname, machine_id = excluded.machine_id,
-                    cpu_model = excluded.cpu_model, sockets = excluded.sockets, cores = excluded.cores,
-                    threads = excluded.threads, memory_bytes = excluded.memory_bytes, os = excluded.os,
-                    kernel = excluded.kernel, last_position = excluded.last_position
-                WHERE proj_host.last_position < excluded.last_position""")) {
-            ps.setString(1, hostKey(h));
-            ps.setString(2, h.hostname());
-            ps.setString(3, h.machineId());
-            ps.setString(4, h.cpuModel());
-            ps.setInt(5, h.sockets());
-            ps.setInt(6, h.cores());
-            ps.setInt(7, h.threads());
-            ps.setLong(8, h.memoryBytes());
-            ps.setString(9, h.os());
-            ps.setString(10, h.kernel());
-            ps.setLong(11, position);
-            ps.executeUpdate();
-        }
-    }
+    private static final String HOSTS = """
+            INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
+                                   kernel, last_position)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::bigint[],
+                                 ?::text[], ?::text[], ?::bigint[])
+            ON CONFLICT (host_key) DO UPDATE SET hostname = excluded.hostname, machine_id = excluded.machine_id,
+                cpu_model = excluded.cpu_model, sockets = excluded.sockets, cores = excluded.cores,
+                threads = excluded.threads, memory_bytes = excluded.memory_bytes, os = excluded.os,
+                kernel = excluded.kernel, last_position = excluded.last_position
+            WHERE proj_host.last_position < excluded.last_position""";
 
-    private static void device(Connection c, String deviceId, String vendor, String label, long position)
-            throws SQLException {
-        if (deviceId == null) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, ?)
-                ON CONFLICT (device_id) DO UPDATE SET vendor = excluded.vendor, label = excluded.label,
-                    last_position = excluded.last_position
-                WHERE proj_device.last_position < excluded.last_position""")) {
-            ps.setString(1, deviceId);
-            ps.setString(2, vendor);
-            ps.setString(3, label);
-            ps.setLong(4, position);
-            ps.executeUpdate();
-        }
-    }
+    private static final String DEVICES = """
+            INSERT INTO proj_device (device_id, vendor, label, last_position)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[])
+            ON CONFLICT (device_id) DO UPDATE SET vendor = excluded.vendor, label = excluded.label,
+                last_position = excluded.last_position
+            WHERE proj_device.last_position < excluded.last_position""";
 
-    private static void benchmark(Connection c, String benchmark, long position) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, ?)
-                ON CONFLICT (benchmark) DO UPDATE SET last_position = excluded.last_position
-                WHERE proj_benchmark.last_position < excluded.last_position""")) {
-            ps.setString(1, benchmark);
-            ps.setLong(2, position);
-            ps.executeUpdate();
-        }
-    }
+    private static final String BENCHMARKS = """
+            INSERT INTO proj_benchmark (benchmark, last_position)
+            SELECT * FROM unnest(?::text[], ?::bigint[])
+            ON CONFLICT (benchmark) DO UPDATE SET last_position = excluded.last_position
+            WHERE proj_benchmark.last_position < excluded.last_position""";
 
-    private static void key(Connection c, ComparisonKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)
-                ON CONFLICT (key_id) DO NOTHING""")) {
-            ps.setString(1, key.id());
-            ps.setString(2, key.benchmark());
-            ps.setString(3, key.canonical());
-            ps.setString(4, Json.of(key.dimensions()));
-            ps.executeUpdate();
-        }
-    }
+    private static final String KEYS = """
+            INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions)
+            SELECT k, b, c, d::jsonb FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS x(k, b, c, d)
+            ON CONFLICT (key_id) DO NOTHING""";
 }

@@ -6,7 +6,6 @@ import dev.podium.events.run.RunCompleted;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +32,7 @@ public class ResultProjection implements Projection {
     }
 
     /**
-     * One JDBC batch for every result of the batch so far, after {@link RunProjection#drain} (the run rows it reads the
+     * One statement for every result of the batch so far, after {@link RunProjection#drain} (the run rows it reads the
      * key and device from are written by then).
      */
     @Override
@@ -42,44 +41,56 @@ public class ResultProjection implements Projection {
         if (runs.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean,
-                                         median, stdev, min, max, ci95_low, ci95_high, cv, raw_values)
-                SELECT ?, ?, ?, ?, ?, ?, r.key_id, r.device_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-                FROM (SELECT NULL) AS one
-                LEFT JOIN proj_run r ON r.run_id = ?
-                ON CONFLICT (run_id, metric) DO UPDATE SET unit = excluded.unit, direction = excluded.direction,
-                    scope = excluded.scope, warmup_excluded = excluded.warmup_excluded, key_id = excluded.key_id,
-                    device_id = excluded.device_id, n = excluded.n, mean = excluded.mean, median = excluded.median,
-                    stdev = excluded.stdev, min = excluded.min, max = excluded.max, ci95_low = excluded.ci95_low,
-                    ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values""")) {
-            for (RunCompleted r : runs) {
-                for (Metric m : r.metrics()) {
-                    Statistics s = m.statistics() != null ? m.statistics()
-                            : m.values() == null || m.values().isEmpty() ? null : Statistics.of(m.values());
-                    int i = 1;
-                    Sql.setUuid(ps, i++, r.runId());
-                    ps.setString(i++, m.name());
-                    ps.setString(i++, m.unit());
-                    ps.setString(i++, m.direction().name());
-                    ps.setString(i++, m.scope().name());
-                    ps.setBoolean(i++, m.warmupExcluded());
-                    Sql.setInt(ps, i++, s == null ? null : s.n());
-                    Sql.setDouble(ps, i++, s == null ? null : s.mean());
-                    Sql.setDouble(ps, i++, s == null ? null : s.median());
-                    Sql.setDouble(ps, i++, s == null ? null : s.stdev());
-                    Sql.setDouble(ps, i++, s == null ? null : s.min());
-                    Sql.setDouble(ps, i++, s == null ? null : s.max());
-                    Sql.setDouble(ps, i++, s == null ? null : s.ci95Low());
-                    Sql.setDouble(ps, i++, s == null ? null : s.ci95High());
-                    Sql.setDouble(ps, i++, s == null ? null : s.cv());
-                    ps.setArray(i++, m.values() == null ? null : c.createArrayOf("float8", m.values().toArray()));
-                    Sql.setUuid(ps, i, r.runId());
-                    ps.addBatch();
-                }
+        Rows rows = new Rows(UPSERT, "uuid", "text", "text", "text", "text", "bool", "int", "float8", "float8", "float8",
+                "float8", "float8", "float8", "float8", "float8", "text");
+        for (RunCompleted r : runs) {
+            for (Metric m : r.metrics()) {
+                Statistics s = m.statistics() != null ? m.statistics()
+                        : m.values() == null || m.values().isEmpty() ? null : Statistics.of(m.values());
+                rows.add(List.of(r.runId(), m.name()), r.runId(), m.name(), m.unit(),
+                        m.direction().name(), m.scope().name(), m.warmupExcluded(), s == null ? null : s.n(),
+                        s == null ? null : s.mean(), s == null ? null : s.median(), s == null ? null : s.stdev(),
+                        s == null ? null : s.min(), s == null ? null : s.max(), s == null ? null : s.ci95Low(),
+                        s == null ? null : s.ci95High(), s == null ? null : s.cv(), arrayLiteral(m.values()));
             }
-            ps.executeBatch();
         }
+        rows.execute(c);
         runs.clear();
+    }
+
+    private static final String UPSERT = """
+            INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean,
+                                     median, stdev, min, max, ci95_low, ci95_high, cv, raw_values)
+            SELECT x.run_id, x.metric, x.unit, x.direction, x.scope, x.warmup_excluded, r.key_id, r.device_id, x.n, x.mean,
+                   x.median, x.stdev, x.min, x.max, x.ci95_low, x.ci95_high, x.cv, x.raw_values::float8[]
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bool[], ?::int[], ?::float8[],
+                        ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::text[])
+                 WITH ORDINALITY AS x(run_id, metric, unit, direction, scope, warmup_excluded, n, mean, median, stdev, min,
+                                      max, ci95_low, ci95_high, cv, raw_values, ord)
+            LEFT JOIN proj_run r ON r.run_id = x.run_id
+            ORDER BY x.ord
+            ON CONFLICT (run_id, metric) DO UPDATE SET unit = excluded.unit, direction = excluded.direction,
+                scope = excluded.scope, warmup_excluded = excluded.warmup_excluded, key_id = excluded.key_id,
+                device_id = excluded.device_id, n = excluded.n, mean = excluded.mean, median = excluded.median,
+                stdev = excluded.stdev, min = excluded.min, max = excluded.max, ci95_low = excluded.ci95_low,
+                ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values""";
+
+    /**
+     * Raw values as a float8[] literal, since an array of arrays cannot be a column of unnest. {@link Double#toString}
+     * gives a text that reads back as the same double (NaN and infinities included), so the stored values are exact.
+     */
+    static String arrayLiteral(List<Double> values) {
+        if (values == null) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder(values.size() * 8 + 2).append('{');
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            Double v = values.get(i);
+            b.append(v == null ? "NULL" : v.toString());
+        }
+        return b.append('}').toString();
     }
 }

@@ -31,17 +31,13 @@ public class RunProjection implements Projection {
     /** Statuses an event may replace; terminal ones and superseded stay. */
     private static final String KEEP_SUPERSEDED = "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
 
-    /** Statements bound later, in the order their events came. */
-    @FunctionalInterface
-    interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    /** What this batch deferred: upserts of self-started runs and of run ends, sent as two JDBC batches. */
+    /**
+     * What this batch deferred: self-started runs (the values of {@link #STARTED_ROWS}) and run ends (those of
+     * {@link #FINISHED_ROWS}), each list in event order.
+     */
     private static final class Pending {
-        final List<Binder> started = new ArrayList<>();
-        final List<java.util.UUID> startedRuns = new ArrayList<>();
-        final List<Binder> finished = new ArrayList<>();
+        final List<Object[]> started = new ArrayList<>();
+        final List<Object[]> finished = new ArrayList<>();
     }
 
     @Override
@@ -51,8 +47,7 @@ public class RunProjection implements Projection {
         if (p instanceof RunStarted r) {
             if (r.jobId() == null) {
                 Pending pending = touched.state(Pending.class, Pending::new);
-                pending.started.add(ps -> bindStarted(ps, env, r, event.position()));
-                pending.startedRuns.add(r.runId());
+                pending.started.add(startedRow(env, r, event.position()));
                 touched.run(r.runId());
             } else {
                 started(c, env, r, event.position(), touched);
@@ -73,43 +68,55 @@ public class RunProjection implements Projection {
     /**
      * Sends the deferred upserts: self-started runs, then run ends (the two commute: neither overrides what the other
      * sets, and both keep a terminal or superseded status), then gives results stored before their RunStarted the key
-     * and device it named, in one statement.
+     * and device it named, in one statement. A run that started and ended in this batch is written once, its end
+     * merged into its start's row (one insert instead of an insert and an update of the same row). Only a RunStarted
+     * that found its run row already there (a claim, a run end or an earlier RunStarted wrote it) can have results
+     * stored before it: a new row has none.
      */
     @Override
     public void drain(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
-        if (!pending.started.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(STARTED)) {
-                for (Binder b : pending.started) {
-                    b.bind(ps);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
+        Map<java.util.UUID, Object[]> unended = new java.util.HashMap<>();
+        for (Object[] row : pending.started) {
+            unended.putIfAbsent((java.util.UUID) row[0], row);
+        }
+        Rows started = new Rows(STARTED_ROWS, "uuid", "text", "text", "int", "text", "text", "text", "int", "text",
+                "text", "text", "text", "text", "timestamptz", "bigint", "text", "timestamptz", "float8", "text", "bool",
+                "text", "bigint");
+        Rows finished = new Rows(FINISHED_ROWS, "uuid", "text", "text", "text", "timestamptz", "float8", "text",
+                "bool", "text", "bigint");
+        for (Object[] end : pending.finished) {
+            Object[] start = unended.remove((java.util.UUID) end[0]);
+            if (start != null) {
+                System.arraycopy(end, 3, start, 15, 6);
+                start[21] = Math.max((Long) start[21], (Long) end[9]);
+            } else {
+                finished.add(end[0], end);
             }
         }
-        if (!pending.finished.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement(FINISHED)) {
-                for (Binder b : pending.finished) {
-                    b.bind(ps);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
+        for (Object[] row : pending.started) {
+            started.add(row[0], row);
         }
-        if (!pending.startedRuns.isEmpty()) {
+        List<java.util.UUID> existed = new ArrayList<>();
+        started.execute(c, rs -> {
+            if (rs.getBoolean(2)) {
+                existed.add(rs.getObject(1, java.util.UUID.class));
+            }
+        });
+        finished.execute(c);
+        pending.started.clear();
+        pending.finished.clear();
+        if (!existed.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE proj_result m SET key_id = r.key_id, device_id = r.device_id
                     FROM proj_run r, proj_result old
                     WHERE r.run_id = m.run_id AND old.run_id = m.run_id AND old.metric = m.metric AND m.run_id = ANY(?)
                       AND (m.key_id IS DISTINCT FROM r.key_id OR m.device_id IS DISTINCT FROM r.device_id)
                     RETURNING old.key_id, old.metric, old.device_id""")) {
-                ps.setArray(1, c.createArrayOf("uuid", pending.startedRuns.toArray()));
+                ps.setArray(1, c.createArrayOf("uuid", existed.toArray()));
                 leftRows(ps, touched);
             }
         }
-        pending.started.clear();
-        pending.startedRuns.clear();
-        pending.finished.clear();
     }
 
     static boolean allPassed(List<ValidityCheck> checks) {
@@ -125,6 +132,18 @@ public class RunProjection implements Projection {
         return m;
     }
 
+    /** A RunStarted replaces what an earlier claim or run end left, except a terminal or superseded status. */
+    private static final String STARTED_UPDATE = """
+            ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
+                job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
+                status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
+                              THEN excluded.status ELSE proj_run.status END,
+                benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
+                device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
+                software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
+                started_at = excluded.started_at, started_position = excluded.started_position,
+                last_position = greatest(proj_run.last_position, excluded.last_position)""";
+
     private static final String STARTED = """
             INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
                                   device_id, device_count, host_key, workload, software, accelerators, host,
@@ -137,15 +156,42 @@ public class RunProjection implements Projection {
                                       WHERE a.job_id = ?::uuid AND a.lease_epoch > ?) THEN 'superseded'
                          ELSE 'running' END,
                     ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
+            """ + STARTED_UPDATE;
+
+    /**
+     * Self-started runs (no job, hence never superseded at start), deferred and sent together, each with its run end
+     * when that came in the same batch (finished_at is then set; the end's columns and status apply as
+     * {@link #FINISHED_ROWS} would apply them after the start).
+     */
+    private static final String STARTED_ROWS = """
+            INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, benchmark, key_id,
+                                  device_id, device_count, host_key, workload, software, accelerators, host,
+                                  started_at, started_position, finished_at, duration_seconds, validity, valid, failure,
+                                  last_position)
+            SELECT r, s, a, NULL::uuid, e, coalesce(st, 'running'), b, k, d, n, h, w::jsonb, sw::jsonb, acc::jsonb,
+                   ho::jsonb, t, p, ft, du, v::jsonb, ok, f::jsonb, lp
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[],
+                        ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::bigint[], ?::text[],
+                        ?::timestamptz[], ?::float8[], ?::text[], ?::bool[], ?::text[], ?::bigint[])
+                 WITH ORDINALITY AS x(r, s, a, e, b, k, d, n, h, w, sw, acc, ho, t, p, st, ft, du, v, ok, f, lp, ord)
+            ORDER BY ord
             ON CONFLICT (run_id) DO UPDATE SET stream_id = excluded.stream_id, agent_id = excluded.agent_id,
                 job_id = excluded.job_id, lease_epoch = excluded.lease_epoch,
-                status = CASE WHEN proj_run.status IN ('claimed', 'running') OR excluded.status = 'superseded'
-                              THEN excluded.status ELSE proj_run.status END,
+                status = CASE WHEN excluded.finished_at IS NOT NULL THEN %s
+                              WHEN proj_run.status IN ('claimed', 'running') THEN excluded.status
+                              ELSE proj_run.status END,
                 benchmark = excluded.benchmark, key_id = excluded.key_id, device_id = excluded.device_id,
                 device_count = excluded.device_count, host_key = excluded.host_key, workload = excluded.workload,
                 software = excluded.software, accelerators = excluded.accelerators, host = excluded.host,
                 started_at = excluded.started_at, started_position = excluded.started_position,
-                last_position = greatest(proj_run.last_position, excluded.last_position)""";
+                finished_at = coalesce(excluded.finished_at, proj_run.finished_at),
+                duration_seconds = CASE WHEN excluded.finished_at IS NULL THEN proj_run.duration_seconds
+                                        ELSE excluded.duration_seconds END,
+                validity = CASE WHEN excluded.finished_at IS NULL THEN proj_run.validity ELSE excluded.validity END,
+                valid = CASE WHEN excluded.finished_at IS NULL THEN proj_run.valid ELSE excluded.valid END,
+                failure = CASE WHEN excluded.finished_at IS NULL THEN proj_run.failure ELSE excluded.failure END,
+                last_position = greatest(proj_run.last_position, excluded.last_position)
+            RETURNING run_id, (xmax <> 0) AS existed""".formatted(KEEP_SUPERSEDED);
 
     private static String deviceId(RunStarted r) {
         List<Accelerator> acc = r.accelerators();
@@ -154,10 +200,22 @@ public class RunProjection implements Projection {
                 : acc.get(0).deviceId();
     }
 
+    private static Integer deviceCount(RunStarted r) {
+        List<Accelerator> acc = r.accelerators();
+        return acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+    }
+
+    /** The values of {@link #STARTED_ROWS} for a self-started run, without an end. */
+    private static Object[] startedRow(Envelope env, RunStarted r, long position) {
+        return new Object[] {r.runId(), env.streamId(), env.agentId(), r.leaseEpoch(), r.key().benchmark(), r.key().id(),
+                deviceId(r), deviceCount(r), r.host() == null ? null : CatalogProjection.hostKey(r.host()),
+                Json.of(r.workload()), Json.of(r.software()), Json.of(r.accelerators()), Json.of(r.host()),
+                Sql.time(env.occurredAt()), position, null, null, null, null, null, null, position};
+    }
+
     private static void bindStarted(PreparedStatement ps, Envelope env, RunStarted r, long position)
             throws SQLException {
-        List<Accelerator> acc = r.accelerators();
-        Integer deviceCount = acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+        Integer deviceCount = deviceCount(r);
         int i = 1;
         Sql.setUuid(ps, i++, r.runId());
         ps.setString(i++, env.streamId());
@@ -238,10 +296,14 @@ public class RunProjection implements Projection {
         }
     }
 
-    private static final String FINISHED = """
+    private static final String FINISHED_ROWS = """
             INSERT INTO proj_run (run_id, stream_id, agent_id, status, finished_at, duration_seconds, validity, valid,
                                   failure, last_position)
-            VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, ?)
+            SELECT r, s, a, st, t, d, v::jsonb, ok, f::jsonb, p
+            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::float8[], ?::text[], ?::bool[],
+                        ?::text[], ?::bigint[])
+                 WITH ORDINALITY AS x(r, s, a, st, t, d, v, ok, f, p, ord)
+            ORDER BY ord
             ON CONFLICT (run_id) DO UPDATE SET status = %s, finished_at = excluded.finished_at,
                 duration_seconds = excluded.duration_seconds, validity = excluded.validity, valid = excluded.valid,
                 failure = excluded.failure, last_position = greatest(proj_run.last_position, excluded.last_position)
@@ -249,22 +311,8 @@ public class RunProjection implements Projection {
 
     private static void finished(Envelope env, java.util.UUID runId, String status, Double duration, String validity,
             Boolean valid, String failure, long position, Touched touched) {
-        touched.state(Pending.class, Pending::new).finished.add(ps -> {
-            Sql.setUuid(ps, 1, runId);
-            ps.setString(2, env.streamId());
-            ps.setString(3, env.agentId());
-            ps.setString(4, status);
-            Sql.setTime(ps, 5, env.occurredAt());
-            Sql.setDouble(ps, 6, duration);
-            ps.setString(7, validity);
-            if (valid == null) {
-                ps.setNull(8, java.sql.Types.BOOLEAN);
-            } else {
-                ps.setBoolean(8, valid);
-            }
-            ps.setString(9, failure);
-            ps.setLong(10, position);
-        });
+        touched.state(Pending.class, Pending::new).finished.add(new Object[] {runId, env.streamId(), env.agentId(), status,
+                Sql.time(env.occurredAt()), duration, validity, valid, failure, position});
         touched.run(runId);
     }
 }

@@ -38,6 +38,11 @@ final class Sql {
      * live batch (nanoseconds from the decoded record) and a replay (microseconds from the store) write the same value.
      */
     static void setTime(PreparedStatement ps, int i, Instant v) throws SQLException {
-        ps.setTimestamp(i, v == null ? null : Timestamp.from(v.truncatedTo(java.time.temporal.ChronoUnit.MICROS)));
+        ps.setTimestamp(i, v == null ? null : Timestamp.from(time(v)));
+    }
+
+    /** The same truncation, for a value bound in an array (see {@link Rows}). */
+    static Instant time(Instant v) {
+        return v == null ? null : v.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 }

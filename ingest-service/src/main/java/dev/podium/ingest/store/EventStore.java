@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -64,7 +63,7 @@ public class EventStore {
             writers[i] = e.writer();
             keys[i] = e.keyId();
             // Truncated, not rounded, to PostgreSQL's microseconds: the projections write the same instant (see Sql).
-            occurred[i] = Timestamp.from(env.occurredAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+            occurred[i] = env.occurredAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
             topics[i] = e.topic();
             partitions[i] = e.partition();
             offsets[i] = e.offset();
@@ -73,19 +72,19 @@ public class EventStore {
         }
         Map<Row, Long> inserted = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-            ps.setArray(1, c.createArrayOf("uuid", ids));
-            ps.setArray(2, c.createArrayOf("text", streams));
-            ps.setArray(3, c.createArrayOf("bigint", seqs));
-            ps.setArray(4, c.createArrayOf("text", types));
-            ps.setArray(5, c.createArrayOf("int", versions));
-            ps.setArray(6, c.createArrayOf("text", writers));
-            ps.setArray(7, c.createArrayOf("text", keys));
-            ps.setArray(8, c.createArrayOf("timestamptz", occurred));
-            ps.setArray(9, c.createArrayOf("text", topics));
-            ps.setArray(10, c.createArrayOf("int", partitions));
-            ps.setArray(11, c.createArrayOf("bigint", offsets));
-            ps.setArray(12, c.createArrayOf("text", payloads));
-            ps.setArray(13, c.createArrayOf("text", hashes));
+            ArrayLiteral.bind(ps, 1, ids);
+            ArrayLiteral.bind(ps, 2, streams);
+            ArrayLiteral.bind(ps, 3, seqs);
+            ArrayLiteral.bind(ps, 4, types);
+            ArrayLiteral.bind(ps, 5, versions);
+            ArrayLiteral.bind(ps, 6, writers);
+            ArrayLiteral.bind(ps, 7, keys);
+            ArrayLiteral.bind(ps, 8, occurred);
+            ArrayLiteral.bind(ps, 9, topics);
+            ArrayLiteral.bind(ps, 10, partitions);
+            ArrayLiteral.bind(ps, 11, offsets);
+            ArrayLiteral.bind(ps, 12, payloads);
+            ArrayLiteral.bind(ps, 13, hashes);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     inserted.put(new Row(rs.getObject(2, UUID.class), rs.getString(3), rs.getLong(4), rs.getString(5)),
@@ -124,9 +123,9 @@ public class EventStore {
                 SELECT event_id, stream_id, seq, payload_hash FROM event_store
                 WHERE event_id = ANY(?)
                    OR (stream_id, seq) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))""")) {
-            ps.setArray(1, c.createArrayOf("uuid", ids));
-            ps.setArray(2, c.createArrayOf("text", streams));
-            ps.setArray(3, c.createArrayOf("bigint", seqs));
+            ArrayLiteral.bind(ps, 1, ids);
+            ArrayLiteral.bind(ps, 2, streams);
+            ArrayLiteral.bind(ps, 3, seqs);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Row row = new Row(rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3), rs.getString(4));

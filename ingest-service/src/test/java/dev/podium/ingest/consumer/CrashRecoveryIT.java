@@ -109,6 +109,40 @@ class CrashRecoveryIT {
         assertThat(consumer.isRunning()).isTrue();
     }
 
+    /**
+     * A backlog makes the consumer pipeline full batches: the second batch fails after its database commit, while the
+     * third is polled and checked. Both are read again; every event is stored once, and per partition in offset order.
+     */
+    @org.junit.jupiter.api.Test
+    void aBatchFailingWhileTheNextIsInFlightIsReadAgainAndOrderIsKept() {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("pipeline");
+        List<Envelope> valid = new ArrayList<>();
+        for (int i = 0; i < 700; i++) {
+            valid.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "amd-mi300x",
+                    SampleEvents.referenceKey(i % 3), Instant.now(), List.of(10.0 + i, 11.0, 12.0)));
+        }
+        consumer.stop();
+        Kafka.send(valid.stream().map(agent::signed).toList());
+        crash.failOnce(CrashPoint.Stage.BEFORE_OFFSET_COMMIT, 1);
+        consumer.start();
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> crash.fired()
+                && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == valid.size()
+                && db.count("SELECT count(*) FROM proj_run WHERE agent_id = ? AND status = 'completed'",
+                        agent.agentId()) == 700);
+
+        assertThat(db.count("SELECT count(DISTINCT event_id) FROM event_store WHERE writer = ?", agent.agentId()))
+                .isEqualTo(valid.size());
+        assertThat(db.count("SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                agent.agentId())).isEqualTo(700);
+        // Positions follow offsets within each partition: no batch overtook the one before it.
+        assertThat(db.count("""
+                SELECT count(*) FROM (SELECT position, lag(position) OVER (PARTITION BY kafka_partition ORDER BY kafka_offset)
+                                      AS before FROM event_store WHERE writer = ?) AS s
+                WHERE position < before""", agent.agentId())).isZero();
+        assertThat(consumer.isRunning()).isTrue();
+    }
+
     @org.junit.jupiter.api.Test
     void aRecordTheDatabaseRefusesIsDeadLetteredAndItsNeighboursAreStored() {
         Db db = new Db(dataSource);

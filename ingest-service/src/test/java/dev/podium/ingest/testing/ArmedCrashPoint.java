@@ -21,6 +21,7 @@ public class ArmedCrashPoint implements CrashPoint {
 
     private final AtomicReference<Stage> armed = new AtomicReference<>();
     private final AtomicReference<Stage> failing = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicInteger failingSkips = new java.util.concurrent.atomic.AtomicInteger();
     private final AtomicReference<Stage> dataErrorStage = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicInteger dataErrorsLeft = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -30,6 +31,12 @@ public class ArmedCrashPoint implements CrashPoint {
 
     /** The next batch reaching {@code stage} fails with an ordinary exception, as when the database goes away. */
     public void failOnce(Stage stage) {
+        failOnce(stage, 0);
+    }
+
+    /** As {@link #failOnce(Stage)}, for the batch after the first {@code skip} batches that reach {@code stage}. */
+    public void failOnce(Stage stage, int skip) {
+        failingSkips.set(skip);
         failing.set(stage);
     }
 
@@ -48,7 +55,7 @@ public class ArmedCrashPoint implements CrashPoint {
         if (armed.compareAndSet(stage, null)) {
             throw new SimulatedCrash(stage);
         }
-        if (failing.compareAndSet(stage, null)) {
+        if (stage == failing.get() && failingSkips.getAndDecrement() <= 0 && failing.compareAndSet(stage, null)) {
             throw new IllegalStateException("simulated failure at " + stage);
         }
         if (stage == dataErrorStage.get() && dataErrorsLeft.getAndDecrement() > 0) {
