@@ -1,5 +1,6 @@
 package dev.podium.query.page;
 
+import dev.podium.query.stats.LeaderboardExtras;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -7,6 +8,7 @@ import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.FleetService;
 import dev.podium.query.view.FleetView;
+import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
@@ -37,7 +39,11 @@ public class Pages {
     static class Templates {
         static native TemplateInstance home(CatalogViews.HomeView view);
 
-        static native TemplateInstance leaderboard(LeaderboardView view);
+        static native TemplateInstance leaderboard(LeaderboardView view, List<LeaderboardRows.Row> rows);
+
+        /** A leaderboard row's cells but its rank, rendered once per content by {@link LeaderboardRows}. */
+        static native TemplateInstance leaderboard$row(LeaderboardEntry e, LeaderboardExtras.Columns x, boolean extras, boolean rates,
+                boolean failing);
 
         static native TemplateInstance comparison(ComparisonView view);
 
@@ -56,13 +62,15 @@ public class Pages {
 
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
+    private final LeaderboardRows leaderboardRows;
     private final ComparisonService comparisons;
     private final RunService runs;
     private final LocalService local;
     private final FleetService fleet;
 
-    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
-            LocalService local, FleetService fleet) {
+    public Pages(CatalogService catalog, LeaderboardService leaderboards, LeaderboardRows leaderboardRows, ComparisonService comparisons,
+            RunService runs, LocalService local, FleetService fleet) {
+        this.leaderboardRows = leaderboardRows;
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -84,8 +92,9 @@ public class Pages {
             @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
             @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir,
             @RestQuery String include) {
-        return Templates.leaderboard(leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
-                software, source, sort, dir, include)));
+        LeaderboardView view = leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
+                software, source, sort, dir, include));
+        return Templates.leaderboard(view, leaderboardRows.of(view));
     }
 
     @GET
