@@ -15,6 +15,7 @@ import dev.podium.query.view.LeaderboardView;
 import dev.podium.query.view.LocalQuery;
 import dev.podium.query.view.LocalService;
 import dev.podium.query.view.LocalView;
+import dev.podium.query.view.Option;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
@@ -39,11 +40,17 @@ public class Pages {
     static class Templates {
         static native TemplateInstance home(CatalogViews.HomeView view);
 
-        static native TemplateInstance leaderboard(LeaderboardView view, List<LeaderboardRows.Row> rows);
+        static native TemplateInstance leaderboard(LeaderboardView view, LeaderboardFragments.Rendered html);
 
-        /** A leaderboard row's cells but its rank, rendered once per content by {@link LeaderboardRows}. */
-        static native TemplateInstance leaderboard$row(LeaderboardEntry e, LeaderboardExtras.Columns x, boolean extras, boolean rates,
+        /**
+         * A leaderboard row's cells but its rank, rendered once per content by {@link LeaderboardFragments}. A template of its
+         * own, not a fragment of the page's: each instance of a template walks all its expressions first.
+         */
+        static native TemplateInstance leaderboardRow(LeaderboardEntry e, LeaderboardExtras.Columns x, boolean extras, boolean rates,
                 boolean failing);
+
+        /** The options of a leaderboard filter, rendered once per content by {@link LeaderboardFragments}. */
+        static native TemplateInstance leaderboardOptions(List<Option> options);
 
         static native TemplateInstance comparison(ComparisonView view);
 
@@ -62,15 +69,15 @@ public class Pages {
 
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
-    private final LeaderboardRows leaderboardRows;
+    private final LeaderboardFragments leaderboardFragments;
     private final ComparisonService comparisons;
     private final RunService runs;
     private final LocalService local;
     private final FleetService fleet;
 
-    public Pages(CatalogService catalog, LeaderboardService leaderboards, LeaderboardRows leaderboardRows, ComparisonService comparisons,
+    public Pages(CatalogService catalog, LeaderboardService leaderboards, LeaderboardFragments leaderboardFragments, ComparisonService comparisons,
             RunService runs, LocalService local, FleetService fleet) {
-        this.leaderboardRows = leaderboardRows;
+        this.leaderboardFragments = leaderboardFragments;
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -94,7 +101,7 @@ public class Pages {
             @RestQuery String include) {
         LeaderboardView view = leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
                 software, source, sort, dir, include));
-        return Templates.leaderboard(view, leaderboardRows.of(view));
+        return Templates.leaderboard(view, leaderboardFragments.of(view));
     }
 
     @GET

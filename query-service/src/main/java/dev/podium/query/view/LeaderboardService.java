@@ -92,10 +92,10 @@ public class LeaderboardService {
         LeaderboardView view = new LeaderboardView(effective,
                 options(benchmarks, benchmark),
                 options(metrics, metric),
-                options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
-                options(distinct(allKeys, ComparisonKey.PRECISION), q.precision()),
-                options(distinct(allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
-                options(distinct(allKeys, WORKERS), q.workers()),
+                options(distinct(benchmark, allKeys, ComparisonKey.SCENARIO), q.scenario()),
+                options(distinct(benchmark, allKeys, ComparisonKey.PRECISION), q.precision()),
+                options(distinct(benchmark, allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
+                options(distinct(benchmark, allKeys, WORKERS), q.workers()),
                 options(selected == null ? List.of() : softwareVersions.of(selected.keyId()), software),
                 options(List.of("measured", "published"), source),
                 keyOptions, keyOption, unit, direction, sort, dir, entries);
@@ -197,15 +197,18 @@ public class LeaderboardService {
         return wanted == null || wanted.isBlank() || wanted.equals(key.valueOf(dimension));
     }
 
-    private static List<String> distinct(List<KeyRow> keys, String dimension) {
-        Set<String> values = new TreeSet<>(Labels::compareValues);
-        keys.forEach(k -> {
-            String v = k.key().valueOf(dimension);
-            if (v != null) {
-                values.add(v);
-            }
+    /** The values of a dimension under a benchmark's keys, in order; once per change of the read model. */
+    private List<String> distinct(String benchmark, List<KeyRow> keys, String dimension) {
+        return catalog.cached("leaderboard dimension values\n" + benchmark + "\n" + dimension, () -> {
+            Set<String> values = new TreeSet<>(Labels::compareValues);
+            keys.forEach(k -> {
+                String v = k.key().valueOf(dimension);
+                if (v != null) {
+                    values.add(v);
+                }
+            });
+            return List.copyOf(values);
         });
-        return List.copyOf(values);
     }
 
     static List<Option> options(List<String> values, String selected) {
