@@ -186,18 +186,25 @@ public class Queries {
                 Queries::leaderboardRow, deviceId, config.maxRows());
     }
 
-    /** Run means of valid, completed, not retracted runs under a key and metric with one framework version. */
-    public List<ResultWithDevice> resultsWithSoftware(String keyId, String metric, String frameworkVersion) {
-        return jdbc.list("SELECT m.device_id, m.unit, m.direction, m.mean, m.max, m.min, m.n, r.started_at FROM proj_run r "
-                + "JOIN proj_result m ON m.run_id = r.run_id AND m.metric = ? WHERE r.key_id = ? AND r.status = 'completed' "
-                + "AND r.valid AND NOT r.retracted AND r.software->>'framework_version' = ? LIMIT 100000",
-                rs -> new ResultWithDevice(rs.getString(1), rs.getString(2), rs.getString(3), Jdbc.dbl(rs, "mean"),
-                        Jdbc.dbl(rs, "max"), Jdbc.dbl(rs, "min"), Jdbc.integer(rs, "n"), Jdbc.instant(rs, "started_at")),
-                metric, keyId, frameworkVersion);
+    /**
+     * The run means of valid, completed, not retracted runs for a metric under {@code keyIds}, one list per key, device and
+     * framework version: one aggregate serves the software filter of every leaderboard of a benchmark. The results' key
+     * (kept equal to their run's by the projection) is in the filter too, for proj_result's (key_id, metric, ...) index.
+     */
+    public List<SoftwareRuns> runMeansBySoftware(List<String> keyIds, String metric) {
+        String[] ids = keyIds.toArray(String[]::new);
+        return jdbc.list("SELECT r.key_id, m.device_id, r.software->>'framework_version', min(m.unit), min(m.direction), "
+                + "sum(coalesce(m.n, 0)), array_agg(m.mean) FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id "
+                + "WHERE m.key_id = ANY(?) AND m.metric = ? AND r.key_id = ANY(?) AND r.status = 'completed' AND r.valid "
+                + "AND NOT r.retracted AND r.software->>'framework_version' IS NOT NULL AND m.mean IS NOT NULL "
+                + "AND m.device_id IS NOT NULL GROUP BY 1, 2, 3 LIMIT 200000",
+                rs -> new SoftwareRuns(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        rs.getInt(6), List.of((Double[]) rs.getArray(7).getArray())), ids, metric, ids);
     }
 
-    public record ResultWithDevice(String deviceId, String unit, String direction, Double mean, Double max, Double min, Integer n,
-            java.time.Instant startedAt) {
+    /** The means of the runs of one device under one key with one framework version, and their repetitions in all. */
+    public record SoftwareRuns(String keyId, String deviceId, String frameworkVersion, String unit, String direction, int n,
+            List<Double> means) {
     }
 
     /** Framework versions by comparison key, over every run: one aggregate, for {@link SoftwareVersions}. */

@@ -1,5 +1,6 @@
 package dev.podium.query.page;
 
+import dev.podium.query.stats.LeaderboardExtras;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -7,12 +8,14 @@ import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.FleetService;
 import dev.podium.query.view.FleetView;
+import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
 import dev.podium.query.view.LocalQuery;
 import dev.podium.query.view.LocalService;
 import dev.podium.query.view.LocalView;
+import dev.podium.query.view.Option;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
@@ -38,7 +41,17 @@ public class Pages {
     static class Templates {
         static native TemplateInstance home(CatalogViews.HomeView view);
 
-        static native TemplateInstance leaderboard(LeaderboardView view);
+        static native TemplateInstance leaderboard(LeaderboardView view, LeaderboardFragments.Rendered html);
+
+        /**
+         * A leaderboard row's cells but its rank, rendered once per content by {@link LeaderboardFragments}. A template of its
+         * own, not a fragment of the page's: each instance of a template walks all its expressions first.
+         */
+        static native TemplateInstance leaderboardRow(LeaderboardEntry e, LeaderboardExtras.Columns x, boolean extras, boolean rates,
+                boolean failing);
+
+        /** The options of a leaderboard filter, rendered once per content by {@link LeaderboardFragments}. */
+        static native TemplateInstance leaderboardOptions(List<Option> options);
 
         static native TemplateInstance comparison(ComparisonView view, RawString filters, RawString curves);
 
@@ -61,6 +74,7 @@ public class Pages {
 
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
+    private final LeaderboardFragments leaderboardFragments;
     private final ComparisonService comparisons;
     @jakarta.inject.Inject
     ComparisonFragments fragments;
@@ -68,8 +82,9 @@ public class Pages {
     private final LocalService local;
     private final FleetService fleet;
 
-    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
-            LocalService local, FleetService fleet) {
+    public Pages(CatalogService catalog, LeaderboardService leaderboards, LeaderboardFragments leaderboardFragments, ComparisonService comparisons,
+            RunService runs, LocalService local, FleetService fleet) {
+        this.leaderboardFragments = leaderboardFragments;
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -91,8 +106,9 @@ public class Pages {
             @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
             @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir,
             @RestQuery String include) {
-        return Templates.leaderboard(leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
-                software, source, sort, dir, include)));
+        LeaderboardView view = leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
+                software, source, sort, dir, include));
+        return Templates.leaderboard(view, leaderboardFragments.of(view));
     }
 
     @GET

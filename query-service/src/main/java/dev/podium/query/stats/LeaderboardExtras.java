@@ -17,10 +17,6 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
             String historyLink) {
     }
 
-    public Columns of(String deviceId, String source) {
-        return columns.stream().filter(c -> c.deviceId().equals(deviceId) && c.source().equals(source)).findFirst().orElse(null);
-    }
-
     public boolean anyPerDollar() {
         return columns.stream().anyMatch(c -> c.perDollar() != null);
     }

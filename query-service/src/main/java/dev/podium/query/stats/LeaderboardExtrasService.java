@@ -6,15 +6,17 @@ import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
-import dev.podium.query.view.LeaderboardEntry;
-import dev.podium.query.view.LeaderboardView;
+import dev.podium.query.view.Labels;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Computes a leaderboard's {@link LeaderboardExtras} for its selected key and metric. */
+/**
+ * Computes a leaderboard's {@link LeaderboardExtras} for its selected key and metric. A row's columns depend on that row
+ * alone, so the leaderboard computes them once for all the rows of a key and metric and picks those its filters keep.
+ */
 @ApplicationScoped
 public class LeaderboardExtrasService {
 
@@ -28,14 +30,16 @@ public class LeaderboardExtrasService {
         this.config = config;
     }
 
-    public LeaderboardExtras of(LeaderboardView view, KeyRow key) {
-        String metric = view.query().metric();
-        boolean including = view.query().includeFailing();
+    /**
+     * The extras of {@code rows}, one key's rows for a metric (with failing runs counted when {@code including}), with
+     * their columns in the order of the rows; the unit and direction are the first row's, as the leaderboard's are.
+     */
+    public LeaderboardExtras of(KeyRow key, String metric, boolean including, List<LeaderboardRow> rows) {
         if (metric == null) {
             return new LeaderboardExtras(including, 0, null, List.of());
         }
-        String rateOf = Efficiency.rateOf(view.unit());
-        boolean lower = view.lowerIsBetter();
+        String rateOf = Efficiency.rateOf(rows.isEmpty() ? null : rows.get(0).unit());
+        boolean lower = !rows.isEmpty() && Labels.lowerIsBetter(rows.get(0).direction());
         Map<String, Integer> failing = new HashMap<>();
         Map<String, String> scopes = new HashMap<>();
         for (Queries.RunFacts f : catalog.runFacts(key.benchmark(), metric).getOrDefault(key.keyId(), Map.of()).values()) {
@@ -55,7 +59,7 @@ public class LeaderboardExtrasService {
         Map<String, LeaderboardRow> scalingBase = scalingBases(key, metric, total);
 
         List<LeaderboardExtras.Columns> columns = new ArrayList<>();
-        for (LeaderboardEntry e : view.entries()) {
+        for (LeaderboardRow e : rows) {
             List<String> notes = new ArrayList<>();
             boolean perDevice = "measured".equals(e.source()) && "PER_ACCELERATOR".equals(scopes.get(e.deviceId()));
             int devices = total == null ? 1 : total;

@@ -7,21 +7,23 @@ import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.data.SoftwareVersions;
+import dev.podium.query.stats.LeaderboardExtras;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Builds a leaderboard: one comparison key and one metric at a time, so results with different keys are never ranked
  * together. The filters narrow the keys on offer; the framework-version filter recomputes the rows from the results of
  * the runs with that version the way ingest computes a leaderboard row: one value per run (its mean), best = the best run.
+ * The rows of a key and metric and their extra columns come from the read-model cache ({@link Catalog#cached}), computed
+ * once per change of the read model; a request filters them by source, sorts and ranks them.
  */
 @ApplicationScoped
 public class LeaderboardService {
@@ -63,23 +65,19 @@ public class LeaderboardService {
                 .orElse(candidates.isEmpty() ? null : candidates.get(0));
 
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
-        List<LeaderboardRow> rows = new ArrayList<>();
-        if (selected != null) {
-            rows = software != null ? fromRuns(selected, metric, software)
-                    : q.includeFailing() ? withFailingRuns(benchmark, selected.keyId(), metric)
-                    : catalog.leaderboard(benchmark, selected.keyId(), metric);
-        }
-        String unit = rows.isEmpty() ? null : rows.get(0).unit();
-        String direction = rows.isEmpty() ? null : rows.get(0).direction();
-        rows = rows.stream().filter(r -> source == null || source.equals(r.source())).toList();
+        Board board = selected == null ? Board.NONE : board(selected, metric, q.includeFailing(), software);
+        String unit = board.rows().isEmpty() ? null : board.rows().get(0).row().unit();
+        String direction = board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
 
         String sort = q.sort() != null && SORTS.contains(q.sort()) ? q.sort() : "mean";
         String dir = "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
-        List<LeaderboardRow> sorted = new ArrayList<>(rows);
-        sorted.sort(comparator(sort, dir));
-        List<LeaderboardEntry> entries = new ArrayList<>();
-        for (LeaderboardRow r : sorted) {
-            entries.add(new LeaderboardEntry(entries.size() + 1, r.deviceId(), Labels.device(r.deviceId()), r.source(), r.runs(), r.n(),
+        List<Board.Row> sorted = new ArrayList<>(board.rows().stream()
+                .filter(r -> source == null || source.equals(r.row().source())).toList());
+        sorted.sort(Comparator.comparing(Board.Row::row, comparator(sort, dir)));
+        List<LeaderboardEntry> entries = new ArrayList<>(sorted.size());
+        for (Board.Row b : sorted) {
+            LeaderboardRow r = b.row();
+            entries.add(new LeaderboardEntry(entries.size() + 1, r.deviceId(), b.deviceLabel(), r.source(), r.runs(), r.n(),
                     r.mean(), r.ci95Low(), r.ci95High(), r.best(), r.cv()));
         }
 
@@ -94,14 +92,57 @@ public class LeaderboardService {
         LeaderboardView view = new LeaderboardView(effective,
                 options(benchmarks, benchmark),
                 options(metrics, metric),
-                options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
-                options(distinct(allKeys, ComparisonKey.PRECISION), q.precision()),
-                options(distinct(allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
-                options(distinct(allKeys, WORKERS), q.workers()),
+                options(distinct(benchmark, allKeys, ComparisonKey.SCENARIO), q.scenario()),
+                options(distinct(benchmark, allKeys, ComparisonKey.PRECISION), q.precision()),
+                options(distinct(benchmark, allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
+                options(distinct(benchmark, allKeys, WORKERS), q.workers()),
                 options(selected == null ? List.of() : softwareVersions.of(selected.keyId()), software),
                 options(List.of("measured", "published"), source),
                 keyOptions, keyOption, unit, direction, sort, dir, entries);
-        return extras == null || selected == null ? view : view.withExtras(extras.of(view, selected));
+        if (board.extras() == null) {
+            return view;
+        }
+        LeaderboardExtras all = board.extras();
+        List<LeaderboardExtras.Columns> columns = all.columns().isEmpty() ? List.of()
+                : sorted.stream().map(Board.Row::columns).toList();
+        return view.withExtras(new LeaderboardExtras(all.includingFailing(), all.runsLeftOut(), all.rateOf(), columns));
+    }
+
+    /**
+     * The rows of one leaderboard before its source filter and sort, each with its device's label and its extra columns
+     * (null without extras), and the extras of them all; {@code extras} is null where there are none to show.
+     */
+    private record Board(List<Row> rows, LeaderboardExtras extras) {
+
+        static final Board NONE = new Board(List.of(), null);
+
+        record Row(LeaderboardRow row, String deviceLabel, LeaderboardExtras.Columns columns) {
+        }
+    }
+
+    /**
+     * The board of a key and metric, with failing runs counted or not, of the runs with one framework version or all: read
+     * once per change of the read model, whatever the filters by source, the sort and the rest of the query.
+     */
+    private Board board(KeyRow key, String metric, boolean includeFailing, String software) {
+        if (software != null && !softwareRows(key.benchmark(), metric).containsKey(key.keyId() + "\n" + software)) {
+            return boardOf(key, metric, includeFailing, List.of());   // no run with that version: not worth a cache entry
+        }
+        return catalog.cached("leaderboard\n" + key.benchmark() + "\n" + key.keyId() + "\n" + metric + "\n" + includeFailing
+                + "\n" + software, () -> boardOf(key, metric, includeFailing, software != null
+                        ? softwareRows(key.benchmark(), metric).getOrDefault(key.keyId() + "\n" + software, List.of())
+                        : includeFailing ? withFailingRuns(key.benchmark(), key.keyId(), metric)
+                        : catalog.leaderboard(key.benchmark(), key.keyId(), metric)));
+    }
+
+    private Board boardOf(KeyRow key, String metric, boolean includeFailing, List<LeaderboardRow> rows) {
+        LeaderboardExtras x = extras == null ? null : extras.of(key, metric, includeFailing, rows);
+        List<Board.Row> out = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            LeaderboardRow r = rows.get(i);
+            out.add(new Board.Row(r, Labels.device(r.deviceId()), x == null || x.columns().isEmpty() ? null : x.columns().get(i)));
+        }
+        return new Board(List.copyOf(out), x);
     }
 
     /** Published rows as stored, measured rows recomputed over every completed run, those failing a validity check too. */
@@ -112,21 +153,24 @@ public class LeaderboardService {
         return rows;
     }
 
-    private List<LeaderboardRow> fromRuns(KeyRow key, String metric, String software) {
-        Map<String, List<Queries.ResultWithDevice>> byDevice = queries.resultsWithSoftware(key.keyId(), metric, software).stream()
-                .filter(r -> r.mean() != null && r.deviceId() != null)
-                .collect(Collectors.groupingBy(Queries.ResultWithDevice::deviceId, LinkedHashMap::new, Collectors.toList()));
-        List<LeaderboardRow> rows = new ArrayList<>();
-        byDevice.forEach((device, results) -> {
-            Queries.ResultWithDevice first = results.get(0);
-            boolean lower = Labels.lowerIsBetter(first.direction());
-            Statistics s = Statistics.of(results.stream().map(Queries.ResultWithDevice::mean).toList());
-            double best = lower ? s.min() : s.max();
-            int n = results.stream().mapToInt(r -> r.n() == null ? 0 : r.n()).sum();
-            rows.add(new LeaderboardRow(key.keyId(), metric, device, "measured", key.benchmark(), first.unit(), first.direction(),
-                    results.size(), n, s.mean(), s.ci95Low(), s.ci95High(), best, s.cv(), null));
+    /**
+     * The measured rows of a benchmark's keys for a metric over the valid runs with one framework version, by key id and
+     * version, computed as ingest computes a leaderboard row: one value per run (its mean), best = the best run.
+     */
+    private Map<String, List<LeaderboardRow>> softwareRows(String benchmark, String metric) {
+        return catalog.cached("leaderboard rows by software\n" + benchmark + "\n" + metric, () -> {
+            List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
+            Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
+            for (Queries.SoftwareRuns runs : ids.isEmpty() ? List.<Queries.SoftwareRuns>of() : queries.runMeansBySoftware(ids, metric)) {
+                Statistics s = Statistics.of(runs.means());
+                double best = Labels.lowerIsBetter(runs.direction()) ? s.min() : s.max();
+                byKey.computeIfAbsent(runs.keyId() + "\n" + runs.frameworkVersion(), k -> new ArrayList<>()).add(new LeaderboardRow(
+                        runs.keyId(), metric, runs.deviceId(), "measured", benchmark, runs.unit(), runs.direction(), runs.means().size(),
+                        runs.n(), s.mean(), s.ci95Low(), s.ci95High(), best, s.cv(), null));
+            }
+            byKey.replaceAll((k, rows) -> List.copyOf(rows));
+            return Map.copyOf(byKey);
         });
-        return rows;
     }
 
     private static Comparator<LeaderboardRow> comparator(String sort, String dir) {
@@ -153,15 +197,18 @@ public class LeaderboardService {
         return wanted == null || wanted.isBlank() || wanted.equals(key.valueOf(dimension));
     }
 
-    private static List<String> distinct(List<KeyRow> keys, String dimension) {
-        Set<String> values = new TreeSet<>(Labels::compareValues);
-        keys.forEach(k -> {
-            String v = k.key().valueOf(dimension);
-            if (v != null) {
-                values.add(v);
-            }
+    /** The values of a dimension under a benchmark's keys, in order; once per change of the read model. */
+    private List<String> distinct(String benchmark, List<KeyRow> keys, String dimension) {
+        return catalog.cached("leaderboard dimension values\n" + benchmark + "\n" + dimension, () -> {
+            Set<String> values = new TreeSet<>(Labels::compareValues);
+            keys.forEach(k -> {
+                String v = k.key().valueOf(dimension);
+                if (v != null) {
+                    values.add(v);
+                }
+            });
+            return List.copyOf(values);
         });
-        return List.copyOf(values);
     }
 
     static List<Option> options(List<String> values, String selected) {

@@ -3,7 +3,10 @@ package dev.podium.query.view;
 import dev.podium.query.stats.LeaderboardExtras;
 import java.util.List;
 
-/** Everything a leaderboard page shows, and what /api/v1/leaderboard returns. */
+/**
+ * Everything a leaderboard page shows, and what /api/v1/leaderboard returns. The extras' columns, where there are any, are
+ * those of the entries, in the same order.
+ */
 public record LeaderboardView(
         LeaderboardQuery query,
         List<Option> benchmarks,
@@ -34,11 +37,6 @@ public record LeaderboardView(
     public LeaderboardView withExtras(LeaderboardExtras e) {
         return new LeaderboardView(query, benchmarks, metrics, scenarios, precisions, batchSizes, workers, softwareVersions, sources, keys,
                 key, unit, direction, sort, dir, entries, e);
-    }
-
-    /** The extra columns of one entry, or null. */
-    public LeaderboardExtras.Columns extrasOf(LeaderboardEntry e) {
-        return extras == null ? null : extras.of(e.deviceId(), e.source());
     }
 
     /** The same leaderboard with runs that failed a validity check counted, or left out again. */

@@ -56,7 +56,19 @@ public final class Links {
         return "/benchmarks/" + segment(benchmark);
     }
 
+    /**
+     * {@link URLEncoder}'s encoding. Most values (ids, numbers, sort names) hold no character it would change; they are
+     * returned as they are, without its allocations.
+     */
     private static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean unchanged = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '-' || c == '_' || c == '*';
+            if (!unchanged) {
+                return URLEncoder.encode(s, StandardCharsets.UTF_8);
+            }
+        }
+        return s;
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.support.SeedData;
 import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.view.Labels;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.sql.Connection;
@@ -99,6 +100,66 @@ class ReadModelFreshnessIT {
         assertThat(leaderboardMeans(w0)).containsExactly("100.0");
     }
 
+    @Test
+    void everyCellOfACachedLeaderboardRowChangesWhenItsResultsDo() throws SQLException {
+        String w0 = key("0").id();
+        seed();
+        awaitLeaderboard(w0, List.of("100.0"));
+        assertThat(leaderboardCells(w0, SeedData.H200)).containsExactly("measured", "1", "3", "100.0", "—", "100.0", "—");
+
+        ingest(c -> update(c, "UPDATE proj_leaderboard_row SET runs = 3, n = 9, mean = 120.0, ci95_low = 110.0, ci95_high = 130.0, "
+                + "best = 125.0, cv = 0.05 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200));
+
+        Awaitility.await().atMost(BOUND).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                assertThat(leaderboardCells(w0, SeedData.H200)).containsExactly("measured", "3", "9", "120.0", "± 10.00", "125.0", "5.0%"));
+    }
+
+    @Test
+    void theSoftwareFilteredLeaderboardCountsARunIngestedAfterItWasCachedWithinTheCheckInterval() throws SQLException {
+        String w0 = key("0").id();
+        seed();
+        ingest(c -> run(c, w0, SeedData.H200, "2.4.0", 100.0));
+        Awaitility.await().atMost(BOUND).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> assertThat(
+                leaderboardCells(w0 + "&software=2.4.0", SeedData.H200)).containsExactly("measured", "1", "3", "100.0", "—", "100.0", "—"));
+
+        ingest(c -> {
+            run(c, w0, SeedData.H200, "2.4.0", 110.0);
+            run(c, w0, SeedData.H200, "2.5.1", 500.0);
+        });
+
+        Awaitility.await().atMost(BOUND).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                assertThat(leaderboardCells(w0 + "&software=2.4.0", SeedData.H200).subList(0, 6))
+                        .containsExactly("measured", "2", "6", "105.0", "± 63.53", "110.0"));
+        assertThat(leaderboardMeans(w0 + "&software=2.5.1")).containsExactly("500.0");
+        assertThat(leaderboardMeans(w0)).containsExactly("100.0");
+    }
+
+    @Test
+    void hostileDeviceIdsIngestedAfterTheLeaderboardWasCachedShowAsTextInTheCachedRows() throws SQLException {
+        String w0 = key("0").id();
+        seed();
+        awaitLeaderboard(w0, List.of("100.0"));
+
+        ingest(c -> {
+            row(c, w0, SeedData.XSS_SCRIPT, 200.0);
+            row(c, w0, SeedData.XSS_IMG, 300.0);
+        });
+        awaitLeaderboard(w0, List.of("300.0", "200.0", "100.0"));
+
+        // The same cached rows under another sort and filter, and again from the cache.
+        for (String query : List.of(w0, w0 + "&sort=device&dir=asc", w0 + "&source=measured&sort=best&dir=asc", w0)) {
+            Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + query).then().statusCode(200)
+                    .extract().asString());
+            Element table = doc.selectFirst("#leaderboard");
+            assertThat(table.select("script, img, [onerror]")).isEmpty();
+            assertThat(table.select("tbody tr td:eq(1)").eachText())
+                    .containsExactlyInAnyOrder(SeedData.XSS_IMG, SeedData.XSS_SCRIPT, Labels.device(SeedData.H200));
+            assertThat(table.select("tbody tr td:eq(1) a").eachAttr("href")).allMatch(h -> h.matches("/devices/[A-Za-z0-9%._*-]+"));
+            assertThat(table.select("td.history a").eachAttr("href")).allMatch(h -> h.startsWith("/history?key=" + w0 + "&metric=throughput&device="))
+                    .noneMatch(h -> h.contains("<") || h.contains("\""));
+        }
+    }
+
     private void seed() throws SQLException {
         ingest(c -> {
             update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1)", BENCHMARK);
@@ -135,6 +196,16 @@ class ReadModelFreshnessIT {
         Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId).then().statusCode(200)
                 .extract().asString());
         return doc.select("#leaderboard td.mean").eachText();
+    }
+
+    /** The cells of the device's row but its rank and the extras: device, source, runs, n, mean, CI95, best, CV. */
+    private static List<String> leaderboardCells(String keyQuery, String deviceId) {
+        Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyQuery).then().statusCode(200)
+                .extract().asString());
+        Element row = doc.select("#leaderboard tbody tr").stream()
+                .filter(r -> r.child(1).selectFirst("a").attr("href").equals("/devices/" + deviceId)).findFirst()
+                .orElseThrow(() -> new AssertionError("no row for " + deviceId + " in " + doc.select("#leaderboard").text()));
+        return row.children().subList(2, 9).stream().map(Element::text).toList();
     }
 
     private static String validityNote(String keyId) {
@@ -197,6 +268,19 @@ class ReadModelFreshnessIT {
         update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
                 + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', "
                 + "1, 3, ?, ?, ?, ?, 0, now())", keyId, deviceId, BENCHMARK, mean, mean, mean, mean);
+    }
+
+    /** A valid completed run with one framework version and one result of three repetitions around {@code mean}. */
+    private static void run(Connection c, String keyId, String deviceId, String frameworkVersion, double mean) throws SQLException {
+        UUID run = UUID.randomUUID();
+        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
+                + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-freshness', 'completed', "
+                + "?, ?, ?, 1, ?::jsonb, now(), now(), 600, '[]'::jsonb, true, 1, 3)", run, "run/" + run, BENCHMARK, keyId, deviceId,
+                "{\"framework\": \"pytorch\", \"framework_version\": \"" + frameworkVersion + "\"}");
+        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, 'throughput', 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, "
+                + "3, ?, ?, 1, ?, ?, ?, ?, 0.01, ?)", run, keyId, deviceId, mean, mean, mean - 1, mean + 1, mean - 2, mean + 2,
+                c.createArrayOf("float8", new Double[] {mean - 1, mean, mean + 1}));
     }
 
     /** A completed run that failed its CV check, with one result: leaderboards leave it out and count it. */
