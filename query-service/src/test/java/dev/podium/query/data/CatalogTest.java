@@ -186,7 +186,12 @@ class CatalogTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger loads = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r);
+            threads.add(t);
+            return t;
+        });
         try {
             List<Future<String>> results = new ArrayList<>();
             results.add(pool.submit(() -> catalog.cached("slow", () -> {
@@ -199,7 +204,9 @@ class CatalogTest {
             for (int i = 0; i < 3; i++) {
                 results.add(pool.submit(() -> catalog.cached("slow", () -> "loaded " + loads.incrementAndGet() + " times")));
             }
-            Thread.sleep(100); // the three are waiting on the first read; none may start its own
+            // The three others are parked on the first read (none may start its own) before it is let go.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> threads.size() == 4
+                    && threads.stream().filter(t -> t.getState() == Thread.State.WAITING).count() == 4);
             release.countDown();
             for (Future<String> f : results) {
                 assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo("loaded once");
