@@ -6,15 +6,4 @@ package dev.podium.query.stats;
  * per-repetition values; fewer than two repetitions).
  */
 public record RatioCell(String deviceId, String source, String keyId, RatioInterval interval, String note) {
-
-    public String text() {
-        if (interval == null) {
-            return note;
-        }
-        return String.format(java.util.Locale.ROOT, "%.2f× (95%% CI %.2f–%.2f)", interval.ratio(), interval.low(), interval.high());
-    }
-
-    public String range() {
-        return interval == null ? null : String.format(java.util.Locale.ROOT, "%.2f–%.2f", interval.low(), interval.high());
-    }
 }

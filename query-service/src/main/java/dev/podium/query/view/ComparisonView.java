@@ -58,12 +58,6 @@ public record ComparisonView(
         return columns.stream().filter(c -> c.keyId().equals(keyId)).map(Column::label).findFirst().orElse(keyId);
     }
 
-    /** The interval of one cell's ratio, or null. */
-    public RatioCell interval(String deviceId, String source, String keyId) {
-        return intervals == null ? null : intervals.stream().filter(c -> c.deviceId().equals(deviceId) && c.source().equals(source)
-                && c.keyId().equals(keyId)).findFirst().orElse(null);
-    }
-
     /**
      * A device's curve over the parameter under one setting of the other dimensions, each value divided by the device's
      * own value at the first parameter value of that setting. Systems of different size are never ranked against each
