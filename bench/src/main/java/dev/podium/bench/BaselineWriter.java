@@ -4,7 +4,9 @@ import dev.podium.events.Envelope;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Direction;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.RunMeans;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.run.RunCompleted;
@@ -38,11 +40,17 @@ final class BaselineWriter {
     private record LeaderKey(String keyId, String metric, String deviceId) {
     }
 
-    private record RunMean(double mean, int n, Timestamp finishedAt) {
+    /** A leaderboard row's content; the first run is the first seen, which needs no ordering of run ids. */
+    private record RowSums(RunMeans means, int n, Timestamp last, UUID firstRunId) {
+
+        RowSums plus(double mean, int runN, Timestamp at, UUID runId) {
+            return new RowSums(means.plus(mean), n + runN, last == null || at.after(last) ? at : last,
+                    firstRunId == null ? runId : firstRunId);
+        }
     }
 
     private final EventCodec codec;
-    private final Map<LeaderKey, List<RunMean>> leaderboard = new HashMap<>();
+    private final Map<LeaderKey, RowSums> leaderboard = new HashMap<>();
     private final Map<UUID, RunStarted> startedRuns = new HashMap<>();
 
     BaselineWriter(EventCodec codec) {
@@ -112,8 +120,8 @@ final class BaselineWriter {
                         results.add(new Object[] {r.runId(), m, s});
                         if (s != null) {
                             LeaderKey k = new LeaderKey(s.key().id(), m.name(), s.accelerators().get(0).deviceId());
-                            leaderboard.computeIfAbsent(k, x -> new ArrayList<>()).add(new RunMean(
-                                    m.statistics().mean(), m.statistics().n(), ts(e.occurredAt())));
+                            leaderboard.put(k, leaderboard.getOrDefault(k, new RowSums(RunMeans.NONE, 0, null, null))
+                                    .plus(m.statistics().mean(), m.statistics().n(), ts(e.occurredAt()), r.runId()));
                             touched.put(k, true);
                         }
                     }
@@ -279,25 +287,34 @@ final class BaselineWriter {
     private void writeLeaderboard(Connection c, Iterable<LeaderKey> touched) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
-                                                  mean, ci95_low, ci95_high, best, cv, last_run_at)
-                VALUES (?, ?, ?, 'measured', 'bench-finetune', 'samples/s', 'HIGHER_IS_BETTER', ?, ?, ?, ?, ?, ?, ?, ?)
+                                                  mean, ci95_low, ci95_high, best, cv, last_run_at, mean_sum,
+                                                  mean_sum_squares, mean_min, mean_max, first_run_id)
+                VALUES (?, ?, ?, 'measured', 'bench-finetune', 'samples/s', 'HIGHER_IS_BETTER', ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                        ?, ?, ?, ?)
                 ON CONFLICT (key_id, metric, device_id, source) DO UPDATE SET runs = excluded.runs, n = excluded.n,
                     mean = excluded.mean, ci95_low = excluded.ci95_low, ci95_high = excluded.ci95_high,
-                    best = excluded.best, cv = excluded.cv, last_run_at = excluded.last_run_at""")) {
+                    best = excluded.best, cv = excluded.cv, last_run_at = excluded.last_run_at,
+                    mean_sum = excluded.mean_sum, mean_sum_squares = excluded.mean_sum_squares,
+                    mean_min = excluded.mean_min, mean_max = excluded.mean_max""")) {
             for (LeaderKey k : touched) {
-                List<RunMean> means = leaderboard.get(k);
-                Statistics s = Statistics.of(means.stream().map(RunMean::mean).toList());
+                RowSums row = leaderboard.get(k);
+                RunMeans m = row.means();
                 ps.setString(1, k.keyId());
                 ps.setString(2, k.metric());
                 ps.setString(3, k.deviceId());
-                ps.setInt(4, means.size());
-                ps.setInt(5, means.stream().mapToInt(RunMean::n).sum());
-                ps.setDouble(6, s.mean());
-                ps.setDouble(7, s.ci95Low());
-                ps.setDouble(8, s.ci95High());
-                ps.setDouble(9, s.max());
-                ps.setDouble(10, s.cv());
-                ps.setTimestamp(11, means.stream().map(RunMean::finishedAt).max(Timestamp::compareTo).orElse(null));
+                ps.setInt(4, m.runs());
+                ps.setInt(5, row.n());
+                ps.setDouble(6, m.mean());
+                ps.setDouble(7, m.ci95Low());
+                ps.setDouble(8, m.ci95High());
+                ps.setDouble(9, m.best(Direction.HIGHER_IS_BETTER));
+                ps.setDouble(10, m.cv());
+                ps.setTimestamp(11, row.last());
+                ps.setBigDecimal(12, m.sum());
+                ps.setBigDecimal(13, m.sumOfSquares());
+                ps.setDouble(14, m.min());
+                ps.setDouble(15, m.max());
+                ps.setObject(16, row.firstRunId());
                 ps.addBatch();
             }
             ps.executeBatch();

@@ -1,7 +1,7 @@
 package dev.podium.ingest.projection;
 
 import dev.podium.events.model.Direction;
-import dev.podium.events.model.Statistics;
+import dev.podium.events.model.RunMeans;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,45 +18,66 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * {@code proj_leaderboard_row}, recomputed (never incremented) for the (comparison key, metric) pairs a batch touched:
- * measured rows from completed, valid, not retracted, not superseded runs (one value per run, its mean); published rows
- * from imported figures with an exact value. Order-independent, so replay gives the same rows.
+ * {@code proj_leaderboard_row}: per (comparison key, metric, device) the runs of completed, valid, not retracted, not
+ * superseded runs (one value per run, its mean), and the imported published figures with an exact value. Rows keep the
+ * exact sums their figures come from ({@link RunMeans}), so the same rows come out whatever the order and batching of
+ * the events: replay reproduces live ingest.
+ *
+ * <p>A batch that only adds runs, the common case, extends the rows those runs belong to: it reads its new results and
+ * the current rows, never the earlier runs, so its cost does not grow with the history. Anything else (a result changed
+ * or moved, a run retracted or superseded, a published figure, a row without sums from before they were kept) has its
+ * rows recomputed from all their runs.
  */
 @ApplicationScoped
 public class LeaderboardProjection {
 
-    /**
-     * The entries of one device under one (key, metric), grouped by the database: the first entry's benchmark, unit and
-     * direction, every value (statistics are computed here, as for a run's own values), the summed n, the latest time.
-     */
-    private record Group(String benchmark, String unit, String direction, List<Double> values, int n, Timestamp last) {
+    private static final String MEASURED = "measured";
+
+    /** What one run adds to a row. */
+    private record Entry(UUID runId, String benchmark, String unit, String direction, double mean, int n, Timestamp at) {
     }
 
     /**
-     * Pairs named by published figures are recomputed for every device; runs touch only their own device's rows (and
-     * the rows their results left, see {@link Touched#device}), so only those are recomputed.
+     * A row's content before its figures: the run means (or published values) as sums, their summed n, the latest
+     * run's time, and the benchmark, unit and direction of the entry that comes first (lowest run id, or for published
+     * rows first by source and claim id), which for measured rows is {@code firstRunId}.
+     */
+    private record Group(String benchmark, String unit, String direction, RunMeans means, int n, Timestamp last,
+            UUID firstRunId) {
+
+        Group plus(Entry e) {
+            boolean first = firstRunId == null || compareAsPostgres(e.runId(), firstRunId) < 0;
+            Timestamp latest = last == null || (e.at() != null && e.at().after(last)) ? e.at() : last;
+            return new Group(first ? e.benchmark() : benchmark, first ? e.unit() : unit, first ? e.direction() : direction,
+                    means.plus(e.mean()), n + e.n(), latest, first ? e.runId() : firstRunId);
+        }
+    }
+
+    /**
+     * Recomputes the rows of the (key, metric) pairs that published figures named (every device), recomputes the rows
+     * of the runs whose results changed or left (their own device), and extends the rows that only gained runs.
      */
     public void recompute(Connection c, Touched touched) throws SQLException {
         Set<Touched.KeyMetric> pairs = new LinkedHashSet<>(touched.keyMetrics());
-        Set<Touched.KeyMetricDevice> devices = new LinkedHashSet<>(touched.devices());
+        Set<Touched.KeyMetricDevice> full = new LinkedHashSet<>(touched.devices());
+        Map<Touched.KeyMetricDevice, List<Entry>> gained = new LinkedHashMap<>();
         if (!touched.runs().isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT DISTINCT m.key_id, m.metric, m.device_id
-                    FROM unnest(?::uuid[]) AS t(run_id)
-                    CROSS JOIN LATERAL (SELECT key_id, metric, device_id FROM proj_result
-                                        WHERE run_id = t.run_id OFFSET 0) AS m
-                    WHERE m.key_id IS NOT NULL AND m.device_id IS NOT NULL""")) {
-                ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        devices.add(new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3)));
-                    }
-                }
+            readResults(c, touched, full, gained);
+        }
+        full.removeIf(d -> pairs.contains(d.pair()));
+        gained.keySet().removeIf(d -> pairs.contains(d.pair()) || full.contains(d));
+        Map<Touched.KeyMetricDevice, Group> current = currentRows(c, gained.keySet());
+        for (Touched.KeyMetricDevice d : gained.keySet()) {
+            // Without a row (or its sums) there is nothing to extend; and a row that two batches create at once must
+            // come from the runs both see, which a recompute reads after the other's commit.
+            if (!current.containsKey(d)) {
+                full.add(d);
             }
         }
-        devices.removeIf(d -> pairs.contains(d.pair()));
+        gained.keySet().removeAll(full);
         recompute(c, pairs);
-        recomputeDevices(c, devices);
+        recomputeDevices(c, full);
+        extend(c, gained, current);
     }
 
     /** Every (key, metric) pair that has results or published figures, in slices of 1000 pairs. */
@@ -76,10 +98,89 @@ public class LeaderboardProjection {
     }
 
     /**
+     * The results of the touched runs: a result this batch inserted adds its run to its row if the run counts; any other
+     * result of a touched run (changed, or its run changed) has its row recomputed. Read through {@code LATERAL ...
+     * OFFSET 0}, which keeps the planner on one index lookup per run (joined plainly, this read grew with the history).
+     */
+    private static void readResults(Connection c, Touched touched, Set<Touched.KeyMetricDevice> full,
+            Map<Touched.KeyMetricDevice, List<Entry>> gained) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT m.key_id, m.metric, m.device_id, m.run_id, r.benchmark, m.unit, m.direction, m.mean,
+                       coalesce(m.n, 0), r.finished_at,
+                       m.mean IS NOT NULL AND r.status = 'completed' AND r.valid AND NOT r.retracted
+                           AND r.benchmark IS NOT NULL
+                FROM unnest(?::uuid[]) AS t(run_id)
+                CROSS JOIN LATERAL (SELECT run_id, key_id, metric, device_id, unit, direction, mean, n FROM proj_result
+                                    WHERE run_id = t.run_id OFFSET 0) AS m
+                JOIN proj_run r ON r.run_id = m.run_id
+                WHERE m.key_id IS NOT NULL AND m.device_id IS NOT NULL""")) {
+            ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    var d = new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3));
+                    UUID run = rs.getObject(4, UUID.class);
+                    if (!touched.isNewResult(run, d.metric())) {
+                        full.add(d);
+                    } else if (rs.getBoolean(11)) {
+                        gained.computeIfAbsent(d, x -> new ArrayList<>()).add(new Entry(run, rs.getString(5),
+                                rs.getString(6), rs.getString(7), rs.getDouble(8), rs.getInt(9), rs.getTimestamp(10)));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The measured rows to extend, locked (in key order, so that two batches cannot wait on each other) until this
+     * transaction ends: a batch that extends the same row waits and then reads what this one wrote. Rows without sums
+     * are left out, and so recomputed.
+     */
+    private static Map<Touched.KeyMetricDevice, Group> currentRows(Connection c, Set<Touched.KeyMetricDevice> devices)
+            throws SQLException {
+        Map<Touched.KeyMetricDevice, Group> rows = new HashMap<>();
+        if (devices.isEmpty()) {
+            return rows;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT l.key_id, l.metric, l.device_id, l.benchmark, l.unit, l.direction, l.runs, l.mean_sum,
+                       l.mean_sum_squares, l.mean_min, l.mean_max, l.n, l.last_run_at, l.first_run_id
+                FROM unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, metric, device_id)
+                JOIN proj_leaderboard_row l ON l.key_id = t.key_id AND l.metric = t.metric AND l.device_id = t.device_id
+                                           AND l.source = 'measured'
+                WHERE l.mean_sum IS NOT NULL AND l.first_run_id IS NOT NULL
+                ORDER BY l.key_id, l.metric, l.device_id
+                FOR UPDATE OF l""")) {
+            bind(c, ps, columns(devices));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    RunMeans means = new RunMeans(rs.getInt(7), rs.getBigDecimal(8), rs.getBigDecimal(9),
+                            rs.getDouble(10), rs.getDouble(11));
+                    rows.put(new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3)),
+                            new Group(rs.getString(4), rs.getString(5), rs.getString(6), means, rs.getInt(12),
+                                    rs.getTimestamp(13), rs.getObject(14, UUID.class)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private void extend(Connection c, Map<Touched.KeyMetricDevice, List<Entry>> gained,
+            Map<Touched.KeyMetricDevice, Group> current) throws SQLException {
+        Rows rows = upsert();
+        for (Map.Entry<Touched.KeyMetricDevice, List<Entry>> d : gained.entrySet()) {
+            Group g = current.get(d.getKey());
+            for (Entry e : d.getValue()) {
+                g = g.plus(e);
+            }
+            add(rows, d.getKey().keyId(), d.getKey().metric(), d.getKey().deviceId(), MEASURED, g);
+        }
+        rows.execute(c);
+    }
+
+    /**
      * All pairs at once: one DELETE, one read of the measured and one of the published entries, one INSERT, so a batch
-     * costs four round trips however many keys it touched. Reads go through {@code LATERAL ... OFFSET 0} (and the
-     * DISTINCT of touched runs too): the fence keeps the planner on index lookups per target. Joined plainly, the
-     * DISTINCT took 14 ms per batch of 500 events at 34,000 runs, growing with the history (docs/PERFORMANCE.md).
+     * costs four round trips however many keys it touched. Reads go through {@code LATERAL ... OFFSET 0}: the fence
+     * keeps the planner on index lookups per target (docs/PERFORMANCE.md).
      */
     private void recompute(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
         if (pairs.isEmpty()) {
@@ -94,9 +195,8 @@ public class LeaderboardProjection {
         if (devices.isEmpty()) {
             return;
         }
-        recompute(c, devices.stream().map(Touched.KeyMetricDevice::keyId).toArray(String[]::new),
-                devices.stream().map(Touched.KeyMetricDevice::metric).toArray(String[]::new),
-                devices.stream().map(Touched.KeyMetricDevice::deviceId).toArray(String[]::new));
+        String[][] params = columns(devices);
+        recompute(c, params[0], params[1], params[2]);
     }
 
     /** Rows of the (key, metric) pairs given, or with {@code deviceIds}, of the (key, metric, device) triples given. */
@@ -114,7 +214,8 @@ public class LeaderboardProjection {
         Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, """
                 SELECT t.key_id, t.metric, e.device_id, (array_agg(e.benchmark ORDER BY e.run_id))[1],
                        (array_agg(e.unit ORDER BY e.run_id))[1], (array_agg(e.direction ORDER BY e.run_id))[1],
-                       array_agg(e.mean), sum(coalesce(e.n, 0)), max(e.finished_at)
+                       array_agg(e.mean), sum(coalesce(e.n, 0)), max(e.finished_at),
+                       (array_agg(e.run_id ORDER BY e.run_id))[1]
                 FROM %s
                 CROSS JOIN LATERAL (
                     SELECT m.device_id, r.run_id, r.benchmark, m.unit, m.direction, m.mean, m.n, r.finished_at
@@ -130,7 +231,7 @@ public class LeaderboardProjection {
                 SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
                        (array_agg(p.unit ORDER BY p.source, p.claim_id))[1],
                        (array_agg(p.direction ORDER BY p.source, p.claim_id))[1],
-                       array_agg(p.value), count(*), NULL::timestamptz
+                       array_agg(p.value), count(*), NULL::timestamptz, NULL::uuid
                 FROM %s
                 JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric %s
                 WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
@@ -138,20 +239,44 @@ public class LeaderboardProjection {
                 GROUP BY p.key_id, p.metric, p.device_id
                 ORDER BY p.key_id, p.metric, p.device_id""".formatted(targets,
                 byDevice ? "AND p.device_id = t.device_id" : ""), params);
-        Rows rows = new Rows("""
-                INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
-                                                  mean, ci95_low, ci95_high, best, cv, last_run_at)
-                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
-                                     ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[],
-                                     ?::timestamptz[])""", "text", "text", "text", "text", "text", "text", "text", "int",
-                "int", "float8", "float8", "float8", "float8", "float8", "timestamptz");
+        Rows rows = upsert();
         for (var pair : measured.entrySet()) {
-            add(rows, pair.getKey().keyId(), pair.getKey().metric(), "measured", pair.getValue());
+            for (var d : pair.getValue().entrySet()) {
+                add(rows, pair.getKey().keyId(), pair.getKey().metric(), d.getKey(), MEASURED, d.getValue());
+            }
         }
         for (var pair : published.entrySet()) {
-            add(rows, pair.getKey().keyId(), pair.getKey().metric(), "published", pair.getValue());
+            for (var d : pair.getValue().entrySet()) {
+                add(rows, pair.getKey().keyId(), pair.getKey().metric(), d.getKey(), "published", d.getValue());
+            }
         }
         rows.execute(c);
+    }
+
+    /** Inserts, or replaces what is there: a recompute deleted its rows first, an extension replaces its own. */
+    private static Rows upsert() {
+        return new Rows("""
+                INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
+                                                  mean, ci95_low, ci95_high, best, cv, last_run_at, mean_sum,
+                                                  mean_sum_squares, mean_min, mean_max, first_run_id)
+                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
+                                     ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[],
+                                     ?::timestamptz[], ?::numeric[], ?::numeric[], ?::float8[], ?::float8[], ?::uuid[])
+                ON CONFLICT (key_id, metric, device_id, source) DO UPDATE SET benchmark = excluded.benchmark,
+                    unit = excluded.unit, direction = excluded.direction, runs = excluded.runs, n = excluded.n,
+                    mean = excluded.mean, ci95_low = excluded.ci95_low, ci95_high = excluded.ci95_high,
+                    best = excluded.best, cv = excluded.cv, last_run_at = excluded.last_run_at,
+                    mean_sum = excluded.mean_sum, mean_sum_squares = excluded.mean_sum_squares,
+                    mean_min = excluded.mean_min, mean_max = excluded.mean_max, first_run_id = excluded.first_run_id""",
+                "text", "text", "text", "text", "text", "text", "text", "int", "int", "float8", "float8", "float8",
+                "float8", "float8", "timestamptz", "numeric", "numeric", "float8", "float8", "uuid");
+    }
+
+    /** Key, metric and device ids as three arrays, for an {@code unnest} of three columns. */
+    private static String[][] columns(Set<Touched.KeyMetricDevice> devices) {
+        return new String[][] {devices.stream().map(Touched.KeyMetricDevice::keyId).toArray(String[]::new),
+                devices.stream().map(Touched.KeyMetricDevice::metric).toArray(String[]::new),
+                devices.stream().map(Touched.KeyMetricDevice::deviceId).toArray(String[]::new)};
     }
 
     private static void bind(Connection c, PreparedStatement ps, String[][] params) throws SQLException {
@@ -173,22 +298,26 @@ public class LeaderboardProjection {
                     }
                     byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
                                     p -> new LinkedHashMap<>())
-                            .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6), values,
-                                    rs.getInt(8), rs.getTimestamp(9)));
+                            .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6),
+                                    RunMeans.of(values), rs.getInt(8), rs.getTimestamp(9), rs.getObject(10, UUID.class)));
                 }
             }
         }
         return byPair;
     }
 
-    private static void add(Rows rows, String keyId, String metric, String source, Map<String, Group> byDevice) {
-        for (Map.Entry<String, Group> d : byDevice.entrySet()) {
-            Group g = d.getValue();
-            Statistics s = Statistics.of(g.values());
-            boolean higher = Direction.HIGHER_IS_BETTER.name().equals(g.direction());
-            rows.add(List.of(keyId, metric, d.getKey(), source), keyId, metric, d.getKey(), source, g.benchmark(), g.unit(),
-                    g.direction(), g.values().size(), g.n(), s.mean(), s.ci95Low(), s.ci95High(),
-                    higher ? s.max() : s.min(), s.cv(), g.last() == null ? null : g.last().toInstant());
-        }
+    private static void add(Rows rows, String keyId, String metric, String deviceId, String source, Group g) {
+        RunMeans m = g.means();
+        rows.add(List.of(keyId, metric, deviceId, source), keyId, metric, deviceId, source, g.benchmark(), g.unit(),
+                g.direction(), m.runs(), g.n(), m.mean(), m.ci95Low(), m.ci95High(),
+                m.best(Direction.HIGHER_IS_BETTER.name().equals(g.direction())
+                        ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER), m.cv(), g.last() == null ? null : g.last().toInstant(),
+                m.sum().toPlainString(), m.sumOfSquares().toPlainString(), m.min(), m.max(), g.firstRunId());
+    }
+
+    /** PostgreSQL orders uuids by their bytes, as unsigned numbers; {@link UUID#compareTo} compares signed halves. */
+    static int compareAsPostgres(UUID a, UUID b) {
+        int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return high != 0 ? high : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
     }
 }

@@ -33,7 +33,8 @@ public class ResultProjection implements Projection {
 
     /**
      * One statement for every result of the batch so far, after {@link RunProjection#drain} (the run rows it reads the
-     * key and device from are written by then).
+     * key and device from are written by then). The rows it inserted, as opposed to updated ({@code xmax = 0} in
+     * {@code RETURNING}), are noted in {@link Touched}: a leaderboard row can take those in without reading its other runs.
      */
     @Override
     public void drain(Connection c, Touched touched) throws SQLException {
@@ -54,7 +55,11 @@ public class ResultProjection implements Projection {
                         s == null ? null : s.ci95High(), s == null ? null : s.cv(), arrayLiteral(m.values()));
             }
         }
-        rows.execute(c);
+        rows.execute(c, rs -> {
+            if (rs.getBoolean(3)) {
+                touched.newResult(rs.getObject(1, java.util.UUID.class), rs.getString(2));
+            }
+        });
         runs.clear();
     }
 
@@ -73,7 +78,8 @@ public class ResultProjection implements Projection {
                 scope = excluded.scope, warmup_excluded = excluded.warmup_excluded, key_id = excluded.key_id,
                 device_id = excluded.device_id, n = excluded.n, mean = excluded.mean, median = excluded.median,
                 stdev = excluded.stdev, min = excluded.min, max = excluded.max, ci95_low = excluded.ci95_low,
-                ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values""";
+                ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values
+            RETURNING run_id, metric, xmax = 0""";
 
     /**
      * Raw values as a float8[] literal, since an array of arrays cannot be a column of unnest. {@link Double#toString}

@@ -24,11 +24,25 @@ public final class Touched {
     private final Set<UUID> runs = new LinkedHashSet<>();
     private final Set<KeyMetric> keyMetrics = new LinkedHashSet<>();
     private final Set<KeyMetricDevice> devices = new LinkedHashSet<>();
+    private final Set<Result> newResults = new java.util.HashSet<>();
     private final java.util.Map<Class<?>, Object> state = new java.util.HashMap<>();
 
     /** A projection's state for this batch, created on first use. */
     public <T> T state(Class<T> type, java.util.function.Supplier<T> create) {
         return type.cast(state.computeIfAbsent(type, t -> create.get()));
+    }
+
+    /** A result row, by its primary key. */
+    public record Result(UUID runId, String metric) {
+    }
+
+    /** A result row this batch inserted (not one it changed): no leaderboard row holds it yet. */
+    public void newResult(UUID runId, String metric) {
+        newResults.add(new Result(runId, metric));
+    }
+
+    public boolean isNewResult(UUID runId, String metric) {
+        return newResults.contains(new Result(runId, metric));
     }
 
     public void run(UUID runId) {
