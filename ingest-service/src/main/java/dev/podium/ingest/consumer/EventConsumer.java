@@ -35,8 +35,9 @@ import org.jboss.logging.Logger;
  * {@link BatchProcessor#check} on a second thread, {@link BatchProcessor#process} (one database transaction, committed),
  * then the DLQ records produced and acknowledged, then {@code commitSync} of the offsets.
  *
- * <p>Batches are pipelined by one: the next batch is polled, and checked on the second thread, while this thread writes
- * the current one, so that decoding, validation and HMAC overlap the database work instead of preceding it. Batches are
+ * <p>Under a backlog, batches are pipelined by one: the next batch is polled, and checked on the second thread, while
+ * this thread writes the current one, so that decoding, validation and HMAC overlap the database work instead of
+ * preceding it. A batch smaller than that is written before the next poll, for lag (see {@code isBacklog}). Batches are
  * still written, and their offsets committed, one at a time in poll order; a batch that was polled but not written is
  * never committed: when the consumer stops or fails, the next one reads it again. A batch in flight when a rebalance
  * revokes partitions is written and committed first, inside the revocation callback, while its partitions are still
@@ -176,12 +177,17 @@ public class EventConsumer {
                 }
                 c.subscribe(List.of(config.topics().events()), new Revocation(c));
                 while (running) {
-                    // While a batch is in flight, take only what is already fetched: the batch must not wait for more.
-                    List<ConsumerRecord<byte[], byte[]>> polled = topUp(c, c.poll(inFlight == null
-                            ? config.consumer().pollTimeout() : Duration.ZERO));
-                    updateLag(c);
                     Polled current = inFlight;
-                    inFlight = polled.isEmpty() ? null : check(polled);
+                    if (current == null || isBacklog(current)) {
+                        // With a batch in hand, take only what is already fetched: the batch must not wait for more.
+                        List<ConsumerRecord<byte[], byte[]>> polled = topUp(c, c.poll(current == null
+                                ? config.consumer().pollTimeout() : Duration.ZERO));
+                        updateLag(c);
+                        current = inFlight; // null when a revocation during the poll wrote it
+                        inFlight = polled.isEmpty() ? null : check(polled);
+                    } else {
+                        inFlight = null;
+                    }
                     if (current != null) {
                         write(c, current);
                     }
@@ -193,6 +199,17 @@ public class EventConsumer {
                 consumer = null;
                 c.close();
             }
+        }
+
+        /**
+         * Whether the batch about to be written is a backlog's (at least half of {@code max.poll.records}): then the
+         * next batch is polled and checked while this one is written, which is what keeps up with a backlog. A smaller
+         * batch means the consumer keeps up; the next poll then waits until this one is written, so the records that
+         * arrive meanwhile go into the very next transaction instead of waiting behind an already polled batch, which
+         * would add a whole transaction to their lag.
+         */
+        private boolean isBacklog(Polled batch) {
+            return batch.records().size() * 2 >= config.consumer().maxPollRecords();
         }
 
         /**
