@@ -11,6 +11,7 @@ import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -74,7 +75,7 @@ public class CatalogProjection implements Projection {
         }
     }
 
-    /** One statement per table for the whole batch; every map holds one row per primary key. */
+    /** The four tables' rows of the whole batch in one statement; every map holds one row per primary key. */
     @Override
     public void flush(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
@@ -85,24 +86,21 @@ public class CatalogProjection implements Projection {
             hosts.add(hostKey(h), hostKey(h), h.hostname(), h.machineId(), h.cpuModel(), h.sockets(), h.cores(),
                     h.threads(), h.memoryBytes(), h.os(), h.kernel(), row.position());
         }
-        hosts.execute(c);
         Rows devices = new Rows(DEVICES, "text", "text", "text", "bigint");
         for (var d : pending.devices.entrySet()) {
             if (d.getKey() != null) {
                 devices.add(d.getKey(), d.getKey(), d.getValue().vendor(), d.getValue().label(), d.getValue().position());
             }
         }
-        devices.execute(c);
         Rows benchmarks = new Rows(BENCHMARKS, "text", "bigint");
         for (var b : pending.benchmarks.entrySet()) {
             benchmarks.add(b.getKey(), b.getKey(), b.getValue());
         }
-        benchmarks.execute(c);
         Rows keys = new Rows(KEYS, "text", "text", "text", "text");
         for (KeyRow k : pending.keys.values()) {
             keys.add(k.key().id(), k.key().id(), k.key().benchmark(), k.key().canonical(), Json.of(k.key().dimensions()));
         }
-        keys.execute(c);
+        Rows.executeTogether(c, List.of(hosts, devices, benchmarks, keys));
     }
 
     /** The key a host is known by: its machine id when the agent found one, else its hostname. */

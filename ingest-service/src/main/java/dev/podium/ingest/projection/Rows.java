@@ -53,6 +53,47 @@ final class Rows {
         void row(ResultSet rs) throws SQLException;
     }
 
+    /**
+     * Executes several tables' rows as one statement of data-modifying CTEs (one round trip instead of one per table),
+     * when each holds rows for one statement; otherwise each on its own. Forgets what was added.
+     */
+    static void executeTogether(Connection c, List<Rows> parts) throws SQLException {
+        List<Rows> pending = parts.stream().filter(r -> !r.isEmpty()).toList();
+        if (pending.size() < 2 || pending.stream().anyMatch(r -> r.statements.size() > 1)) {
+            for (Rows r : pending) {
+                r.execute(c);
+            }
+            return;
+        }
+        StringBuilder sql = new StringBuilder("WITH ");
+        for (int i = 0; i < pending.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("part").append(i).append(" AS (").append(pending.get(i).sql).append(')');
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.append(" SELECT 1").toString())) {
+            int next = 1;
+            for (Rows r : pending) {
+                next = r.bind(ps, r.statements.get(0), next);
+            }
+            ps.execute();
+        }
+        for (Rows r : pending) {
+            r.statements.clear();
+            r.keys.clear();
+        }
+    }
+
+    /** Binds one statement's rows as column arrays from parameter {@code first} on; returns the next parameter. */
+    private int bind(PreparedStatement ps, List<Object[]> rows, int first) throws SQLException {
+        for (int col = 0; col < types.length; col++) {
+            Object[] column = new Object[rows.size()];
+            for (int row = 0; row < rows.size(); row++) {
+                column[row] = rows.get(row)[col];
+            }
+            ArrayLiteral.bind(ps, first + col, column);
+        }
+        return first + types.length;
+    }
+
     /** Executes what was added, in order, and forgets it. */
     void execute(Connection c) throws SQLException {
         execute(c, null);
@@ -62,13 +103,7 @@ final class Rows {
     void execute(Connection c, Returned returned) throws SQLException {
         for (List<Object[]> rows : statements) {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int col = 0; col < types.length; col++) {
-                    Object[] column = new Object[rows.size()];
-                    for (int row = 0; row < rows.size(); row++) {
-                        column[row] = rows.get(row)[col];
-                    }
-                    ArrayLiteral.bind(ps, col + 1, column);
-                }
+                bind(ps, rows, 1);
                 if (returned == null) {
                     ps.executeUpdate();
                 } else {
