@@ -166,7 +166,7 @@ public class LeaderboardProjection {
 
     private void extend(Connection c, Map<Touched.KeyMetricDevice, List<Entry>> gained,
             Map<Touched.KeyMetricDevice, Group> current) throws SQLException {
-        Rows rows = upsert();
+        Rows rows = update();
         for (Map.Entry<Touched.KeyMetricDevice, List<Entry>> d : gained.entrySet()) {
             Group g = current.get(d.getKey());
             for (Entry e : d.getValue()) {
@@ -239,7 +239,7 @@ public class LeaderboardProjection {
                 GROUP BY p.key_id, p.metric, p.device_id
                 ORDER BY p.key_id, p.metric, p.device_id""".formatted(targets,
                 byDevice ? "AND p.device_id = t.device_id" : ""), params);
-        Rows rows = upsert();
+        Rows rows = insert();
         for (var pair : measured.entrySet()) {
             for (var d : pair.getValue().entrySet()) {
                 add(rows, pair.getKey().keyId(), pair.getKey().metric(), d.getKey(), MEASURED, d.getValue());
@@ -253,23 +253,39 @@ public class LeaderboardProjection {
         rows.execute(c);
     }
 
-    /** Inserts, or replaces what is there: a recompute deleted its rows first, an extension replaces its own. */
-    private static Rows upsert() {
+    /** The columns of a row as {@link #add} gives them, after its key. */
+    private static final String[] TYPES = {"text", "text", "text", "text", "text", "text", "text", "int", "int",
+        "float8", "float8", "float8", "float8", "float8", "timestamptz", "numeric", "numeric", "float8", "float8", "uuid"};
+
+    /**
+     * A plain insert, after the recompute deleted the rows: if another batch inserts the same row at the same time, one
+     * of the two fails and is read again, rather than one silently replacing the other's runs.
+     */
+    private static Rows insert() {
         return new Rows("""
                 INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
                                                   mean, ci95_low, ci95_high, best, cv, last_run_at, mean_sum,
                                                   mean_sum_squares, mean_min, mean_max, first_run_id)
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
                                      ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[],
-                                     ?::timestamptz[], ?::numeric[], ?::numeric[], ?::float8[], ?::float8[], ?::uuid[])
-                ON CONFLICT (key_id, metric, device_id, source) DO UPDATE SET benchmark = excluded.benchmark,
-                    unit = excluded.unit, direction = excluded.direction, runs = excluded.runs, n = excluded.n,
-                    mean = excluded.mean, ci95_low = excluded.ci95_low, ci95_high = excluded.ci95_high,
-                    best = excluded.best, cv = excluded.cv, last_run_at = excluded.last_run_at,
-                    mean_sum = excluded.mean_sum, mean_sum_squares = excluded.mean_sum_squares,
-                    mean_min = excluded.mean_min, mean_max = excluded.mean_max, first_run_id = excluded.first_run_id""",
-                "text", "text", "text", "text", "text", "text", "text", "int", "int", "float8", "float8", "float8",
-                "float8", "float8", "timestamptz", "numeric", "numeric", "float8", "float8", "uuid");
+                                     ?::timestamptz[], ?::numeric[], ?::numeric[], ?::float8[], ?::float8[], ?::uuid[])""",
+                TYPES);
+    }
+
+    /** The extended rows, which {@link #currentRows} locked. */
+    private static Rows update() {
+        return new Rows("""
+                UPDATE proj_leaderboard_row l SET benchmark = x.benchmark, unit = x.unit, direction = x.direction,
+                    runs = x.runs, n = x.n, mean = x.mean, ci95_low = x.ci95_low, ci95_high = x.ci95_high, best = x.best,
+                    cv = x.cv, last_run_at = x.last_run_at, mean_sum = x.mean_sum, mean_sum_squares = x.mean_sum_squares,
+                    mean_min = x.mean_min, mean_max = x.mean_max, first_run_id = x.first_run_id
+                FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
+                            ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::timestamptz[],
+                            ?::numeric[], ?::numeric[], ?::float8[], ?::float8[], ?::uuid[])
+                     AS x(key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, ci95_low,
+                          ci95_high, best, cv, last_run_at, mean_sum, mean_sum_squares, mean_min, mean_max, first_run_id)
+                WHERE l.key_id = x.key_id AND l.metric = x.metric AND l.device_id = x.device_id
+                  AND l.source = x.source""", TYPES);
     }
 
     /** Key, metric and device ids as three arrays, for an {@code unnest} of three columns. */
