@@ -29,7 +29,7 @@ public class ComparisonIntervals {
         if (view.columns().isEmpty() || view.baseline() == null || view.query().metric() == null) {
             return List.of();
         }
-        Map<String, LogSample> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
+        Map<DeviceKey, LogSample> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
         List<RatioCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
             if (row.baseline()) {
@@ -44,8 +44,8 @@ public class ComparisonIntervals {
                     continue;
                 }
                 Optional<RatioInterval> interval = RatioEstimator.estimateClosedForm(
-                        samples.getOrDefault(row.deviceId() + "\n" + cell.keyId(), NONE),
-                        samples.getOrDefault(view.baseline() + "\n" + cell.keyId(), NONE), view.lowerIsBetter());
+                        samples.getOrDefault(new DeviceKey(row.deviceId(), cell.keyId()), NONE),
+                        samples.getOrDefault(new DeviceKey(view.baseline(), cell.keyId()), NONE), view.lowerIsBetter());
                 out.add(interval.map(r -> new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict()))
                         .orElse(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, TOO_FEW)));
             }
