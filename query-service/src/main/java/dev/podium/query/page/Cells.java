@@ -7,8 +7,6 @@ import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
 import io.quarkus.qute.RawString;
 import io.quarkus.qute.TemplateExtension;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Display values of the rows of leaderboards and comparisons, as properties ({@code {e.meanText}}): a page has hundreds of
@@ -64,20 +62,5 @@ public final class Cells {
     /** The matrix table of a comparison, written by {@link MatrixHtml}. */
     public static RawString matrixHtml(ComparisonView v) {
         return new RawString(MatrixHtml.of(v));
-    }
-
-    /** Each normalised value with its sign ({@code 1.24×}), or a dash where the device has none. */
-    public static List<String> cellTexts(ComparisonView.Curve c) {
-        List<String> texts = new ArrayList<>(c.cells().size());
-        c.cells().forEach(x -> texts.add(x == null || x.isEmpty() ? "—" : x + "×"));
-        return texts;
-    }
-
-    public static String deviceLink(ComparisonView.Curve c) {
-        return Links.device(c.deviceId());
-    }
-
-    public static String sourceClass(ComparisonView.Curve c) {
-        return Formats.sourceClass(c.source());
     }
 }

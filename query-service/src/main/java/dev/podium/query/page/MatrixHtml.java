@@ -21,10 +21,14 @@ final class MatrixHtml {
     private MatrixHtml() {
     }
 
+    /** A cell's place; its strings are the frame's, whose hashes are kept, where a joined key was built per cell. */
+    private record Place(String deviceId, String source, String keyId) {
+    }
+
     static String of(ComparisonView view) {
-        Map<String, RatioCell> intervals = new HashMap<>(view.intervals().size() * 2);
+        Map<Place, RatioCell> intervals = new HashMap<>(view.intervals().size() * 2);
         for (RatioCell c : view.intervals()) {
-            intervals.put(c.deviceId() + "\n" + c.source() + "\n" + c.keyId(), c);
+            intervals.put(new Place(c.deviceId(), c.source(), c.keyId()), c);
         }
         StringBuilder out = new StringBuilder(512 + view.rows().size() * (300 + view.columns().size() * 170));
         out.append("<table class=\"data matrix\" id=\"matrix\">\n<thead><tr><th>Device</th><th>Source</th>");
@@ -48,7 +52,7 @@ final class MatrixHtml {
             out.append("</td>\n<td><span class=\"").append(Formats.sourceClass(r.source())).append("\">");
             Html.escaped(out, r.source()).append("</span></td>\n");
             for (ComparisonView.Cell c : r.cells()) {
-                cell(out, c, r.baseline() ? null : intervals.get(r.deviceId() + "\n" + r.source() + "\n" + c.keyId()));
+                cell(out, c, r.baseline() ? null : intervals.get(new Place(r.deviceId(), r.source(), c.keyId())));
             }
             out.append("</tr>\n");
         }

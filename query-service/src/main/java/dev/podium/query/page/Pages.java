@@ -55,10 +55,6 @@ public class Pages {
 
         static native TemplateInstance comparison(ComparisonView view, RawString filters, RawString curves);
 
-        static native TemplateInstance comparison$filters(ComparisonView view);
-
-        static native TemplateInstance comparison$curves(ComparisonView view);
-
         static native TemplateInstance run(RunView view);
 
         static native TemplateInstance device(CatalogViews.DeviceView view);

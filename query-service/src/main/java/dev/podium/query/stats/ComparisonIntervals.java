@@ -3,6 +3,7 @@ package dev.podium.query.stats;
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +30,9 @@ public class ComparisonIntervals {
         if (view.columns().isEmpty() || view.baseline() == null || view.query().metric() == null) {
             return List.of();
         }
-        Map<String, LogSample> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
+        Map<DeviceKey, LogSample> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
+        Map<String, LogSample> baseline = new HashMap<>(); // the baseline's side of each column, looked up once, not per row
+        view.columns().forEach(c -> baseline.put(c.keyId(), samples.getOrDefault(new DeviceKey(view.baseline(), c.keyId()), NONE)));
         List<RatioCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
             if (row.baseline()) {
@@ -44,8 +47,8 @@ public class ComparisonIntervals {
                     continue;
                 }
                 Optional<RatioInterval> interval = RatioEstimator.estimateClosedForm(
-                        samples.getOrDefault(row.deviceId() + "\n" + cell.keyId(), NONE),
-                        samples.getOrDefault(view.baseline() + "\n" + cell.keyId(), NONE), view.lowerIsBetter());
+                        samples.getOrDefault(new DeviceKey(row.deviceId(), cell.keyId()), NONE),
+                        baseline.getOrDefault(cell.keyId(), NONE), view.lowerIsBetter());
                 out.add(interval.map(r -> new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict()))
                         .orElse(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, TOO_FEW)));
             }

@@ -37,16 +37,16 @@ public class StatsCache {
     }
 
     /**
-     * The {@link LogSample} of {@link StatsQueries#intervalSamples} for every key of the benchmark, by "device\nkey": one
+     * The {@link LogSample} of {@link StatsQueries#intervalSamples} for every key of the benchmark, by device and key: one
      * aggregated read per benchmark and metric serves every comparison of it, whatever devices, baseline and columns a
      * request picks, and each side's logs are taken once, not once per cell and baseline.
      */
-    public Map<String, LogSample> intervalSamples(String benchmark, String metric) {
+    public Map<DeviceKey, LogSample> intervalSamples(String benchmark, String metric) {
         return catalog.cached("stats interval samples\n" + benchmark + "\n" + metric, () -> {
             List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
-            Map<String, LogSample> out = new java.util.HashMap<>();
+            Map<DeviceKey, LogSample> out = new java.util.HashMap<>();
             if (!ids.isEmpty()) {
-                stats.intervalSamples(ids, metric).forEach(s -> out.put(s.deviceId() + "\n" + s.keyId(), LogSample.of(s.values())));
+                stats.intervalSamples(ids, metric).forEach(s -> out.put(new DeviceKey(s.deviceId(), s.keyId()), LogSample.of(s.values())));
             }
             return Map.copyOf(out);
         });

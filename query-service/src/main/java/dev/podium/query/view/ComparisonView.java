@@ -87,10 +87,10 @@ public record ComparisonView(
     }
 
     public String csvLink() {
-        return query.link().build().replaceFirst("^/compare", "/api/v1/comparison.csv");
+        return "/api/v1/comparison.csv" + query.link().build().substring("/compare".length());
     }
 
     public String jsonLink() {
-        return query.link().build().replaceFirst("^/compare", "/api/v1/comparison");
+        return "/api/v1/comparison" + query.link().build().substring("/compare".length());
     }
 }

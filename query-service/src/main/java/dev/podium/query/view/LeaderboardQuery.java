@@ -1,5 +1,7 @@
 package dev.podium.query.view;
 
+import java.util.function.UnaryOperator;
+
 /**
  * The whole state of a leaderboard page, all in its query string: benchmark, comparison key, metric, the filters
  * (scenario, precision, per-device batch size, dataloader workers, framework version, source) and the sort.
@@ -40,6 +42,19 @@ public record LeaderboardQuery(
         return Links.to("/leaderboard").param("benchmark", benchmark).param("key", key).param("metric", metric)
                 .param("scenario", scenario).param("precision", precision).param("batch", batch).param("workers", workers)
                 .param("software", software).param("source", source).param("sort", sort).param("dir", dir).param("include", include);
+    }
+
+    /**
+     * Links to this leaderboard under another key, by key id, with failing runs left out (as the key list offers them): what
+     * surrounds the key is encoded once, not once per key.
+     */
+    public UnaryOperator<String> keyLinks() {
+        String head = Links.to("/leaderboard").param("benchmark", benchmark).build();
+        String tail = new LeaderboardQuery(null, null, metric, scenario, precision, batch, workers, software, source, sort, dir)
+                .link().build().substring("/leaderboard".length());
+        String rest = tail.isEmpty() ? "" : "&" + tail.substring(1);
+        String separator = head.indexOf('?') < 0 ? "?" : "&";
+        return keyId -> head + separator + Links.to("").param("key", keyId).build().substring(1) + rest;
     }
 
     public LeaderboardQuery withSort(String newSort, String newDir) {

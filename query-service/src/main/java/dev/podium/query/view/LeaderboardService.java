@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Builds a leaderboard: one comparison key and one metric at a time, so results with different keys are never ranked
@@ -73,7 +74,7 @@ public class LeaderboardService {
         String dir = "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
         List<Board.Row> sorted = new ArrayList<>(board.rows().stream()
                 .filter(r -> source == null || source.equals(r.row().source())).toList());
-        sorted.sort(Comparator.comparing(Board.Row::row, comparator(sort, dir)));
+        sorted.sort(comparator(sort, dir));
         List<LeaderboardEntry> entries = new ArrayList<>(sorted.size());
         for (Board.Row b : sorted) {
             LeaderboardRow r = b.row();
@@ -84,10 +85,9 @@ public class LeaderboardService {
         LeaderboardQuery effective = new LeaderboardQuery(benchmark, selected == null ? null : selected.keyId(), metric,
                 q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir,
                 q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
+        UnaryOperator<String> keyLink = effective.keyLinks();
         List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
-                k.dimensions(), selected != null && selected.keyId().equals(k.keyId()),
-                new LeaderboardQuery(benchmark, k.keyId(), metric, q.scenario(), q.precision(), q.batch(), q.workers(), software,
-                        source, sort, dir).link().build())).toList();
+                k.dimensions(), selected != null && selected.keyId().equals(k.keyId()), keyLink.apply(k.keyId()))).toList();
         KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
         LeaderboardView view = new LeaderboardView(effective,
                 options(benchmarks, benchmark),
@@ -173,23 +173,24 @@ public class LeaderboardService {
         });
     }
 
-    private static Comparator<LeaderboardRow> comparator(String sort, String dir) {
-        Comparator<LeaderboardRow> c = switch (sort) {
-            case "best" -> nullsLast(LeaderboardRow::best);
-            case "n" -> Comparator.comparingInt(LeaderboardRow::n);
-            case "runs" -> Comparator.comparingInt(LeaderboardRow::runs);
-            case "cv" -> nullsLast(LeaderboardRow::cv);
-            case "ci" -> nullsLast(r -> r.ci95High() == null || r.ci95Low() == null ? null : r.ci95High() - r.ci95Low());
-            case "device" -> Comparator.comparing(r -> Labels.device(r.deviceId()));
-            default -> nullsLast(LeaderboardRow::mean);
+    /** By the board's device labels, looked up once per board rather than once per comparison. */
+    private static Comparator<Board.Row> comparator(String sort, String dir) {
+        Comparator<Board.Row> c = switch (sort) {
+            case "best" -> nullsLast(r -> r.row().best());
+            case "n" -> Comparator.comparingInt(r -> r.row().n());
+            case "runs" -> Comparator.comparingInt(r -> r.row().runs());
+            case "cv" -> nullsLast(r -> r.row().cv());
+            case "ci" -> nullsLast(r -> r.row().ci95High() == null || r.row().ci95Low() == null ? null : r.row().ci95High() - r.row().ci95Low());
+            case "device" -> Comparator.comparing(Board.Row::deviceLabel);
+            default -> nullsLast(r -> r.row().mean());
         };
         if ("desc".equals(dir)) {
             c = c.reversed();
         }
-        return c.thenComparing(LeaderboardRow::deviceId).thenComparing(LeaderboardRow::source);
+        return c.thenComparing(r -> r.row().deviceId()).thenComparing(r -> r.row().source());
     }
 
-    private static Comparator<LeaderboardRow> nullsLast(Function<LeaderboardRow, Double> f) {
+    private static Comparator<Board.Row> nullsLast(Function<Board.Row, Double> f) {
         return Comparator.comparing(f, Comparator.nullsFirst(Comparator.naturalOrder()));
     }
 

@@ -59,11 +59,11 @@ public record LeaderboardView(
     }
 
     public String csvLink() {
-        return query.link().build().replaceFirst("^/leaderboard", "/api/v1/leaderboard.csv");
+        return "/api/v1/leaderboard.csv" + query.link().build().substring("/leaderboard".length());
     }
 
     public String jsonLink() {
-        return query.link().build().replaceFirst("^/leaderboard", "/api/v1/leaderboard");
+        return "/api/v1/leaderboard" + query.link().build().substring("/leaderboard".length());
     }
 
     static String defaultDir(String column, String direction) {

@@ -13,6 +13,13 @@ class HtmlTest {
     }
 
     @Test
+    void escapesEachSpecialCharacterBetweenRunsOfPlainOnes() {
+        assertThat(Html.escaped(new StringBuilder("x"), "/compare?benchmark=a&param=b&baseline=c\"").toString())
+                .isEqualTo("x/compare?benchmark=a&amp;param=b&amp;baseline=c&quot;");
+        assertThat(Html.escaped(new StringBuilder(), "&&<>").toString()).isEqualTo("&amp;&amp;&lt;&gt;");
+    }
+
+    @Test
     void leavesEverythingElseAsItIs() {
         assertThat(Html.escaped(new StringBuilder("x"), "NVIDIA H200 × 8 — 1.93×").toString()).isEqualTo("xNVIDIA H200 × 8 — 1.93×");
         assertThat(Html.escaped(new StringBuilder("x"), null).toString()).isEqualTo("x");
