@@ -54,6 +54,17 @@ public class BatchProcessor {
      * were read when the batch was checked, after it was polled: a record polled after its key was revoked is refused.
      */
     public record Checked(List<ConsumerRecord<byte[], byte[]>> records, List<Verdict> verdicts, List<String> payloads) {
+
+        /** This batch's records, then {@code next}'s: two parts of one polled batch checked apart. */
+        public Checked followedBy(Checked next) {
+            List<ConsumerRecord<byte[], byte[]>> r = new ArrayList<>(records);
+            r.addAll(next.records());
+            List<Verdict> v = new ArrayList<>(verdicts);
+            v.addAll(next.verdicts());
+            List<String> p = new ArrayList<>(payloads);
+            p.addAll(next.payloads());
+            return new Checked(r, v, p);
+        }
     }
 
     private final AgroalDataSource dataSource;

@@ -14,7 +14,7 @@ public interface CrashPoint {
         AFTER_DB_COMMIT,
         /** Database committed and DLQ records acknowledged; offsets not committed. */
         BEFORE_OFFSET_COMMIT,
-        /** Both committed. */
+        /** Database committed, offset commit sent (asynchronously: it may not have reached the broker). */
         AFTER_OFFSET_COMMIT
     }
 
