@@ -299,16 +299,17 @@ final class BaselineWriter {
             for (LeaderKey k : touched) {
                 RowSums row = leaderboard.get(k);
                 RunMeans m = row.means();
+                RunMeans.Figures f = m.figures();
                 ps.setString(1, k.keyId());
                 ps.setString(2, k.metric());
                 ps.setString(3, k.deviceId());
                 ps.setInt(4, m.runs());
                 ps.setInt(5, row.n());
-                ps.setDouble(6, m.mean());
-                ps.setDouble(7, m.ci95Low());
-                ps.setDouble(8, m.ci95High());
+                ps.setDouble(6, f.mean());
+                ps.setDouble(7, f.ci95Low());
+                ps.setDouble(8, f.ci95High());
                 ps.setDouble(9, m.best(Direction.HIGHER_IS_BETTER));
-                ps.setDouble(10, m.cv());
+                ps.setDouble(10, f.cv());
                 ps.setTimestamp(11, row.last());
                 ps.setBigDecimal(12, m.sum());
                 ps.setBigDecimal(13, m.sumOfSquares());

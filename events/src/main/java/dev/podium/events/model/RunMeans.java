@@ -64,27 +64,21 @@ public record RunMeans(int runs, BigDecimal sum, BigDecimal sumOfSquares, double
         return Math.sqrt(numerator.divide(n.multiply(BigDecimal.valueOf(runs - 1L)), DIVISION).doubleValue());
     }
 
-    public double ci95Low() {
-        return mean() - halfWidth();
+    /** Mean, sample stdev, the 95% interval and cv, each computed once (the exact divisions are not free). */
+    public record Figures(double mean, double stdev, double ci95Low, double ci95High, double cv) {
     }
 
-    public double ci95High() {
-        return mean() + halfWidth();
-    }
-
-    public double cv() {
+    public Figures figures() {
         double mean = mean();
-        return mean == 0 ? 0 : stdev() / Math.abs(mean);
+        double stdev = stdev();
+        double half = runs > 1 ? StudentT.quantile975(runs - 1) * stdev / Math.sqrt(runs) : 0;
+        return new Figures(mean, stdev, mean - half, mean + half, mean == 0 ? 0 : stdev / Math.abs(mean));
     }
 
     /** The best run's mean: the largest where higher is better, else the smallest. */
     public double best(Direction direction) {
         requireRuns();
         return direction == Direction.HIGHER_IS_BETTER ? max : min;
-    }
-
-    private double halfWidth() {
-        return runs > 1 ? StudentT.quantile975(runs - 1) * stdev() / Math.sqrt(runs) : 0;
     }
 
     private void requireRuns() {

@@ -34,8 +34,7 @@ class RunMeansTest {
             assertThat(merged).isEqualTo(all);
             assertThat(merged.mean()).isEqualTo(all.mean());
             assertThat(merged.stdev()).isEqualTo(all.stdev());
-            assertThat(merged.ci95Low()).isEqualTo(all.ci95Low());
-            assertThat(merged.cv()).isEqualTo(all.cv());
+            assertThat(merged.figures()).isEqualTo(all.figures());
         }
     }
 
@@ -47,9 +46,9 @@ class RunMeansTest {
         assertThat(r.runs()).isEqualTo(5);
         assertThat(r.mean()).isCloseTo(s.mean(), within(1e-12));
         assertThat(r.stdev()).isCloseTo(s.stdev(), within(1e-12));
-        assertThat(r.ci95Low()).isCloseTo(s.ci95Low(), within(1e-12));
-        assertThat(r.ci95High()).isCloseTo(s.ci95High(), within(1e-12));
-        assertThat(r.cv()).isCloseTo(s.cv(), within(1e-15));
+        assertThat(r.figures().ci95Low()).isCloseTo(s.ci95Low(), within(1e-12));
+        assertThat(r.figures().ci95High()).isCloseTo(s.ci95High(), within(1e-12));
+        assertThat(r.figures().cv()).isCloseTo(s.cv(), within(1e-15));
         assertThat(r.best(Direction.HIGHER_IS_BETTER)).isEqualTo(607.0);
         assertThat(r.best(Direction.LOWER_IS_BETTER)).isEqualTo(598.25);
     }
@@ -59,7 +58,7 @@ class RunMeansTest {
         // 0.1 has no exact binary form; a floating-point variance of ten copies is a tiny non-zero number
         RunMeans r = RunMeans.of(Collections.nCopies(10, 0.1));
         assertThat(r.stdev()).isZero();
-        assertThat(r.ci95Low()).isEqualTo(r.ci95High()).isEqualTo(0.1);
+        assertThat(r.figures().ci95Low()).isEqualTo(r.figures().ci95High()).isEqualTo(0.1);
     }
 
     @Test
@@ -67,9 +66,9 @@ class RunMeansTest {
         RunMeans one = RunMeans.NONE.plus(42.5);
         assertThat(one.mean()).isEqualTo(42.5);
         assertThat(one.stdev()).isZero();
-        assertThat(one.ci95Low()).isEqualTo(42.5);
-        assertThat(one.ci95High()).isEqualTo(42.5);
-        assertThat(one.cv()).isZero();
+        assertThat(one.figures().ci95Low()).isEqualTo(42.5);
+        assertThat(one.figures().ci95High()).isEqualTo(42.5);
+        assertThat(one.figures().cv()).isZero();
         assertThatThrownBy(RunMeans.NONE::mean).isInstanceOf(IllegalStateException.class);
     }
 

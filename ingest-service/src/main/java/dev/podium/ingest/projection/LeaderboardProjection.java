@@ -324,11 +324,13 @@ public class LeaderboardProjection {
 
     private static void add(Rows rows, String keyId, String metric, String deviceId, String source, Group g) {
         RunMeans m = g.means();
+        RunMeans.Figures f = m.figures();
+        Direction direction = Direction.HIGHER_IS_BETTER.name().equals(g.direction()) ? Direction.HIGHER_IS_BETTER
+                : Direction.LOWER_IS_BETTER;
         rows.add(List.of(keyId, metric, deviceId, source), keyId, metric, deviceId, source, g.benchmark(), g.unit(),
-                g.direction(), m.runs(), g.n(), m.mean(), m.ci95Low(), m.ci95High(),
-                m.best(Direction.HIGHER_IS_BETTER.name().equals(g.direction())
-                        ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER), m.cv(), g.last() == null ? null : g.last().toInstant(),
-                m.sum().toPlainString(), m.sumOfSquares().toPlainString(), m.min(), m.max(), g.firstRunId());
+                g.direction(), m.runs(), g.n(), f.mean(), f.ci95Low(), f.ci95High(), m.best(direction), f.cv(),
+                g.last() == null ? null : g.last().toInstant(), m.sum().toPlainString(),
+                m.sumOfSquares().toPlainString(), m.min(), m.max(), g.firstRunId());
     }
 
     /** PostgreSQL orders uuids by their bytes, as unsigned numbers; {@link UUID#compareTo} compares signed halves. */

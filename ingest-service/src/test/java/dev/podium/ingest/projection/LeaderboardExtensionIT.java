@@ -107,14 +107,15 @@ class LeaderboardExtensionIT {
 
     private static void assertRow(Db db, ComparisonKey key, Map<UUID, Double> runMeans) {
         RunMeans expected = RunMeans.of(runMeans.values());
+        RunMeans.Figures figures = expected.figures();
         List<Object> row = db.rows("""
                 SELECT runs, mean, ci95_low, ci95_high, cv, best, mean_sum, mean_sum_squares, n FROM proj_leaderboard_row
                 WHERE key_id = ? AND device_id = ? AND source = 'measured'""", key.id(), DEVICE).get(0);
         assertThat(row.get(0)).isEqualTo(expected.runs());
-        assertThat(row.get(1)).isEqualTo(expected.mean());
-        assertThat(row.get(2)).isEqualTo(expected.ci95Low());
-        assertThat(row.get(3)).isEqualTo(expected.ci95High());
-        assertThat(row.get(4)).isEqualTo(expected.cv());
+        assertThat(row.get(1)).isEqualTo(figures.mean());
+        assertThat(row.get(2)).isEqualTo(figures.ci95Low());
+        assertThat(row.get(3)).isEqualTo(figures.ci95High());
+        assertThat(row.get(4)).isEqualTo(figures.cv());
         assertThat(row.get(5)).isEqualTo(expected.max());
         assertThat((BigDecimal) row.get(6)).isEqualByComparingTo(expected.sum());
         assertThat((BigDecimal) row.get(7)).isEqualByComparingTo(expected.sumOfSquares());
