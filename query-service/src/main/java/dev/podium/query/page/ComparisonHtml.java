@@ -73,9 +73,9 @@ final class ComparisonHtml {
             for (String x : c.cells()) {
                 out.append("<td class=\"num\">");
                 if (x == null || x.isEmpty()) {
-                    out.append('—');
+                    out.append("&mdash;");
                 } else {
-                    Html.escaped(out, x).append('×');
+                    Html.escaped(out, x).append("&times;");
                 }
                 out.append("</td>");
             }

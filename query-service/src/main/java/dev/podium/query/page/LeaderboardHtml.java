@@ -43,8 +43,8 @@ final class LeaderboardHtml {
     static String sortHeadings(LeaderboardView view) {
         StringBuilder out = new StringBuilder(1400);
         for (Sortable s : SORTABLE) {
-            Html.escaped(out.append(s.th()).append("<a href=\""), view.sortLink(s.column())).append("\">").append(s.heading())
-                    .append(view.sortMark(s.column())).append("</a></th>\n");
+            Html.escaped(out.append(s.th()).append("<a href=\""), view.sortLink(s.column())).append("\">").append(s.heading());
+            Html.escaped(out, view.sortMark(s.column())).append("</a></th>\n");
             if (s.column().equals("device")) {
                 out.append("<th>Source</th>\n");
             }

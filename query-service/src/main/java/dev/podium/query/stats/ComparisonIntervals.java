@@ -3,7 +3,6 @@ package dev.podium.query.stats;
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,15 +29,24 @@ public class ComparisonIntervals {
         if (view.columns().isEmpty() || view.baseline() == null || view.query().metric() == null) {
             return List.of();
         }
-        Map<DeviceKey, LogSample> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
-        Map<String, LogSample> baseline = new HashMap<>(); // the baseline's side of each column, looked up once, not per row
-        view.columns().forEach(c -> baseline.put(c.keyId(), samples.getOrDefault(new DeviceKey(view.baseline(), c.keyId()), NONE)));
+        Map<String, Map<String, LogSample>> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
+        // Each column's samples by device, and the baseline's side of each column, looked up once, not per cell.
+        List<ComparisonView.Column> columns = view.columns();
+        List<Map<String, LogSample>> byColumn = new ArrayList<>(columns.size());
+        LogSample[] baseline = new LogSample[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            Map<String, LogSample> column = samples.getOrDefault(columns.get(i).keyId(), Map.of());
+            byColumn.add(column);
+            baseline[i] = column.getOrDefault(view.baseline(), NONE);
+        }
         List<RatioCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
             if (row.baseline()) {
                 continue;
             }
-            for (ComparisonView.Cell cell : row.cells()) {
+            List<ComparisonView.Cell> cells = row.cells();
+            for (int i = 0; i < cells.size(); i++) {
+                ComparisonView.Cell cell = cells.get(i);
                 if (cell.ratio() == null) {
                     continue;
                 }
@@ -47,8 +55,7 @@ public class ComparisonIntervals {
                     continue;
                 }
                 Optional<RatioInterval> interval = RatioEstimator.estimateClosedForm(
-                        samples.getOrDefault(new DeviceKey(row.deviceId(), cell.keyId()), NONE),
-                        baseline.getOrDefault(cell.keyId(), NONE), view.lowerIsBetter());
+                        byColumn.get(i).getOrDefault(row.deviceId(), NONE), baseline[i], view.lowerIsBetter());
                 out.add(interval.map(r -> new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict()))
                         .orElse(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, TOO_FEW)));
             }

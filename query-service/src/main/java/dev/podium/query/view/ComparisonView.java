@@ -70,7 +70,7 @@ public record ComparisonView(
     public record Column(String keyId, String value, String label, String canonical) {
     }
 
-    /** One device and source across the columns; {@code baselineLink} makes it the baseline. */
+    /** One device and source across the columns, one cell per column in their order; {@code baselineLink} makes it the baseline. */
     public record Row(String deviceId, String deviceLabel, String source, boolean baseline, String baselineLink, List<Cell> cells) {
     }
 

@@ -48,7 +48,7 @@ class ComparisonHtmlTest {
         assertThat(html).startsWith("<h2>Scaling with batch</h2>\n");
         assertThat(html).contains("<th class=\"num\">batch = 8</th><th class=\"num\">batch = 16</th>");
         assertThat(html).contains("<tr><td><a href=\"/devices/a%26b\">A&lt;B</a></td><td><span class=\"badge badge-published\">published"
-                + "</span></td><td>as above</td>\n<td class=\"num\">1.00×</td><td class=\"num\">—</td></tr>");
+                + "</span></td><td>as above</td>\n<td class=\"num\">1.00&times;</td><td class=\"num\">&mdash;</td></tr>");
         assertThat(ComparisonHtml.curves(view("a100", null, List.of(), List.of()))).isEmpty();
     }
 }

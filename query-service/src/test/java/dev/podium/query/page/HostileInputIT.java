@@ -88,6 +88,35 @@ class HostileInputIT {
         assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/fleet", "/leaderboard?benchmark=bridgetower-finetune", "/compare?benchmark=bridgetower-finetune",
+        "/regressions"})
+    void pagesAreAsciiWithEveryOtherCharacterAsAReference(String path) {
+        String html = asciiPage(path);
+
+        assertThat(Jsoup.parse(html).text()).contains("Podium \u00b7 open benchmarks");
+    }
+
+    @Test
+    void anAgentsTextOutsideAsciiRendersAsItWasSent() {
+        String html = asciiPage(HOSTILE_RUN);
+
+        assertThat(html).contains("Gaudi&#178; &#8212; &#8220;fast&#8221; &#128640; &#252;n&#239;code");
+        assertThat(Jsoup.parse(html).text()).contains(SeedData.UNICODE);
+    }
+
+    /** The page at {@code path}, after checking that every byte of it is ASCII and that it says it is UTF-8. */
+    private static String asciiPage(String path) {
+        Response r = given().when().get(path);
+        byte[] body = r.then().statusCode(200).extract().asByteArray();
+
+        assertThat(r.contentType()).isEqualToIgnoringCase("text/html;charset=UTF-8");
+        for (int i = 0; i < body.length; i++) {
+            assertThat(body[i] & 0xff).as("byte %d of %s", i, path).isLessThan(0x80);
+        }
+        return new String(body, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     @Test
     void theStylesheetComesFromTheWebModule() {
         given().when().get("/css/podium.css").then().statusCode(200).contentType("text/css");

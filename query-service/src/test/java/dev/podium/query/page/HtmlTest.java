@@ -20,8 +20,18 @@ class HtmlTest {
     }
 
     @Test
-    void leavesEverythingElseAsItIs() {
-        assertThat(Html.escaped(new StringBuilder("x"), "NVIDIA H200 × 8 — 1.93×").toString()).isEqualTo("xNVIDIA H200 × 8 — 1.93×");
+    void writesEveryCharacterOutsideAsciiAsAReferenceAndLeavesTheRestAsItIs() {
+        assertThat(Html.escaped(new StringBuilder("x"), "NVIDIA H200 × 8 — 1.93×").toString())
+                .isEqualTo("xNVIDIA H200 &#215; 8 &#8212; 1.93&#215;");
+        assertThat(Html.escaped(new StringBuilder(), "GPU \uD83D\uDE80 é").toString()).as("a pair of surrogates is one reference")
+                .isEqualTo("GPU &#128640; &#233;");
         assertThat(Html.escaped(new StringBuilder("x"), null).toString()).isEqualTo("x");
+    }
+
+    @Test
+    void returnsTheSameStringWhenNothingNeedsEscaping() {
+        String plain = "bench-device-03 1088.4";
+        assertThat(Html.escaped(plain)).isSameAs(plain);
+        assertThat(Html.escaped("a < b · c")).isEqualTo("a &lt; b &#183; c");
     }
 }

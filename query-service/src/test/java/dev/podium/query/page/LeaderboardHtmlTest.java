@@ -34,8 +34,8 @@ class LeaderboardHtmlTest {
 
         assertThat(html).startsWith("<th><a href=\"" + view.sortLink("device").replace("&", "&amp;") + "\">Device</a></th>\n"
                 + "<th>Source</th>\n<th class=\"num\"><a href=\"");
-        assertThat(html).contains("<th class=\"num\"><a href=\"" + view.sortLink("mean").replace("&", "&amp;") + "\">Mean ▼</a></th>\n");
-        assertThat(html).contains("sort=mean&amp;dir=asc\">Mean ▼");
+        assertThat(html).contains("<th class=\"num\"><a href=\"" + view.sortLink("mean").replace("&", "&amp;") + "\">Mean &#9660;</a></th>\n");
+        assertThat(html).contains("sort=mean&amp;dir=asc\">Mean &#9660;");
         assertThat(html.split("<th", -1)).hasSize(9);
         assertThat(html).endsWith("\">CV</a></th>\n");
     }

@@ -37,6 +37,8 @@ public final class SeedData {
     public static final String XSS_SCRIPT = "<script>document.title='pwned';window.pwned=1</script>";
     public static final String XSS_IMG = "<img src=x onerror=\"document.title='pwned';window.pwned=1\">";
     public static final String HOSTILE_AGENT = "agent-" + XSS_SCRIPT;
+    /** Text outside ASCII, with a character beyond the Basic Multilingual Plane. */
+    public static final String UNICODE = "Gaudi\u00b2 \u2014 \u201cfast\u201d \uD83D\uDE80 \u00fcn\u00efcode";
     public static final String HOSTILE_BENCHMARK = "zz-" + XSS_IMG;
     public static final String H200 = "nvidia-h200-sxm-141gb";
     public static final String MEASURED_BENCHMARK = PublishedSeeds.BENCHMARK;
@@ -202,6 +204,7 @@ public final class SeedData {
         params.put("dataloader_num_workers", "0");
         params.put("comment", XSS_SCRIPT);
         params.put("link", "javascript:alert(1)");
+        params.put("caption", UNICODE);
         run(c, RUN_HOSTILE, k, XSS_IMG, List.of(10.0, 11.0, 12.0), HOSTILE_AGENT, XSS_IMG, params, 4);
         update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
                 + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, 'HIGHER_IS_BETTER', 1, 3, 11.0, 8.5, 13.5, 12.0, 0.09, ?)",
