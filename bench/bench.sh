@@ -25,6 +25,7 @@ MASTER_KEY="$(head -c 32 /dev/urandom | base64)"
 STAMP="$(date -u +%Y-%m-%dT%H%M%SZ)"
 SCRATCH=""
 PIDS=()
+PG_LOGGING="-c log_checkpoints=on -c log_autovacuum_min_duration=0 -c log_min_duration_statement=200"
 
 say() { printf '\033[1m[bench]\033[0m %s\n' "$*" >&2; }
 fail() { printf '\033[1;31m[bench] %s\033[0m\n' "$*" >&2; exit 1; }
@@ -42,6 +43,8 @@ cleanup() {
   if [ -n "$SCRATCH" ] && [ -d "$SCRATCH/pg" ]; then
     runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -m fast -w stop >/dev/null 2>&1 || true
   fi
+  # The server's log (checkpoints, autovacuum runs, statements over 200 ms) is kept to explain a stall in the lag.
+  if [ -n "$SCRATCH" ] && [ -f "$SCRATCH/pg/server.log" ]; then cp "$SCRATCH/pg/server.log" "$OUT/postgres-$STAMP.log"; fi
   if [ -n "$SCRATCH" ]; then rm -rf "$SCRATCH"; SCRATCH=""; fi
 }
 trap cleanup EXIT INT TERM
@@ -79,7 +82,7 @@ start_postgres() {
   runuser -u postgres -- "$PG_BIN/initdb" -D "$SCRATCH/pg" -A trust -U postgres >"$OUT/pg-initdb.log" 2>&1 \
     || fail "initdb failed; see $OUT/pg-initdb.log"
   runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -l "$SCRATCH/pg/server.log" -w -t 60 \
-    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $SCRATCH/pg -c track_commit_timestamp=on $preload" start >/dev/null \
+    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $SCRATCH/pg -c track_commit_timestamp=on $PG_LOGGING $preload" start >/dev/null \
     || fail "the private PostgreSQL did not start; see $SCRATCH/pg/server.log"
   say "private PostgreSQL 15 on 127.0.0.1:$PG_PORT (track_commit_timestamp=on)"
 }

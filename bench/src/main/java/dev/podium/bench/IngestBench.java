@@ -224,6 +224,7 @@ final class IngestBench implements Callable<Integer> {
         double[] lags = new double[records.size()];
         double[] toInsert = new double[records.size()];
         double[] toCommit = new double[records.size()];
+        double[] dueSeconds = new double[records.size()];
         int i = 0;
         // recorded_at is the insert's clock_timestamp(): it splits each lag into the way to the database (Kafka, the
         // poll, the check, the batch ahead) and the rest of its transaction (projections, commit).
@@ -238,6 +239,7 @@ final class IngestBench implements Callable<Integer> {
                     if (due != null) {
                         lags[i] = (rs.getLong(2) - due) / 1000.0;
                         toInsert[i] = (rs.getLong(3) - due) / 1000.0;
+                        dueSeconds[i] = (due - startMicros) / 1e6;
                         toCommit[i++] = (rs.getLong(2) - rs.getLong(3)) / 1000.0;
                     }
                 }
@@ -250,7 +252,35 @@ final class IngestBench implements Callable<Integer> {
                 + "p50 %.0f / p99 %.0f ms)", fraction, rate, records.size(), sent, p50, p99, Stats.percentile(lags, 100),
                 Stats.percentile(toInsert, 50), Stats.percentile(toInsert, 99), Stats.percentile(toCommit, 50),
                 Stats.percentile(toCommit, 99));
+        report.line("ingest:   p99 lag (ms) per %d s of the phase: %s", TIMELINE_WINDOW_SECONDS,
+                timeline(lags, dueSeconds, i, start));
         return p99;
+    }
+
+    private static final int TIMELINE_WINDOW_SECONDS = 2;
+
+    /**
+     * The p99 lag of each window of scheduled send times, and the UTC time of the worst window: whether a phase's tail
+     * is one stall or a steady state, and when to look in the server logs.
+     */
+    private static String timeline(double[] lags, double[] dueSeconds, int n, Instant start) {
+        Map<Integer, List<Double>> windows = new java.util.TreeMap<>();
+        for (int k = 0; k < n; k++) {
+            windows.computeIfAbsent((int) (dueSeconds[k] / TIMELINE_WINDOW_SECONDS), w -> new ArrayList<>()).add(lags[k]);
+        }
+        StringBuilder out = new StringBuilder();
+        int worst = -1;
+        double worstP99 = -1;
+        for (Map.Entry<Integer, List<Double>> w : windows.entrySet()) {
+            double p99 = Stats.percentile(w.getValue().stream().mapToDouble(Double::doubleValue).toArray(), 99);
+            out.append(String.format("%.0f ", p99));
+            if (p99 > worstP99) {
+                worstP99 = p99;
+                worst = w.getKey();
+            }
+        }
+        return out + String.format("(worst from %s)", start.plusSeconds((long) worst * TIMELINE_WINDOW_SECONDS)
+                .truncatedTo(ChronoUnit.SECONDS));
     }
 
     private long maxPosition() throws Exception {
