@@ -43,6 +43,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 @ApplicationScoped
 public class BatchProcessor {
 
+    static final int CONFLICT_ATTEMPTS = 3;
+    private static final Set<String> CONFLICT_STATES = Set.of("23505", "40001", "40P01");
     private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(BatchProcessor.class);
 
     /** What the batch did; dead letters are every refusal of this pass, whether or not it was recorded before. */
@@ -110,7 +112,37 @@ public class BatchProcessor {
         return new Checked(records, verdicts, payloads);
     }
 
+    /**
+     * Writes the batch in one transaction. A transaction that loses a race with another ingest instance (both creating the
+     * same projection row, a deadlock, a serialization failure) is rolled back and the batch written again, up to
+     * {@value #CONFLICT_ATTEMPTS} times: the conflict is no record's fault, and the error would otherwise be taken for a
+     * record's data error and have a record refused.
+     */
     public Result process(Checked batch) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return processOnce(batch);
+            } catch (SQLException e) {
+                if (attempt == CONFLICT_ATTEMPTS || !isConcurrencyConflict(e)) {
+                    throw e;
+                }
+                LOG.infof("batch of %d lost a race with another transaction (SQLSTATE %s); writing it again", batch.records().size(),
+                        e.getSQLState());
+            }
+        }
+    }
+
+    /** Unique violation (another transaction inserted the same row first), serialization failure, deadlock. */
+    static boolean isConcurrencyConflict(SQLException e) {
+        for (SQLException x = e; x != null; x = x.getNextException()) {
+            if (CONFLICT_STATES.contains(x.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Result processOnce(Checked batch) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
