@@ -59,10 +59,8 @@ public class ComparisonService {
         // What follows depends on the devices and the baseline asked for: worked out per request from the frame.
         List<String> chosen = q.devices() == null ? List.of() : q.devices().stream().filter(f.labels()::containsKey).distinct().toList();
         List<String> devices = chosen.isEmpty() ? f.available() : chosen;
-        Comparator<String> better = Comparator.comparing((String d) -> f.firstValues().get(d),
-                Comparator.nullsLast(f.lower() ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
-                .thenComparing(f.labels()::get);
-        List<String> ordered = devices.stream().sorted(better).toList();
+        Set<String> shown = new HashSet<>(devices);
+        List<String> ordered = chosen.isEmpty() ? f.ranked() : f.ranked().stream().filter(shown::contains).toList();
         String baseline = q.baseline() != null && ordered.contains(q.baseline()) ? q.baseline()
                 : ordered.stream().filter(d -> f.firstValues().get(d) != null).reduce((a, b) -> b)
                         .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
@@ -71,9 +69,10 @@ public class ComparisonService {
         ComparisonQuery effective = new ComparisonQuery(benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
         List<ComparisonView.Row> matrix = new ArrayList<>();
         java.util.function.UnaryOperator<String> baselineLink = effective.baselineLinks();
+        Map<String, Line> baseLines = new HashMap<>(); // the baseline's line per source, found once, not per row
         for (String device : ordered) {
             for (Line line : f.lines().getOrDefault(device, List.of())) {
-                Line base = f.line(baseline, line.source());
+                Line base = baseLines.computeIfAbsent(line.source(), src -> f.line(baseline, src));
                 List<ComparisonView.Cell> cells = new ArrayList<>(f.columnIds().size());
                 for (int i = 0; i < f.columnIds().size(); i++) {
                     LeaderboardRow r = line.rows()[i];
@@ -92,7 +91,6 @@ public class ComparisonService {
                         baselineLink.apply(device), cells));
             }
         }
-        Set<String> shown = new HashSet<>(devices);
         List<Option> deviceOptions = f.available().stream().map(d -> new Option(d, f.labels().get(d), shown.contains(d))).toList();
         ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
                 LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, f.groupOptions(),
@@ -117,10 +115,11 @@ public class ComparisonService {
 
     /**
      * Everything of a comparison that follows from the rows and the group of keys alone, whatever devices and baseline a
-     * request asks for; {@link Catalog} keeps it as long as the rows it came from.
+     * request asks for; {@link Catalog} keeps it as long as the rows it came from. {@code ranked} holds the available
+     * devices in the order rows are shown, so that a request filters it instead of sorting.
      */
     private record Frame(List<ComparisonView.Column> columns, List<String> columnIds, String unit, String direction, boolean lower,
-            List<String> available, Map<String, String> labels, Map<String, Double> firstValues, Map<String, Double> maxValues,
+            List<String> available, List<String> ranked, Map<String, String> labels, Map<String, Double> firstValues, Map<String, Double> maxValues,
             Map<String, List<Line>> lines, List<KeyOption> groupOptions, List<String> curveValues, List<ComparisonView.Curve> curves) {
 
         Line line(String device, String source) {
@@ -250,7 +249,12 @@ public class ComparisonService {
                     new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
         }).toList();
         CurveData curveData = curveData(benchmark, metric, source, param);
-        return new Frame(columns, columnIds, unit, direction, lower, List.copyOf(available), labels, firstValues, maxValues, lines,
+        // Best first by the first column's value, then by label: the rows' order, whatever subset a request shows.
+        Comparator<String> better = Comparator.comparing((String d) -> firstValues.get(d),
+                Comparator.nullsLast(lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
+                .thenComparing(labels::get);
+        return new Frame(columns, columnIds, unit, direction, lower, List.copyOf(available), available.stream().sorted(better).toList(),
+                labels, firstValues, maxValues, lines,
                 groupOptions, curveData.values(), curves(curveData, mainRest));
     }
 
