@@ -1,7 +1,7 @@
 package dev.podium.query.view;
 
 import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.Statistics;
+import dev.podium.events.model.RunMeans;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
@@ -162,11 +162,13 @@ public class LeaderboardService {
             List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
             Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
             for (Queries.SoftwareRuns runs : ids.isEmpty() ? List.<Queries.SoftwareRuns>of() : queries.runMeansBySoftware(ids, metric)) {
-                Statistics s = Statistics.of(runs.means());
-                double best = Labels.lowerIsBetter(runs.direction()) ? s.min() : s.max();
+                // RunMeans, as ingest: the same figures to the last bit as the stored row of the same runs.
+                RunMeans means = RunMeans.of(runs.means());
+                RunMeans.Figures f = means.figures();
+                double best = Labels.lowerIsBetter(runs.direction()) ? means.min() : means.max();
                 byKey.computeIfAbsent(runs.keyId() + "\n" + runs.frameworkVersion(), k -> new ArrayList<>()).add(new LeaderboardRow(
                         runs.keyId(), metric, runs.deviceId(), "measured", benchmark, runs.unit(), runs.direction(), runs.means().size(),
-                        runs.n(), s.mean(), s.ci95Low(), s.ci95High(), best, s.cv(), null));
+                        runs.n(), f.mean(), f.ci95Low(), f.ci95High(), best, f.cv(), null));
             }
             byKey.replaceAll((k, rows) -> List.copyOf(rows));
             return Map.copyOf(byKey);
