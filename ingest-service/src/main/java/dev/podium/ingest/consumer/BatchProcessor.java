@@ -134,12 +134,7 @@ public class BatchProcessor {
 
     /** Unique violation (another transaction inserted the same row first), serialization failure, deadlock. */
     static boolean isConcurrencyConflict(SQLException e) {
-        for (SQLException x = e; x != null; x = x.getNextException()) {
-            if (CONFLICT_STATES.contains(x.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
+        return anyState(e, CONFLICT_STATES::contains);
     }
 
     private Result processOnce(Checked batch) throws SQLException {
@@ -181,9 +176,13 @@ public class BatchProcessor {
 
     /** True for errors caused by the data of a record (SQLSTATE classes 22 and 23), false for the database being away. */
     public static boolean isDataError(SQLException e) {
+        return anyState(e, state -> state.startsWith("22") || state.startsWith("23"));
+    }
+
+    /** Whether the exception or one chained to it ({@code getNextException}, as batches report) has such a SQLSTATE. */
+    private static boolean anyState(SQLException e, java.util.function.Predicate<String> test) {
         for (SQLException x = e; x != null; x = x.getNextException()) {
-            String state = x.getSQLState();
-            if (state != null && (state.startsWith("22") || state.startsWith("23"))) {
+            if (x.getSQLState() != null && test.test(x.getSQLState())) {
                 return true;
             }
         }

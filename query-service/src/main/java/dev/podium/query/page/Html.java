@@ -51,7 +51,7 @@ final class Html {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c >= 0x80 || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'') {
-                return escaped(new StringBuilder(s.length() + 16).append(s, 0, i), s.substring(i)).toString();
+                return escaped(new StringBuilder(s.length() + 16), s).toString();
             }
         }
         return s;
