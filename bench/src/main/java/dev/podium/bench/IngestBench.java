@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
  * Ingest through a real broker into a running ingest-service, beside the baseline JDBC writer in the same run:
  * <ol>
  * <li>rounds that alternate {@link BaselineWriter} (the same rows for events already in memory) and a backlog of signed
- * events produced at once; ingest's rate is measured from the commit timestamps of the transactions that made the
+ * events already in the broker: produced in one Kafka transaction, which ingest's read-committed consumer sees only
+ * once it commits, all at once; ingest's rate is measured from the commit timestamps of the transactions that made the
  * events visible ({@code pg_xact_commit_timestamp(xmin)});</li>
  * <li>lag: open-loop production at fixed fractions of that maximum; each event's lag is its commit timestamp minus the
  * time it was scheduled to be produced (not when the producer got to it, so a stall is not hidden).</li>
@@ -81,10 +82,13 @@ final class IngestBench implements Callable<Integer> {
         Db.migrate(baselineJdbc);
         BaselineWriter writer = new BaselineWriter(new ResultEvents("x", keys, new byte[32]).codec());
         String url = baselineJdbc + (baselineJdbc.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
-        try (KafkaProducer<String, byte[]> producer = producer(); Connection baselineDb = Db.connect(url)) {
+        try (KafkaProducer<String, byte[]> producer = producer(null);
+                KafkaProducer<String, byte[]> backlogs = producer("podium-bench-backlog-" + runTag);
+                Connection baselineDb = Db.connect(url)) {
+            backlogs.initTransactions();
             report.line("ingest: warm-up of both, %d events each", warmup);
             baseline(writer, baselineDb, "warm", warmup);
-            backlog(producer, new ResultEvents(runTag + "-warm", keys, secretBytes), warmup);
+            backlog(backlogs, new ResultEvents(runTag + "-warm", keys, secretBytes), warmup);
             // Rounds alternate the two, so that a change in the machine's load (other work on it) hits both alike.
             int perRound = events / rounds;
             double baselineSeconds = 0;
@@ -93,7 +97,7 @@ final class IngestBench implements Callable<Integer> {
             List<Double> ratios = new ArrayList<>();
             for (int r = 1; r <= rounds; r++) {
                 double b = baseline(writer, baselineDb, "round" + r, perRound);
-                double[] i = backlog(producer, new ResultEvents(runTag + "-max" + r, keys, secretBytes), perRound);
+                double[] i = backlog(backlogs, new ResultEvents(runTag + "-max" + r, keys, secretBytes), perRound);
                 baselineSeconds += perRound / b;
                 ingestEvents += i[0];
                 ingestSeconds += i[1];
@@ -145,7 +149,8 @@ final class IngestBench implements Callable<Integer> {
         return rate;
     }
 
-    private KafkaProducer<String, byte[]> producer() {
+    /** The agent's producer settings; with a transactional id, for backlogs. */
+    private KafkaProducer<String, byte[]> producer(String transactionalId) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -154,7 +159,10 @@ final class IngestBench implements Callable<Integer> {
         // request. With 1 ms, as this command used until 2026-11-30, the broker took about one request per record, and on
         // two cores its CPU and this process's came out of what ingest and PostgreSQL had at the lag phases' rates.
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "podium-bench");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId == null ? "podium-bench" : transactionalId);
+        if (transactionalId != null) {
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
@@ -174,16 +182,27 @@ final class IngestBench implements Callable<Integer> {
     }
 
     /**
-     * Produces {@code n} events at once; returns the events stored after the first commit that stored any, the seconds
-     * from that commit to the last (their quotient is the sustained rate), and the number of transactions.
+     * Puts {@code n} events in the broker in one Kafka transaction, so that ingest sees the whole backlog at once when it
+     * commits, and measures how fast ingest drains it: returns the events stored after the first commit that stored any,
+     * the seconds from that commit to the last (their quotient is the sustained rate), and the number of transactions.
+     *
+     * <p>Until 2026-11-30 (session 6) the backlog was produced while ingest read it: on two cores this process and the
+     * broker's handling of the incoming records then took CPU from the drain that agents on other hosts would not, and
+     * ingest's first transactions of each round waited for records still being sent (batches of 20-300 events at 150 ms
+     * each, where a full round's steady state is 500 events every 50-70 ms). The baseline writes events already in memory;
+     * ingest now reads events already in the broker. The open-loop phases still produce while ingest reads.
      */
     private double[] backlog(KafkaProducer<String, byte[]> producer, ResultEvents gen, int n) throws Exception {
         List<ResultEvents.Signed> records = generate(gen, n);
         long before = maxPosition();
+        producer.beginTransaction();
         for (ResultEvents.Signed s : records) {
             producer.send(record(s));
         }
         producer.flush();
+        // The garbage of generating and signing is collected now, not while ingest drains on the same two cores.
+        System.gc();
+        producer.commitTransaction();
         waitFor(before, records.size());
         try (Connection c = Db.connect(jdbc); PreparedStatement ps = c.prepareStatement("""
                 SELECT count(*), t FROM (SELECT xmin::text AS x, extract(epoch FROM pg_xact_commit_timestamp(xmin))::float8 AS t

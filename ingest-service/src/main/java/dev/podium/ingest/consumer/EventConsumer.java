@@ -110,6 +110,10 @@ public class EventConsumer {
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumer().groupId());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // A producer that writes in Kafka transactions (a bulk import, a journal re-published in one go) must have its
+        // records stored only once it commits: the event store is append-only, and an aborted record stored is a
+        // result that was never sent. Records of plain producers (the agents) are visible as soon as they are written.
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.consumer().maxPollRecords());
         p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) config.consumer().sessionTimeout().toMillis());
         p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
