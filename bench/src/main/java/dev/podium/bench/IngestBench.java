@@ -67,6 +67,9 @@ final class IngestBench implements Callable<Integer> {
     int rounds;
     @Option(names = "--seconds", defaultValue = "20", description = "seconds of each open-loop phase")
     int seconds;
+    @Option(names = "--lag-warmup", defaultValue = "10",
+            description = "seconds of open loop at half the maximum before the measured phases, not counted")
+    int lagWarmup;
     @Option(names = "--report", description = "append the results to this file")
     Path reportFile;
 
@@ -115,9 +118,14 @@ final class IngestBench implements Callable<Integer> {
             report.line("ingest: ratio to the baseline %.2fx (median of rounds %.2fx; target >= 0.6x: %s)", ratio,
                     Stats.percentile(sorted, 50), Report.verdict(ratio >= 0.6));
             settle();
+            if (lagWarmup > 0) {
+                openLoop(producer, new ResultEvents(runTag + "-lagwarm", keys, secretBytes), 0.5, max * 0.5, lagWarmup,
+                        false);
+            }
             Map<Double, Double> p99s = new HashMap<>();
             for (double f : rates) {
-                p99s.put(f, openLoop(producer, new ResultEvents(runTag + "-lag" + f, keys, secretBytes), f, max * f));
+                p99s.put(f, openLoop(producer, new ResultEvents(runTag + "-lag" + f, keys, secretBytes), f, max * f,
+                        seconds, true));
             }
             Double atHalf = p99s.get(0.5);
             if (atHalf != null) {
@@ -221,9 +229,16 @@ final class IngestBench implements Callable<Integer> {
         }
     }
 
-    /** Open-loop production at {@code rate} events/s for {@code seconds}; returns the p99 lag in ms. */
-    private double openLoop(KafkaProducer<String, byte[]> producer, ResultEvents gen, double fraction, double rate)
-            throws Exception {
+    /**
+     * Open-loop production at {@code rate} events/s for {@code seconds}; returns the p99 lag in ms. A phase not
+     * {@code measured} is the warm-up before the measured ones: settling the databases ends in a checkpoint, after which
+     * the first change of every page writes the whole page to the WAL, and the service's small-batch path is compiled by
+     * the JIT only once it runs; both made the first seconds of the first measured phase its worst (p99 per 2 s of
+     * 500-870 ms, then 50-120 ms). A service that has been running meets neither; the warm-up pays for both and is
+     * reported on one line, not counted.
+     */
+    private double openLoop(KafkaProducer<String, byte[]> producer, ResultEvents gen, double fraction, double rate,
+            int seconds, boolean measured) throws Exception {
         int n = (int) Math.round(rate * seconds);
         List<ResultEvents.Signed> records = generate(gen, n);
         long before = maxPosition();
@@ -275,6 +290,12 @@ final class IngestBench implements Callable<Integer> {
         }
         double p50 = Stats.percentile(lags, 50);
         double p99 = Stats.percentile(lags, 99);
+        if (!measured) {
+            report.line("ingest: open-loop warm-up, %d s at %.2f of the maximum = %.0f events/s (not counted): lag p50 %.0f ms, "
+                    + "p99 %.0f ms; p99 per %d s: %s", seconds, fraction, rate, p50, p99, TIMELINE_WINDOW_SECONDS,
+                    timeline(lags, dueSeconds, i, start));
+            return p99;
+        }
         report.line("ingest: open loop at %.2f of the maximum = %.0f events/s (%d events, produced in %.1f s): "
                 + "lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (to the insert p50 %.0f / p99 %.0f ms, insert to commit "
                 + "p50 %.0f / p99 %.0f ms)", fraction, rate, records.size(), sent, p50, p99, Stats.percentile(lags, 100),
