@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Podium's benchmarks, each beside its baseline in the same run (docs/PERFORMANCE.md). Run through ./podium bench:
-#   ./podium bench ingest [--events N] [--rates 0.25,0.5,0.75] [--seconds S] [--keys K]
+#   ./podium bench ingest [--events N] [--rates 0.25,0.5,0.75] [--seconds S] [--lag-warmup S] [--keys K]
 #   ./podium bench replay [--events N]            (the size: --events 1000000)
 #   ./podium bench agent-overhead [--pairs N] [--steps S]
 #   ./podium bench pages [seconds per phase] [clients]
