@@ -2,7 +2,7 @@
 # Podium's benchmarks, each beside its baseline in the same run (docs/PERFORMANCE.md). Run through ./podium bench:
 #   ./podium bench ingest [--events N] [--rates 0.25,0.5,0.75] [--seconds S] [--lag-warmup S] [--keys K]
 #   ./podium bench replay [--events N]            (the size: --events 1000000)
-#   ./podium bench agent-overhead [--pairs N] [--steps S]
+#   ./podium bench agent-overhead [--pairs N] [--steps S]   (20 pairs by default)
 #   ./podium bench pages [seconds per phase] [clients]
 #   ./podium bench all                            (the four, one report)
 # ingest and replay start what they measure on ports 29000-29999 and remove it afterwards: a private PostgreSQL 15
