@@ -18,6 +18,8 @@ final class Collector {
     static final int MAX_METRICS = 256;
     static final int MAX_STEPS = 100_000;
     static final int MAX_WARNINGS = 20;
+    /** As for JSON numbers: a longer numeral is no measurement. */
+    static final int MAX_NUMBER_CHARS = 64;
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_.:/%-]+");
 
     private final String format;
@@ -31,12 +33,20 @@ final class Collector {
     }
 
     void metric(String name, double value, String unit, Direction direction) {
+        String n = clean(name);
         if (!Double.isFinite(value)) {
-            warn("ignored non-finite value of " + clean(name));
+            warn("ignored non-finite value of " + n);
             return;
         }
-        String n = clean(name);
         if (n.isEmpty()) {
+            return;
+        }
+        if (value < 0) {
+            warn("ignored negative value " + value + " of " + n);
+            return;
+        }
+        if (value == 0 && isRate(n, unit)) {
+            warn("ignored zero rate " + n);
             return;
         }
         if (!metrics.containsKey(n) && metrics.size() >= MAX_METRICS) {
@@ -82,6 +92,12 @@ final class Collector {
         return s.length() <= max ? s : s.substring(0, max);
     }
 
+    /** A rate (something per unit of time): zero means nothing was measured, never a result. */
+    static boolean isRate(String name, String unit) {
+        String n = (name + " " + (unit == null ? "" : unit)).toLowerCase(Locale.ROOT);
+        return n.matches(".*(per_second|per_sec|/s\\b|/sec\\b|throughput|tokens_per|samples_per|steps_per|qps|ips\\b).*");
+    }
+
     /** Throughputs and accuracies are better higher; times, latencies, losses and memory lower. */
     static Direction guessDirection(String name, String unit) {
         String n = (name + " " + (unit == null ? "" : unit)).toLowerCase(Locale.ROOT);
@@ -96,6 +112,9 @@ final class Collector {
             return null;
         }
         String t = text.strip().replace(",", "");
+        if (t.length() > MAX_NUMBER_CHARS) {
+            return null;
+        }
         if (!t.matches("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?")) {
             return null;
         }

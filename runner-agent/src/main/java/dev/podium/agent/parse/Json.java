@@ -1,25 +1,43 @@
 package dev.podium.agent.parse;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /** Reads untrusted JSON with bounded nesting and string length. */
 final class Json {
 
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(64).maxStringLength(1024 * 1024).maxNumberLength(64).build();
     static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * For files written by Python's {@code json.dump}, which writes {@code NaN} and {@code Infinity} as bare words: they
+     * are read (and then dropped with a warning by the {@link Collector}) instead of failing the whole file.
+     */
+    static final ObjectMapper PYTHON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(64).maxStringLength(1024 * 1024).maxNumberLength(64).build());
+        MAPPER.getFactory().setStreamReadConstraints(LIMITS);
+        PYTHON.getFactory().setStreamReadConstraints(LIMITS);
     }
 
     private Json() {
     }
 
     static JsonNode read(String text, Collector c) {
+        return read(MAPPER, text, c);
+    }
+
+    /** JSON as Python writes it (NaN, Infinity, -Infinity allowed). */
+    static JsonNode readPython(String text, Collector c) {
+        return read(PYTHON, text, c);
+    }
+
+    private static JsonNode read(ObjectMapper mapper, String text, Collector c) {
         try {
-            return MAPPER.readTree(text);
+            return mapper.readTree(text);
         } catch (Exception e) {
             c.warn("not valid JSON: " + firstLine(e.getMessage()));
             return null;
