@@ -17,6 +17,7 @@ final class Collector {
 
     static final int MAX_METRICS = 256;
     static final int MAX_STEPS = 100_000;
+    static final int MAX_SAMPLES = 100_000;
     static final int MAX_WARNINGS = 20;
     /** As for JSON numbers: a longer numeral is no measurement. */
     static final int MAX_NUMBER_CHARS = 64;
@@ -33,6 +34,14 @@ final class Collector {
     }
 
     void metric(String name, double value, String unit, Direction direction) {
+        metric(name, value, unit, direction, List.of());
+    }
+
+    /**
+     * A metric with the per-request or per-step values behind it; those that are not finite and non-negative are left
+     * out, and at most {@value #MAX_SAMPLES} are kept.
+     */
+    void metric(String name, double value, String unit, Direction direction, List<Double> samples) {
         String n = clean(name);
         if (!Double.isFinite(value)) {
             warn("ignored non-finite value of " + n);
@@ -53,8 +62,27 @@ final class Collector {
             warn("more than " + MAX_METRICS + " metrics; the rest are ignored");
             return;
         }
+        List<Double> kept = samples.stream().filter(v -> v != null && Double.isFinite(v) && v >= 0).limit(MAX_SAMPLES).toList();
+        if (kept.size() < Math.min(samples.size(), MAX_SAMPLES)) {
+            warn("ignored " + (Math.min(samples.size(), MAX_SAMPLES) - kept.size()) + " unusable per-request values of " + n);
+        }
         metrics.remove(n);
-        metrics.put(n, new ParsedMetric(n, value, unit == null ? "1" : clip(unit, 32), direction));
+        metrics.put(n, new ParsedMetric(n, value, unit == null ? "1" : clip(unit, 32), direction, kept));
+    }
+
+    java.util.Optional<ParsedMetric> found(String name) {
+        return java.util.Optional.ofNullable(metrics.get(name));
+    }
+
+    /** Puts {@code name}, when found, first: the metric a run is judged by when the caller takes the first. */
+    void lead(String name) {
+        ParsedMetric m = metrics.get(name);
+        if (m != null) {
+            Map<String, ParsedMetric> rest = new LinkedHashMap<>(metrics);
+            metrics.clear();
+            metrics.put(name, m);
+            metrics.putAll(rest);
+        }
     }
 
     void step(StepSample s) {

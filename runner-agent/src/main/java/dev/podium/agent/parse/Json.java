@@ -16,7 +16,9 @@ final class Json {
      * For files written by Python's {@code json.dump}, which writes {@code NaN} and {@code Infinity} as bare words: they
      * are read (and then dropped with a warning by the {@link Collector}) instead of failing the whole file.
      */
-    static final ObjectMapper PYTHON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    static final ObjectMapper PYTHON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(LIMITS);

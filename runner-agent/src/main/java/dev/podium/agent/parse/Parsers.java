@@ -14,7 +14,8 @@ public final class Parsers {
 
     /** Output beyond this is not read: no real report is this large, and a hostile one must not exhaust memory. */
     public static final int MAX_INPUT_BYTES = 32 * 1024 * 1024;
-    public static final List<String> FORMATS = List.of("hf-trainer", "optimum-benchmark", "mlperf", "jsonl");
+    public static final List<String> FORMATS = List.of("hf-trainer", "optimum-benchmark", "mlperf", "jsonl",
+            ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG);
 
     private Parsers() {
     }
@@ -25,6 +26,7 @@ public final class Parsers {
             case "optimum-benchmark" -> new OptimumBenchmarkParser();
             case "mlperf" -> new MlperfParser();
             case "jsonl" -> new JsonLinesParser();
+            case ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG -> new ServingBenchmarkParser(format);
             default -> null;
         });
     }
