@@ -15,7 +15,7 @@ public final class Parsers {
     /** Output beyond this is not read: no real report is this large, and a hostile one must not exhaust memory. */
     public static final int MAX_INPUT_BYTES = 32 * 1024 * 1024;
     public static final List<String> FORMATS = List.of("hf-trainer", "optimum-benchmark", "mlperf", "jsonl",
-            ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG);
+            ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG, GenAiPerfParser.FORMAT);
 
     private Parsers() {
     }
@@ -27,6 +27,7 @@ public final class Parsers {
             case "mlperf" -> new MlperfParser();
             case "jsonl" -> new JsonLinesParser();
             case ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG -> new ServingBenchmarkParser(format);
+            case GenAiPerfParser.FORMAT -> new GenAiPerfParser();
             default -> null;
         });
     }
