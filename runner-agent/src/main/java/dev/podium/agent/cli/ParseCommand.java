@@ -26,10 +26,13 @@ import picocli.CommandLine.Parameters;
         description = {"Print, as JSON, the metrics a parser finds in a benchmark output (name, value, unit). Publishes nothing.",
                 "Formats: hf-trainer (log with '***** train metrics *****' or the metrics dict line, or all_results.json), "
                         + "optimum-benchmark (benchmark_report.json), mlperf (mlperf_log_summary.txt or :::MLLOG lines), "
-                        + "jsonl (Podium's JSON-lines protocol), regex (with --regex)."})
+                        + "jsonl (Podium's JSON-lines protocol), vllm-serving and sglang-serving (the printed result block or "
+                        + "the saved result JSON), genai-perf (genai-perf or AIPerf profile export JSON), regex (with --regex); "
+                        + "auto (the default) recognises which of the built-in formats the file is."})
 public final class ParseCommand implements Callable<Integer> {
 
-    @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "hf-trainer, optimum-benchmark, mlperf, jsonl or regex.")
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
+            description = "auto (default), hf-trainer, optimum-benchmark, mlperf, jsonl, vllm-serving, sglang-serving, genai-perf or regex.")
     String format;
 
     @Option(names = "--regex", paramLabel = "NAME=PATTERN", description = "A regex template for --format regex; the first group captures the value.")
@@ -87,7 +90,7 @@ public final class ParseCommand implements Callable<Integer> {
             return new RegexParser(templates);
         }
         return Parsers.byFormat(format).orElseGet(() -> {
-            System.err.println("podium-agent: unknown format '" + format + "'; use one of " + Parsers.FORMATS + " or regex");
+            System.err.println("podium-agent: unknown format '" + format + "'; use one of " + Parsers.FORMATS + ", auto or regex");
             return null;
         });
     }

@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
                 + "results. The host fingerprint is this host's; say what ran with the options."})
 public final class SubmitCommand implements Callable<Integer> {
 
-    @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "hf-trainer, optimum-benchmark, mlperf, jsonl or regex.")
+    @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "auto, hf-trainer, optimum-benchmark, mlperf, jsonl, vllm-serving, sglang-serving, genai-perf or regex.")
     String format;
 
     @Option(names = "--regex", paramLabel = "NAME=PATTERN", description = "Templates for --format regex.")

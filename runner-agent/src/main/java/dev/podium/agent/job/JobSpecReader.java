@@ -70,7 +70,7 @@ public final class JobSpecReader {
             parser = templates.isEmpty() ? "hf-trainer" : "regex";
         }
         if (!parser.equals("regex") && Parsers.byFormat(parser).isEmpty()) {
-            throw new JobSpecException("parser", "unknown format '" + parser + "'; use one of " + Parsers.FORMATS + " or regex");
+            throw new JobSpecException("parser", "unknown format '" + parser + "'; use one of " + Parsers.FORMATS + ", auto or regex");
         }
         if (parser.equals("regex") && templates.isEmpty()) {
             throw new JobSpecException("regex", "parser 'regex' needs at least one template");

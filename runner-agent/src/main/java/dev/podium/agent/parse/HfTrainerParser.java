@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
 public final class HfTrainerParser implements OutputParser {
 
     private static final Pattern HEADER = Pattern.compile("^\\s*\\*{5} (\\w+) metrics \\*{5}\\s*$");
-    private static final Pattern BLOCK_LINE = Pattern.compile("^\\s+(\\S.{0,199}?)\\s*=\\s*(\\S.{0,99}?)\\s*$");
+    /** Any key that starts with a letter, spaces and parentheses included; a line like {@code $(rm -rf /) = 1} ends the block. */
+    private static final Pattern BLOCK_LINE = Pattern.compile("^\\s+(\\p{L}.{0,199}?)\\s*=\\s*(\\S.{0,99}?)\\s*$");
     private static final Pattern STATS_HEADER = Pattern.compile("^\\s*Stats:\\s*$");
     private static final Pattern SEPARATOR = Pattern.compile("^\\s*-{3,}\\s*$");
     private static final Pattern STATS_LINE = Pattern.compile("^\\s*([A-Za-z][^=]{0,99}?)\\s*=\\s*(\\S.{0,99}?)\\s*$");

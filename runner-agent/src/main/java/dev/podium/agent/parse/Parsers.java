@@ -14,6 +14,7 @@ public final class Parsers {
 
     /** Output beyond this is not read: no real report is this large, and a hostile one must not exhaust memory. */
     public static final int MAX_INPUT_BYTES = 32 * 1024 * 1024;
+    /** The concrete formats; {@code auto} ({@link AutoParser}) recognises which of them an output is. */
     public static final List<String> FORMATS = List.of("hf-trainer", "optimum-benchmark", "mlperf", "jsonl",
             ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG, GenAiPerfParser.FORMAT);
 
@@ -28,6 +29,7 @@ public final class Parsers {
             case "jsonl" -> new JsonLinesParser();
             case ServingBenchmarkParser.VLLM, ServingBenchmarkParser.SGLANG -> new ServingBenchmarkParser(format);
             case GenAiPerfParser.FORMAT -> new GenAiPerfParser();
+            case AutoParser.FORMAT -> new AutoParser();
             default -> null;
         });
     }

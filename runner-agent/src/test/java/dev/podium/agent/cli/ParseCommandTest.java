@@ -75,4 +75,14 @@ class ParseCommandTest {
             assertThat(r.out()).as(cmd).contains("Usage: podium-agent " + cmd);
         }
     }
+
+    @Test
+    void formatAutoIsTheDefaultAndNamesTheFormatItFound() throws Exception {
+        Result r = run("parse", Resources.path("parse/vllm-serving-result.txt").toString());
+        assertThat(r.exit()).isZero();
+        assertThat(new ObjectMapper().readTree(r.out()).path("format").asText()).isEqualTo("vllm-serving");
+        assertThat(metric(r, "ttft_p99_ms").path("direction").asText()).isEqualTo("lower");
+        Result g = run("parse", "--format", "auto", Resources.path("parse/genai-perf-export.json").toString());
+        assertThat(new ObjectMapper().readTree(g.out()).path("format").asText()).isEqualTo("genai-perf");
+    }
 }
