@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * One measured metric of a run: its raw per-repetition values (warm-up excluded when {@code warmupExcluded}) and their
- * statistics.
+ * statistics, and, where the workload gave per-request or per-step values, their percentiles (absent in events of agents
+ * that predate them, and where there were no such values).
  */
 public record Metric(
         String name,
@@ -15,5 +16,12 @@ public record Metric(
         Scope scope,
         boolean warmupExcluded,
         @Nullable @NonNegative List<Double> values,
-        @Nullable Statistics statistics) {
+        @Nullable Statistics statistics,
+        @Nullable Percentiles percentiles) {
+
+    /** A metric without per-request or per-step percentiles. */
+    public Metric(String name, String unit, Direction direction, Scope scope, boolean warmupExcluded, List<Double> values,
+            Statistics statistics) {
+        this(name, unit, direction, scope, warmupExcluded, values, statistics, null);
+    }
 }

@@ -67,7 +67,7 @@ public final class JobSpecReader {
         List<RegexTemplate> templates = regex(root);
         String parser = optionalString(root, "parser", adapter.equals("reference") ? "jsonl" : null);
         if (parser == null) {
-            parser = templates.isEmpty() ? "hf-trainer" : "regex";
+            parser = templates.isEmpty() ? "auto" : "regex";
         }
         if (!parser.equals("regex") && Parsers.byFormat(parser).isEmpty()) {
             throw new JobSpecException("parser", "unknown format '" + parser + "'; use one of " + Parsers.FORMATS + ", auto or regex");

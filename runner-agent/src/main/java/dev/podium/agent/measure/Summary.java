@@ -2,6 +2,7 @@ package dev.podium.agent.measure;
 
 import dev.podium.agent.parse.ParsedMetric;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Scope;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
@@ -15,13 +16,15 @@ public final class Summary {
 
     /** A coefficient of variation above this marks the run as noisy (it still counts, with the check failed). */
     public static final double MAX_CV = 0.10;
+    /** Per-request or per-step values pooled over the repetitions for a metric's percentiles, at most. */
+    static final int MAX_POOLED = 1_000_000;
 
     private Summary() {
     }
 
     /**
-     * One {@link Metric} per name found in every repetition; values in repetition order. {@code perAccelerator} names the
-     * metrics whose scope is one device.
+     * One {@link Metric} per name found in every repetition; values in repetition order; percentiles of the per-request
+     * or per-step samples of all repetitions where there are two or more.
      */
     public static List<Metric> metrics(List<List<ParsedMetric>> repetitions, boolean warmupExcluded) {
         Map<String, List<ParsedMetric>> byName = new LinkedHashMap<>();
@@ -40,8 +43,9 @@ public final class Summary {
                 continue; // the contract's values are non-negative; a negative loss or offset is not a benchmark result
             }
             ParsedMetric first = e.getValue().get(0);
+            List<Double> pooled = e.getValue().stream().flatMap(m -> m.samples().stream()).limit(MAX_POOLED).toList();
             out.add(new Metric(first.name(), first.unit(), first.direction(), Scope.SYSTEM, warmupExcluded, values,
-                    Statistics.of(values)));
+                    Statistics.of(values), pooled.size() >= 2 ? Percentiles.of(pooled) : null));
         }
         return out;
     }

@@ -2,16 +2,20 @@ package dev.podium.agent.parse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.podium.events.model.Direction;
+import dev.podium.events.model.Percentiles;
+import java.util.List;
 
 /**
  * Podium's own JSON-lines protocol (see the module README): any line that is a JSON object with {@code "podium": 1}.
  * {@code type} is {@code metric} (name, value, unit, direction "higher"|"lower"), {@code step} (step, warmup, samples,
  * seconds, samples_per_second) or {@code info} (string facts). Other lines are ignored, so a workload may print anything
- * else. When no metric line names {@code train_samples_per_second}, it is computed from the measured (non-warm-up) steps.
+ * else. When no metric line names {@code train_samples_per_second}, it is computed from the measured (non-warm-up) steps;
+ * either way the steps' rates are its samples, and the steps' times give {@code step_time_mean_ms} and its percentiles.
  */
 public final class JsonLinesParser implements OutputParser {
 
     public static final String THROUGHPUT = "train_samples_per_second";
+    public static final String STEP_TIME = "step_time_mean_ms";
 
     @Override
     public String format() {
@@ -66,8 +70,6 @@ public final class JsonLinesParser implements OutputParser {
     @Override
     public ParseResult parse(String text) {
         Collector c = new Collector(format());
-        long samples = 0;
-        double seconds = 0;
         int bad = 0;
         for (String raw : Lines.of(text)) {
             String line = raw.strip();
@@ -105,10 +107,6 @@ public final class JsonLinesParser implements OutputParser {
                         continue;
                     }
                     c.step(st);
-                    if (!st.warmup()) {
-                        samples += st.samples();
-                        seconds += st.seconds();
-                    }
                 }
                 case "info" -> n.fields().forEachRemaining(e -> {
                     if (e.getValue().isValueNode() && !e.getKey().equals("podium") && !e.getKey().equals("type")) {
@@ -122,11 +120,34 @@ public final class JsonLinesParser implements OutputParser {
         if (bad > 0) {
             c.warn(bad + " protocol lines were not valid JSON");
         }
-        ParseResult r = c.result();
-        if (r.metric(THROUGHPUT).isEmpty() && seconds > 0) {
-            c.metric(THROUGHPUT, samples / seconds, "samples/s", Direction.HIGHER_IS_BETTER);
-            r = c.result();
+        List<StepSample> measured = c.result().steps().stream().filter(st -> !st.warmup()).toList();
+        List<Double> rates = measured.stream().map(StepSample::samplesPerSecond).toList();
+        c.found(THROUGHPUT).ifPresentOrElse(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), rates), () -> {
+            if (!measured.isEmpty()) {
+                c.metric(THROUGHPUT, measured.stream().mapToLong(StepSample::samples).sum()
+                        / measured.stream().mapToDouble(StepSample::seconds).sum(), "samples/s", Direction.HIGHER_IS_BETTER, rates);
+            }
+        });
+        stepTimes(c, measured);
+        return c.result();
+    }
+
+    /**
+     * The measured steps' time: its mean ({@value #STEP_TIME}, with every step as a sample) and, from two steps on, its
+     * median, 90th and 99th percentiles as metrics of their own, all lower-is-better.
+     */
+    static void stepTimes(Collector c, List<StepSample> measured) {
+        if (measured.isEmpty()) {
+            return;
         }
-        return r;
+        List<Double> ms = measured.stream().map(st -> st.seconds() * 1000).toList();
+        c.metric(STEP_TIME, ms.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), "ms",
+                Direction.LOWER_IS_BETTER, ms);
+        if (ms.size() >= 2) {
+            Percentiles p = Percentiles.of(ms);
+            c.metric("step_time_p50_ms", p.p50(), "ms", Direction.LOWER_IS_BETTER);
+            c.metric("step_time_p90_ms", p.p90(), "ms", Direction.LOWER_IS_BETTER);
+            c.metric("step_time_p99_ms", p.p99(), "ms", Direction.LOWER_IS_BETTER);
+        }
     }
 }

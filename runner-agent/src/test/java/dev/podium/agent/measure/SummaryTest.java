@@ -71,4 +71,22 @@ class SummaryTest {
         assertThat(series.get(SeriesKind.ACCELERATOR_UTILISATION)).containsExactly(new Sample(0.5, 0, null, 0));
         assertThat(series.get(SeriesKind.POWER)).containsExactly(new Sample(0.5, 79.25, null, 0));
     }
+
+    @Test
+    void perRequestSamplesOfAllRepetitionsGiveTheMetricsPercentilesAndLatencyMetricsStayLowerIsBetter() {
+        ParsedMetric rep1 = new ParsedMetric("e2e_latency_mean_ms", 2.5, "ms", Direction.LOWER_IS_BETTER, List.of(1.0, 2.0));
+        ParsedMetric rep2 = new ParsedMetric("e2e_latency_mean_ms", 3.5, "ms", Direction.LOWER_IS_BETTER, List.of(3.0, 4.0));
+        ParsedMetric p99a = new ParsedMetric("ttft_p99_ms", 101.5, "ms", Direction.LOWER_IS_BETTER);
+        ParsedMetric p99b = new ParsedMetric("ttft_p99_ms", 99.5, "ms", Direction.LOWER_IS_BETTER);
+        List<Metric> m = Summary.metrics(List.of(List.of(rep1, p99a), List.of(rep2, p99b)), true);
+        assertThat(m.get(0).percentiles()).satisfies(p -> {
+            assertThat(p.n()).isEqualTo(4);
+            assertThat(p.p50()).isEqualTo(2.5, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(p.p90()).isEqualTo(3.7, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(p.p99()).isEqualTo(3.97, org.assertj.core.data.Offset.offset(1e-9));
+        });
+        assertThat(m.get(1).percentiles()).isNull(); // a harness's own percentile has no samples behind it
+        assertThat(m.get(1).direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(m.get(1).statistics().mean()).isEqualTo(100.5);
+    }
 }

@@ -113,4 +113,23 @@ class OtherParsersTest {
         assertThat(JsonLinesParser.stepLine("step 3/10 loss 0.5")).isEmpty();
         assertThat(JsonLinesParser.stepLine(null)).isEmpty();
     }
+
+    @Test
+    void jsonLinesStepsGiveStepTimePercentilesAndThroughputSamples() {
+        String out = """
+                {"podium": 1, "type": "step", "step": 1, "warmup": true, "samples": 8, "seconds": 10.0}
+                {"podium": 1, "type": "step", "step": 2, "warmup": false, "samples": 8, "seconds": 0.4}
+                {"podium": 1, "type": "step", "step": 3, "warmup": false, "samples": 8, "seconds": 0.1}
+                {"podium": 1, "type": "step", "step": 4, "warmup": false, "samples": 8, "seconds": 0.3}
+                {"podium": 1, "type": "step", "step": 5, "warmup": false, "samples": 8, "seconds": 0.2}
+                """;
+        ParseResult r = new JsonLinesParser().parse(out);
+        assertThat(r.metric("step_time_mean_ms").get().value()).isEqualTo(250.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_mean_ms").get().samples()).hasSize(4);
+        assertThat(r.metric("step_time_p50_ms").get().value()).isEqualTo(250.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_p90_ms").get().value()).isEqualTo(370.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_p99_ms").get().value()).isEqualTo(397.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_p99_ms").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(r.metric("train_samples_per_second").get().samples()).containsExactly(20.0, 80.0, 8 / 0.3, 40.0);
+    }
 }
