@@ -8,6 +8,10 @@ import java.util.Map;
 /**
  * A benchmark job as agents receive it. {@code adapter} is {@code reference} (the PyTorch workload the agent ships) or
  * {@code command} (any command, possibly launching a multi-node run). {@code matrix} maps a parameter to the values to sweep.
+ * {@code warmup} says how a command's figures leave out its warm-up: {@value #WARMUP_DECLARED} (the tool does it, as
+ * optimum-habana's {@code throughput_warmup_steps}; the run shows it as declared) or {@value #WARMUP_VERIFIED} (the agent
+ * computes the throughput from the tool's per-step log after {@code warmupSteps} steps; shown as verified); absent, a
+ * command run is not known to exclude its warm-up.
  */
 public record JobSpec(
         String benchmark,
@@ -22,5 +26,17 @@ public record JobSpec(
         Map<String, String> environment,
         @NonNegative int nodes,
         @NonNegative int devicesPerNode,
-        @Nullable String pool) {
+        @Nullable String pool,
+        @Nullable String warmup) {
+
+    public static final String WARMUP_DECLARED = "excluded-by-tool";
+    public static final String WARMUP_VERIFIED = "from-step-log";
+
+    /** A job without a warm-up declaration. */
+    public JobSpec(String benchmark, String adapter, List<String> command, String parser, Map<String, String> parameters,
+            Map<String, List<String>> matrix, int repetitions, int warmupSteps, int timeoutSeconds,
+            Map<String, String> environment, int nodes, int devicesPerNode, String pool) {
+        this(benchmark, adapter, command, parser, parameters, matrix, repetitions, warmupSteps, timeoutSeconds, environment,
+                nodes, devicesPerNode, pool, null);
+    }
 }

@@ -50,7 +50,8 @@ public final class CampaignPlan {
         parameters.putAll(point);
         return new JobSpec(spec.benchmark(), spec.adapter(), spec.command(), spec.parser(), parameters, Map.of(),
                 spec.repetitions(), spec.warmupSteps(), spec.timeoutSeconds(),
-                spec.environment() == null ? Map.of() : spec.environment(), spec.nodes(), spec.devicesPerNode(), pool);
+                spec.environment() == null ? Map.of() : spec.environment(), spec.nodes(), spec.devicesPerNode(), pool,
+                spec.warmup());
     }
 
     /**

@@ -9,12 +9,14 @@ import dev.podium.agent.detect.ToolRunner;
 import dev.podium.agent.measure.RunChecks;
 import dev.podium.agent.measure.Sampler;
 import dev.podium.agent.measure.Summary;
+import dev.podium.agent.measure.WarmupCheck;
 import dev.podium.agent.parse.JsonLinesParser;
 import dev.podium.agent.parse.OutputParser;
 import dev.podium.agent.parse.ParseResult;
 import dev.podium.agent.parse.ParsedMetric;
 import dev.podium.agent.parse.Parsers;
 import dev.podium.agent.parse.RegexParser;
+import dev.podium.agent.parse.StepLog;
 import dev.podium.agent.parse.StepSample;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.workload.ProcessOutcome;
@@ -69,6 +71,8 @@ public final class JobRunner {
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** A RunProgress at most every this many steps unless set otherwise; about ten per repetition when the total is known. */
     static final int DEFAULT_PROGRESS_STEPS = 10;
+    /** Steps of a repetition's log kept for {@code warmup: from-step-log}, at most. */
+    static final int MAX_LOGGED_STEPS = 100_000;
 
     private final EventSink sink;
     private final Fingerprint fingerprint;
@@ -225,7 +229,10 @@ public final class JobRunner {
         List<List<ParsedMetric>> perRepetition = new ArrayList<>();
         List<Sample> stepSeries = new ArrayList<>();
         long started = System.nanoTime();
-        boolean warmupSeparated = reference;
+        String warmupHandling = reference ? null : spec.warmup();
+        boolean verifying = JobSpec.WARMUP_VERIFIED.equals(warmupHandling);
+        String notVerified = null;
+        long verifiedSteps = 0;
         List<Double> repetitionSeconds = new ArrayList<>();
         List<List<Double>> losses = new ArrayList<>();
         Double utilisationBeforeStart;
@@ -243,6 +250,7 @@ public final class JobRunner {
                 StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
                 List<Double> repLosses = java.util.Collections.synchronizedList(new ArrayList<>());
                 losses.add(repLosses);
+                List<StepSample> logged = java.util.Collections.synchronizedList(new ArrayList<>());
                 long repStarted = System.nanoTime();
                 ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
                         line -> {
@@ -250,6 +258,9 @@ public final class JobRunner {
                                 long n = steps.incrementAndGet();
                                 progress.step(repLabel, n, total);
                                 stepProgress.step(n, st);
+                                if (verifying && logged.size() < MAX_LOGGED_STEPS) {
+                                    logged.add(st);
+                                }
                             });
                             JsonLinesParser.stepLoss(line).ifPresent(repLosses::add);
                         });
@@ -270,13 +281,24 @@ public final class JobRunner {
                     return fail(stream, runId, point, phase, outcome.exitCode(), redactor.text(reason), redactor.text(outcome.tail()), label);
                 }
                 ParseResult parsed = parser.parse(outcome.stdout());
-                String primary = primaryMetric(parsed, reference);
+                List<ParsedMetric> found = parsed.metrics();
+                if (verifying) {
+                    List<ParsedMetric> fromLog = StepLog.afterWarmup(List.copyOf(logged), spec.warmupSteps());
+                    if (fromLog.isEmpty()) {
+                        notVerified = notVerified != null ? notVerified : "repetition " + repNo + ": the tool's per-step log had "
+                                + logged.size() + " steps, none after the first " + spec.warmupSteps();
+                    } else {
+                        verifiedSteps += metric(fromLog, JsonLinesParser.STEP_TIME).map(m -> m.samples().size()).orElse(0);
+                        found = withStepLog(fromLog, found);
+                    }
+                }
+                String primary = primaryMetric(parsed, found, reference);
                 if (primary == null) {
                     return fail(stream, runId, point, "parse", outcome.exitCode(), "no metrics found by parser " + parserName
                             + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")"),
                             redactor.text(outcome.tail()), label);
                 }
-                perRepetition.add(parsed.metrics());
+                perRepetition.add(found);
                 double offset = sampler.secondsSinceStart();
                 List<StepSample> st = parsed.steps();
                 double t = Math.max(0, offset - st.stream().mapToDouble(StepSample::seconds).sum());
@@ -288,21 +310,26 @@ public final class JobRunner {
                 }
                 stream.emit(new RunProgress(runId, rep, Math.max(total, steps.get()), Math.max(total, steps.get()), "measure",
                         "repetition " + repNo + " done: "
-                        + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("")));
+                        + metric(found, primary).map(m -> format(m.value()) + " " + m.unit()).orElse("")));
                 progress.line(repLabel + ": " + primary + " = "
-                        + parsed.metric(primary).map(m -> format(m.value()) + " " + m.unit()).orElse("?"));
+                        + metric(found, primary).map(m -> format(m.value()) + " " + m.unit()).orElse("?"));
             }
             foreignProcesses = sampler.foreignProcesses();
             emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", stepSeries);
             sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
         }
-        List<Metric> metrics = Summary.metrics(perRepetition, warmupSeparated);
+        ValidityCheck warmupCheck = reference ? WarmupCheck.separated()
+                : JobSpec.WARMUP_DECLARED.equals(warmupHandling) ? WarmupCheck.declared()
+                : !verifying ? WarmupCheck.notSeparated()
+                : notVerified != null ? WarmupCheck.notVerified(notVerified)
+                : WarmupCheck.verified(spec.warmupSteps(), verifiedSteps, perRepetition.size());
+        List<Metric> metrics = Summary.metrics(perRepetition, warmupCheck.passed());
         String primary = metrics.stream().filter(m -> m.name().equals(JsonLinesParser.THROUGHPUT)).findFirst()
                 .or(() -> metrics.stream().filter(m -> m.direction() == Direction.HIGHER_IS_BETTER).findFirst())
                 .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
         double duration = (System.nanoTime() - started) / 1e9;
         List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
-                warmupSeparated));
+                warmupCheck));
         validity.add(RunChecks.duration(repetitionSeconds));
         RunChecks.lossDecreased(losses).ifPresent(validity::add);
         RunChecks.deviceNotShared(utilisationBeforeStart, foreignProcesses).ifPresent(validity::add);
@@ -338,11 +365,26 @@ public final class JobRunner {
         return Parsers.byFormat(format).orElseThrow(() -> new JobSpecException("parser", "unknown format " + format));
     }
 
-    private static String primaryMetric(ParseResult parsed, boolean reference) {
+    private static String primaryMetric(ParseResult parsed, List<ParsedMetric> found, boolean reference) {
         if (reference) {
             return parsed.metric(JsonLinesParser.THROUGHPUT).isPresent() ? JsonLinesParser.THROUGHPUT : null;
         }
-        return parsed.metrics().isEmpty() ? null : parsed.metrics().get(0).name();
+        return found.isEmpty() ? null : found.get(0).name();
+    }
+
+    private static java.util.Optional<ParsedMetric> metric(List<ParsedMetric> metrics, String name) {
+        return metrics.stream().filter(m -> m.name().equals(name)).reduce((a, b) -> b);
+    }
+
+    /**
+     * The agent's figures from the step log first (its throughput is then the run's primary metric), then the tool's
+     * other metrics; a tool's metric of the same name, which may include the warm-up, gives way.
+     */
+    static List<ParsedMetric> withStepLog(List<ParsedMetric> fromLog, List<ParsedMetric> tool) {
+        Set<String> names = fromLog.stream().map(ParsedMetric::name).collect(java.util.stream.Collectors.toSet());
+        List<ParsedMetric> out = new ArrayList<>(fromLog);
+        tool.stream().filter(m -> !names.contains(m.name())).forEach(out::add);
+        return out;
     }
 
     private List<Accelerator> accelerators(boolean cpuOnly, int devicesPerNode, int nodes) {

@@ -24,7 +24,7 @@ public final class JobSpecReader {
 
     private static final Set<String> FIELDS = Set.of("benchmark", "version", "scenario", "model", "adapter", "command",
             "parser", "parameters", "matrix", "repetitions", "warmup_steps", "timeout_seconds", "environment", "nodes",
-            "devices_per_node", "pool", "regex");
+            "devices_per_node", "pool", "regex", "warmup");
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final int MAX_POINTS = 256;
@@ -87,14 +87,38 @@ public final class JobSpecReader {
             }
         }
         String pool = optionalString(root, "pool", null);
+        String warmupHandling = warmupHandling(root, adapter, warmup);
         JobSpec spec = new JobSpec(benchmark, adapter, command, parser, parameters, matrix, repetitions, warmup, timeout, env,
-                nodes, devices, pool);
+                nodes, devices, pool, warmupHandling);
         JobDefinition def = new JobDefinition(spec, optionalString(root, "version", null), optionalString(root, "scenario", null),
                 optionalString(root, "model", null), templates);
         if (def.points().size() > MAX_POINTS) {
             throw new JobSpecException("matrix", "expands to " + def.points().size() + " runs, more than " + MAX_POINTS);
         }
         return def;
+    }
+
+    /**
+     * {@code warmup}: how a command's figures leave out its warm-up, {@code excluded-by-tool} (declared) or
+     * {@code from-step-log} (the agent skips {@code warmup_steps} steps of the tool's per-step log, so it needs one or more).
+     */
+    private static String warmupHandling(JsonNode root, String adapter, int warmupSteps) {
+        String w = optionalString(root, "warmup", null);
+        if (w == null) {
+            return null;
+        }
+        if (adapter.equals("reference")) {
+            throw new JobSpecException("warmup", "only for adapter 'command' (the reference workload reports its warm-up steps)");
+        }
+        if (!w.equals(JobSpec.WARMUP_DECLARED) && !w.equals(JobSpec.WARMUP_VERIFIED)) {
+            throw new JobSpecException("warmup", "must be '" + JobSpec.WARMUP_DECLARED + "' or '" + JobSpec.WARMUP_VERIFIED
+                    + "', was '" + w + "'");
+        }
+        if (w.equals(JobSpec.WARMUP_VERIFIED) && warmupSteps < 1) {
+            throw new JobSpecException("warmup_steps", "must be 1 or more with warmup '" + JobSpec.WARMUP_VERIFIED
+                    + "' (the steps of the tool's log the agent leaves out)");
+        }
+        return w;
     }
 
     private static String requiredString(JsonNode root, String field) {

@@ -52,11 +52,17 @@ public final class Summary {
 
     public static List<ValidityCheck> validity(List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone,
             boolean warmupExcluded) {
+        return validity(metrics, primary, repetitionsWanted, repetitionsDone,
+                warmupExcluded ? WarmupCheck.separated() : WarmupCheck.notSeparated());
+    }
+
+    /** The checks with {@code warmup} as the {@value WarmupCheck#NAME} check (see {@link WarmupCheck}). */
+    public static List<ValidityCheck> validity(List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone,
+            ValidityCheck warmup) {
         List<ValidityCheck> checks = new ArrayList<>();
         checks.add(new ValidityCheck("min_repetitions", repetitionsDone >= Math.min(repetitionsWanted, 3) && repetitionsDone > 0,
                 repetitionsDone + " of " + repetitionsWanted + " repetitions (3 or more wanted for a confidence interval)"));
-        checks.add(new ValidityCheck("warmup_excluded", warmupExcluded,
-                warmupExcluded ? "measured after the warm-up steps" : "the workload does not report warm-up separately"));
+        checks.add(warmup);
         metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresentOrElse(m -> {
             double cv = m.statistics().cv();
             checks.add(new ValidityCheck("cv_below_" + Math.round(MAX_CV * 100) + "pct", m.values().size() < 2 || cv <= MAX_CV,

@@ -2,7 +2,6 @@ package dev.podium.agent.parse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.podium.events.model.Direction;
-import dev.podium.events.model.Percentiles;
 import java.util.List;
 
 /**
@@ -122,32 +121,9 @@ public final class JsonLinesParser implements OutputParser {
         }
         List<StepSample> measured = c.result().steps().stream().filter(st -> !st.warmup()).toList();
         List<Double> rates = measured.stream().map(StepSample::samplesPerSecond).toList();
-        c.found(THROUGHPUT).ifPresentOrElse(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), rates), () -> {
-            if (!measured.isEmpty()) {
-                c.metric(THROUGHPUT, measured.stream().mapToLong(StepSample::samples).sum()
-                        / measured.stream().mapToDouble(StepSample::seconds).sum(), "samples/s", Direction.HIGHER_IS_BETTER, rates);
-            }
-        });
-        stepTimes(c, measured);
+        c.found(THROUGHPUT).ifPresentOrElse(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), rates),
+                () -> StepLog.throughput(c, measured));
+        StepLog.stepTimes(c, measured);
         return c.result();
-    }
-
-    /**
-     * The measured steps' time: its mean ({@value #STEP_TIME}, with every step as a sample) and, from two steps on, its
-     * median, 90th and 99th percentiles as metrics of their own, all lower-is-better.
-     */
-    static void stepTimes(Collector c, List<StepSample> measured) {
-        if (measured.isEmpty()) {
-            return;
-        }
-        List<Double> ms = measured.stream().map(st -> st.seconds() * 1000).toList();
-        c.metric(STEP_TIME, ms.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), "ms",
-                Direction.LOWER_IS_BETTER, ms);
-        if (ms.size() >= 2) {
-            Percentiles p = Percentiles.of(ms);
-            c.metric("step_time_p50_ms", p.p50(), "ms", Direction.LOWER_IS_BETTER);
-            c.metric("step_time_p90_ms", p.p90(), "ms", Direction.LOWER_IS_BETTER);
-            c.metric("step_time_p99_ms", p.p99(), "ms", Direction.LOWER_IS_BETTER);
-        }
     }
 }

@@ -15,7 +15,9 @@ import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.run.RunCancelled;
+import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.sign.EventSigner;
@@ -288,5 +290,104 @@ class JobRunnerTest {
         assertThatThrownBy(() -> w.emit(new dev.podium.events.run.RunCompleted(UUID.randomUUID(), List.of(), checks, 1.0)))
                 .isInstanceOf(RecordTooLargeException.class).hasMessageContaining("over the limit");
         assertThat(journal.pendingCount()).isZero();
+    }
+
+    /** A tool's own output: an HF Trainer block whose throughput includes a slow warm-up, after per-step protocol lines. */
+    private Path toolWithStepLog(boolean withSteps) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; withSteps && i <= 6; i++) {
+            double seconds = i <= 2 ? 2.0 : 0.1; // two slow warm-up steps the tool does not flag
+            sb.append("echo '{\"podium\": 1, \"type\": \"step\", \"step\": ").append(i).append(", \"samples\": 8, \"seconds\": ")
+                    .append(seconds).append("}'\n");
+        }
+        sb.append("echo '***** train metrics *****'\n");
+        sb.append("echo '  max_memory_allocated (GB) =  38.2'\n");
+        sb.append("echo '  train_samples_per_second  =  5.5'\n");
+        Path sh = dir.resolve("tool-" + UUID.randomUUID() + ".sh");
+        Files.writeString(sh, sb.toString());
+        return sh;
+    }
+
+    private RunCompleted completed() {
+        return events().stream().map(Envelope::payload).filter(RunCompleted.class::isInstance).map(RunCompleted.class::cast)
+                .reduce((a, b) -> b).orElseThrow();
+    }
+
+    private static ValidityCheck warmupCheck(RunCompleted rc) {
+        return rc.validity().stream().filter(c -> c.name().equals("warmup_excluded")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aCommandRunWithoutAWarmupDeclarationFailsTheWarmupCheckSoItStaysOffLeaderboards() throws Exception {
+        runner.run(new JobSpecReader().read("""
+                benchmark: warmup-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: hf-trainer
+                repetitions: 1
+                """.formatted(toolWithStepLog(false))));
+        assertThat(warmupCheck(completed()).passed()).isFalse();
+        assertThat(completed().metrics()).allSatisfy(m -> assertThat(m.warmupExcluded()).isFalse());
+    }
+
+    @Test
+    void aDeclaredWarmupPassesTheCheckAndIsShownAsDeclared() throws Exception {
+        runner.run(new JobSpecReader().read("""
+                benchmark: warmup-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: hf-trainer
+                warmup: excluded-by-tool
+                repetitions: 1
+                """.formatted(toolWithStepLog(false))));
+        RunCompleted rc = completed();
+        assertThat(warmupCheck(rc).passed()).isTrue();
+        assertThat(warmupCheck(rc).detail()).startsWith("declared:");
+        assertThat(rc.metrics()).filteredOn(m -> m.name().equals("train_samples_per_second"))
+                .singleElement().satisfies(m -> {
+                    assertThat(m.values()).containsExactly(5.5);
+                    assertThat(m.warmupExcluded()).isTrue();
+                });
+    }
+
+    @Test
+    void aVerifiedWarmupComputesTheThroughputFromTheStepLogAfterTheWarmupSteps() throws Exception {
+        runner.run(new JobSpecReader().read("""
+                benchmark: warmup-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: hf-trainer
+                warmup: from-step-log
+                warmup_steps: 2
+                repetitions: 2
+                """.formatted(toolWithStepLog(true))));
+        RunCompleted rc = completed();
+        assertThat(warmupCheck(rc).passed()).isTrue();
+        assertThat(warmupCheck(rc).detail()).startsWith("verified:").contains("first 2 steps").contains("8 measured steps");
+        assertThat(rc.metrics()).filteredOn(m -> m.name().equals("train_samples_per_second")).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.values()).allSatisfy(v -> assertThat(v).isCloseTo(80.0, org.assertj.core.data.Offset.offset(1e-6)));
+                    assertThat(m.warmupExcluded()).isTrue();
+                    assertThat(m.percentiles().n()).isEqualTo(8);
+                });
+        assertThat(rc.metrics()).filteredOn(m -> m.name().equals("step_time_p99_ms")).singleElement()
+                .satisfies(m -> assertThat(m.direction()).isEqualTo(dev.podium.events.model.Direction.LOWER_IS_BETTER));
+        assertThat(rc.metrics()).anySatisfy(m -> assertThat(m.name()).isEqualTo("max_memory_allocated"));
+    }
+
+    @Test
+    void aVerifiedWarmupWithoutAStepLogFailsTheCheckAndSaysWhy() throws Exception {
+        runner.run(new JobSpecReader().read("""
+                benchmark: warmup-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: hf-trainer
+                warmup: from-step-log
+                warmup_steps: 2
+                repetitions: 1
+                """.formatted(toolWithStepLog(false))));
+        ValidityCheck c = warmupCheck(completed());
+        assertThat(c.passed()).isFalse();
+        assertThat(c.detail()).startsWith("verified: not possible").contains("0 steps");
     }
 }

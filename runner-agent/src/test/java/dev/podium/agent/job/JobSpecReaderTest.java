@@ -55,7 +55,11 @@ class JobSpecReaderTest {
                 args("benchmark: b\nadapter: command\ncommand: 'a \"b'", "command: unbalanced quote"),
                 args("'just a string'", "(file): must be a YAML mapping"),
                 args("benchmark: [1, 2]", "benchmark: must be a non-empty string"),
-                args("benchmark: b\nmatrix: [1]", "matrix: must map parameter names"));
+                args("benchmark: b\nmatrix: [1]", "matrix: must map parameter names"),
+                args("benchmark: b\nwarmup: excluded-by-tool", "warmup: only for adapter 'command'"),
+                args("benchmark: b\nadapter: command\ncommand: run\nwarmup: trust-me", "warmup: must be 'excluded-by-tool' or 'from-step-log'"),
+                args("benchmark: b\nadapter: command\ncommand: run\nwarmup: from-step-log", "warmup_steps: must be 1 or more"),
+                args("benchmark: b\nadapter: command\ncommand: run\nwarmup: [1]", "warmup: must be a non-empty string"));
     }
 
     private static org.junit.jupiter.params.provider.Arguments args(String yaml, String message) {
@@ -75,5 +79,16 @@ class JobSpecReaderTest {
                 .containsExactly("python", "my script.py", "--bs", "8");
         assertThatThrownBy(() -> CommandLine.fill(List.of("--x", "{nope}"), Map.of()))
                 .hasMessageContaining("placeholder {nope} names no parameter");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"auto", "vllm-serving", "sglang-serving", "genai-perf", "hf-trainer"})
+    void harnessFormatsAndAWarmupDeclarationAreAccepted(String parser) {
+        JobDefinition def = reader.read("benchmark: b\nadapter: command\ncommand: run\nparser: " + parser
+                + "\nwarmup: from-step-log\nwarmup_steps: 3\n");
+        assertThat(def.spec().parser()).isEqualTo(parser);
+        assertThat(def.spec().warmup()).isEqualTo("from-step-log");
+        assertThat(reader.read("benchmark: b\nadapter: command\ncommand: run\n").spec().parser()).isEqualTo("auto");
+        assertThat(reader.read("benchmark: b\nadapter: command\ncommand: run\n").spec().warmup()).isNull();
     }
 }
