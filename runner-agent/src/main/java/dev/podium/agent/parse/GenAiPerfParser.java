@@ -30,11 +30,8 @@ public final class GenAiPerfParser implements OutputParser {
     @Override
     public ParseResult parse(String text) {
         Collector c = new Collector(format());
-        JsonNode root = Json.readPython(text, c);
-        if (root == null || !root.isObject()) {
-            if (root != null) {
-                c.warn("expected a JSON object");
-            }
+        JsonNode root = Json.pythonObject(text, c);
+        if (root == null) {
             return c.result();
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {

@@ -28,13 +28,27 @@ final class Json {
     private Json() {
     }
 
-    static JsonNode read(String text, Collector c) {
-        return read(MAPPER, text, c);
-    }
-
     /** JSON as Python writes it (NaN, Infinity, -Infinity allowed). */
     static JsonNode readPython(String text, Collector c) {
         return read(PYTHON, text, c);
+    }
+
+    /** A JSON object as Python writes it, or null with a warning when the text is not one. */
+    static JsonNode pythonObject(String text, Collector c) {
+        return object(read(PYTHON, text, c), c);
+    }
+
+    /** A JSON object, or null with a warning when the text is not one. */
+    static JsonNode object(String text, Collector c) {
+        return object(read(MAPPER, text, c), c);
+    }
+
+    private static JsonNode object(JsonNode root, Collector c) {
+        if (root != null && !root.isObject()) {
+            c.warn("expected a JSON object");
+            return null;
+        }
+        return root;
     }
 
     private static JsonNode read(ObjectMapper mapper, String text, Collector c) {

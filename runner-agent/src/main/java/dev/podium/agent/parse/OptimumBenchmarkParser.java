@@ -20,11 +20,8 @@ public final class OptimumBenchmarkParser implements OutputParser {
     @Override
     public ParseResult parse(String text) {
         Collector c = new Collector(format());
-        JsonNode root = Json.read(text, c);
-        if (root == null || !root.isObject()) {
-            if (root != null) {
-                c.warn("expected a JSON object");
-            }
+        JsonNode root = Json.object(text, c);
+        if (root == null) {
             return c.result();
         }
         if (root.path("report").isObject()) {

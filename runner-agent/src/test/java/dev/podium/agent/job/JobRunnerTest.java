@@ -308,6 +308,18 @@ class JobRunnerTest {
         return sh;
     }
 
+    private void runVerified(int repetitions, boolean withSteps) throws Exception {
+        runner.run(new JobSpecReader().read("""
+                benchmark: warmup-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: hf-trainer
+                warmup: from-step-log
+                warmup_steps: 2
+                repetitions: %d
+                """.formatted(toolWithStepLog(withSteps), repetitions)));
+    }
+
     private RunCompleted completed() {
         return events().stream().map(Envelope::payload).filter(RunCompleted.class::isInstance).map(RunCompleted.class::cast)
                 .reduce((a, b) -> b).orElseThrow();
@@ -352,15 +364,7 @@ class JobRunnerTest {
 
     @Test
     void aVerifiedWarmupComputesTheThroughputFromTheStepLogAfterTheWarmupSteps() throws Exception {
-        runner.run(new JobSpecReader().read("""
-                benchmark: warmup-probe
-                adapter: command
-                command: ["sh", "%s"]
-                parser: hf-trainer
-                warmup: from-step-log
-                warmup_steps: 2
-                repetitions: 2
-                """.formatted(toolWithStepLog(true))));
+        runVerified(2, true);
         RunCompleted rc = completed();
         assertThat(warmupCheck(rc).passed()).isTrue();
         assertThat(warmupCheck(rc).detail()).startsWith("verified:").contains("first 2 steps").contains("8 measured steps");
@@ -377,15 +381,7 @@ class JobRunnerTest {
 
     @Test
     void aVerifiedWarmupWithoutAStepLogFailsTheCheckAndSaysWhy() throws Exception {
-        runner.run(new JobSpecReader().read("""
-                benchmark: warmup-probe
-                adapter: command
-                command: ["sh", "%s"]
-                parser: hf-trainer
-                warmup: from-step-log
-                warmup_steps: 2
-                repetitions: 1
-                """.formatted(toolWithStepLog(false))));
+        runVerified(1, false);
         ValidityCheck c = warmupCheck(completed());
         assertThat(c.passed()).isFalse();
         assertThat(c.detail()).startsWith("verified: not possible").contains("0 steps");
