@@ -386,4 +386,23 @@ class JobRunnerTest {
         assertThat(c.passed()).isFalse();
         assertThat(c.detail()).startsWith("verified: not possible").contains("0 steps");
     }
+
+    @Test
+    void aVerifiedWarmupWithNoStepsToLeaveOutIsNotVerified() throws Exception {
+        // As a spec from podium.jobs may come, without JobSpecReader's check of warmup_steps.
+        JobDefinition def = new JobSpecReader().read("""
+                benchmark: warmup-probe
+                adapter: command
+                command: ["sh", "%s"]
+                parser: hf-trainer
+                repetitions: 1
+                """.formatted(toolWithStepLog(true)));
+        dev.podium.events.model.JobSpec s = def.spec();
+        runner.run(new JobDefinition(new dev.podium.events.model.JobSpec(s.benchmark(), s.adapter(), s.command(), s.parser(),
+                s.parameters(), s.matrix(), s.repetitions(), 0, s.timeoutSeconds(), s.environment(), s.nodes(),
+                s.devicesPerNode(), s.pool(), "from-step-log"), null, null, null, List.of()));
+        ValidityCheck c = warmupCheck(completed());
+        assertThat(c.passed()).isFalse();
+        assertThat(c.detail()).contains("warmup_steps is 0");
+    }
 }
