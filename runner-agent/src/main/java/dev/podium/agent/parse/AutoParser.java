@@ -16,12 +16,12 @@ import java.util.regex.Pattern;
 public final class AutoParser implements OutputParser {
 
     public static final String FORMAT = "auto";
-    private static final Pattern PROTOCOL_LINE = Pattern.compile("(?m)^\\s*\\{.*\"podium\"\\s*:\\s*1\\s*[,}]");
-    private static final Pattern SERVING_BLOCK = Pattern.compile("(?m)^\\s*=+ Serving Benchmark Result =+\\s*$");
-    private static final Pattern SGLANG_LINE = Pattern.compile("(?m)^Backend:\\s+\\S|^Mean E2E Latency \\(ms\\):");
-    private static final Pattern MLPERF = Pattern.compile("(?m)^MLPerf Results Summary\\s*$|:::MLLOG \\{");
+    private static final Pattern PROTOCOL_LINE = Pattern.compile("(?m)^[ \\t]*\\{.*\"podium\"[ \\t]*:[ \\t]*1[ \\t]*[,}]");
+    private static final Pattern SERVING_BLOCK = Pattern.compile("(?m)^[ \\t]*=+ Serving Benchmark Result =+[ \\t]*$");
+    private static final Pattern SGLANG_LINE = Pattern.compile("(?m)^Backend:[ \\t]+\\S|^Mean E2E Latency \\(ms\\):");
+    private static final Pattern MLPERF = Pattern.compile("(?m)^MLPerf Results Summary[ \\t]*$|:::MLLOG \\{");
     private static final Pattern TRAINER = Pattern.compile(
-            "(?m)^\\s*\\*{5} \\w+ metrics \\*{5}\\s*$|^\\s*\\{\\s*'(train|eval|test|predict)_runtime'\\s*:|^Throughput \\(including tokenization\\) = ");
+            "(?m)^[ \\t]*\\*{5} \\w+ metrics \\*{5}[ \\t]*$|^[ \\t]*\\{[ \\t]*'(train|eval|test|predict)_runtime'[ \\t]*:|^Throughput \\(including tokenization\\) = ");
     private static final Pattern SGLANG_KEY = Pattern.compile("_e2e_latency_ms$|^total_output_tokens_retokenized$|^dataset_name$");
     private static final Pattern SERVING_KEY = Pattern.compile("^(request_throughput|output_throughput|(mean|median|p\\d+)_(ttft|tpot|itl|e2el)_ms)$");
     private static final Pattern TRAINER_KEY = Pattern.compile("^(train|eval|test|predict)_|^epoch$");

@@ -51,4 +51,11 @@ class AutoParserTest {
         assertThat(r.format()).isEqualTo("auto");
         assertThat(r.warnings()).singleElement().satisfies(w -> assertThat(w).contains("no known format"));
     }
+
+    @org.junit.jupiter.api.Test
+    void enormousBlankOrRepetitiveOutputIsRecognisedAsNothing() {
+        assertThat(AutoParser.detect(" \n".repeat(2_000_000))).isEmpty();
+        assertThat(AutoParser.detect("=".repeat(3_000_000))).isEmpty();
+        assertThat(AutoParser.detect("{\"podium\" ".repeat(200_000))).isEmpty();
+    }
 }
