@@ -123,7 +123,7 @@ public final class JsonLinesParser implements OutputParser {
             c.warn(bad + " protocol lines were not valid JSON");
         }
         ParseResult r = c.result();
-        if (r.metric(THROUGHPUT).isEmpty() && seconds > 0) {
+        if (r.metrics().isEmpty() && seconds > 0) {
             c.metric(THROUGHPUT, samples / seconds, "samples/s", Direction.HIGHER_IS_BETTER);
             r = c.result();
         }
