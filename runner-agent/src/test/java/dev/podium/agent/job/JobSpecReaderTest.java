@@ -24,6 +24,22 @@ class JobSpecReaderTest {
     }
 
     @Test
+    void everyWorkloadClassSpecIsValidForItsAdapter() throws Exception {
+        List<Path> specs = new java.util.ArrayList<>();
+        for (String dir : List.of("jobs", "measured/gpu-classes")) {
+            try (var files = Files.list(Path.of("..", "examples", dir))) {
+                files.filter(f -> f.toString().endsWith(".yaml")).forEach(specs::add);
+            }
+        }
+        assertThat(specs).hasSizeGreaterThanOrEqualTo(16);
+        for (Path p : specs) {
+            JobDefinition def = reader.read(Files.readString(p));
+            dev.podium.agent.workload.Adapter adapter = dev.podium.agent.workload.Adapter.of(def.spec());
+            def.points().forEach(adapter::check);
+        }
+    }
+
+    @Test
     void theMatrixExpandsOverTheFixedParameters() {
         JobDefinition def = reader.read("""
                 benchmark: b
