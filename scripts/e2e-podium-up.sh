@@ -56,6 +56,9 @@ say "the local page shows the published devices and this machine's run"
 html=$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local")
 grep -q "Intel Gaudi 2" <<<"$html" || { say "the HTML page lacks the published devices"; exit 1; }
 
+# While the platform is up: every shipped workload class through the agent, Kafka and ingest onto the pages.
+"$SOURCE/scripts/e2e-workloads.sh" "$WORK/podium" "http://127.0.0.1:$PODIUM_QUERY_PORT" "127.0.0.1:$PODIUM_KAFKA_PORT"
+
 say "./podium down"
 ./podium down
 kill -0 "$UP_PID" 2>/dev/null && { kill "$UP_PID" 2>/dev/null || true; }

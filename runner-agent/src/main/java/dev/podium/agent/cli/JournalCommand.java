@@ -28,6 +28,9 @@ public final class JournalCommand implements Callable<Integer> {
     @Option(names = "--sent", description = "Also list sent entries.")
     boolean listSent;
 
+    @Option(names = "--dump", description = "Print each pending entry's record value (an envelope), one per line, in order.")
+    boolean dump;
+
     @Override
     public Integer call() throws Exception {
         Journal journal = options.journal();
@@ -46,6 +49,12 @@ public final class JournalCommand implements Callable<Integer> {
             }
         }
         List<JournalEntry> pending = journal.pending();
+        if (dump) {
+            for (JournalEntry e : pending) {
+                System.out.println(new String(e.value(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+            return 0;
+        }
         System.out.printf(Locale.ROOT, "journal %s: %d pending (%d bytes), %d sent (%d bytes), bound %d bytes%n",
                 journal.directory(), pending.size(), journal.pendingBytes(), journal.sent().size(), journal.sentBytes(),
                 journal.maxBytes());

@@ -21,7 +21,8 @@ import dev.podium.agent.parse.StepSample;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.workload.ProcessOutcome;
 import dev.podium.agent.workload.ProcessRunner;
-import dev.podium.agent.workload.ReferenceWorkload;
+import dev.podium.agent.workload.Adapter;
+import dev.podium.agent.workload.ShippedWorkload;
 import dev.podium.events.StreamId;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
@@ -63,11 +64,12 @@ public final class JobRunner {
     /**
      * Parameters that are not extra dimensions of the comparison key: every name of a fixed dimension
      * ({@link ComparisonKey#FIXED_DIMENSIONS}, which the key refuses in its extra map; such parameters fill the fixed
-     * fields instead), the reference workload's names for them (batch_size, size), and those that do not change what is
-     * compared (seed, steps, device, interpreter).
+     * fields instead), the shipped workloads' names for them (batch_size, size, nproc, image_size), and those that do
+     * not change what is compared (seed, steps, requests, device, interpreter).
      */
     static final Set<String> KEY_FIXED = java.util.stream.Stream.concat(ComparisonKey.FIXED_DIMENSIONS.stream(),
-            java.util.stream.Stream.of("batch_size", "size", "steps", "seed", "device", "python"))
+            java.util.stream.Stream.of("batch_size", "size", "steps", "seed", "device", "python", "nproc",
+                    "image_size", "requests"))
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
     /** A RunProgress at most every this many steps unless set otherwise; about ten per repetition when the total is known. */
     static final int DEFAULT_PROGRESS_STEPS = 10;
@@ -133,7 +135,7 @@ public final class JobRunner {
     }
 
     public List<RunOutcome> run(JobDefinition job) {
-        Path script = prepare(job);
+        Path scripts = prepare(job);
         List<Map<String, String>> points = job.points();
         List<RunOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
@@ -141,7 +143,7 @@ public final class JobRunner {
                 break;
             }
             UUID runId = UUID.randomUUID();
-            outcomes.add(runPoint(job, points.get(i), script, "[" + (i + 1) + "/" + points.size() + "]",
+            outcomes.add(runPoint(job, points.get(i), scripts, "[" + (i + 1) + "/" + points.size() + "]",
                     sink.stream(StreamId.run(runId)), runId, null, null));
         }
         return outcomes;
@@ -160,66 +162,58 @@ public final class JobRunner {
         return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch);
     }
 
-    /** Checks the reference workload's parameters and extracts its script (null for the command adapter). */
+    /** Checks every point's parameters and extracts the shipped scripts (null for the command adapter). */
     private Path prepare(JobDefinition job) {
-        JobSpec spec = job.spec();
-        boolean reference = spec.adapter().equals("reference");
-        if (reference) {
-            for (String p : job.points().get(0).keySet()) {
-                if (!ReferenceWorkload.PARAMETERS.contains(p)) {
-                    throw new JobSpecException("parameters." + p, "unknown to the reference workload; known: "
-                            + new java.util.TreeSet<>(ReferenceWorkload.PARAMETERS));
-                }
-            }
-        }
+        Adapter adapter = Adapter.of(job.spec());
+        job.points().forEach(adapter::check);
         try {
             java.nio.file.Files.createDirectories(workDir);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot create the work directory " + workDir, e);
         }
-        return reference ? ReferenceWorkload.extract(workDir) : null;
+        return adapter.shipped() ? ShippedWorkload.extract(workDir) : null;
     }
 
-    private RunOutcome runPoint(JobDefinition job, Map<String, String> point, Path script, String label,
+    private RunOutcome runPoint(JobDefinition job, Map<String, String> requested, Path scripts, String label,
             EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch) {
         JobSpec spec = job.spec();
-        boolean reference = script != null;
-        String py = point.getOrDefault("python", python);
-        List<String> command = reference
-                ? ReferenceWorkload.command(py, script, point, spec.warmupSteps())
-                : CommandLine.fill(spec.command(), point);
+        Adapter adapter = Adapter.of(spec);
+        boolean shipped = adapter.shipped();
+        String py = requested.getOrDefault("python", python);
+        List<String> command = adapter.command(py, scripts, requested, spec.warmupSteps());
+        Map<String, String> point = adapter.keyed(requested, software(py));
+        Adapter.KeyDefaults defaults = adapter.defaults(job, point);
         Redactor redactor = Redactor.of(spec.environment(), command);
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
         // Parameters named like fixed dimensions of the key fill them when the spec itself does not.
-        String model = reference ? ReferenceWorkload.MODEL_PREFIX + point.getOrDefault("size", "tiny")
+        String model = defaults.model() != null ? defaults.model()
                 : job.model() != null ? job.model() : shown(redactor, point.get(ComparisonKey.MODEL));
         String scenario = job.scenario() != null ? job.scenario()
                 : point.containsKey(ComparisonKey.SCENARIO) ? shown(redactor, point.get(ComparisonKey.SCENARIO))
-                : reference ? "training" : null;
+                : defaults.scenario();
         String benchmarkVersion = job.benchmarkVersion() != null ? job.benchmarkVersion()
                 : shown(redactor, point.get(ComparisonKey.BENCHMARK_VERSION));
         Map<String, String> shownParams = new TreeMap<>();
         point.forEach((k, v) -> shownParams.put(clip(k, 128),
                 Redactor.isSecretName(k) ? Redactor.MASK : clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
         Workload workload = new Workload(spec.benchmark(), benchmarkVersion, scenario, model,
-                reference ? "synthetic-image-text" : null, shownParams,
+                defaults.dataset(), shownParams,
                 clip(String.join(" ", redactor.args(command)), Limits.MAX_TEXT_CHARS));
-        boolean cpuOnly = reference ? "cpu".equals(point.get("device"))
-                || ("auto".equals(point.getOrDefault("device", "auto")) && fingerprint.accelerators().isEmpty())
-                : fingerprint.accelerators().isEmpty();
-        int devices = reference ? 1 : Math.max(spec.devicesPerNode(), 1);
-        List<Accelerator> accelerators = accelerators(cpuOnly, devices, reference ? 1 : spec.nodes());
+        boolean cpuOnly = adapter.cpuOnly(point, !fingerprint.accelerators().isEmpty());
+        int devices = adapter.devicesPerNode(spec, point);
+        List<Accelerator> accelerators = accelerators(cpuOnly, devices, shipped ? 1 : spec.nodes());
         SortedExtra extra = new SortedExtra(shownParams, KEY_FIXED);
         Integer batch = point.containsKey("batch_size") ? integer(point.get("batch_size"))
                 : integer(point.get(ComparisonKey.BATCH_SIZE));
         Integer statedTotal = integer(point.get(ComparisonKey.TOTAL_ACCELERATORS));
         ComparisonKey key = new ComparisonKey(spec.benchmark(), benchmarkVersion, workload.scenario(), model,
-                point.getOrDefault(ComparisonKey.PRECISION, reference ? "fp32" : null), batch,
-                reference ? 1 : statedTotal != null ? statedTotal : spec.nodes() * devices,
+                point.getOrDefault(ComparisonKey.PRECISION, defaults.precision()), batch,
+                defaults.totalAccelerators() != null ? defaults.totalAccelerators()
+                        : statedTotal != null ? statedTotal : spec.nodes() * devices,
                 point.containsKey(ComparisonKey.INPUT_SIZE) ? integer(point.get(ComparisonKey.INPUT_SIZE))
-                        : reference ? ReferenceWorkload.inputSize(point.get("size")) : null,
+                        : defaults.inputSize(),
                 extra.map());
         String parserName = spec.parser();
         stream.emit(new RunStarted(runId, jobId, leaseEpoch, fingerprint.host(), accelerators, software(py), workload, key,
@@ -229,7 +223,7 @@ public final class JobRunner {
         List<List<ParsedMetric>> perRepetition = new ArrayList<>();
         List<Sample> stepSeries = new ArrayList<>();
         long started = System.nanoTime();
-        String warmupHandling = reference ? null : spec.warmup();
+        String warmupHandling = shipped ? null : spec.warmup();
         boolean verifying = JobSpec.WARMUP_VERIFIED.equals(warmupHandling);
         // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
         String notVerified = verifying && spec.warmupSteps() < 1 ? "warmup_steps is 0, so no step of the log is left out" : null;
@@ -244,10 +238,10 @@ public final class JobRunner {
                 int repNo = rep + 1;
                 String repLabel = (label + " " + pointText).strip() + " rep " + repNo + "/" + spec.repetitions();
                 sampler.repetition(rep);
-                stream.emit(new RunProgress(runId, rep, 0, totalSteps(point, spec, reference), "measure",
+                stream.emit(new RunProgress(runId, rep, 0, adapter.totalSteps(spec, point), "measure",
                         "repetition " + repNo + " of " + spec.repetitions()));
                 AtomicLong steps = new AtomicLong();
-                long total = totalSteps(point, spec, reference);
+                long total = adapter.totalSteps(spec, point);
                 StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
                 List<Double> repLosses = java.util.Collections.synchronizedList(new ArrayList<>());
                 losses.add(repLosses);
@@ -273,6 +267,10 @@ public final class JobRunner {
                     progress.line(label + " cancelled");
                     return new RunOutcome(runId, point, RunOutcome.Status.CANCELLED, List.of(), "cancelled");
                 }
+                if (shipped && !outcome.ok() && Integer.valueOf(ShippedWorkload.NO_SUCH_PATH).equals(outcome.exitCode())) {
+                    return fail(stream, runId, point, "unsupported", outcome.exitCode(), "not measured: "
+                            + redactor.text(lastLine(outcome.tail())), redactor.text(outcome.tail()), label);
+                }
                 if (!outcome.ok()) {
                     String phase = outcome.timedOut() ? "timeout" : outcome.startError() != null ? "setup" : "measure";
                     String reason = outcome.timedOut() ? "repetition " + repNo + " ran past the timeout of "
@@ -293,7 +291,12 @@ public final class JobRunner {
                         found = withStepLog(fromLog, found);
                     }
                 }
-                String primary = primaryMetric(parsed, found, reference);
+                String primary = primaryMetric(parsed, found, adapter.requiredMetric(point));
+                java.util.Optional<String> contradiction = adapter.contradiction(point, parsed);
+                if (contradiction.isPresent()) {
+                    return fail(stream, runId, point, "parse", outcome.exitCode(), contradiction.get(),
+                            redactor.text(outcome.tail()), label);
+                }
                 if (primary == null) {
                     return fail(stream, runId, point, "parse", outcome.exitCode(), "no metrics found by parser " + parserName
                             + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")"),
@@ -319,13 +322,14 @@ public final class JobRunner {
             emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", stepSeries);
             sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
         }
-        ValidityCheck warmupCheck = reference ? WarmupCheck.separated()
+        ValidityCheck warmupCheck = shipped ? WarmupCheck.separated()
                 : JobSpec.WARMUP_DECLARED.equals(warmupHandling) ? WarmupCheck.declared()
                 : !verifying ? WarmupCheck.notSeparated()
                 : notVerified != null ? WarmupCheck.notVerified(notVerified)
                 : WarmupCheck.verified(spec.warmupSteps(), verifiedSteps, perRepetition.size());
         List<Metric> metrics = Summary.metrics(perRepetition, warmupCheck.passed());
-        String primary = metrics.stream().filter(m -> m.name().equals(JsonLinesParser.THROUGHPUT)).findFirst()
+        String primary = adapter.requiredMetric(point).flatMap(n -> metrics.stream().filter(m -> m.name().equals(n)).findFirst())
+                .or(() -> metrics.stream().filter(m -> m.name().equals(JsonLinesParser.THROUGHPUT)).findFirst())
                 .or(() -> metrics.stream().filter(m -> m.direction() == Direction.HIGHER_IS_BETTER).findFirst())
                 .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
         double duration = (System.nanoTime() - started) / 1e9;
@@ -366,9 +370,9 @@ public final class JobRunner {
         return Parsers.byFormat(format).orElseThrow(() -> new JobSpecException("parser", "unknown format " + format));
     }
 
-    private static String primaryMetric(ParseResult parsed, List<ParsedMetric> found, boolean reference) {
-        if (reference) {
-            return parsed.metric(JsonLinesParser.THROUGHPUT).isPresent() ? JsonLinesParser.THROUGHPUT : null;
+    private static String primaryMetric(ParseResult parsed, List<ParsedMetric> found, java.util.Optional<String> required) {
+        if (required.isPresent()) {
+            return parsed.metric(required.get()).isPresent() ? required.get() : null;
         }
         return found.isEmpty() ? null : found.get(0).name();
     }
@@ -386,6 +390,10 @@ public final class JobRunner {
         List<ParsedMetric> out = new ArrayList<>(fromLog);
         tool.stream().filter(m -> !names.contains(m.name())).forEach(out::add);
         return out;
+    }
+
+    private static String lastLine(String tail) {
+        return tail == null ? "" : tail.strip().lines().reduce((a, b) -> b).orElse("");
     }
 
     private List<Accelerator> accelerators(boolean cpuOnly, int devicesPerNode, int nodes) {
@@ -448,14 +456,6 @@ public final class JobRunner {
                 // fails the run at its next event on the runner's own thread.
             }
         }
-    }
-
-    private static long totalSteps(Map<String, String> point, JobSpec spec, boolean reference) {
-        if (!reference) {
-            return 0;
-        }
-        Integer steps = integer(point.getOrDefault("steps", "20"));
-        return (steps == null ? 20 : steps) + spec.warmupSteps();
     }
 
     private static Integer integer(String s) {

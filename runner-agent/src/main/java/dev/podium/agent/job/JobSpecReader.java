@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.podium.agent.parse.Parsers;
 import dev.podium.agent.parse.RegexTemplate;
+import dev.podium.agent.workload.Adapter;
+import dev.podium.agent.workload.ExternalCommand;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.JobSpec;
 import java.util.ArrayList;
@@ -52,20 +54,22 @@ public final class JobSpecReader {
             throw new JobSpecException("benchmark", "must start with a letter and use letters, digits, '_', '.', '-' (at most 64)");
         }
         String adapter = optionalString(root, "adapter", "reference");
-        if (!adapter.equals("reference") && !adapter.equals("command")) {
-            throw new JobSpecException("adapter", "must be 'reference' or 'command', was '" + adapter + "'");
+        if (!Adapter.NAMES.contains(adapter)) {
+            throw new JobSpecException("adapter", "must be one of " + new java.util.TreeSet<>(Adapter.NAMES) + ", was '"
+                    + adapter + "'");
         }
+        boolean shipped = !adapter.equals(ExternalCommand.NAME);
         List<String> command = command(root.get("command"));
-        if (adapter.equals("command") && command == null) {
+        if (!shipped && command == null) {
             throw new JobSpecException("command", "required when adapter is 'command'");
         }
-        if (adapter.equals("reference") && command != null) {
-            throw new JobSpecException("command", "not allowed with adapter 'reference' (the agent ships that command)");
+        if (shipped && command != null) {
+            throw new JobSpecException("command", "not allowed with adapter '" + adapter + "' (the agent ships that command)");
         }
         Map<String, String> parameters = scalarMap(root, "parameters");
         Map<String, List<String>> matrix = matrix(root);
         List<RegexTemplate> templates = regex(root);
-        String parser = optionalString(root, "parser", adapter.equals("reference") ? "jsonl" : null);
+        String parser = optionalString(root, "parser", shipped ? "jsonl" : null);
         if (parser == null) {
             parser = templates.isEmpty() ? "auto" : "regex";
         }
@@ -76,7 +80,7 @@ public final class JobSpecReader {
             throw new JobSpecException("regex", "parser 'regex' needs at least one template");
         }
         int repetitions = integer(root, "repetitions", 3, 1, 100);
-        int warmup = integer(root, "warmup_steps", adapter.equals("reference") ? 2 : 0, 0, 1_000_000);
+        int warmup = integer(root, "warmup_steps", shipped ? 2 : 0, 0, 1_000_000);
         int timeout = integer(root, "timeout_seconds", 3600, 1, 7 * 24 * 3600);
         int nodes = integer(root, "nodes", 1, 1, 100_000);
         int devices = integer(root, "devices_per_node", 1, 0, 1024);

@@ -121,8 +121,13 @@ public final class JsonLinesParser implements OutputParser {
         }
         List<StepSample> measured = c.result().steps().stream().filter(st -> !st.warmup()).toList();
         List<Double> rates = measured.stream().map(StepSample::samplesPerSecond).toList();
-        c.found(THROUGHPUT).ifPresentOrElse(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), rates),
-                () -> StepLog.throughput(c, measured));
+        // A workload that reports metrics of its own (inference: images or tokens per second) gets no training throughput.
+        boolean reported = !c.result().metrics().isEmpty();
+        c.found(THROUGHPUT).ifPresentOrElse(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), rates), () -> {
+            if (!reported) {
+                StepLog.throughput(c, measured);
+            }
+        });
         StepLog.stepTimes(c, measured);
         return c.result();
     }

@@ -1,26 +1,37 @@
 #!/usr/bin/env python3
 """Podium reference workload: fine-tunes a small vision-language model on synthetic image+text pairs.
 
-Every sample is made on the fly and costs real CPU work, as a real image pipeline does: a random picture is drawn,
-encoded to JPEG, decoded again, cropped, flipped and normalised. That is what makes dataloader_num_workers matter, as in
-the BridgeTower study. Nothing is downloaded.
+Every sample is made on the fly and costs real work, as a real image pipeline does: a random picture is drawn and encoded
+to JPEG (the file a real loader reads), then decoded, cropped, flipped and normalised. With --dataloader cpu the decoding
+and augmentation run in the DataLoader's processes on the CPU, which is what makes dataloader_num_workers matter, as in
+the BridgeTower study; with --dataloader device they run on the accelerator (torchvision.io.decode_jpeg on CUDA), the
+analogue of Gaudi's mediapipe dataloader. Nothing is downloaded.
+
+Launched by torchrun (WORLD_SIZE > 1), every process trains a replica through DistributedDataParallel (gloo on the CPU,
+NCCL on GPUs) on its own shard of the data, and rank 0 reports the system's throughput and the throughput per accelerator.
+
+With --find-max-batch the workload doubles the batch from --batch-size until the device runs out of memory, the batch
+reaches --max-batch, or the next batch would pass --memory-limit-mb (peak RSS on the CPU, peak allocated memory on a GPU),
+so that a CPU host never grows until the machine runs out.
 
 Output follows Podium's JSON-lines protocol (one JSON object per line, key "podium": 1):
-  {"podium": 1, "type": "info", ...}                      environment: python, torch, device
+  {"podium": 1, "type": "info", ...}                      environment: python, torch, device, world size, pipeline
   {"podium": 1, "type": "step", "step": n, "warmup": b, "samples": k, "seconds": s, "samples_per_second": x, "loss": l}
   {"podium": 1, "type": "metric", "name": ..., "value": ..., "unit": ..., "direction": "higher"|"lower"}
 and ends with a Hugging Face Trainer-style "***** train metrics *****" block and metrics dict line.
-Exit codes: 0 ok, 2 bad arguments or unsupported combination (message on stderr), 3 device not available.
+Exit codes: 0 ok, 2 bad arguments or unsupported combination (message on stderr), 3 device not available,
+4 the loss diverged, 5 the requested data pipeline does not exist on this device or torchvision (nothing was measured).
 """
 import argparse
 import io
-import json
 import math
 import os
-import platform
 import random
 import sys
 import time
+
+from podium_common import (device_name, device_type, emit, fail, peak_memory_mb, pick_device, print_trainer_block,
+                           torch_version, versions)
 
 SIZES = {
     # name: (image size drawn, crop size, patch, width, layers, heads, text length, vocab)
@@ -28,18 +39,9 @@ SIZES = {
     "small": (256, 224, 16, 256, 4, 4, 32, 8192),
     "base": (384, 224, 16, 512, 6, 8, 64, 30522),
 }
-
-
-def emit(obj):
-    obj = dict({"podium": 1}, **obj)
-    sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
-    sys.stdout.flush()
-
-
-def fail(code, message):
-    sys.stderr.write("podium_reference: " + message + "\n")
-    sys.stderr.flush()
-    sys.exit(code)
+MEAN = (0.485, 0.456, 0.406)
+STD = (0.229, 0.224, 0.225)
+NO_DEVICE_PIPELINE = 5
 
 
 def parse_args(argv):
@@ -47,20 +49,69 @@ def parse_args(argv):
     p.add_argument("--size", choices=sorted(SIZES), default="tiny")
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--dataloader-num-workers", type=int, default=0)
+    p.add_argument("--dataloader", choices=["cpu", "device"], default="cpu",
+                   help="where JPEG decoding and augmentation run")
     p.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default="fp32")
     p.add_argument("--steps", type=int, default=20, help="measured steps, after warm-up")
     p.add_argument("--warmup-steps", type=int, default=3)
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--device", choices=["auto", "cuda", "hpu", "xpu", "mps", "cpu"], default="auto")
     p.add_argument("--threads", type=int, default=0, help="torch intra-op threads in the main process (0: torch default)")
+    p.add_argument("--find-max-batch", action="store_true", help="double the batch until it no longer fits")
+    p.add_argument("--max-batch", type=int, default=4096, help="the largest batch --find-max-batch tries")
+    p.add_argument("--memory-limit-mb", type=int, default=0,
+                   help="with --find-max-batch: never try a batch whose peak memory could pass this (0: no limit on "
+                        "an accelerator; on the CPU the limit is required)")
     a = p.parse_args(argv)
-    for name in ("batch_size", "steps"):
+    for name in ("batch_size", "steps", "max_batch"):
         if getattr(a, name) < 1:
             fail(2, "--%s must be 1 or more" % name.replace("_", "-"))
-    for name in ("dataloader_num_workers", "warmup_steps", "threads"):
+    for name in ("dataloader_num_workers", "warmup_steps", "threads", "memory_limit_mb"):
         if getattr(a, name) < 0:
             fail(2, "--%s must not be negative" % name.replace("_", "-"))
     return a
+
+
+class Distributed:
+    """The process group torchrun asked for, or a world of one."""
+
+    def __init__(self, torch, device_kind):
+        self.world = int(os.environ.get("WORLD_SIZE", "1"))
+        self.rank = int(os.environ.get("RANK", "0"))
+        self.local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+        self.dist = None
+        if self.world <= 1:
+            return
+        import torch.distributed as dist
+        if not dist.is_available():
+            fail(2, "this torch %s was built without torch.distributed" % torch_version(torch))
+        backend = "nccl" if device_kind == "cuda" else "gloo"
+        if backend == "gloo" and not dist.is_gloo_available():
+            fail(2, "torch %s has no gloo backend for a distributed CPU run" % torch_version(torch))
+        if backend == "nccl" and not dist.is_nccl_available():
+            fail(2, "torch %s has no NCCL backend for a distributed GPU run" % torch_version(torch))
+        dist.init_process_group(backend=backend)
+        self.dist = dist
+        self.backend = backend
+
+    @property
+    def leader(self):
+        return self.rank == 0
+
+    def sum_and_max(self, torch, device, samples, seconds):
+        """Samples of all ranks and the slowest rank's step time: a step is done when every replica is."""
+        if self.dist is None:
+            return samples, seconds
+        t = torch.tensor([float(samples), seconds], dtype=torch.float64, device=device)
+        total = t[:1].clone()
+        slowest = t[1:].clone()
+        self.dist.all_reduce(total, op=self.dist.ReduceOp.SUM)
+        self.dist.all_reduce(slowest, op=self.dist.ReduceOp.MAX)
+        return int(total.item()), float(slowest.item())
+
+    def close(self):
+        if self.dist is not None:
+            self.dist.destroy_process_group()
 
 
 def main(argv):
@@ -75,25 +126,34 @@ def main(argv):
         fail(2, "missing Python package: %s (install torch, numpy and Pillow)" % e)
 
     device = pick_device(torch, args.device)
+    dist = Distributed(torch, device)
+    if dist.world > 1 and device == "cuda":
+        device = "cuda:%d" % dist.local_rank
+        torch.cuda.set_device(dist.local_rank)
     if args.threads:
         torch.set_num_threads(args.threads)
     dtype = {"fp32": None, "bf16": torch.bfloat16, "fp16": torch.float16}[args.precision]
-    major_minor = tuple(int(x) for x in torch.__version__.split("+")[0].split(".")[:2])
-    if device == "cpu" and args.precision == "fp16" and major_minor < (2, 3):
+    if device == "cpu" and args.precision == "fp16" and torch_version(torch) < (2, 3):
         fail(2, "precision fp16 is not supported by CPU autocast in torch %s; use bf16 or fp32 on CPU" % torch.__version__)
+    if args.find_max_batch and device == "cpu" and args.memory_limit_mb == 0:
+        fail(2, "--find-max-batch on the CPU needs --memory-limit-mb, so that it stops before the machine runs out")
+    decode_on_device = device_pipeline(torch, device) if args.dataloader == "device" else None
 
     draw, crop, patch, width, layers, heads, text_len, vocab = SIZES[args.size]
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
+    seed = args.seed + dist.rank
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(args.seed)  # the same initial weights on every replica
 
     class SyntheticImageText(Dataset):
-        """Image-text pairs made from the sample index, so every run with the same seed sees the same data."""
+        """Image-text pairs made from the sample index, so every run with the same seed sees the same data; each rank of
+        a distributed run reads its own shard (index * world + rank)."""
 
         def __len__(self):
             return 1 << 30
 
         def __getitem__(self, index):
+            index = index * dist.world + dist.rank
             rng = np.random.default_rng((args.seed, index))
             label = int(rng.integers(0, 10))
             pixels = rng.integers(0, 256, size=(draw, draw, 3), dtype=np.uint8)
@@ -101,18 +161,43 @@ def main(argv):
             pixels[:, label * draw // 10:(label + 1) * draw // 10, label % 3] = 255
             buf = io.BytesIO()
             Image.fromarray(pixels).save(buf, format="JPEG", quality=90)
-            img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
             x0 = int(rng.integers(0, draw - crop + 1))
             y0 = int(rng.integers(0, draw - crop + 1))
-            img = img.crop((x0, y0, x0 + crop, y0 + crop))
-            if rng.random() < 0.5:
-                img = img.transpose(Image.FLIP_LEFT_RIGHT)
-            arr = np.asarray(img, dtype=np.float32) / 255.0
-            arr = (arr - np.array([0.485, 0.456, 0.406], dtype=np.float32)) / np.array([0.229, 0.224, 0.225], dtype=np.float32)
-            image = torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
+            flip = bool(rng.random() < 0.5)
             tokens = torch.from_numpy(rng.integers(1, vocab, size=text_len).astype(np.int64))
             tokens[0] = label + 1
+            if decode_on_device is not None:
+                jpeg = torch.frombuffer(bytearray(buf.getvalue()), dtype=torch.uint8)
+                return jpeg, torch.tensor([x0, y0, int(flip)]), tokens, label
+            img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+            img = img.crop((x0, y0, x0 + crop, y0 + crop))
+            if flip:
+                img = img.transpose(Image.FLIP_LEFT_RIGHT)
+            arr = np.asarray(img, dtype=np.float32) / 255.0
+            arr = (arr - np.array(MEAN, dtype=np.float32)) / np.array(STD, dtype=np.float32)
+            image = torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
             return image, tokens, label
+
+    def encoded_batch(items):
+        """JPEG bytes differ in length, so a device-pipeline batch stays a list until the device decodes it."""
+        return ([i[0] for i in items], torch.stack([i[1] for i in items]), torch.stack([i[2] for i in items]),
+                torch.tensor([i[3] for i in items]))
+
+    mean = torch.tensor(MEAN, device=device).view(1, 3, 1, 1)
+    std = torch.tensor(STD, device=device).view(1, 3, 1, 1)
+
+    def to_device(batch):
+        if decode_on_device is None:
+            image, tokens, label = batch
+            image = image.to(device, non_blocking=True)
+        else:
+            jpegs, crops, tokens, label = batch
+            images = []
+            for jpeg, (x0, y0, flip) in zip(jpegs, crops.tolist()):
+                img = decode_on_device(jpeg)[:, y0:y0 + crop, x0:x0 + crop]
+                images.append(img.flip(-1) if flip else img)
+            image = (torch.stack(images).float() / 255.0 - mean) / std
+        return image, tokens.to(device, non_blocking=True), label.to(device, non_blocking=True)
 
     class TinyVisionLanguage(nn.Module):
         """Patch embedding for the image, token embedding for the text, one joint transformer encoder, a classifier."""
@@ -136,73 +221,86 @@ def main(argv):
             x = self.encoder(x)
             return self.head(self.norm(x[:, 0]))
 
-    model = TinyVisionLanguage().to(device)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
-    scaler = torch.cuda.amp.GradScaler() if (args.precision == "fp16" and device == "cuda") else None
-    loader = DataLoader(SyntheticImageText(), batch_size=args.batch_size, shuffle=False,
-                        num_workers=args.dataloader_num_workers, drop_last=True)
-
-    emit({"type": "info", "python": platform.python_version(), "torch": torch.__version__,
-          "numpy": np.__version__, "pillow": Image.__version__, "device": device,
-          "device_name": device_name(torch, device), "size": args.size, "precision": args.precision,
-          "batch_size": args.batch_size, "dataloader_num_workers": args.dataloader_num_workers,
-          "parameters": sum(p.numel() for p in model.parameters())})
-
-    total = args.warmup_steps + args.steps
-    model.train()
-    losses = []
-    measured_samples = 0
-    measure_start = None
-    step = 0
-    last = time.perf_counter()
-    start = last
-    for image, tokens, label in loader:
-        if step == args.warmup_steps:
-            measure_start = last
-        image = image.to(device, non_blocking=True)
-        tokens = tokens.to(device, non_blocking=True)
-        label = label.to(device, non_blocking=True)
-        optimizer.zero_grad(set_to_none=True)
-        if dtype is None:
-            loss = nn.functional.cross_entropy(model(image, tokens), label)
-        else:
-            with torch.autocast(device_type=device_type(device), dtype=dtype):
+    def train(batch_size, emit_steps):
+        """Warm-up and measured steps at one batch size; returns (samples/s of the system, steps/s, mean loss, seconds)."""
+        model = TinyVisionLanguage().to(device)
+        if dist.dist is not None:
+            from torch.nn.parallel import DistributedDataParallel
+            model = DistributedDataParallel(model, device_ids=[dist.local_rank] if device.startswith("cuda") else None)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        scaler = torch.cuda.amp.GradScaler() if (args.precision == "fp16" and device.startswith("cuda")) else None
+        loader = DataLoader(SyntheticImageText(), batch_size=batch_size, shuffle=False,
+                            num_workers=args.dataloader_num_workers, drop_last=True,
+                            collate_fn=encoded_batch if decode_on_device is not None else None)
+        total = args.warmup_steps + args.steps
+        model.train()
+        losses = []
+        measured_samples = 0
+        measured_seconds = 0.0
+        step = 0
+        last = time.perf_counter()
+        start = last
+        for batch in loader:
+            image, tokens, label = to_device(batch)
+            optimizer.zero_grad(set_to_none=True)
+            if dtype is None:
                 loss = nn.functional.cross_entropy(model(image, tokens), label)
-        if scaler is not None:
-            scaler.scale(loss).backward()
-            scaler.step(optimizer)
-            scaler.update()
-        else:
-            loss.backward()
-            optimizer.step()
-        value = float(loss.detach().float().item())  # item() waits for the device, so the step time is honest
-        if not math.isfinite(value):
-            fail(4, "loss became %s at step %d" % (value, step + 1))
-        now = time.perf_counter()
-        seconds = now - last
-        last = now
-        warmup = step < args.warmup_steps
-        if not warmup:
-            measured_samples += image.shape[0]
-            losses.append(value)
-        step += 1
-        emit({"type": "step", "step": step, "total_steps": total, "warmup": warmup, "samples": int(image.shape[0]),
-              "seconds": round(seconds, 6), "samples_per_second": round(image.shape[0] / seconds, 4) if seconds > 0 else None,
-              "loss": round(value, 6)})
-        if step >= total:
-            break
+            else:
+                with torch.autocast(device_type=device_type(device), dtype=dtype):
+                    loss = nn.functional.cross_entropy(model(image, tokens), label)
+            if scaler is not None:
+                scaler.scale(loss).backward()
+                scaler.step(optimizer)
+                scaler.update()
+            else:
+                loss.backward()
+                optimizer.step()
+            value = float(loss.detach().float().item())  # item() waits for the device, so the step time is honest
+            if not math.isfinite(value):
+                fail(4, "loss became %s at step %d" % (value, step + 1))
+            now = time.perf_counter()
+            samples, seconds = dist.sum_and_max(torch, device, image.shape[0], now - last)
+            last = time.perf_counter()
+            warmup = step < args.warmup_steps
+            if not warmup:
+                measured_samples += samples
+                measured_seconds += seconds
+                losses.append(value)
+            step += 1
+            if emit_steps and dist.leader:
+                emit({"type": "step", "step": step, "total_steps": total, "warmup": warmup, "samples": samples,
+                      "seconds": round(seconds, 6),
+                      "samples_per_second": round(samples / seconds, 4) if seconds > 0 else None, "loss": round(value, 6)})
+            if step >= total:
+                break
+        return (measured_samples / measured_seconds, args.steps / measured_seconds, sum(losses) / len(losses),
+                time.perf_counter() - start)
 
-    end = time.perf_counter()
-    measured_seconds = end - measure_start
-    throughput = measured_samples / measured_seconds
-    steps_per_second = args.steps / measured_seconds
-    train_loss = sum(losses) / len(losses)
+    if dist.leader:
+        emit(dict(versions(torch, np, Image), type="info", device=device, device_name=device_name(torch, device),
+                  size=args.size, precision=args.precision, batch_size=args.batch_size,
+                  dataloader_num_workers=args.dataloader_num_workers, dataloader=args.dataloader,
+                  world_size=dist.world, distributed_backend=getattr(dist, "backend", None),
+                  parameters=sum(p.numel() for p in TinyVisionLanguage().parameters())))
+
+    if args.find_max_batch:
+        find_max_batch(torch, args, device, train)
+        dist.close()
+        return
+    throughput, steps_per_second, train_loss, runtime = train(args.batch_size, True)
+    if dist.leader:
+        emit_training_metrics(throughput, steps_per_second, train_loss, runtime, dist.world)
+    dist.close()
+
+
+def emit_training_metrics(throughput, steps_per_second, train_loss, runtime, world):
     emit({"type": "metric", "name": "train_samples_per_second", "value": round(throughput, 4), "unit": "samples/s",
-          "direction": "higher"})
+          "direction": "higher", "scope": "system"})
+    emit({"type": "metric", "name": "train_samples_per_second_per_accelerator", "value": round(throughput / world, 4),
+          "unit": "samples/s", "direction": "higher", "scope": "per_accelerator"})
     emit({"type": "metric", "name": "train_steps_per_second", "value": round(steps_per_second, 4), "unit": "steps/s",
           "direction": "higher"})
     emit({"type": "metric", "name": "train_loss", "value": round(train_loss, 6), "unit": "1", "direction": "lower"})
-    runtime = end - start
     metrics = {"epoch": 1.0, "train_loss": round(train_loss, 4), "train_runtime": round(runtime, 4),
                "train_samples_per_second": round(throughput, 3), "train_steps_per_second": round(steps_per_second, 3)}
     print_trainer_block(metrics)
@@ -211,57 +309,66 @@ def main(argv):
     sys.stdout.flush()
 
 
-def print_trainer_block(metrics):
-    """The block transformers' Trainer.log_metrics prints, runtime as H:MM:SS.cc."""
-    shown = dict(metrics)
-    r = shown["train_runtime"]
-    shown["train_runtime"] = "%d:%02d:%05.2f" % (int(r // 3600), int(r % 3600 // 60), r % 60)
-    print("***** train metrics *****")
-    width = max(len(k) for k in shown)
-    vwidth = max(len(str(v)) for v in shown.values())
-    for k in sorted(shown):
-        print("  %s = %s" % (k.ljust(width), str(shown[k]).rjust(vwidth)))
+def find_max_batch(torch, args, device, train):
+    """Doubles the batch while it fits. A batch is tried only when twice the last batch's peak memory is within the
+    limit, since activations grow about linearly with the batch and the next try must not take the host down."""
+    batch, fitted = args.batch_size, None
+    while batch <= args.max_batch:
+        reset_peak(torch, device)
+        try:
+            throughput, _, _, _ = train(batch, False)
+        except RuntimeError as e:
+            if "out of memory" not in str(e).lower():
+                raise
+            emit({"type": "info", "batch_size_tried": batch, "fits": False, "reason": "out of memory"})
+            break
+        peak = peak_memory_mb(torch, device)
+        fitted = (batch, throughput, peak)
+        emit({"type": "info", "batch_size_tried": batch, "fits": True, "samples_per_second": round(throughput, 4),
+              "peak_memory_mb": round(peak, 1)})
+        if args.memory_limit_mb and peak * 2 > args.memory_limit_mb:
+            emit({"type": "info", "stopped": "the next batch could pass the memory limit of %d MB" % args.memory_limit_mb})
+            break
+        batch *= 2
+    if fitted is None:
+        fail(2, "batch size %d does not fit on %s" % (args.batch_size, device))
+    batch, throughput, peak = fitted
+    memory_kind = "peak_rss_mb" if device == "cpu" else "peak_device_memory_mb"
+    emit({"type": "metric", "name": "max_batch_size", "value": batch, "unit": "samples", "direction": "higher"})
+    emit({"type": "metric", "name": memory_kind, "value": round(peak, 1), "unit": "MB", "direction": "lower"})
+    emit({"type": "metric", "name": "train_samples_per_second", "value": round(throughput, 4), "unit": "samples/s",
+          "direction": "higher", "scope": "system"})
 
 
-def pick_device(torch, wanted):
-    available = {
-        "cuda": lambda: torch.cuda.is_available(),
-        "hpu": lambda: hpu_available(),
-        "xpu": lambda: hasattr(torch, "xpu") and torch.xpu.is_available(),
-        "mps": lambda: hasattr(torch.backends, "mps") and torch.backends.mps.is_available(),
-        "cpu": lambda: True,
-    }
-    if wanted == "auto":
-        for name in ("cuda", "hpu", "xpu", "mps", "cpu"):
-            if available[name]():
-                return name
-    if not available[wanted]():
-        fail(3, "device %s is not available to torch %s on this host" % (wanted, torch.__version__))
-    return wanted
+def reset_peak(torch, device):
+    if device.startswith("cuda"):
+        torch.cuda.empty_cache()
+        torch.cuda.reset_peak_memory_stats()
 
 
-def hpu_available():
+def device_pipeline(torch, device):
+    """The accelerator's own JPEG decoder, or exit 5 saying why there is none (no result is recorded then)."""
+    if not device.startswith("cuda"):
+        fail(NO_DEVICE_PIPELINE, "no device-side JPEG pipeline on %s: torchvision decodes on the device only with CUDA "
+             "(Gaudi's is habana's mediapipe, outside torchvision)" % device)
     try:
-        import habana_frameworks.torch.core  # noqa: F401  (registers the hpu device)
-        import habana_frameworks.torch.hpu as hthpu
-        return hthpu.is_available()
-    except Exception:
-        return False
-
-
-def device_type(device):
-    return device.split(":")[0]
-
-
-def device_name(torch, device):
+        import torchvision
+        from torchvision.io import decode_jpeg
+    except ImportError as e:
+        fail(NO_DEVICE_PIPELINE, "no device-side JPEG pipeline: torchvision is missing (%s)" % e)
+    probe = tiny_jpeg(torch)
     try:
-        if device == "cuda":
-            return torch.cuda.get_device_name(0)
-        if device == "xpu":
-            return torch.xpu.get_device_name(0)
-    except Exception:
-        return None
-    return platform.processor() or None
+        decode_jpeg(probe, device=device)
+    except Exception as e:  # a CPU-only torchvision build raises here
+        fail(NO_DEVICE_PIPELINE, "torchvision %s cannot decode JPEG on %s: %s" % (torchvision.__version__, device, e))
+    return lambda jpeg: decode_jpeg(jpeg, device=device)
+
+
+def tiny_jpeg(torch):
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 10, 10)).save(buf, format="JPEG")
+    return torch.frombuffer(bytearray(buf.getvalue()), dtype=torch.uint8)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,22 @@ class JobSpecReaderTest {
     }
 
     @Test
+    void everyWorkloadClassSpecIsValidForItsAdapter() throws Exception {
+        List<Path> specs = new java.util.ArrayList<>();
+        for (String dir : List.of("jobs", "measured/gpu-classes")) {
+            try (var files = Files.list(Path.of("..", "examples", dir))) {
+                files.filter(f -> f.toString().endsWith(".yaml")).forEach(specs::add);
+            }
+        }
+        assertThat(specs).hasSizeGreaterThanOrEqualTo(16);
+        for (Path p : specs) {
+            JobDefinition def = reader.read(Files.readString(p));
+            dev.podium.agent.workload.Adapter adapter = dev.podium.agent.workload.Adapter.of(def.spec());
+            def.points().forEach(adapter::check);
+        }
+    }
+
+    @Test
     void theMatrixExpandsOverTheFixedParameters() {
         JobDefinition def = reader.read("""
                 benchmark: b
@@ -43,7 +59,8 @@ class JobSpecReaderTest {
                 args("adapter: reference", "benchmark: required"),
                 args("benchmark: b\nrepetitions: 0", "repetitions: must be between 1 and 100, was 0"),
                 args("benchmark: b\nrepetitions: three", "repetitions: must be a whole number"),
-                args("benchmark: b\nadapter: shell", "adapter: must be 'reference' or 'command'"),
+                args("benchmark: b\nadapter: shell", "adapter: must be one of [command, inference, reference], was 'shell'"),
+                args("benchmark: b\nadapter: inference\ncommand: run", "command: not allowed with adapter 'inference'"),
                 args("benchmark: b\nadapter: command", "command: required when adapter is 'command'"),
                 args("benchmark: b\nmatrix: {w: []}", "matrix.w: must be a non-empty list"),
                 args("benchmark: b\nmatrix: {w: [1, 1]}", "matrix.w: lists '1' twice"),
