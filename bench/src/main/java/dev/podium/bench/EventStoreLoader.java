@@ -16,6 +16,10 @@ final class EventStoreLoader implements AutoCloseable {
 
     private static final int BATCH = 5000;
 
+    /** An event ready to insert: its payload's JSON and the content hash of its record, computed off the writer. */
+    record Row(Envelope envelope, String payloadJson, String hash) {
+    }
+
     private final Connection connection;
     private final PreparedStatement insert;
     private final EventCodec codec;
@@ -33,8 +37,21 @@ final class EventStoreLoader implements AutoCloseable {
         this.keyId = keyId;
     }
 
+    static Row row(ResultEvents.Signed s, EventCodec codec) {
+        try {
+            return new Row(s.envelope(), codec.mapper().writeValueAsString(s.envelope().payload()),
+                    EventCodec.contentHash(s.value()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     void add(ResultEvents.Signed s) throws Exception {
-        Envelope e = s.envelope();
+        add(row(s, codec));
+    }
+
+    void add(Row row) throws SQLException {
+        Envelope e = row.envelope();
         insert.setObject(1, e.eventId());
         insert.setString(2, e.streamId());
         insert.setLong(3, e.seq());
@@ -44,8 +61,8 @@ final class EventStoreLoader implements AutoCloseable {
         insert.setString(7, keyId);
         insert.setTimestamp(8, Timestamp.from(e.occurredAt().truncatedTo(ChronoUnit.MICROS)));
         insert.setLong(9, stored++);
-        insert.setString(10, codec.mapper().writeValueAsString(e.payload()));
-        insert.setString(11, EventCodec.contentHash(s.value()));
+        insert.setString(10, row.payloadJson());
+        insert.setString(11, row.hash());
         insert.addBatch();
         if (stored % BATCH == 0) {
             flush();

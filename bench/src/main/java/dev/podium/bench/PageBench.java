@@ -72,9 +72,16 @@ final class PageBench {
             long t0 = System.nanoTime();
             long stored;
             try (EventStoreLoader store = new EventStoreLoader(jdbc, agent.keyId, events.codec())) {
-                for (long run = 0; run < agent.results; run++) {
-                    for (ResultEvents.Signed s : events.loaded(run, agent.results)) {
-                        store.add(s);
+                // Chunks are generated and signed on the other cores while this thread inserts the one before, in order.
+                java.util.ArrayDeque<CompletableFuture<List<EventStoreLoader.Row>>> ahead = new java.util.ArrayDeque<>();
+                long next = 0;
+                while (next < agent.results || !ahead.isEmpty()) {
+                    while (next < agent.results && ahead.size() < 4) {
+                        ahead.add(generate(events, next, Math.min(agent.results, next + CHUNK), agent.results));
+                        next += CHUNK;
+                    }
+                    for (EventStoreLoader.Row row : ahead.poll().join()) {
+                        store.add(row);
                     }
                 }
                 stored = store.stored();
@@ -92,6 +99,21 @@ final class PageBench {
             report.line("pages: VACUUM (ANALYZE) and CHECKPOINT in %.1f s", (System.nanoTime() - v0) / 1e9);
             return 0;
         }
+    }
+
+    private static final int CHUNK = 2000;
+
+    private static CompletableFuture<List<EventStoreLoader.Row>> generate(PageEvents events, long from, long to,
+            long total) {
+        return CompletableFuture.supplyAsync(() -> {
+            List<EventStoreLoader.Row> rows = new ArrayList<>((int) (2 * (to - from)));
+            for (long run = from; run < to; run++) {
+                for (ResultEvents.Signed s : events.loaded(run, total)) {
+                    rows.add(EventStoreLoader.row(s, events.codec()));
+                }
+            }
+            return rows;
+        });
     }
 
     @Command(name = "pages", mixinStandardHelpOptions = true,
