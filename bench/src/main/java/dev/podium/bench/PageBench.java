@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -73,7 +74,7 @@ final class PageBench {
             long stored;
             try (EventStoreLoader store = new EventStoreLoader(jdbc, agent.keyId, events.codec())) {
                 // Chunks are generated and signed on the other cores while this thread inserts the one before, in order.
-                java.util.ArrayDeque<CompletableFuture<List<EventStoreLoader.Row>>> ahead = new java.util.ArrayDeque<>();
+                ArrayDeque<CompletableFuture<List<EventStoreLoader.Row>>> ahead = new ArrayDeque<>();
                 long next = 0;
                 while (next < agent.results || !ahead.isEmpty()) {
                     while (next < agent.results && ahead.size() < 4) {
@@ -101,8 +102,10 @@ final class PageBench {
         }
     }
 
+    /** Runs per generated chunk of the load. */
     private static final int CHUNK = 2000;
 
+    /** Runs {@code from} to {@code to} of {@code total}, signed and prepared for the loader, on the common pool. */
     private static CompletableFuture<List<EventStoreLoader.Row>> generate(PageEvents events, long from, long to,
             long total) {
         return CompletableFuture.supplyAsync(() -> {
@@ -148,6 +151,7 @@ final class PageBench {
         int visibleSeconds;
         @Option(names = "--logs", defaultValue = ".podium/bench", description = "where query-service's logs go")
         Path logs;
+
         private Report report;
         /** The query-service being measured: its pid gives the CPU per request. */
         private QueryServiceProcess current;
