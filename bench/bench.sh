@@ -3,8 +3,10 @@
 #   ./podium bench ingest [--events N] [--rates 0.25,0.5,0.75] [--seconds S] [--lag-warmup S] [--keys K]
 #   ./podium bench replay [--events N]            (the issue's size: --events 1000000)
 #   ./podium bench agent-overhead [--pairs N] [--steps S]   (20 pairs by default)
-#   ./podium bench pages [seconds per phase] [clients]
+#   ./podium bench pages [--results 1000000] [--live RATE] [--load-only] [--seconds 20] [--clients 4] [...]
 #   ./podium bench all                            (the four, one report)
+# pages keeps its loaded cluster in $PODIUM_BENCH_PAGES_DATA (default /var/tmp/podium-bench-pages) and reloads it only
+# when --results changes; its ports are 29084-29085 (ingest, query), 29094-29095 (Kafka), 29433 (PostgreSQL).
 # ingest and replay start what they measure on ports 29000-29999 and remove it afterwards: a private PostgreSQL 15
 # cluster (initdb, track_commit_timestamp=on, otherwise default settings, like the shared server), a KRaft broker from
 # the Kafka jars, and ingest-service from its build. The shared PostgreSQL server is never restarted or reconfigured.
@@ -24,6 +26,7 @@ TOKEN="bench-$(date +%s)-$RANDOM"
 MASTER_KEY="$(head -c 32 /dev/urandom | base64)"
 STAMP="$(date -u +%Y-%m-%dT%H%M%SZ)"
 SCRATCH=""
+PG_DIR=""
 PIDS=()
 PG_LOGGING="-c log_checkpoints=on -c log_autovacuum_min_duration=0 -c log_min_duration_statement=200"
 
@@ -40,11 +43,12 @@ cleanup() {
     kill -KILL "$pid" 2>/dev/null || true
   done
   PIDS=()
-  if [ -n "$SCRATCH" ] && [ -d "$SCRATCH/pg" ]; then
-    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -m fast -w stop >/dev/null 2>&1 || true
+  if [ -n "$PG_DIR" ] && [ -d "$PG_DIR" ]; then
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR" -m fast -w stop >/dev/null 2>&1 || true
   fi
   # The server's log (checkpoints, autovacuum runs, statements over 200 ms) is kept to explain a stall in the lag.
-  if [ -n "$SCRATCH" ] && [ -f "$SCRATCH/pg/server.log" ]; then cp "$SCRATCH/pg/server.log" "$OUT/postgres-$STAMP.log"; fi
+  if [ -n "$PG_DIR" ] && [ -f "$PG_DIR/server.log" ]; then cp "$PG_DIR/server.log" "$OUT/postgres-$STAMP.log"; fi
+  PG_DIR=""
   if [ -n "$SCRATCH" ]; then rm -rf "$SCRATCH"; SCRATCH=""; fi
 }
 trap cleanup EXIT INT TERM
@@ -59,9 +63,10 @@ wait_for_url() { # url seconds name log
 
 build() {
   if [ ! -f "$ROOT/ingest-service/target/quarkus-app/quarkus-run.jar" ] || [ ! -f "$ROOT/bench/target/podium-bench.jar" ] \
-     || [ ! -f "$ROOT/runner-agent/target/podium-agent.jar" ] || [ -n "${PODIUM_BENCH_BUILD:-}" ]; then
-    say "building ingest-service, runner-agent and the bench commands (tests skipped)"
-    (cd "$ROOT" && mvn -B -q -pl ingest-service,runner-agent,bench -am package -DskipTests) >"$OUT/build.log" 2>&1 \
+     || [ ! -f "$ROOT/runner-agent/target/podium-agent.jar" ] || [ ! -f "$ROOT/query-service/target/quarkus-app/quarkus-run.jar" ] \
+     || [ -n "${PODIUM_BENCH_BUILD:-}" ]; then
+    say "building ingest-service, query-service, runner-agent and the bench commands (tests skipped)"
+    (cd "$ROOT" && mvn -B -q -pl ingest-service,query-service,runner-agent,bench -am package -DskipTests) >"$OUT/build.log" 2>&1 \
       || fail "the build failed; see $OUT/build.log"
   fi
 }
@@ -73,17 +78,21 @@ scratch() {
   chmod 755 "$SCRATCH"
 }
 
-# A private PostgreSQL 15 cluster with track_commit_timestamp=on (the shared server is not ours to restart).
-start_postgres() {
+# A private PostgreSQL 15 cluster with track_commit_timestamp=on (the shared server is not ours to restart), in
+# $SCRATCH/pg or the directory given (created by initdb when it holds no cluster yet).
+start_postgres() { # [data directory]
+  PG_DIR="${1:-$SCRATCH/pg}"
   port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
-  mkdir -p "$SCRATCH/pg" && chown postgres: "$SCRATCH/pg"
+  mkdir -p "$PG_DIR" && chown postgres: "$PG_DIR"
   local preload=""
   [ -n "${PODIUM_BENCH_PROFILE:-}" ] && preload="-c shared_preload_libraries=pg_stat_statements"
-  runuser -u postgres -- "$PG_BIN/initdb" -D "$SCRATCH/pg" -A trust -U postgres >"$OUT/pg-initdb.log" 2>&1 \
-    || fail "initdb failed; see $OUT/pg-initdb.log"
-  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$SCRATCH/pg" -l "$SCRATCH/pg/server.log" -w -t 60 \
-    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $SCRATCH/pg -c track_commit_timestamp=on $PG_LOGGING $preload" start >/dev/null \
-    || fail "the private PostgreSQL did not start; see $SCRATCH/pg/server.log"
+  if [ ! -f "$PG_DIR/PG_VERSION" ]; then
+    runuser -u postgres -- "$PG_BIN/initdb" -D "$PG_DIR" -A trust -U postgres >"$OUT/pg-initdb.log" 2>&1 \
+      || fail "initdb failed; see $OUT/pg-initdb.log"
+  fi
+  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w -t 60 \
+    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c track_commit_timestamp=on $PG_LOGGING $preload" start >/dev/null \
+    || fail "the private PostgreSQL did not start; see $PG_DIR/server.log"
   say "private PostgreSQL 15 on 127.0.0.1:$PG_PORT (track_commit_timestamp=on)"
 }
 
@@ -212,9 +221,53 @@ bench_agent() { # report args...
   rm -rf "$work"
 }
 
+# The page benchmark's cluster is kept between runs (loading 1,000,000 results takes minutes, 10,000,000 about an
+# hour): $PAGES_DATA/pg, with the admin token, master key and agent key it was loaded with in $PAGES_DATA/bench.env.
 bench_pages() { # report args...
   local report=$1; shift
-  "$ROOT/query-service/bench/page-bench.sh" "$@" | tee -a "$report"
+  local results=1000000 live=0 load_only="" args=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --results) results=$2; shift 2 ;;
+      --live) live=$2; shift 2 ;;
+      --load-only) load_only=1; shift ;;
+      *) args+=("$1"); shift ;;
+    esac
+  done
+  PG_PORT=29433; KAFKA_PORT=29094; INGEST_PORT=29084
+  local query_port=29085 data="${PODIUM_BENCH_PAGES_DATA:-/var/tmp/podium-bench-pages}"
+  local db_url="jdbc:postgresql://127.0.0.1:$PG_PORT/podium_bench_pages"
+  if [ "$(cat "$data/loaded" 2>/dev/null || true)" != "$results" ]; then
+    say "loading $results results into a new cluster in $data"
+    rm -rf "$data"; mkdir -p "$data"; chmod 755 "$data"
+    printf 'TOKEN=%q\nMASTER_KEY=%q\n' "$TOKEN" "$MASTER_KEY" >"$data/bench.env"
+  else
+    say "reusing the $results results loaded in $data (delete it to reload)"
+  fi
+  # shellcheck disable=SC1091
+  . "$data/bench.env"
+  scratch; start_postgres "$data/pg"; start_kafka
+  [ -f "$data/loaded" ] || create_db podium_bench_pages
+  start_ingest "$INGEST_PORT" podium_bench_pages "$OUT/pages-ingest-service.log"
+  if [ -z "${KEY_ID:-}" ]; then
+    local issued; issued=$(curl -fsS -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+      -d '{"agent_id":"bench-agent"}' "http://127.0.0.1:$INGEST_PORT/admin/agents")
+    KEY_ID=$(jq -r .key_id <<<"$issued"); SECRET=$(jq -r .secret <<<"$issued")
+    printf 'KEY_ID=%q\nSECRET=%q\n' "$KEY_ID" "$SECRET" >>"$data/bench.env"
+  fi
+  chmod 600 "$data/bench.env"
+  local agent=(--ingest "http://127.0.0.1:$INGEST_PORT" --token "$TOKEN" --agent bench-agent --key-id "$KEY_ID" \
+    --secret "$SECRET" --results "$results" --report "$report")
+  if [ ! -f "$data/loaded" ]; then
+    bench_java pages-load --jdbc "$db_url" "${agent[@]}"
+    echo "$results" >"$data/loaded"
+  fi
+  if [ -z "$load_only" ]; then
+    bench_java pages "${agent[@]}" --bootstrap "127.0.0.1:$KAFKA_PORT" --live "$live" \
+      --query-jar "$ROOT/query-service/target/quarkus-app/quarkus-run.jar" --query-db "$db_url" --query-port "$query_port" \
+      --pg-pid "$(head -n 1 "$data/pg/postmaster.pid")" --logs "$OUT" "${args[@]}"
+  fi
+  stop_all
 }
 
 main() {
@@ -225,7 +278,7 @@ main() {
     all) ;;
     *) fail "usage: ./podium bench ingest|replay|agent-overhead|pages|all [options]" ;;
   esac
-  [ "$name" = pages ] || build
+  build
   local report="$OUT/$name-$STAMP.txt"
   { echo "podium bench $name $* ($STAMP)"; machine
     echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)${PODIUM_BENCH_INGEST_APP:+, ingest-service from $PODIUM_BENCH_INGEST_APP}"

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /** The benchmark commands; {@code bench/bench.sh} (behind {@code ./podium bench}) starts what they measure. */
 @Command(name = "podium-bench", mixinStandardHelpOptions = true, subcommands = {IngestBench.class,
-        ReplayBench.Load.class, ReplayBench.Run.class, AgentOverhead.class})
+        ReplayBench.Load.class, ReplayBench.Run.class, AgentOverhead.class, PageBench.Load.class, PageBench.Run.class})
 public final class BenchMain implements Runnable {
 
     /** Held so that the level sticks: the Kafka clients log every connection at INFO. */

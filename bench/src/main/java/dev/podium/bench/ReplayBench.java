@@ -1,17 +1,8 @@
 package dev.podium.bench;
 
-import dev.podium.events.Envelope;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Timestamp;
-import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,41 +28,12 @@ final class ReplayBench {
         public Integer call() throws Exception {
             Db.migrate(jdbc);
             ResultEvents gen = new ResultEvents("replay", keys, new byte[32]);
-            BaselineWriter prep = new BaselineWriter(gen.codec());
             long t0 = System.nanoTime();
-            String url = jdbc + (jdbc.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
-            try (Connection c = Db.connect(url); PreparedStatement ps = c.prepareStatement("""
-                    INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, key_id, occurred_at,
-                                             kafka_topic, kafka_partition, kafka_offset, payload, payload_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, 'bench-key', ?, 'podium.events', 0, ?, ?::jsonb, ?)""")) {
-                c.setAutoCommit(false);
-                long offset = 0;
-                for (long run = 0; offset < events; run++) {
+            try (EventStoreLoader store = new EventStoreLoader(jdbc, "bench-key", gen.codec())) {
+                for (long run = 0; store.stored() < events; run++) {
                     for (ResultEvents.Signed s : gen.signedRun(run)) {
-                        BaselineWriter.Prepared p = prep.prepare(s.envelope(), s.value(), offset);
-                        Envelope e = s.envelope();
-                        ps.setObject(1, e.eventId());
-                        ps.setString(2, e.streamId());
-                        ps.setLong(3, e.seq());
-                        ps.setString(4, e.type().name());
-                        ps.setInt(5, e.schemaVersion());
-                        ps.setString(6, e.agentId());
-                        ps.setTimestamp(7, Timestamp.from(e.occurredAt().truncatedTo(ChronoUnit.MICROS)));
-                        ps.setLong(8, offset++);
-                        ps.setString(9, p.payloadJson());
-                        ps.setString(10, p.hash());
-                        ps.addBatch();
+                        store.add(s);
                     }
-                    if (offset % 5000 == 0) {
-                        ps.executeBatch();
-                        c.commit();
-                    }
-                }
-                ps.executeBatch();
-                c.commit();
-                try (var s = c.createStatement()) {
-                    c.setAutoCommit(true);
-                    s.execute("VACUUM ANALYZE event_store");
                 }
             }
             System.out.printf("replay: stored %d events in %.1f s%n", events, (System.nanoTime() - t0) / 1e9);
@@ -101,16 +63,7 @@ final class ReplayBench {
             try (Connection c = Db.connect(jdbc)) {
                 stored = Db.count(c, "SELECT count(*) FROM event_store");
             }
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-            HttpRequest rebuild = HttpRequest.newBuilder(URI.create(url + "/admin/rebuild"))
-                    .header("Authorization", "Bearer " + token).timeout(Duration.ofHours(2))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build();
-            long t0 = System.nanoTime();
-            HttpResponse<String> r = http.send(rebuild, HttpResponse.BodyHandlers.ofString());
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            if (r.statusCode() / 100 != 2) {
-                throw new IllegalStateException("rebuild answered " + r.statusCode() + ": " + r.body());
-            }
+            double seconds = Rebuild.post(url, token).succeeded().seconds();
             double rate = stored / seconds;
             report.line("replay: rebuilt the projections from %d stored events in %.1f s: %.0f events/s", stored, seconds,
                     rate);

@@ -1,5 +1,6 @@
 package dev.podium.query.stats;
 
+import dev.podium.events.model.StudentT;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -83,7 +84,7 @@ public final class RatioEstimator {
             return new RatioInterval(r, r, r, RatioInterval.WELCH_LOG, x.n(), y.n(), (double) (x.n() + y.n() - 2));
         }
         double df = (vx + vy) * (vx + vy) / (vx * vx / (x.n() - 1) + vy * vy / (y.n() - 1));
-        double t = TDistribution.quantile975(df);
+        double t = StudentT.quantile975(df);
         return new RatioInterval(Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.n(), y.n(), df);
     }
 

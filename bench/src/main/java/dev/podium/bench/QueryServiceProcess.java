@@ -1,0 +1,72 @@
+package dev.podium.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * query-service started from its build as a user starts it ({@code java -jar quarkus-run.jar}), with the harness's
+ * system properties (port, cache switch), stopped at the end of each phase that needs a fresh or differently
+ * configured service.
+ */
+final class QueryServiceProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+
+    private QueryServiceProcess(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    static QueryServiceProcess start(Path jar, String dbUrl, int port, List<String> properties, Path log) throws IOException {
+        // A longer wait for a database connection than the default 5 s: on a loaded machine the start's schema
+        // validation otherwise fails before the first page is measured.
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx1g", "-Dquarkus.http.port=" + port,
+                "-Dquarkus.log.level=WARN", "-Dquarkus.datasource.jdbc.acquisition-timeout=60S"));
+        command.addAll(properties);
+        command.addAll(List.of("-jar", jar.toString()));
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(
+                ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().put("PODIUM_DB_URL", dbUrl);
+        return new QueryServiceProcess(pb.start(), port);
+    }
+
+    /**
+     * Polls {@code /q/health/ready} every {@code pollMillis} until it answers 200 (readiness UP) and returns
+     * System.nanoTime() of that answer.
+     */
+    long awaitReady(int pollMillis, int timeoutSeconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("query-service exited with " + process.exitValue());
+            }
+            try (KeepAliveClient c = new KeepAliveClient("127.0.0.1", port)) {
+                if (c.get("/q/health/ready") == 200) {
+                    return System.nanoTime();
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(pollMillis);
+        }
+        throw new IllegalStateException("query-service was not ready within " + timeoutSeconds + " s");
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
