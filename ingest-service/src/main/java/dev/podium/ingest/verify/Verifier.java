@@ -5,6 +5,8 @@ import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
+import dev.podium.events.validate.IdentityBinding;
+import dev.podium.events.validate.Violation;
 import dev.podium.ingest.store.AgentKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Checks one record from {@code podium.events}: signature headers, a key that verifies (active or retired, not revoked),
  * the HMAC over the exact bytes, the contract (decode and validation), a stream kind that agents write, and a writer
- * that is the key's agent and, for an agent stream, the agent the stream id names. Run stream ownership needs the event
+ * that is the key's agent and, for an agent stream, the agent the stream id names, and identities in the payload bound
+ * to the envelope ({@link IdentityBinding}). Run stream ownership needs the event
  * store and is checked by the batch. Pure: no I/O.
  */
 public final class Verifier {
@@ -73,6 +76,10 @@ public final class Verifier {
         if (stream.agentId().isPresent() && !stream.agentId().get().equals(key.agentId())) {
             return new Verdict.Refused("not the writer: " + env.streamId() + " belongs to agent '"
                     + stream.agentId().get() + "'", key.keyId(), eventId, env.streamId());
+        }
+        Optional<Violation> unbound = IdentityBinding.violation(env);
+        if (unbound.isPresent()) {
+            return new Verdict.Refused("not the writer: " + unbound.get(), key.keyId(), eventId, env.streamId());
         }
         return new Verdict.Verified(env, accepted.contentHash(), key.keyId(), key.agentId());
     }

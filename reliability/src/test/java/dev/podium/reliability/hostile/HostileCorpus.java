@@ -9,6 +9,7 @@ import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.events.validate.IdentityBinding;
 import dev.podium.events.validate.Limits;
 import dev.podium.reliability.fault.Credentials;
 import java.nio.charset.StandardCharsets;
@@ -216,6 +217,41 @@ public final class HostileCorpus {
                     a.payload());
             return one(c.agent().signed(e), "not the writer: " + e.streamId() + " is written by ingest's command side only");
         }));
+        // ---- identities in the payload that the envelope does not allow
+        k.add(new Kind("RunCompleted on its own stream naming another agent's run", "identities", c -> {
+            UUID victim = UUID.fromString(c.foreignRunStream().substring("run/".length()));
+            UUID own = UUID.randomUUID();
+            Envelope e = Envelope.of(UUID.randomUUID(), StreamId.run(own), 1, c.agent().agentId(), SampleEvents.AT,
+                    SampleEvents.runCompleted(victim, c.agent().agentId(), 1, List.of(99999.0, 99999.0, 99999.0))
+                            .payload());
+            return one(c.agent().signed(e), "not the writer: payload.run_id: '" + victim + "' is not the run of stream 'run/"
+                    + own + "'");
+        }));
+        k.add(new Kind("run stream with its UUID in upper case", "identities", c -> {
+            Envelope p = progress(c.agent().agentId());
+            String upper = p.streamId().toUpperCase(java.util.Locale.ROOT).replace("RUN/", "run/");
+            Envelope e = new Envelope(p.eventId(), p.type(), 1, upper, 1, c.agent().agentId(), p.occurredAt(),
+                    p.payload());
+            return one(c.agent().signedBytes(key(c), CODEC.encode(e)), "invalid: stream_id: '" + upper
+                    + "' is not a valid stream id: its UUID must be in lower case");
+        }));
+        k.add(new Kind("JobClaimed naming another agent", "identities", c -> {
+            Envelope e = SampleEvents.jobClaimed(UUID.randomUUID(), UUID.randomUUID(), c.other().agentId(),
+                    SampleEvents.POOL, SampleEvents.AT);
+            Envelope forged = new Envelope(e.eventId(), e.type(), 1, e.streamId(), 1, c.agent().agentId(),
+                    e.occurredAt(), e.payload());
+            return one(c.agent().signed(forged), "not the writer: payload.agent_id: '" + c.other().agentId()
+                    + "' is not the writer '" + c.agent().agentId() + "'");
+        }));
+        k.add(new Kind("AgentRegistered naming another boot", "identities", c -> {
+            UUID boot = UUID.randomUUID();
+            UUID named = UUID.randomUUID();
+            Envelope e = Envelope.of(UUID.randomUUID(), StreamId.agent(c.agent().agentId(), boot), 1,
+                    c.agent().agentId(), SampleEvents.AT, SampleEvents.agentRegistered(c.agent().agentId(), named,
+                            SampleEvents.DEVICE_ID, SampleEvents.AT).payload());
+            return one(c.agent().signed(e), "not the writer: payload.boot_id: '" + named + "' is not the boot of stream '"
+                    + e.streamId() + "'");
+        }));
         // ---- replays with other content
         k.add(new Kind("replayed event id with changed content", "conflicts", c -> {
             Envelope s = c.stored();
@@ -312,7 +348,7 @@ public final class HostileCorpus {
         if (!c.agent().agentId().equals(e.agentId())) {
             return "not the writer: ";
         }
-        return null;
+        return IdentityBinding.violation(e).map(v -> "not the writer: " + v).orElse(null);
     }
 
     private static void collectStrings(JsonNode node, List<Object> steps, List<List<Object>> out) {
