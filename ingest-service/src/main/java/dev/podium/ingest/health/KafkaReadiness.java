@@ -2,6 +2,7 @@ package dev.podium.ingest.health;
 
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.consumer.EventConsumer;
+import dev.podium.ingest.consumer.Progress;
 import dev.podium.ingest.heartbeat.HeartbeatConsumer;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +17,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready when the consumer threads are alive (if enabled) and the broker answers describeCluster within the health
+ * Ready when the consumer threads are alive (if enabled), the event consumer is not stalled ({@link Progress}) and the broker answers describeCluster within the health
  * timeout. The database has its own readiness check from the datasource extension.
  */
 @Readiness
@@ -26,19 +27,24 @@ public class KafkaReadiness implements HealthCheck {
     private final IngestConfig config;
     private final EventConsumer events;
     private final HeartbeatConsumer heartbeats;
+    private final Progress progress;
     private volatile Admin admin;
 
-    public KafkaReadiness(IngestConfig config, EventConsumer events, HeartbeatConsumer heartbeats) {
+    public KafkaReadiness(IngestConfig config, EventConsumer events, HeartbeatConsumer heartbeats, Progress progress) {
         this.config = config;
         this.events = events;
         this.heartbeats = heartbeats;
+        this.progress = progress;
     }
 
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder b = HealthCheckResponse.named("kafka");
-        boolean consumersUp = !config.consumer().enabled() || (events.isRunning() && heartbeats.isRunning());
-        b.withData("event-consumer", events.isRunning()).withData("heartbeat-consumer", heartbeats.isRunning());
+        boolean stalled = config.consumer().enabled() && progress.stalled(config.consumer().stallTimeout());
+        boolean consumersUp = !config.consumer().enabled()
+                || (events.isRunning() && heartbeats.isRunning() && !stalled);
+        b.withData("event-consumer", events.isRunning()).withData("heartbeat-consumer", heartbeats.isRunning())
+                .withData("event-consumer-stalled", stalled);
         long timeout = config.consumer().healthTimeout().toMillis();
         try {
             int nodes = admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout))

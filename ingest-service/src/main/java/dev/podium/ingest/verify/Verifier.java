@@ -6,6 +6,7 @@ import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.validate.IdentityBinding;
+import dev.podium.events.validate.Limits;
 import dev.podium.events.validate.Violation;
 import dev.podium.ingest.store.AgentKey;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -59,7 +60,9 @@ public final class Verifier {
         }
         Decoded decoded = codec.decode(value);
         if (decoded instanceof Decoded.Rejected r) {
-            return refused("invalid: " + r.reason(), key.keyId(), value);
+            String[] ids = bestEffortIds(value);
+            boolean wholeRecord = r.violations().stream().anyMatch(v -> v.field().equals("$"));
+            return new Verdict.Refused("invalid: " + r.reason(), key.keyId(), ids[0], ids[1], !wholeRecord);
         }
         Decoded.Accepted accepted = (Decoded.Accepted) decoded;
         Envelope env = accepted.envelope();
@@ -84,15 +87,16 @@ public final class Verifier {
         return new Verdict.Verified(env, accepted.contentHash(), key.keyId(), key.agentId());
     }
 
+    /** Refused before decoding; a record over the size limit is never worth keeping whole. */
     private Verdict.Refused refused(String reason, String keyId, byte[] value) {
         String[] ids = bestEffortIds(value);
-        return new Verdict.Refused(reason, keyId, ids[0], ids[1]);
+        return new Verdict.Refused(reason, keyId, ids[0], ids[1], value == null || value.length <= Limits.MAX_RECORD_BYTES);
     }
 
     /** event_id and stream_id of a refused record when it is JSON at all, for the rejected_event row; never throws. */
     private String[] bestEffortIds(byte[] value) {
         String[] out = new String[2];
-        if (value == null || value.length == 0) {
+        if (value == null || value.length == 0 || value.length > Limits.MAX_RECORD_BYTES) {
             return out;
         }
         try {
