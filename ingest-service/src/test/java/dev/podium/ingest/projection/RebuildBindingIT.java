@@ -7,18 +7,16 @@ import static org.awaitility.Awaitility.await;
 import dev.podium.events.Envelope;
 import dev.podium.events.EventType;
 import dev.podium.events.StreamId;
-import dev.podium.events.codec.EventCodec;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.RunRows;
+import dev.podium.ingest.testing.StoredBefore;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -33,8 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class RebuildBindingIT {
-
-    private static final EventCodec CODEC = new EventCodec();
 
     @Inject
     AgroalDataSource dataSource;
@@ -55,9 +51,9 @@ class RebuildBindingIT {
         RunCompleted lie = (RunCompleted) SampleEvents.runCompleted(victimRun, forger.agentId(), 1,
                 List.of(99999.0, 99999.0, 99999.0)).payload();
         UUID ownRun = UUID.randomUUID();
-        storeDirectly(Envelope.of(UUID.randomUUID(), StreamId.run(ownRun), 1, forger.agentId(), Instant.now(), lie),
-                forger.agentId());
-        storeDirectly(new Envelope(UUID.randomUUID(), EventType.RunCompleted, 1,
+        StoredBefore.append(dataSource, Envelope.of(UUID.randomUUID(), StreamId.run(ownRun), 1, forger.agentId(),
+                Instant.now(), lie), forger.agentId());
+        StoredBefore.append(dataSource, new Envelope(UUID.randomUUID(), EventType.RunCompleted, 1,
                 "run/" + victimRun.toString().toUpperCase(Locale.ROOT), 1, forger.agentId(), Instant.now(), lie),
                 forger.agentId());
 
@@ -66,22 +62,5 @@ class RebuildBindingIT {
         assertThat(RunRows.of(db, victimRun)).isEqualTo(before);
         assertThat(db.count("SELECT count(*) FROM proj_run WHERE stream_id <> ? AND run_id = ?", "run/" + victimRun,
                 victimRun)).isZero();
-    }
-
-    /** Appends an event the way ingest did before it bound payload identities to the envelope. */
-    private void storeDirectly(Envelope e, String writer) throws Exception {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload,
-                                         payload_hash)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?::jsonb, 'forged')""")) {
-            ps.setObject(1, e.eventId());
-            ps.setString(2, e.streamId());
-            ps.setLong(3, e.seq());
-            ps.setString(4, e.type().name());
-            ps.setString(5, writer);
-            ps.setObject(6, java.sql.Timestamp.from(e.occurredAt()));
-            ps.setString(7, CODEC.mapper().writeValueAsString(e.payload()));
-            ps.executeUpdate();
-        }
     }
 }

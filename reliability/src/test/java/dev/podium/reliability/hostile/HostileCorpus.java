@@ -7,6 +7,10 @@ import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.Metric;
+import dev.podium.events.model.Statistics;
+import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.run.RunCompleted;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.events.validate.IdentityBinding;
@@ -252,6 +256,29 @@ public final class HostileCorpus {
             return one(c.agent().signed(e), "not the writer: payload.boot_id: '" + named + "' is not the boot of stream '"
                     + e.streamId() + "'");
         }));
+        // ---- figures the raw values do not give
+        k.add(new Kind("RunCompleted whose mean its values do not give", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(s.n(), 99999.0, s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(),
+                        s.ci95High(), s.cv()), true, List.of())),
+                "invalid: payload.metrics[0].statistics.mean: 99999.0 is not what the 3 values give (501.0)")));
+        k.add(new Kind("RunCompleted whose interval its values do not give", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), 1.0, 1001.0,
+                        s.cv()), true, List.of())),
+                "invalid: payload.metrics[0].statistics.ci95: [1.0, 1001.0] is not the interval the 3 values give")));
+        k.add(new Kind("RunCompleted claiming more values than it sends", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(4, s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(),
+                        s.ci95High(), s.cv()), true, List.of())),
+                "invalid: payload.metrics[0].statistics.n: 4 is not the 3 values sent")));
+        k.add(new Kind("RunCompleted whose count would overflow the leaderboard's", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(Integer.MAX_VALUE, s.mean(), s.median(), s.stdev(), s.min(),
+                        s.max(), s.ci95Low(), s.ci95High(), s.cv()), false, List.of())),
+                "invalid: payload.metrics[0].statistics.n: 2147483647 is over the limit of 1000000")));
+        k.add(new Kind("RunCompleted whose cv check passes against its values", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> s, true, List.of(new ValidityCheck(
+                        "cv_below_10pct", true, "cv of " + SampleEvents.THROUGHPUT_METRIC + " = 1.00%")), 100.0, 600.0,
+                        1200.0)),
+                "invalid: payload.validity[0].passed: cv_below_10pct cannot pass: the cv of "
+                        + SampleEvents.THROUGHPUT_METRIC + "'s values is 86.96%")));
         // ---- replays with other content
         k.add(new Kind("replayed event id with changed content", "conflicts", c -> {
             Envelope s = c.stored();
@@ -379,6 +406,23 @@ public final class HostileCorpus {
         Envelope e = SampleEvents.runCompleted(UUID.randomUUID(), c.agent().agentId(), 3, List.of(500.0, 501.0, 502.0));
         String json = new String(CODEC.encode(e), StandardCharsets.UTF_8);
         return utf8(json.replaceFirst("\"values\":\\[500\\.0", "\"values\":[" + literal));
+    }
+
+    /**
+     * A RunCompleted on a run stream of its own whose one metric has the values 500, 501, 502, or {@code otherValues}
+     * (none unless {@code withValues}), and the statistics {@code change} makes of theirs, with {@code checks}.
+     */
+    private static Envelope figures(Context c, java.util.function.BiFunction<Metric, Statistics, Statistics> change,
+            boolean withValues, List<ValidityCheck> checks, Double... otherValues) {
+        UUID run = UUID.randomUUID();
+        RunCompleted honest = (RunCompleted) SampleEvents.runCompleted(run, c.agent().agentId(), 3,
+                otherValues.length > 0 ? List.of(otherValues) : List.of(500.0, 501.0, 502.0)).payload();
+        Metric m = honest.metrics().get(0);
+        Metric changed = new Metric(m.name(), m.unit(), m.direction(), m.scope(), m.warmupExcluded(),
+                withValues ? m.values() : null,
+                change.apply(m, m.statistics()));
+        return Envelope.of(UUID.randomUUID(), StreamId.run(run), 1, c.agent().agentId(), SampleEvents.AT,
+                new RunCompleted(run, List.of(changed), checks, honest.durationSeconds()));
     }
 
     private static byte[] hugeMetric(Context c, int n) {
