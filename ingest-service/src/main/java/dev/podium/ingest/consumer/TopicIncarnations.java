@@ -1,16 +1,11 @@
 package dev.podium.ingest.consumer;
 
-import dev.podium.ingest.config.IngestConfig;
-import dev.podium.ingest.config.KafkaLogin;
-import jakarta.annotation.PreDestroy;
+import dev.podium.ingest.config.KafkaAdmin;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Kafka's id of each topic ingest reads. Offsets start again at 0 in a recreated topic or on a new broker, so a
@@ -21,38 +16,15 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 @ApplicationScoped
 public class TopicIncarnations {
 
-    private final IngestConfig config;
-    private volatile Admin admin;
+    private final KafkaAdmin admin;
 
-    public TopicIncarnations(IngestConfig config) {
-        this.config = config;
+    public TopicIncarnations(KafkaAdmin admin) {
+        this.admin = admin;
     }
 
     /** The id of {@code topic} as the broker knows it now. */
     public String of(String topic) throws InterruptedException, ExecutionException, TimeoutException {
-        return admin().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId()
+        return admin.get().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId()
                 .toString();
-    }
-
-    private Admin admin() {
-        if (admin == null) {
-            synchronized (this) {
-                if (admin == null) {
-                    Properties p = new Properties();
-                    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-                    KafkaLogin.apply(config, p);
-                    p.put(AdminClientConfig.CLIENT_ID_CONFIG, "podium-ingest-topics");
-                    admin = Admin.create(p);
-                }
-            }
-        }
-        return admin;
-    }
-
-    @PreDestroy
-    void close() {
-        if (admin != null) {
-            admin.close();
-        }
     }
 }
