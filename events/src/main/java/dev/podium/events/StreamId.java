@@ -67,9 +67,10 @@ public record StreamId(StreamKind kind, String value) {
         return kind == StreamKind.AGENT ? Optional.of(value.split("/")[1]) : Optional.empty();
     }
 
+    /** Only the canonical, lower-case form: two spellings of one UUID would be two streams of one run. */
     private static boolean isUuid(String s) {
         try {
-            return UUID.fromString(s).toString().equalsIgnoreCase(s);
+            return UUID.fromString(s).toString().equals(s);
         } catch (IllegalArgumentException e) {
             return false;
         }

@@ -18,6 +18,7 @@ import dev.podium.events.Event;
 import dev.podium.events.EventType;
 import dev.podium.events.validate.EnvelopeValidator;
 import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.ServerStatistics;
 import dev.podium.events.validate.Violation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -131,11 +132,17 @@ public final class EventCodec {
         if (!violations.isEmpty()) {
             return new Decoded.Rejected(violations);
         }
+        Envelope envelope;
         try {
-            return new Decoded.Accepted(fromValidTree(root), contentHash(bytes));
+            envelope = fromValidTree(root);
         } catch (RuntimeException | IOException e) {
             return Decoded.rejected(new Violation("payload", "does not bind: " + firstLine(e)));
         }
+        List<Violation> figures = ServerStatistics.violations(envelope);
+        if (!figures.isEmpty()) {
+            return new Decoded.Rejected(figures);
+        }
+        return new Decoded.Accepted(envelope, contentHash(bytes));
     }
 
     /** Decodes a record that is known to be valid, such as a row of the event store. */

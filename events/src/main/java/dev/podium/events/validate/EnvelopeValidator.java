@@ -73,7 +73,9 @@ public final class EnvelopeValidator {
     private void checkStream(String stream, Optional<EventType> type, JsonNode root, List<Violation> out) {
         Optional<StreamId> id = StreamId.parse(stream);
         if (id.isEmpty()) {
-            out.add(new Violation("stream_id", "'" + clip(stream) + "' is not a valid stream id"));
+            boolean upperCase = StreamId.parse(stream.toLowerCase(java.util.Locale.ROOT)).isPresent();
+            out.add(new Violation("stream_id", "'" + clip(stream) + "' is not a valid stream id"
+                    + (upperCase ? ": its UUID must be in lower case" : "")));
             return;
         }
         Optional<String> given = root.has("agent_id") && !root.get("agent_id").isNull()

@@ -111,6 +111,10 @@ public interface IngestConfig {
         @WithDefault("2s")
         Duration retryBackoff();
 
+        /** Readiness reports DOWN when records wait and the event consumer has written nothing for this long. */
+        @WithDefault("60s")
+        Duration stallTimeout();
+
         /** Timeout of the broker check behind readiness. */
         @WithDefault("2s")
         Duration healthTimeout();

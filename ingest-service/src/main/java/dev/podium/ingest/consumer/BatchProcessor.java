@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.podium.events.StreamKind;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.ingest.command.JobCommands;
+import dev.podium.ingest.dlq.DlqPublisher;
 import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
 import dev.podium.ingest.projection.Projections;
 import dev.podium.ingest.store.AgentKey;
@@ -11,6 +12,7 @@ import dev.podium.ingest.store.AgentKeyStore;
 import dev.podium.ingest.store.Appended;
 import dev.podium.ingest.store.EventStore;
 import dev.podium.ingest.store.NewEvent;
+import dev.podium.ingest.store.RecordCopy;
 import dev.podium.ingest.store.RejectedStore;
 import dev.podium.ingest.store.RejectedStore.Rejection;
 import dev.podium.ingest.store.StoredEvent;
@@ -76,11 +78,12 @@ public class BatchProcessor {
     private final Projections projections;
     private final CrashPoint crashPoint;
     private final JobCommands jobs;
+    private final TopicIncarnations incarnations;
     private final EventCodec codec = new EventCodec();
     private final Verifier verifier = new Verifier(codec);
 
     public BatchProcessor(AgroalDataSource dataSource, AgentKeyStore keys, EventStore store, RejectedStore rejectedStore,
-            Projections projections, CrashPoint crashPoint, JobCommands jobs) {
+            Projections projections, CrashPoint crashPoint, JobCommands jobs, TopicIncarnations incarnations) {
         this.dataSource = dataSource;
         this.keys = keys;
         this.store = store;
@@ -88,6 +91,7 @@ public class BatchProcessor {
         this.projections = projections;
         this.crashPoint = crashPoint;
         this.jobs = jobs;
+        this.incarnations = incarnations;
     }
 
     /** Verifies every record and encodes the verified payloads; reads agent_key, writes nothing. Thread-safe. */
@@ -158,20 +162,44 @@ public class BatchProcessor {
      * not foresee): it is recorded in rejected_event, in a transaction of its own, so its neighbours can be stored.
      */
     public Result refuse(ConsumerRecord<byte[], byte[]> r, String reason) throws SQLException {
+        String topicId = topicId(r.topic());
+        RecordCopy copy = RecordCopy.of(r.value(), true);
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
                 String keyId = Verifier.keyId(r.headers()).orElse(null);
-                rejectedStore.record(c, List.of(new Rejection(r.topic(), r.partition(), r.offset(), reason, keyId, null,
-                        null, r.value())));
+                rejectedStore.record(c, List.of(new Rejection(r.topic(), topicId, r.partition(), r.offset(), reason,
+                        keyId, null, null, copy)));
                 c.commit();
             } catch (Throwable e) {
                 c.rollback();
                 throw e;
             }
         }
-        return new Result(0, 0, 0, 1, List.of(new DeadLetter(r.topic(), r.partition(), r.offset(), r.key(), r.value(),
-                r.headers(), reason)));
+        return new Result(0, 0, 0, 1, List.of(new DeadLetter(r.topic(), topicId, r.partition(), r.offset(), r.key(),
+                copy, r.headers(), reason)));
+    }
+
+    /** Notes on their rejected_event rows why the copies of these refusals to the DLQ failed. */
+    public void dlqFailed(List<DlqPublisher.Failed> failed) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            for (DlqPublisher.Failed f : failed) {
+                DeadLetter d = f.letter();
+                rejectedStore.dlqFailed(c, d.topic(), d.topicId(), d.partition(), d.offset(), f.error());
+            }
+        }
+    }
+
+    private String topicId(String topic) throws SQLException {
+        try {
+            return incarnations.of(topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while looking up the id of topic " + topic, "08000", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // Not a data error (SQLSTATE class 08): the batch is read again, as when the database is away.
+            throw new SQLException("could not look up the id of topic " + topic + ": " + e, "08000", e);
+        }
     }
 
     /** True for errors caused by the data of a record (SQLSTATE classes 22 and 23), false for the database being away. */
@@ -242,15 +270,18 @@ public class BatchProcessor {
 
         List<Rejection> rejections = new ArrayList<>();
         List<DeadLetter> letters = new ArrayList<>();
+        Map<String, String> topicIds = new HashMap<>();
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = records.get(i);
             String reason = reasons[i];
             String keyId = null;
             String eventId = null;
             String streamId = null;
+            boolean redrivable = true;
             if (verdicts[i] instanceof Verdict.Refused refused) {
                 rejected++;
                 reason = refused.reason();
+                redrivable = refused.redrivable();
                 keyId = refused.keyId();
                 eventId = refused.eventId();
                 streamId = refused.streamId();
@@ -261,9 +292,16 @@ public class BatchProcessor {
                 streamId = v.envelope().streamId();
             }
             if (reason != null) {
-                rejections.add(new Rejection(r.topic(), r.partition(), r.offset(), reason, keyId, eventId, streamId,
-                        r.value()));
-                letters.add(new DeadLetter(r.topic(), r.partition(), r.offset(), r.key(), r.value(), r.headers(), reason));
+                String topicId = topicIds.get(r.topic());
+                if (topicId == null) {
+                    topicId = topicId(r.topic());
+                    topicIds.put(r.topic(), topicId);
+                }
+                RecordCopy copy = RecordCopy.of(r.value(), redrivable);
+                rejections.add(new Rejection(r.topic(), topicId, r.partition(), r.offset(), reason, keyId, eventId,
+                        streamId, copy));
+                letters.add(new DeadLetter(r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(),
+                        reason));
             }
         }
         rejectedStore.record(c, rejections);

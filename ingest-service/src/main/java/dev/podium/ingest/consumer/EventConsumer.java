@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -52,8 +53,10 @@ import org.jboss.logging.Logger;
  *
  * <p>Refusals are recorded in {@code rejected_event} inside the batch's transaction, and the DLQ records are produced
  * after the database commit and before the offset commit. A crash between the two replays the batch: rejected_event
- * keeps one row per source offset (ON CONFLICT), the events are duplicates, and the DLQ topic may receive the same
- * refused record a second time (same source offset header) - the accepted price for never losing a refusal.
+ * keeps one row per source offset of a topic's incarnation (ON CONFLICT), the events are duplicates, and the DLQ topic may receive the same
+ * refused record a second time (same source offset header) - the accepted price for never losing a refusal. A copy the
+ * DLQ does not take is noted on its rejected_event row and the offsets are committed all the same: the batch is never
+ * read again for it.
  *
  * <p>A batch that fails (database or broker down) is rolled back, the consumer is closed without committing, and a new
  * one reads the batch again from the last committed offsets after a backoff; a batch is never skipped.
@@ -70,15 +73,17 @@ public class EventConsumer {
     private final DlqPublisher dlq;
     private final IngestMetrics metrics;
     private final CrashPoint crashPoint;
+    private final Progress progress;
     private volatile Worker worker;
 
     public EventConsumer(IngestConfig config, BatchProcessor processor, DlqPublisher dlq, IngestMetrics metrics,
-            CrashPoint crashPoint) {
+            CrashPoint crashPoint, Progress progress) {
         this.config = config;
         this.processor = processor;
         this.dlq = dlq;
         this.metrics = metrics;
         this.crashPoint = crashPoint;
+        this.progress = progress;
     }
 
     /** Starts a consumer thread (a new group member) unless one is running. */
@@ -198,7 +203,12 @@ public class EventConsumer {
                         // With a batch in hand, take only what is already fetched: the batch must not wait for more.
                         List<ConsumerRecord<byte[], byte[]>> polled = topUp(c, c.poll(current == null
                                 ? config.consumer().pollTimeout() : Duration.ZERO));
-                        updateLag(c);
+                        OptionalLong lag = updateLag(c);
+                        if (!polled.isEmpty() || lag.orElse(0) > 0) {
+                            progress.recordsWaiting();
+                        } else if (current == null && lag.isPresent()) {
+                            progress.advanced(false);
+                        }
                         boolean overlapped = current != null;
                         current = inFlight; // null when a revocation during the poll wrote it
                         inFlight = polled.isEmpty() ? null : check(polled, overlapped);
@@ -207,6 +217,7 @@ public class EventConsumer {
                     }
                     if (current != null) {
                         write(c, current);
+                        progress.advanced(inFlight != null);
                     }
                 }
             } finally {
@@ -299,7 +310,10 @@ public class EventConsumer {
                 result = oneByOne(batch.records(), e);
             }
             crashPoint.reached(CrashPoint.Stage.AFTER_DB_COMMIT);
-            dlq.publish(result.deadLetters());
+            List<DlqPublisher.Failed> notCopied = dlq.publish(result.deadLetters());
+            if (!notCopied.isEmpty()) {
+                processor.dlqFailed(notCopied);
+            }
             crashPoint.reached(CrashPoint.Stage.BEFORE_OFFSET_COMMIT);
             c.commitAsync(batch.offsets(), (offsets, e) -> {
                 if (e != null) {
@@ -421,12 +435,17 @@ public class EventConsumer {
             }
         }
 
-        private void updateLag(KafkaConsumer<byte[], byte[]> c) {
+        /** The records at the broker not read yet; empty while that is not known (no assignment, no position yet). */
+        private OptionalLong updateLag(KafkaConsumer<byte[], byte[]> c) {
             long lag = 0;
+            boolean known = !c.assignment().isEmpty();
             for (TopicPartition tp : c.assignment()) {
-                lag += c.currentLag(tp).orElse(0);
+                OptionalLong l = c.currentLag(tp);
+                known &= l.isPresent();
+                lag += l.orElse(0);
             }
             metrics.lag(lag);
+            return known ? OptionalLong.of(lag) : OptionalLong.empty();
         }
     }
 }

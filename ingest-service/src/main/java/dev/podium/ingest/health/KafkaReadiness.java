@@ -1,14 +1,12 @@
 package dev.podium.ingest.health;
 
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.config.KafkaAdmin;
 import dev.podium.ingest.consumer.EventConsumer;
+import dev.podium.ingest.consumer.Progress;
 import dev.podium.ingest.heartbeat.HeartbeatConsumer;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -16,7 +14,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready when the consumer threads are alive (if enabled) and the broker answers describeCluster within the health
+ * Ready when the consumer threads are alive (if enabled), the event consumer is not stalled ({@link Progress}) and the broker answers describeCluster within the health
  * timeout. The database has its own readiness check from the datasource extension.
  */
 @Readiness
@@ -26,49 +24,34 @@ public class KafkaReadiness implements HealthCheck {
     private final IngestConfig config;
     private final EventConsumer events;
     private final HeartbeatConsumer heartbeats;
-    private volatile Admin admin;
+    private final Progress progress;
+    private final KafkaAdmin admin;
 
-    public KafkaReadiness(IngestConfig config, EventConsumer events, HeartbeatConsumer heartbeats) {
+    public KafkaReadiness(IngestConfig config, EventConsumer events, HeartbeatConsumer heartbeats, Progress progress,
+            KafkaAdmin admin) {
         this.config = config;
         this.events = events;
         this.heartbeats = heartbeats;
+        this.progress = progress;
+        this.admin = admin;
     }
 
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder b = HealthCheckResponse.named("kafka");
-        boolean consumersUp = !config.consumer().enabled() || (events.isRunning() && heartbeats.isRunning());
-        b.withData("event-consumer", events.isRunning()).withData("heartbeat-consumer", heartbeats.isRunning());
+        boolean stalled = config.consumer().enabled() && progress.stalled(config.consumer().stallTimeout());
+        boolean consumersUp = !config.consumer().enabled()
+                || (events.isRunning() && heartbeats.isRunning() && !stalled);
+        b.withData("event-consumer", events.isRunning()).withData("heartbeat-consumer", heartbeats.isRunning())
+                .withData("event-consumer-stalled", stalled);
         long timeout = config.consumer().healthTimeout().toMillis();
         try {
-            int nodes = admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout))
+            int nodes = admin.get().describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout))
                     .nodes().get(timeout, TimeUnit.MILLISECONDS).size();
             b.withData("brokers", nodes);
             return b.status(consumersUp && nodes > 0).build();
         } catch (Exception e) {
             return b.withData("error", "broker unreachable: " + e.getClass().getSimpleName()).down().build();
-        }
-    }
-
-    private Admin admin() {
-        if (admin == null) {
-            synchronized (this) {
-                if (admin == null) {
-                    Properties p = new Properties();
-                    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-                    dev.podium.ingest.config.KafkaLogin.apply(config, p);
-                    p.put(AdminClientConfig.CLIENT_ID_CONFIG, "podium-ingest-health");
-                    admin = Admin.create(p);
-                }
-            }
-        }
-        return admin;
-    }
-
-    @PreDestroy
-    void close() {
-        if (admin != null) {
-            admin.close();
         }
     }
 }

@@ -49,7 +49,12 @@ public class LeaderboardProjection {
             boolean first = firstRunId == null || compareAsPostgres(e.runId(), firstRunId) < 0;
             Timestamp latest = last == null || (e.at() != null && e.at().after(last)) ? e.at() : last;
             return new Group(first ? e.benchmark() : benchmark, first ? e.unit() : unit, first ? e.direction() : direction,
-                    means.plus(e.mean()), n + e.n(), latest, first ? e.runId() : firstRunId);
+                    means.plus(e.mean()), saturatedSum(n, e.n()), latest, first ? e.runId() : firstRunId);
+        }
+
+        /** Counts of many runs never wrap round to a negative n: past the largest int the row says that. */
+        private static int saturatedSum(int a, int b) {
+            return (int) Math.min(Integer.MAX_VALUE, (long) a + b);
         }
     }
 
@@ -315,7 +320,7 @@ public class LeaderboardProjection {
                     byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
                                     p -> new LinkedHashMap<>())
                             .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6),
-                                    RunMeans.of(values), rs.getInt(8), rs.getTimestamp(9), rs.getObject(10, UUID.class)));
+                                    RunMeans.of(values), (int) Math.min(Integer.MAX_VALUE, rs.getLong(8)), rs.getTimestamp(9), rs.getObject(10, UUID.class)));
                 }
             }
         }

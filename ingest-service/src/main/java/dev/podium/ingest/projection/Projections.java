@@ -5,12 +5,16 @@ import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunStarted;
+import dev.podium.events.validate.IdentityBinding;
+import dev.podium.events.validate.Violation;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * Every read model, applied in position order, then the aggregates for what the events touched. Live ingest, the
@@ -19,6 +23,8 @@ import java.util.List;
  */
 @ApplicationScoped
 public class Projections {
+
+    private static final Logger LOG = Logger.getLogger(Projections.class);
 
     /** The advisory lock key that orders rebuilds against batches. */
     public static final long LOCK = 0x706f6469756d01L;
@@ -59,6 +65,9 @@ public class Projections {
      */
     public void applyModels(Connection c, List<StoredEvent> events, Touched touched) throws SQLException {
         for (StoredEvent e : events) {
+            if (!bound(e)) {
+                continue;
+            }
             if (ordersRuns(e)) {
                 drain(c, touched);
             }
@@ -70,6 +79,16 @@ public class Projections {
         for (Projection p : models) {
             p.flush(c, touched);
         }
+    }
+
+    /**
+     * Ingest refuses an event whose payload names identities its envelope does not allow, but a store may hold such events
+     * from before that rule: they change no row, so live ingest and a rebuild give the same rows.
+     */
+    private static boolean bound(StoredEvent e) {
+        Optional<Violation> v = IdentityBinding.violation(e.envelope());
+        v.ifPresent(x -> LOG.warnf("event %s at position %d changes no row: %s", e.envelope().eventId(), e.position(), x));
+        return v.isEmpty();
     }
 
     /** Recomputes every aggregate from the read models. */

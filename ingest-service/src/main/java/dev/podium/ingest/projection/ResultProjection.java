@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code proj_result}: one row per metric of a completed run, raw values and statistics. Statistics the agent sent are
- * kept; when it sent only raw values they are computed here with {@link Statistics#of}.
+ * {@code proj_result}: one row per metric of a completed run, raw values and statistics. Where there are raw values the
+ * statistics are the server's own ({@link Statistics#of}); figures sent without values are kept as reported, and the
+ * row says so ({@code statistics_source}).
  */
 @ApplicationScoped
 public class ResultProjection implements Projection {
@@ -46,8 +47,8 @@ public class ResultProjection implements Projection {
                 "float8", "float8", "float8", "float8", "float8", "text");
         for (RunCompleted r : runs) {
             for (Metric m : r.metrics()) {
-                Statistics s = m.statistics() != null ? m.statistics()
-                        : m.values() == null || m.values().isEmpty() ? null : Statistics.of(m.values());
+                // the server's own figures where there are raw values; a harness's own ones (no values) as reported
+                Statistics s = m.values() != null && !m.values().isEmpty() ? Statistics.of(m.values()) : m.statistics();
                 rows.add(List.of(r.runId(), m.name()), r.runId(), m.name(), m.unit(),
                         m.direction().name(), m.scope().name(), m.warmupExcluded(), s == null ? null : s.n(),
                         s == null ? null : s.mean(), s == null ? null : s.median(), s == null ? null : s.stdev(),

@@ -5,6 +5,9 @@ import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
+import dev.podium.events.validate.IdentityBinding;
+import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.Violation;
 import dev.podium.ingest.store.AgentKey;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +19,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Checks one record from {@code podium.events}: signature headers, a key that verifies (active or retired, not revoked),
  * the HMAC over the exact bytes, the contract (decode and validation), a stream kind that agents write, and a writer
- * that is the key's agent and, for an agent stream, the agent the stream id names. Run stream ownership needs the event
+ * that is the key's agent and, for an agent stream, the agent the stream id names, and identities in the payload bound
+ * to the envelope ({@link IdentityBinding}). Run stream ownership needs the event
  * store and is checked by the batch. Pure: no I/O.
  */
 public final class Verifier {
@@ -56,7 +60,9 @@ public final class Verifier {
         }
         Decoded decoded = codec.decode(value);
         if (decoded instanceof Decoded.Rejected r) {
-            return refused("invalid: " + r.reason(), key.keyId(), value);
+            String[] ids = bestEffortIds(value);
+            boolean wholeRecord = r.violations().stream().anyMatch(v -> v.field().equals("$"));
+            return new Verdict.Refused("invalid: " + r.reason(), key.keyId(), ids[0], ids[1], !wholeRecord);
         }
         Decoded.Accepted accepted = (Decoded.Accepted) decoded;
         Envelope env = accepted.envelope();
@@ -74,18 +80,23 @@ public final class Verifier {
             return new Verdict.Refused("not the writer: " + env.streamId() + " belongs to agent '"
                     + stream.agentId().get() + "'", key.keyId(), eventId, env.streamId());
         }
+        Optional<Violation> unbound = IdentityBinding.violation(env);
+        if (unbound.isPresent()) {
+            return new Verdict.Refused("not the writer: " + unbound.get(), key.keyId(), eventId, env.streamId());
+        }
         return new Verdict.Verified(env, accepted.contentHash(), key.keyId(), key.agentId());
     }
 
+    /** Refused before decoding; a record over the size limit is never worth keeping whole. */
     private Verdict.Refused refused(String reason, String keyId, byte[] value) {
         String[] ids = bestEffortIds(value);
-        return new Verdict.Refused(reason, keyId, ids[0], ids[1]);
+        return new Verdict.Refused(reason, keyId, ids[0], ids[1], value == null || value.length <= Limits.MAX_RECORD_BYTES);
     }
 
     /** event_id and stream_id of a refused record when it is JSON at all, for the rejected_event row; never throws. */
     private String[] bestEffortIds(byte[] value) {
         String[] out = new String[2];
-        if (value == null || value.length == 0) {
+        if (value == null || value.length == 0 || value.length > Limits.MAX_RECORD_BYTES) {
             return out;
         }
         try {

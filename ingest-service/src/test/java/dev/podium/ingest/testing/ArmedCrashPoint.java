@@ -22,6 +22,7 @@ public class ArmedCrashPoint implements CrashPoint {
     private final AtomicReference<Stage> armed = new AtomicReference<>();
     private final AtomicReference<Stage> failing = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicInteger failingSkips = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicReference<Stage> failingAlways = new AtomicReference<>();
     private final AtomicReference<Stage> dataErrorStage = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicInteger dataErrorsLeft = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -38,6 +39,15 @@ public class ArmedCrashPoint implements CrashPoint {
     public void failOnce(Stage stage, int skip) {
         failingSkips.set(skip);
         failing.set(stage);
+    }
+
+    /** Every batch reaching {@code stage} fails with an ordinary exception until {@link #stopFailing()}. */
+    public void failAlways(Stage stage) {
+        failingAlways.set(stage);
+    }
+
+    public void stopFailing() {
+        failingAlways.set(null);
     }
 
     /** The next {@code times} transactions reaching {@code stage} fail with a data error (SQLSTATE 22P02). */
@@ -57,6 +67,9 @@ public class ArmedCrashPoint implements CrashPoint {
         }
         if (stage == failing.get() && failingSkips.getAndDecrement() <= 0 && failing.compareAndSet(stage, null)) {
             throw new IllegalStateException("simulated failure at " + stage);
+        }
+        if (stage == failingAlways.get()) {
+            throw new IllegalStateException("simulated lasting failure at " + stage);
         }
         if (stage == dataErrorStage.get() && dataErrorsLeft.getAndDecrement() > 0) {
             ArmedCrashPoint.<RuntimeException>sneaky(new java.sql.SQLException("simulated data error", "22P02"));

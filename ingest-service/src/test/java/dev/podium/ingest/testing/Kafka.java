@@ -8,7 +8,14 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -16,6 +23,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -50,6 +59,79 @@ public final class Kafka {
             return out;
         } catch (Exception e) {
             throw new IllegalStateException("could not produce", e);
+        }
+    }
+
+    /** As {@link #send}, gzip-compressed, for records up to {@code maxRequestBytes} before compression. */
+    public static List<RecordMetadata> sendGzip(List<ProducerRecord<byte[], byte[]>> records, int maxRequestBytes) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxRequestBytes);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 2L * maxRequestBytes + 32 * 1024 * 1024);
+        // one record per request: the compressed batch of each must fit the topic's limit on its own
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 16 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            List<RecordMetadata> out = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                out.add(producer.send(r).get());
+            }
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not produce", e);
+        }
+    }
+
+    private static Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        return Admin.create(p);
+    }
+
+    /** Sets one config of a topic. */
+    public static void setTopicConfig(String topic, String name, String value) {
+        try (Admin admin = admin()) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                    List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
+                    .all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not set " + name + " of " + topic, e);
+        }
+    }
+
+    /** Deletes a topic and creates it again under the same name: a new incarnation whose offsets start at 0. */
+    public static void recreate(String topic, int partitions, Map<String, String> configs) {
+        try (Admin admin = admin()) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (true) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+                            .all().get(30, TimeUnit.SECONDS);
+                    return;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // the deletion is still under way
+                    if (!(e.getCause() instanceof TopicExistsException) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("could not recreate " + topic, e);
+        }
+    }
+
+    /** The offset the group has committed for a partition, -1 when none. */
+    public static long committed(String group, TopicPartition tp) {
+        try (Admin admin = admin()) {
+            OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS).get(tp);
+            return o == null ? -1 : o.offset();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not read the offsets of " + group, e);
         }
     }
 

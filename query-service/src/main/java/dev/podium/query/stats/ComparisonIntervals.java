@@ -17,6 +17,7 @@ public class ComparisonIntervals {
 
     static final String PUBLISHED = "published figure without per-repetition values: no interval";
     static final String TOO_FEW = "fewer than two repetitions on one side: no interval";
+    static final String CANNOT = "the interval cannot be computed: the values are too far apart for double precision";
     private static final LogSample NONE = LogSample.of(new double[0]);
 
     private final StatsCache stats;
@@ -56,7 +57,9 @@ public class ComparisonIntervals {
                 }
                 Optional<RatioInterval> interval = RatioEstimator.estimateClosedForm(
                         byColumn.get(i).getOrDefault(row.deviceId(), NONE), baseline[i], view.lowerIsBetter());
-                out.add(interval.map(r -> new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict()))
+                out.add(interval.map(r -> RatioEstimator.computable(r)
+                                ? new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict())
+                                : new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, CANNOT))
                         .orElse(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, TOO_FEW)));
             }
         }

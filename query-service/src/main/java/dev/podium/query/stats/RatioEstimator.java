@@ -88,6 +88,18 @@ public final class RatioEstimator {
         return new RatioInterval(Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.n(), y.n(), df);
     }
 
+    /**
+     * Whether an interval holds numbers a page can show: values that are finite but far apart (1e-300 against 1e150) give
+     * a ratio, or bounds, beyond what a double holds, infinite or zero.
+     */
+    public static boolean computable(RatioInterval r) {
+        return positiveFinite(r.ratio()) && positiveFinite(r.low()) && positiveFinite(r.high());
+    }
+
+    private static boolean positiveFinite(double x) {
+        return Double.isFinite(x) && x > 0;
+    }
+
     /** Percentile bootstrap of mean(values) / mean(baseline). */
     public static RatioInterval bootstrap(double[] values, double[] baseline, int resamples, long seed) {
         SplittableRandom random = new SplittableRandom(seed);

@@ -162,4 +162,18 @@ class RatioEstimatorTest {
         double w = random.nextDouble();
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * w);
     }
+
+    @Test
+    void valuesFarApartGiveAnIntervalThatCannotBeComputed() {
+        double[] tiny = {1e-300, 2e-300, 1.5e-300};
+        double[] huge = {1e150, 2e150, 1.5e150};
+        for (boolean lower : new boolean[] {false, true}) {
+            assertThat(RatioEstimator.estimateClosedForm(tiny, huge, lower)).hasValueSatisfying(r ->
+                    assertThat(RatioEstimator.computable(r)).isFalse());
+            assertThat(RatioEstimator.estimateClosedForm(huge, tiny, lower)).hasValueSatisfying(r ->
+                    assertThat(RatioEstimator.computable(r)).isFalse());
+        }
+        assertThat(RatioEstimator.computable(RatioEstimator.welchLog(new double[] {601.5, 598.2, 605.9},
+                new double[] {227.5, 231.0, 225.1}))).isTrue();
+    }
 }

@@ -7,8 +7,13 @@ import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.Metric;
+import dev.podium.events.model.Statistics;
+import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.run.RunCompleted;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.events.validate.IdentityBinding;
 import dev.podium.events.validate.Limits;
 import dev.podium.reliability.fault.Credentials;
 import java.nio.charset.StandardCharsets;
@@ -216,6 +221,64 @@ public final class HostileCorpus {
                     a.payload());
             return one(c.agent().signed(e), "not the writer: " + e.streamId() + " is written by ingest's command side only");
         }));
+        // ---- identities in the payload that the envelope does not allow
+        k.add(new Kind("RunCompleted on its own stream naming another agent's run", "identities", c -> {
+            UUID victim = UUID.fromString(c.foreignRunStream().substring("run/".length()));
+            UUID own = UUID.randomUUID();
+            Envelope e = Envelope.of(UUID.randomUUID(), StreamId.run(own), 1, c.agent().agentId(), SampleEvents.AT,
+                    SampleEvents.runCompleted(victim, c.agent().agentId(), 1, List.of(99999.0, 99999.0, 99999.0))
+                            .payload());
+            return one(c.agent().signed(e), "not the writer: payload.run_id: '" + victim + "' is not the run of stream 'run/"
+                    + own + "'");
+        }));
+        k.add(new Kind("run stream with its UUID in upper case", "identities", c -> {
+            Envelope p = progress(c.agent().agentId());
+            String upper = p.streamId().toUpperCase(java.util.Locale.ROOT).replace("RUN/", "run/");
+            Envelope e = new Envelope(p.eventId(), p.type(), 1, upper, 1, c.agent().agentId(), p.occurredAt(),
+                    p.payload());
+            return one(c.agent().signedBytes(key(c), CODEC.encode(e)), "invalid: stream_id: '" + upper
+                    + "' is not a valid stream id: its UUID must be in lower case");
+        }));
+        k.add(new Kind("JobClaimed naming another agent", "identities", c -> {
+            Envelope e = SampleEvents.jobClaimed(UUID.randomUUID(), UUID.randomUUID(), c.other().agentId(),
+                    SampleEvents.POOL, SampleEvents.AT);
+            Envelope forged = new Envelope(e.eventId(), e.type(), 1, e.streamId(), 1, c.agent().agentId(),
+                    e.occurredAt(), e.payload());
+            return one(c.agent().signed(forged), "not the writer: payload.agent_id: '" + c.other().agentId()
+                    + "' is not the writer '" + c.agent().agentId() + "'");
+        }));
+        k.add(new Kind("AgentRegistered naming another boot", "identities", c -> {
+            UUID boot = UUID.randomUUID();
+            UUID named = UUID.randomUUID();
+            Envelope e = Envelope.of(UUID.randomUUID(), StreamId.agent(c.agent().agentId(), boot), 1,
+                    c.agent().agentId(), SampleEvents.AT, SampleEvents.agentRegistered(c.agent().agentId(), named,
+                            SampleEvents.DEVICE_ID, SampleEvents.AT).payload());
+            return one(c.agent().signed(e), "not the writer: payload.boot_id: '" + named + "' is not the boot of stream '"
+                    + e.streamId() + "'");
+        }));
+        // ---- figures the raw values do not give
+        k.add(new Kind("RunCompleted whose mean its values do not give", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(s.n(), 99999.0, s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(),
+                        s.ci95High(), s.cv()), true, List.of())),
+                "invalid: payload.metrics[0].statistics.mean: 99999.0 is not what the 3 values give (501.0)")));
+        k.add(new Kind("RunCompleted whose interval its values do not give", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), 1.0, 1001.0,
+                        s.cv()), true, List.of())),
+                "invalid: payload.metrics[0].statistics.ci95: [1.0, 1001.0] is not the interval the 3 values give")));
+        k.add(new Kind("RunCompleted claiming more values than it sends", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(4, s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(),
+                        s.ci95High(), s.cv()), true, List.of())),
+                "invalid: payload.metrics[0].statistics.n: 4 is not the 3 values sent")));
+        k.add(new Kind("RunCompleted whose count would overflow the leaderboard's", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> new Statistics(Integer.MAX_VALUE, s.mean(), s.median(), s.stdev(), s.min(),
+                        s.max(), s.ci95Low(), s.ci95High(), s.cv()), false, List.of())),
+                "invalid: payload.metrics[0].statistics.n: 2147483647 is over the limit of 1000000")));
+        k.add(new Kind("RunCompleted whose cv check passes against its values", "figures", c -> one(c.agent().signed(
+                figures(c, (m, s) -> s, true, List.of(new ValidityCheck(
+                        "cv_below_10pct", true, "cv of " + SampleEvents.THROUGHPUT_METRIC + " = 1.00%")), 100.0, 600.0,
+                        1200.0)),
+                "invalid: payload.validity[0].passed: cv_below_10pct cannot pass: the cv of "
+                        + SampleEvents.THROUGHPUT_METRIC + "'s values is 86.96%")));
         // ---- replays with other content
         k.add(new Kind("replayed event id with changed content", "conflicts", c -> {
             Envelope s = c.stored();
@@ -312,7 +375,7 @@ public final class HostileCorpus {
         if (!c.agent().agentId().equals(e.agentId())) {
             return "not the writer: ";
         }
-        return null;
+        return IdentityBinding.violation(e).map(v -> "not the writer: " + v).orElse(null);
     }
 
     private static void collectStrings(JsonNode node, List<Object> steps, List<List<Object>> out) {
@@ -343,6 +406,23 @@ public final class HostileCorpus {
         Envelope e = SampleEvents.runCompleted(UUID.randomUUID(), c.agent().agentId(), 3, List.of(500.0, 501.0, 502.0));
         String json = new String(CODEC.encode(e), StandardCharsets.UTF_8);
         return utf8(json.replaceFirst("\"values\":\\[500\\.0", "\"values\":[" + literal));
+    }
+
+    /**
+     * A RunCompleted on a run stream of its own whose one metric has the values 500, 501, 502, or {@code otherValues}
+     * (none unless {@code withValues}), and the statistics {@code change} makes of theirs, with {@code checks}.
+     */
+    private static Envelope figures(Context c, java.util.function.BiFunction<Metric, Statistics, Statistics> change,
+            boolean withValues, List<ValidityCheck> checks, Double... otherValues) {
+        UUID run = UUID.randomUUID();
+        RunCompleted honest = (RunCompleted) SampleEvents.runCompleted(run, c.agent().agentId(), 3,
+                otherValues.length > 0 ? List.of(otherValues) : List.of(500.0, 501.0, 502.0)).payload();
+        Metric m = honest.metrics().get(0);
+        Metric changed = new Metric(m.name(), m.unit(), m.direction(), m.scope(), m.warmupExcluded(),
+                withValues ? m.values() : null,
+                change.apply(m, m.statistics()));
+        return Envelope.of(UUID.randomUUID(), StreamId.run(run), 1, c.agent().agentId(), SampleEvents.AT,
+                new RunCompleted(run, List.of(changed), checks, honest.durationSeconds()));
     }
 
     private static byte[] hugeMetric(Context c, int n) {

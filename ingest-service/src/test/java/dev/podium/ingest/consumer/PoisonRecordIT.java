@@ -1,0 +1,212 @@
+package dev.podium.ingest.consumer;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.podium.events.Envelope;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.testing.SampleEvents;
+import dev.podium.ingest.dlq.DlqPublisher;
+import dev.podium.ingest.store.RecordCopy;
+import dev.podium.ingest.testing.ArmedCrashPoint;
+import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.TestAgent;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No record stops a partition: whatever a signed record holds, it is refused with a reason, a bounded copy of it is
+ * kept, and the next valid record of its partition is stored and its offset committed within 5 s.
+ */
+@QuarkusTest
+class PoisonRecordIT {
+
+    private static final EventCodec CODEC = new EventCodec();
+    private static final String EVENTS = "podium.events";
+    private static final String DLQ = "podium.events.dlq";
+    private static final String ONE_MIB = Integer.toString(1024 * 1024);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    ArmedCrashPoint crash;
+
+    @Inject
+    EventConsumer consumer;
+
+    private Db db() {
+        return new Db(dataSource);
+    }
+
+    @Test
+    void aThreeMegabyteGzipRecordIsRefusedWithABoundedCopyAndTheNextRecordIsCommittedWithinFiveSeconds() throws Exception {
+        TestAgent agent = TestAgent.register("poison");
+        Envelope next = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
+        byte[] big = padded(agent, 3_000_000, new Random(7));
+        // random hex compresses to about half: the broker takes it only with a limit above 1 MiB
+        Kafka.setTopicConfig(EVENTS, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(8 * 1024 * 1024));
+        try {
+            List<RecordMetadata> sent = Kafka.sendGzip(List.of(agent.signedBytes(next.streamId(), big),
+                    agent.signed(next)), 8 * 1024 * 1024);
+            assertNextIsCommittedWithinFiveSeconds(next, sent.get(1));
+            assertBoundedRefusal(agent, sent.get(0), big, "invalid: $: record of 3000000 bytes is over the limit of "
+                    + "1048576 bytes");
+        } finally {
+            Kafka.setTopicConfig(EVENTS, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB);
+        }
+    }
+
+    @Test
+    void aDecompressionBombIsRefusedWithABoundedCopyAndTheNextRecordIsCommittedWithinFiveSeconds() throws Exception {
+        TestAgent agent = TestAgent.register("bomb");
+        Envelope next = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
+        // 32 MB of one letter: a few tens of KB on the wire, under the topic's default 1 MiB
+        byte[] bomb = padded(agent, 32_000_000, null);
+        List<RecordMetadata> sent = Kafka.sendGzip(List.of(agent.signedBytes(next.streamId(), bomb),
+                agent.signed(next)), 40 * 1024 * 1024);
+        assertNextIsCommittedWithinFiveSeconds(next, sent.get(1));
+        assertBoundedRefusal(agent, sent.get(0), bomb, "invalid: $: record of 32000000 bytes is over the limit of "
+                + "1048576 bytes");
+    }
+
+    @Test
+    void aDlqThatRefusesTheCopyNeverStopsThePartition() {
+        TestAgent agent = TestAgent.register("dlq-refuses");
+        Envelope next = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
+        byte[] junk = "not an event".getBytes(StandardCharsets.UTF_8);
+        Kafka.setTopicConfig(DLQ, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "200");
+        try {
+            List<RecordMetadata> sent = Kafka.send(List.of(agent.signedBytes(next.streamId(), junk), agent.signed(next)));
+            assertNextIsCommittedWithinFiveSeconds(next, sent.get(1));
+            List<Object> row = db().rows("""
+                    SELECT reason, dlq_error FROM rejected_event WHERE key_id = ? AND kafka_partition = ?
+                      AND kafka_offset = ?""", agent.keyId(), sent.get(0).partition(), sent.get(0).offset()).get(0);
+            assertThat((String) row.get(0)).startsWith("invalid: $: malformed JSON");
+            assertThat((String) row.get(1)).contains("RecordTooLargeException");
+        } finally {
+            Kafka.setTopicConfig(DLQ, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(3 * 1024 * 1024));
+        }
+    }
+
+    @Test
+    void offsetsStartingAgainInARecreatedTopicCountEveryRefusalAgain() {
+        TestAgent agent = TestAgent.register("reset");
+        List<ProducerRecord<byte[], byte[]>> hostile = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            hostile.add(agent.signedBytes("run/" + SampleEvents.uuid("reset-" + i),
+                    ("not an event " + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        Map<String, String> configs = Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB);
+        try {
+            for (int round = 1; round <= 2; round++) {
+                // as when ingest starts against a new broker, or a topic recreated, with the same database
+                consumer.stop();
+                Kafka.recreate(EVENTS, 12, configs);
+                consumer.start();
+                Kafka.send(hostile);
+                long expected = round * hostile.size();
+                await().atMost(Duration.ofSeconds(90)).until(() ->
+                        db().count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) >= expected);
+            }
+            assertThat(db().count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()))
+                    .isEqualTo(2L * hostile.size());
+            assertThat(db().count("SELECT count(DISTINCT topic_id) FROM rejected_event WHERE key_id = ?",
+                    agent.keyId())).isEqualTo(2);
+        } finally {
+            // DLQ records of earlier incarnations name the same offsets as the records other tests send next
+            Kafka.recreate(DLQ, 3, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(3 * 1024 * 1024)));
+        }
+    }
+
+    @Test
+    void aConsumerThatCannotMoveOnWhileRecordsWaitIsNotReady() {
+        TestAgent agent = TestAgent.register("stalled");
+        Envelope e = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
+        crash.failAlways(CrashPoint.Stage.BEFORE_DB_COMMIT);
+        try {
+            Kafka.send(List.of(agent.signed(e)));
+            await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 503);
+            given().get("/q/health/ready").then().statusCode(503);
+            assertThat(given().get("/q/health/ready").jsonPath()
+                    .getBoolean("checks.find { it.name == 'kafka' }.data.'event-consumer-stalled'")).isTrue();
+        } finally {
+            crash.stopFailing();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 200
+                && stored(e));
+    }
+
+    /** From the acknowledgement of the send: stored, and its offset committed for the ingest group. */
+    private void assertNextIsCommittedWithinFiveSeconds(Envelope next, RecordMetadata at) {
+        TopicPartition tp = new TopicPartition(at.topic(), at.partition());
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() ->
+                stored(next) && Kafka.committed("podium-ingest", tp) > at.offset());
+    }
+
+    private void assertBoundedRefusal(TestAgent agent, RecordMetadata at, byte[] value, String reason) throws Exception {
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value));
+        List<Object> row = db().rows("""
+                SELECT reason, record_bytes, length(record), record_truncated, record_sha256 FROM rejected_event
+                WHERE key_id = ? AND kafka_partition = ? AND kafka_offset = ?""", agent.keyId(), at.partition(),
+                at.offset()).get(0);
+        assertThat(row).containsExactly(reason, value.length, RecordCopy.PREFIX_BYTES, true, sha);
+        ConsumerRecord<byte[], byte[]> letter = Kafka.readAll(DLQ).stream()
+                .filter(r -> sha.equals(header(r, DlqPublisher.SHA256))).findFirst().orElseThrow();
+        assertThat(letter.value()).hasSize(RecordCopy.PREFIX_BYTES);
+        assertThat(header(letter, DlqPublisher.ORIGINAL_BYTES)).isEqualTo(Integer.toString(value.length));
+        assertThat(header(letter, DlqPublisher.REASON)).isEqualTo(reason);
+    }
+
+    /** A valid RunProgress of {@code agent} padded to {@code size} bytes with random hex, or one letter if no random. */
+    private static byte[] padded(TestAgent agent, int size, Random random) {
+        ObjectNode t = CODEC.toTree(SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10));
+        ((ObjectNode) t.get("payload")).put("padding", "");
+        int base = bytes(t).length;
+        StringBuilder pad = new StringBuilder(size - base);
+        for (int i = 0; i < size - base; i++) {
+            pad.append(random == null ? 'a' : Character.forDigit(random.nextInt(16), 16));
+        }
+        ((ObjectNode) t.get("payload")).put("padding", pad.toString());
+        byte[] v = bytes(t);
+        assertThat(v).hasSize(size);
+        return v;
+    }
+
+    private static byte[] bytes(ObjectNode t) {
+        try {
+            return CODEC.mapper().writeValueAsBytes(t);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private boolean stored(Envelope e) {
+        return db().count("SELECT count(*) FROM event_store WHERE event_id = ?", e.eventId()) == 1;
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}
