@@ -5,6 +5,7 @@ import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunStarted;
+import dev.podium.ingest.history.HistoryTouches;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -37,7 +38,8 @@ public class Projections {
     /** The tables a rebuild empties and refills. */
     public static final List<String> TABLES = List.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
-            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent");
+            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
+            "proj_change_point", "proj_history");
 
     /** Takes the shared projection lock for the current transaction. */
     public static void lockShared(Connection c) throws SQLException {
@@ -51,6 +53,9 @@ public class Projections {
         Touched touched = new Touched();
         applyModels(c, events, touched);
         leaderboard.recompute(c, touched);
+        if (!events.isEmpty()) {
+            HistoryTouches.record(c, touched, events.get(events.size() - 1).position());
+        }
     }
 
     /**

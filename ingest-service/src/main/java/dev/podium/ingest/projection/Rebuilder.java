@@ -1,5 +1,7 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.ingest.history.ChangePointUpdater;
+import dev.podium.ingest.history.ChangePoints;
 import dev.podium.ingest.store.EventStore;
 import dev.podium.ingest.store.StoredEvent;
 import io.agroal.api.AgroalDataSource;
@@ -38,6 +40,7 @@ public class Rebuilder {
             try {
                 try (Statement s = c.createStatement()) {
                     s.execute("SELECT pg_advisory_xact_lock(" + Projections.LOCK + ")");
+                    s.execute("SELECT pg_advisory_xact_lock(" + ChangePointUpdater.LOCK + ")");
                     s.execute("TRUNCATE " + String.join(", ", Projections.TABLES));
                 }
                 long after = 0;
@@ -53,6 +56,7 @@ public class Rebuilder {
                 }
                 // Aggregates depend on the final read models only: computed once, not once per chunk.
                 projections.recomputeAll(c);
+                ChangePoints.recomputeAll(c);
                 c.commit();
                 LOG.infof("rebuilt the projections from %d events in %d ms", replayed,
                         (System.nanoTime() - started) / 1_000_000);

@@ -60,6 +60,12 @@ class RebuildIT {
         events.add(SampleEvents.runStarted(failedRun, agent.agentId(), "amd-mi300x", SampleEvents.referenceKey(2),
                 Instant.now()));
         events.add(SampleEvents.runFailed(failedRun, agent.agentId(), 2, "measure", "out of memory"));
+        // A history with a step, so that the change points are rebuilt too.
+        for (int i = 0; i < 24; i++) {
+            double level = i < 14 ? 300 : 270;
+            events.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "intel-gaudi2", SampleEvents.referenceKey(3),
+                    Instant.parse("2026-03-01T00:00:00Z").plus(Duration.ofDays(i)), List.of(level - 1, level + Math.sin(i), level + 1)));
+        }
         List<ProducerRecord<byte[], byte[]>> records = events.stream().map(agent::signed).toList();
         Kafka.send(records);
         await().atMost(Duration.ofSeconds(60)).until(() ->
@@ -79,6 +85,8 @@ class RebuildIT {
         assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", failedRun)).isEqualTo("failed");
         assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE source = 'published'")).isPositive();
 
+        await().atMost(Duration.ofSeconds(5)).until(() -> db.count("SELECT count(*) FROM proj_change_point") > 0
+                && db.count("SELECT count(*) FROM history_touched") == 0);
         Map<String, List<String>> before = dumpAll(db);
         assertThat(before.values()).allSatisfy(rows -> assertThat(rows).isNotEmpty());
 
