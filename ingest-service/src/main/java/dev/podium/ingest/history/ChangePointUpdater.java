@@ -128,9 +128,9 @@ public class ChangePointUpdater {
         if (folded == 0) {
             return 0;
         }
-        histories.addAll(historiesOf(c, runs));
+        histories.addAll(ChangePoints.historiesOf(c, runs));
         Set<HistoryId> live = Set.copyOf(histories);
-        histories.addAll(historiesOf(c, backfilledRuns));
+        histories.addAll(ChangePoints.historiesOf(c, backfilledRuns));
         List<ChangePointRow> added = ChangePoints.update(c, histories);
         List<ChangePointRow> regressions = added.stream().filter(r -> r.regression() && live.contains(r.history())).toList();
         if (!regressions.isEmpty()) {
@@ -140,24 +140,6 @@ public class ChangePointUpdater {
         }
         recordState(c, position);
         return folded;
-    }
-
-    private static List<HistoryId> historiesOf(Connection c, Set<UUID> runs) throws SQLException {
-        List<HistoryId> out = new ArrayList<>();
-        if (runs.isEmpty()) {
-            return out;
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT DISTINCT key_id, metric, device_id FROM proj_result
-                WHERE run_id = ANY(?) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
-            ps.setArray(1, c.createArrayOf("uuid", runs.toArray(new UUID[0])));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)));
-                }
-            }
-        }
-        return out;
     }
 
     /** The position folded in so far, and the totals the regressions page shows. */

@@ -1,6 +1,7 @@
 package dev.podium.ingest.history;
 
 import dev.podium.events.model.Direction;
+import dev.podium.ingest.projection.Touched;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -186,6 +187,33 @@ public final class ChangePoints {
 
     private static Array textArray(Connection c, List<String> values) throws SQLException {
         return c.createArrayOf("text", values.toArray(new String[0]));
+    }
+
+    /** The histories a batch touched: those results left, and those the touched runs' results are in now. */
+    public static Set<HistoryId> historiesOf(Connection c, Touched touched) throws SQLException {
+        Set<HistoryId> out = new java.util.LinkedHashSet<>();
+        touched.devices().forEach(d -> out.add(new HistoryId(d.keyId(), d.metric(), d.deviceId())));
+        out.addAll(historiesOf(c, touched.runs()));
+        return out;
+    }
+
+    /** The histories the results of {@code runs} are in now. */
+    static List<HistoryId> historiesOf(Connection c, Set<UUID> runs) throws SQLException {
+        List<HistoryId> out = new ArrayList<>();
+        if (runs.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT DISTINCT key_id, metric, device_id FROM proj_result
+                WHERE run_id = ANY(?) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
+            ps.setArray(1, c.createArrayOf("uuid", runs.toArray(new UUID[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)));
+                }
+            }
+        }
+        return out;
     }
 
     /** Every history that has a result now, in slices, for a rebuild. */

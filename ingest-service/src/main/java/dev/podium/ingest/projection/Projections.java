@@ -35,7 +35,10 @@ public class Projections {
         this.leaderboard = leaderboard;
     }
 
-    /** The tables a rebuild empties and refills. */
+    /**
+     * The read-model tables: what a rebuild builds in shadow tables and swaps in (see {@link Rebuilder}). Every table a
+     * projection writes is listed here, and only those.
+     */
     public static final List<String> TABLES = List.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
             "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
@@ -48,14 +51,15 @@ public class Projections {
         }
     }
 
-    /** Applies events (already in position order) and recomputes the aggregates they touched. */
-    public void apply(Connection c, List<StoredEvent> events) throws SQLException {
+    /** Applies events (already in position order) and recomputes the aggregates they touched; what they touched. */
+    public Touched apply(Connection c, List<StoredEvent> events) throws SQLException {
         Touched touched = new Touched();
         applyModels(c, events, touched);
         leaderboard.recompute(c, touched);
         if (!events.isEmpty()) {
             HistoryTouches.record(c, touched, events.get(events.size() - 1).position());
         }
+        return touched;
     }
 
     /**
