@@ -11,7 +11,7 @@ import javax.sql.DataSource;
 
 /**
  * The SQL of histories and their steps. Points come from proj_result (on its (key_id, metric, device_id) index); the
- * steps, the list of histories and the totals come from the rows ingest derives after each batch (proj_change_point,
+ * steps and the totals come from the rows ingest derives after each batch (proj_change_point,
  * proj_history, history_state), each on an index: no page runs step detection or scans every history.
  */
 @ApplicationScoped
@@ -74,11 +74,6 @@ public class HistoryQueries {
         }
         return jdbc.list(CHANGE_COLUMNS + "WHERE benchmark = ? AND kind = ?" + NEWEST_FIRST, HistoryQueries::changeRow, benchmark, kind,
                 limit);
-    }
-
-    /** The benchmarks that have a history. */
-    public List<String> benchmarks() {
-        return jdbc.list("SELECT DISTINCT benchmark FROM proj_history WHERE benchmark IS NOT NULL ORDER BY 1", rs -> rs.getString(1));
     }
 
     /** How far ingest's step detection has got: the method, how many histories and points it searched. */

@@ -100,7 +100,7 @@ public class HistoryService {
     public RegressionsView regressions(String kind, String benchmark, String limit) {
         String k = kind != null && KINDS.contains(kind) ? kind : "regressions";
         int n = parseLimit(limit);
-        List<String> benchmarks = stats.benchmarks();
+        List<String> benchmarks = queries.benchmarks();
         String b = benchmark != null && benchmarks.contains(benchmark) ? benchmark : null;
         String stored = switch (k) {
             case "regressions" -> Change.REGRESSION;
