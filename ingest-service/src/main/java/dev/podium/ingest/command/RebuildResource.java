@@ -9,7 +9,10 @@ import java.sql.SQLException;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
-/** {@code POST /admin/rebuild}: truncates the read models and replays the event store. */
+/**
+ * {@code POST /admin/rebuild}: builds the read models again from the event store in shadow tables and swaps them in (see
+ * {@link Rebuilder}); pages and batches go on meanwhile. Answers when the swap is done.
+ */
 @Path("/admin/rebuild")
 public class RebuildResource {
 

@@ -7,6 +7,7 @@ import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.validate.IdentityBinding;
 import dev.podium.events.validate.Violation;
+import dev.podium.ingest.history.HistoryTouches;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -40,10 +41,14 @@ public class Projections {
         this.leaderboard = leaderboard;
     }
 
-    /** The tables a rebuild empties and refills. */
+    /**
+     * The read-model tables: what a rebuild builds in shadow tables and swaps in (see {@link Rebuilder}). Every table a
+     * projection writes is listed here, and only those.
+     */
     public static final List<String> TABLES = List.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
-            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent");
+            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
+            "proj_change_point", "proj_history");
 
     /** Takes the shared projection lock for the current transaction. */
     public static void lockShared(Connection c) throws SQLException {
@@ -52,11 +57,15 @@ public class Projections {
         }
     }
 
-    /** Applies events (already in position order) and recomputes the aggregates they touched. */
-    public void apply(Connection c, List<StoredEvent> events) throws SQLException {
+    /** Applies events (already in position order) and recomputes the aggregates they touched; what they touched. */
+    public Touched apply(Connection c, List<StoredEvent> events) throws SQLException {
         Touched touched = new Touched();
         applyModels(c, events, touched);
         leaderboard.recompute(c, touched);
+        if (!events.isEmpty()) {
+            HistoryTouches.record(c, touched, events.get(events.size() - 1).position());
+        }
+        return touched;
     }
 
     /**

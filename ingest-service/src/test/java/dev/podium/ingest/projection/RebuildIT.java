@@ -9,13 +9,17 @@ import dev.podium.events.StreamId;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
+import dev.podium.ingest.history.ChangePointUpdater;
 import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Histories;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,12 +27,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
-/** Truncating the read models and replaying the event store gives the very same rows. */
+/** Rebuilding the read models from the event store gives the very same rows, with ingest and the views answering meanwhile. */
 @QuarkusTest
 class RebuildIT {
+
+    /** The low 32 bits of the change-point updater's advisory lock key, as pg_locks shows them. */
+    private static final long UPDATER_LOCK_LOW = ChangePointUpdater.LOCK & 0xffffffffL;
 
     @Inject
     AgroalDataSource dataSource;
@@ -60,6 +69,12 @@ class RebuildIT {
         events.add(SampleEvents.runStarted(failedRun, agent.agentId(), "amd-mi300x", SampleEvents.referenceKey(2),
                 Instant.now()));
         events.add(SampleEvents.runFailed(failedRun, agent.agentId(), 2, "measure", "out of memory"));
+        // A history with a step, so that the change points are rebuilt too.
+        for (int i = 0; i < 24; i++) {
+            double level = i < 14 ? 300 : 270;
+            events.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "intel-gaudi2", SampleEvents.referenceKey(3),
+                    Instant.parse("2026-03-01T00:00:00Z").plus(Duration.ofDays(i)), List.of(level - 1, level + Math.sin(i), level + 1)));
+        }
         List<ProducerRecord<byte[], byte[]>> records = events.stream().map(agent::signed).toList();
         Kafka.send(records);
         await().atMost(Duration.ofSeconds(60)).until(() ->
@@ -79,6 +94,8 @@ class RebuildIT {
         assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", failedRun)).isEqualTo("failed");
         assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE source = 'published'")).isPositive();
 
+        await().atMost(Duration.ofSeconds(5)).until(() -> db.count("SELECT count(*) FROM proj_change_point") > 0
+                && db.count("SELECT count(*) FROM history_touched") == 0);
         Map<String, List<String>> before = dumpAll(db);
         assertThat(before.values()).allSatisfy(rows -> assertThat(rows).isNotEmpty());
 
@@ -96,6 +113,97 @@ class RebuildIT {
             assertThat(gained).as(table + ": rows after the rebuild and not before").isEmpty();
             assertThat(after.get(table)).as(table).containsExactlyElementsOf(before.get(table));
         }
+    }
+
+    @Test
+    void analyticsViewsTheirGrantsAndTheTablesGrantsIndexesAndKeysSurviveTheSwap() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("rebuild-views");
+        Histories.send(db, agent, Histories.freshKey(), 24, i -> i < 14 ? 300.0 : 270.0);
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DO $$ BEGIN CREATE ROLE podium_rebuild_reader NOLOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+            s.execute("GRANT SELECT ON proj_leaderboard_row TO podium_rebuild_reader");
+        }
+        List<String> views = db.rows("SELECT table_name FROM information_schema.views WHERE table_schema = 'analytics' ORDER BY 1")
+                .stream().map(r -> (String) r.get(0)).toList();
+        assertThat(views).contains("results", "leaderboard", "runs");
+        Map<String, Long> before = analystCounts(views);
+        List<List<Object>> indexes = indexesAndKeys(db);
+        List<List<Object>> viewOids = db.rows("SELECT c.relname, c.oid::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = 'analytics' ORDER BY 1");
+
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/rebuild").then().statusCode(200);
+
+        assertThat(analystCounts(views)).isEqualTo(before);
+        assertThat(db.one("SELECT has_table_privilege('podium_rebuild_reader', 'public.proj_leaderboard_row', 'SELECT')")).isEqualTo(true);
+        assertThat(db.one("SELECT has_table_privilege('podium_analyst', 'public.proj_run', 'SELECT')")).isEqualTo(false);
+        assertThat(indexesAndKeys(db)).isEqualTo(indexes);
+        assertThat(db.rows("SELECT c.relname, c.oid::bigint FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = 'analytics' ORDER BY 1")).isEqualTo(viewOids);
+        assertThat(db.count("SELECT count(*) FROM pg_namespace WHERE nspname IN ('podium_shadow', 'podium_retired')")).isZero();
+    }
+
+    @Test
+    void ingestAndViewsKeepAnsweringDuringARebuildAndItCatchesUpWithWhatArrived() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("rebuild-live");
+        var key = Histories.freshKey();
+        CompletableFuture<Integer> rebuild;
+        Map<String, List<String>> live;
+        try (Connection updaterRound = dataSource.getConnection()) {
+            // A change-point round that takes long: the rebuild replays and catches up, then waits for it before its swap.
+            updaterRound.setAutoCommit(false);
+            try (Statement s = updaterRound.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + ChangePointUpdater.LOCK + ")");
+            }
+            rebuild = CompletableFuture.supplyAsync(() -> given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/rebuild").statusCode());
+            await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                    + "AND NOT granted AND objid = ?::oid", UPDATER_LOCK_LOW) >= 2);
+
+            Histories.send(db, agent, key, 24, i -> i < 14 ? 300.0 : 270.0);
+            assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE key_id = ?", key.id())).isEqualTo(1);
+            assertThat(db.count("SELECT count(*) FROM analytics.results WHERE key_id = ?", key.id())).isEqualTo(24);
+            assertThat(rebuild).isNotDone();
+            live = dumpAll(db);
+            updaterRound.rollback();
+        }
+        assertThat(rebuild.get(120, TimeUnit.SECONDS)).isEqualTo(200);
+
+        Map<String, List<String>> rebuilt = dumpAll(db);
+        for (String table : Projections.TABLES) {
+            if (!List.of("proj_change_point", "proj_history").contains(table)) {
+                assertThat(rebuilt.get(table)).as(table).containsExactlyElementsOf(live.get(table));
+            }
+        }
+        // The step of the history that arrived during the rebuild, found by the rebuild's catch-up.
+        assertThat(db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id())).isEqualTo(1);
+        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id())).isEqualTo(24);
+    }
+
+    /** What podium_analyst counts in each analytics view. */
+    private Map<String, Long> analystCounts(List<String> views) throws Exception {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("SET LOCAL ROLE podium_analyst");
+            for (String v : views) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM analytics." + v)) {
+                    rs.next();
+                    out.put(v, rs.getLong(1));
+                }
+            }
+            c.rollback();
+        }
+        return out;
+    }
+
+    /** Every index and constraint of the read-model tables, by name and definition. */
+    private static List<List<Object>> indexesAndKeys(Db db) {
+        List<List<Object>> out = new ArrayList<>(db.rows("SELECT tablename, indexname, indexdef FROM pg_indexes "
+                + "WHERE schemaname = 'public' AND tablename = ANY(?) ORDER BY 1, 2", (Object) Projections.TABLES.toArray(String[]::new)));
+        out.addAll(db.rows("SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                + "WHERE conrelid::regclass::text = ANY(?) ORDER BY 1, 2", (Object) Projections.TABLES.toArray(String[]::new)));
+        return out;
     }
 
     private static Map<String, List<String>> dumpAll(Db db) {

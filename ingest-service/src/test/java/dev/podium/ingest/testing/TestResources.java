@@ -8,6 +8,7 @@ import io.quarkus.test.common.QuarkusTestResource;
  */
 @QuarkusTestResource(PostgresResource.class)
 @QuarkusTestResource(KafkaResource.class)
+@QuarkusTestResource(WebhookReceiver.class)
 public final class TestResources {
 
     private TestResources() {

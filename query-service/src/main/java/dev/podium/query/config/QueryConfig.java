@@ -49,17 +49,4 @@ public interface QueryConfig {
      * leaderboards show samples per dollar for devices with a price. None by default.
      */
     java.util.Map<String, Double> prices();
-
-    /** An optional webhook told about new regressions; off unless {@code url} is set. */
-    Webhook webhook();
-
-    interface Webhook {
-
-        /** Where new regressions are POSTed as JSON; none by default (off). */
-        java.util.Optional<java.net.URI> url();
-
-        /** How often the regressions are looked at. */
-        @WithDefault("PT1M")
-        Duration interval();
-    }
 }

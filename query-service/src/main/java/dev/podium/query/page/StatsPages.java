@@ -25,6 +25,8 @@ public class StatsPages {
         static native TemplateInstance history(HistoryView view);
 
         static native TemplateInstance regressions(RegressionsView view);
+
+        static native TemplateInstance regressionsAtom(AtomFeed feed);
     }
 
     private final HistoryService histories;
@@ -53,7 +55,8 @@ public class StatsPages {
     @Path("regressions.atom")
     @Produces(AtomFeed.MEDIA_TYPE)
     @Operation(hidden = true)
-    public String regressionsAtom(@RestQuery String kind, @RestQuery String benchmark, @RestQuery String limit, @Context UriInfo uri) {
-        return AtomFeed.of(histories.regressions(kind, benchmark, limit), uri.getBaseUri().toString());
+    public TemplateInstance regressionsAtom(@RestQuery String kind, @RestQuery String benchmark, @RestQuery String limit,
+            @Context UriInfo uri) {
+        return Templates.regressionsAtom(AtomFeed.of(histories.regressions(kind, benchmark, limit), uri.getBaseUri().toString()));
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
  * "improvements" or "all") and benchmark; {@code histories} and {@code points} say how much was searched.
  */
 public record RegressionsView(String kind, String benchmark, List<String> benchmarks, int limit, String method, int histories,
-        int points, List<Change> changes) {
+        long points, List<Change> changes) {
 
     public String atomLink() {
         return dev.podium.query.view.Links.to("/regressions.atom").param("kind", kind).param("benchmark", benchmark).build();

@@ -5,21 +5,18 @@ import dev.podium.query.data.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * The SQL of the statistics features: per-repetition values, histories and power series. Bounded, bound parameters,
+ * The SQL of the statistics features: per-repetition values and power series. Bounded, bound parameters,
  * on the leading columns of proj_result (key_id, metric, device_id) and proj_run_series (run_id, ...). "Counted" runs are
  * completed, not retracted runs (superseded runs have another status); {@code includeFailing} also counts runs that
  * failed a validity check.
  */
 @ApplicationScoped
 public class StatsQueries {
-
-    private static final int MAX_HISTORY_ROWS = 200_000;
 
     private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = dev.podium.events.codec.EventCodec.newMapper();
 
@@ -80,29 +77,6 @@ public class StatsQueries {
                 keyIds.toArray(String[]::new), metric);
     }
 
-    /** One point of a history: a counted, valid run's mean. */
-    public record HistoryRow(String keyId, String metric, String deviceId, String benchmark, String unit, String direction, UUID runId,
-            Instant startedAt, double mean, Integer n, String frameworkVersion, double[] rawValues) {
-    }
-
-    /** The history of one key, metric and device, oldest first (the most recent {@link StepDetector#MAX_POINTS}). */
-    public List<HistoryRow> history(String keyId, String metric, String deviceId) {
-        List<HistoryRow> rows = jdbc.list(HISTORY_SELECT + "AND m.key_id = ? AND m.metric = ? AND m.device_id = ? "
-                + "ORDER BY r.started_at DESC, r.run_id LIMIT ?", StatsQueries::historyRow, keyId, metric, deviceId, StepDetector.MAX_POINTS);
-        return reversed(rows);
-    }
-
-    /** Every history of valid runs, grouped by key, metric and device and oldest first within each, for the regressions page. */
-    public List<HistoryRow> allHistories() {
-        return jdbc.list(HISTORY_SELECT + "ORDER BY m.key_id, m.metric, m.device_id, r.started_at, r.run_id LIMIT ?",
-                StatsQueries::historyRow, MAX_HISTORY_ROWS);
-    }
-
-    private static final String HISTORY_SELECT = "SELECT m.key_id, m.metric, m.device_id, r.benchmark, m.unit, m.direction, m.run_id, "
-            + "r.started_at, m.mean, m.n, r.software->>'framework_version' AS framework_version, m.raw_values FROM proj_result m "
-            + "JOIN proj_run r ON r.run_id = m.run_id WHERE r.status = 'completed' AND r.valid AND NOT r.retracted "
-            + "AND r.started_at IS NOT NULL AND m.mean IS NOT NULL AND m.device_id IS NOT NULL AND m.key_id IS NOT NULL ";
-
     /** The POWER samples of runs, as JSON text per stored chunk. */
     public List<String[]> powerSeries(List<UUID> runIds) {
         return jdbc.list("SELECT run_id::text, samples::text FROM proj_run_series WHERE run_id = ANY(?::uuid[]) AND series = 'POWER' "
@@ -142,19 +116,7 @@ public class StatsQueries {
         return out;
     }
 
-    private static HistoryRow historyRow(java.sql.ResultSet rs) throws SQLException {
-        return new HistoryRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-                rs.getObject(7, UUID.class), Jdbc.instant(rs, "started_at"), rs.getDouble(9), Jdbc.integer(rs, "n"), rs.getString(11),
-                doubles(rs.getArray(12)));
-    }
-
-    private static <T> List<T> reversed(List<T> rows) {
-        List<T> out = new java.util.ArrayList<>(rows);
-        java.util.Collections.reverse(out);
-        return out;
-    }
-
-    private static double[] doubles(Array array) throws SQLException {
+    static double[] doubles(Array array) throws SQLException {
         if (array == null) {
             return new double[0];
         }

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.podium.query.config.QueryConfig;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,18 +71,6 @@ class CatalogTest {
 
             public Map<String, Double> prices() {
                 return Map.of();
-            }
-
-            public Webhook webhook() {
-                return new Webhook() {
-                    public Optional<URI> url() {
-                        return Optional.empty();
-                    }
-
-                    public Duration interval() {
-                        return Duration.ofMinutes(1);
-                    }
-                };
             }
         };
     }

@@ -15,6 +15,7 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -201,6 +202,17 @@ class StatsPagesIT {
 
         assertThat(xml).startsWith("<?xml").doesNotContain("<script").doesNotContain("<img");
         assertThat(Jsoup.parse(xml, "", Parser.xmlParser()).select("feed")).hasSize(1);
+        // A strict XML parser reads it, and the hostile run's step is text in it.
+        javax.xml.parsers.DocumentBuilderFactory f = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        org.w3c.dom.Document doc = Assertions.assertDoesNotThrow(() -> {
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            return f.newDocumentBuilder().parse(new org.xml.sax.InputSource(new java.io.StringReader(xml)));
+        });
+        assertThat(doc.getDocumentElement().getNamespaceURI()).isEqualTo("http://www.w3.org/2005/Atom");
+        assertThat(doc.getElementsByTagNameNS("*", "script").getLength()).isZero();
+        assertThat(doc.getElementsByTagNameNS("*", "img").getLength()).isZero();
+        assertThat(doc.getDocumentElement().getTextContent()).contains(SeedData.XSS_IMG).contains(SeedData.UNICODE);
     }
 
     @Test

@@ -209,6 +209,13 @@ public final class SeedData {
         update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
                 + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, 'HIGHER_IS_BETTER', 1, 3, 11.0, 8.5, 13.5, 12.0, 0.09, ?)",
                 k.id(), PublishedSeeds.METRIC, H200, HOSTILE_BENCHMARK, XSS_SCRIPT, Timestamp.from(T0));
+        // A step in the hostile run's history, older than every other step, with the agent's strings and a control character.
+        update(c, "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
+                + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, ?, 12, 10, 9, 3, ?, ?, ?)",
+                k.id(), PublishedSeeds.METRIC, XSS_IMG, RUN_HOSTILE, HOSTILE_BENCHMARK, XSS_SCRIPT, Timestamp.from(T0.minusSeconds(60L * 86400)),
+                XSS_SCRIPT, XSS_IMG + "\u0007" + UNICODE);
+        update(c, "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, 6)", k.id(),
+                PublishedSeeds.METRIC, XSS_IMG, HOSTILE_BENCHMARK);
         update(c, "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
                 HOSTILE_AGENT, XSS_IMG, XSS_SCRIPT, XSS_IMG, Timestamp.from(T0));
         update(c, "INSERT INTO agent_status (agent_id, pool, state, current_job_id, current_run_id, device_id, hostname, last_heartbeat_at) "

@@ -35,6 +35,9 @@ public final class StatsSeeds {
     public static final String A100 = PublishedSeeds.A100;
     public static final String H200 = SeedData.H200;
     public static final int STEP_AT = 20;
+    /** The method ingest's step detector describes itself with. */
+    public static final String METHOD = "penalised least-squares segmentation (optimal partitioning), penalty max(4.0·ln n, 30) "
+            + "in units of σ², σ from the MAD of first differences, segments of at least 3 points";
     public static final double[][] A100_RUNS = {{50.1, 49.8, 50.3}, {50.6, 50.2, 49.9}, {49.7, 50.0, 50.4}};
     public static final UUID FAILING_RUN = UUID.fromString("0193a0c0-0000-7000-8000-0000000005ff");
     private static final Instant START = SeedData.T0.minusSeconds(40L * 86400);
@@ -83,9 +86,26 @@ public final class StatsSeeds {
                     json(power));
         }
         run(c, FAILING_RUN, one, A100, "2.5.1", new double[] {19.0, 20.0, 21.0}, false, 35 * 86400L);
+        history(c, one, H200, h200Means.size());
+        history(c, one, A100, A100_RUNS.length);
+        double before = h200Means.subList(0, STEP_AT).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double after = h200Means.subList(STEP_AT, h200Means.size()).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        // The step ingest's detector finds in this history: the noise σ of these means is about 0.46.
+        update(c, "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
+                + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, 'samples/s', ?, ?, "
+                + "?, ?, ?, '2.4.0', '2.5.1')", one.id(), METRIC, H200, historyRun(STEP_AT), BENCHMARK, before, after,
+                Math.abs(after - before) / 0.463, STEP_AT, Timestamp.from(START.plusSeconds(STEP_AT * 86400L)));
+        update(c, "INSERT INTO history_state (id, position, updated_at, method, histories, points) VALUES (1, 3, now(), ?, "
+                + "(SELECT count(*) FROM proj_history), (SELECT sum(points) FROM proj_history)) ON CONFLICT (id) DO UPDATE SET "
+                + "histories = excluded.histories, points = excluded.points", METHOD);
         row(c, one, H200, h200Means);
         row(c, one, A100, a100Means);
         row(c, eight, H200, List.of(640.0));
+    }
+
+    private static void history(Connection c, ComparisonKey k, String device, int points) throws SQLException {
+        update(c, "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, ?)", k.id(), METRIC, device,
+                BENCHMARK, points);
     }
 
     private static void row(Connection c, ComparisonKey k, String device, List<Double> means) throws SQLException {

@@ -1,4 +1,4 @@
-package dev.podium.query.stats;
+package dev.podium.ingest.history;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package dev.podium.query.stats;
+package dev.podium.ingest.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +18,7 @@ class StepDetectorTest {
         double[] y = new double[40];
         SplittableRandom random = new SplittableRandom(1);
         for (int i = 0; i < y.length; i++) {
-            y[i] = (i < 25 ? 100 : 92) + RatioEstimatorTest.gaussian(random);
+            y[i] = (i < 25 ? 100 : 92) + gaussian(random);
         }
         List<StepDetector.Step> steps = detector.detect(y);
 
@@ -53,7 +53,7 @@ class StepDetectorTest {
                     level += (random.nextBoolean() ? 1 : -1) * (5 + 3 * random.nextDouble()) * sigma;
                     next++;
                 }
-                y[i] = level + sigma * RatioEstimatorTest.gaussian(random);
+                y[i] = level + sigma * gaussian(random);
             }
             List<StepDetector.Step> steps = detector.detect(y);
             for (int p : at) {
@@ -100,7 +100,7 @@ class StepDetectorTest {
             int n = lengths[h % lengths.length];
             double[] y = new double[n];
             for (int i = 0; i < n; i++) {
-                y[i] = 50 + 0.5 * RatioEstimatorTest.gaussian(random);
+                y[i] = 50 + 0.5 * gaussian(random);
             }
             alarms += detector.detect(y).size();
             points += n;
@@ -115,7 +115,7 @@ class StepDetectorTest {
         double[] y = new double[30];
         SplittableRandom random = new SplittableRandom(5);
         for (int i = 0; i < y.length; i++) {
-            y[i] = 100 + RatioEstimatorTest.gaussian(random);
+            y[i] = 100 + gaussian(random);
         }
         y[15] = 106;
         assertThat(detector.detect(y)).isEmpty();
@@ -147,8 +147,15 @@ class StepDetectorTest {
         double[] y = new double[200];
         SplittableRandom random = new SplittableRandom(3);
         for (int i = 0; i < y.length; i++) {
-            y[i] = (i < 100 ? 0 : 50) + 2 * RatioEstimatorTest.gaussian(random);
+            y[i] = (i < 100 ? 0 : 50) + 2 * gaussian(random);
         }
         assertThat(StepDetector.noise(y)).isCloseTo(2, within(0.3));
+    }
+
+    /** A standard normal draw (Box-Muller). */
+    static double gaussian(SplittableRandom random) {
+        double u = 1 - random.nextDouble();
+        double w = random.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * w);
     }
 }

@@ -1,0 +1,237 @@
+package dev.podium.ingest.history;
+
+import dev.podium.events.model.Direction;
+import dev.podium.ingest.projection.Touched;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code proj_change_point} and {@code proj_history}: the steps of histories, found by {@link StepDetector} on the most
+ * recent {@link StepDetector#MAX_POINTS} points of each (counted, valid runs, oldest first; runs that started at the
+ * same time in run id order). A history's rows are replaced as a whole, so the rows are a function of the read models
+ * whatever batches came before.
+ */
+public final class ChangePoints {
+
+    private static final StepDetector DETECTOR = StepDetector.DEFAULT;
+
+    private ChangePoints() {
+    }
+
+    /** How the steps are found, in words, for the pages. */
+    public static String method() {
+        return DETECTOR.describe();
+    }
+
+    /**
+     * Recomputes the rows of {@code histories} from the read models on {@code c} and returns the steps that had no row
+     * before (new steps; a step whose levels moved keeps its id, the history and its first run).
+     */
+    public static List<ChangePointRow> update(Connection c, Collection<HistoryId> histories) throws SQLException {
+        if (histories.isEmpty()) {
+            return List.of();
+        }
+        List<HistoryId> ordered = histories.stream().distinct().sorted(HistoryId.ORDER).toList();
+        Map<HistoryId, List<HistoryPoint>> points = read(c, ordered);
+        Set<ChangePointKey> before = deleteRows(c, ordered);
+        List<ChangePointRow> rows = new ArrayList<>();
+        for (HistoryId h : ordered) {
+            rows.addAll(steps(h, points.getOrDefault(h, List.of())));
+        }
+        insert(c, rows);
+        writeHistories(c, points);
+        return rows.stream().filter(r -> !before.contains(new ChangePointKey(r.history(), r.runId()))).toList();
+    }
+
+    /** The steps of one history, given its points oldest first. */
+    static List<ChangePointRow> steps(HistoryId h, List<HistoryPoint> points) {
+        double[] y = points.stream().mapToDouble(HistoryPoint::mean).toArray();
+        List<ChangePointRow> out = new ArrayList<>();
+        for (StepDetector.Step s : DETECTOR.detect(y)) {
+            HistoryPoint first = points.get(s.index());
+            HistoryPoint previous = points.get(s.index() - 1);
+            boolean lower = first.direction() != null && first.direction().equals(Direction.LOWER_IS_BETTER.name());
+            boolean worse = lower ? s.after() > s.before() : s.after() < s.before();
+            out.add(new ChangePointRow(h, first.runId(), worse ? ChangePointRow.REGRESSION : ChangePointRow.IMPROVEMENT,
+                    first.benchmark(), first.unit(), s.before(), s.after(), finite(s.sigmas()), s.index(), first.startedAt(),
+                    previous.frameworkVersion(), first.frameworkVersion()));
+        }
+        return out;
+    }
+
+    /** A step on a flat history (σ = 0 after the fallback) has an infinite size; stored as the largest double. */
+    private static double finite(double sigmas) {
+        return Double.isFinite(sigmas) ? sigmas : Double.MAX_VALUE;
+    }
+
+    private record ChangePointKey(HistoryId history, UUID runId) {
+    }
+
+    private static Map<HistoryId, List<HistoryPoint>> read(Connection c, List<HistoryId> histories) throws SQLException {
+        Map<HistoryId, List<HistoryPoint>> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT h.key_id, h.metric, h.device_id, p.run_id, p.benchmark, p.unit, p.direction, p.started_at, p.mean,
+                       p.framework_version
+                FROM unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                CROSS JOIN LATERAL (
+                    SELECT m.run_id, r.benchmark, m.unit, m.direction, r.started_at, m.mean,
+                           r.software->>'framework_version' AS framework_version
+                    FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
+                    WHERE m.key_id = h.key_id AND m.metric = h.metric AND m.device_id = h.device_id
+                      AND r.status = 'completed' AND r.valid AND NOT r.retracted
+                      AND r.started_at IS NOT NULL AND m.mean IS NOT NULL
+                    ORDER BY r.started_at DESC, m.run_id DESC LIMIT ?) AS p
+                ORDER BY 1, 2, 3, p.started_at, p.run_id""")) {
+            bindHistories(c, ps, histories);
+            ps.setInt(4, StepDetector.MAX_POINTS);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    HistoryId h = new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3));
+                    Timestamp at = rs.getTimestamp(8);
+                    out.computeIfAbsent(h, k -> new ArrayList<>()).add(new HistoryPoint(rs.getObject(4, UUID.class),
+                            rs.getString(5), rs.getString(6), rs.getString(7), at.toInstant(), rs.getDouble(9), rs.getString(10)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<ChangePointKey> deleteRows(Connection c, List<HistoryId> histories) throws SQLException {
+        Set<ChangePointKey> deleted = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                DELETE FROM proj_change_point p USING unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                WHERE p.key_id = h.key_id AND p.metric = h.metric AND p.device_id = h.device_id
+                RETURNING p.key_id, p.metric, p.device_id, p.run_id""")) {
+            bindHistories(c, ps, histories);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    deleted.add(new ChangePointKey(new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)),
+                            rs.getObject(4, UUID.class)));
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                DELETE FROM proj_history p USING unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                WHERE p.key_id = h.key_id AND p.metric = h.metric AND p.device_id = h.device_id""")) {
+            bindHistories(c, ps, histories);
+            ps.executeUpdate();
+        }
+        return deleted;
+    }
+
+    private static void insert(Connection c, List<ChangePointRow> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before,
+                    level_after, sigmas, point_index, started_at, version_before, version_after)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
+            for (ChangePointRow r : rows) {
+                ps.setString(1, r.history().keyId());
+                ps.setString(2, r.history().metric());
+                ps.setString(3, r.history().deviceId());
+                ps.setObject(4, r.runId(), Types.OTHER);
+                ps.setString(5, r.kind());
+                ps.setString(6, r.benchmark());
+                ps.setString(7, r.unit());
+                ps.setDouble(8, r.levelBefore());
+                ps.setDouble(9, r.levelAfter());
+                ps.setDouble(10, r.sigmas());
+                ps.setInt(11, r.pointIndex());
+                ps.setTimestamp(12, Timestamp.from(r.startedAt()));
+                ps.setString(13, r.versionBefore());
+                ps.setString(14, r.versionAfter());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    private static void writeHistories(Connection c, Map<HistoryId, List<HistoryPoint>> points) throws SQLException {
+        if (points.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, ?)")) {
+            for (Map.Entry<HistoryId, List<HistoryPoint>> e : points.entrySet()) {
+                ps.setString(1, e.getKey().keyId());
+                ps.setString(2, e.getKey().metric());
+                ps.setString(3, e.getKey().deviceId());
+                ps.setString(4, e.getValue().get(0).benchmark());
+                ps.setInt(5, e.getValue().size());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    private static void bindHistories(Connection c, PreparedStatement ps, List<HistoryId> histories) throws SQLException {
+        ps.setArray(1, textArray(c, histories.stream().map(HistoryId::keyId).toList()));
+        ps.setArray(2, textArray(c, histories.stream().map(HistoryId::metric).toList()));
+        ps.setArray(3, textArray(c, histories.stream().map(HistoryId::deviceId).toList()));
+    }
+
+    private static Array textArray(Connection c, List<String> values) throws SQLException {
+        return c.createArrayOf("text", values.toArray(new String[0]));
+    }
+
+    /** The histories a batch touched: those results left, and those the touched runs' results are in now. */
+    public static Set<HistoryId> historiesOf(Connection c, Touched touched) throws SQLException {
+        Set<HistoryId> out = new java.util.LinkedHashSet<>();
+        touched.devices().forEach(d -> out.add(new HistoryId(d.keyId(), d.metric(), d.deviceId())));
+        out.addAll(historiesOf(c, touched.runs()));
+        return out;
+    }
+
+    /** The histories the results of {@code runs} are in now. */
+    static List<HistoryId> historiesOf(Connection c, Set<UUID> runs) throws SQLException {
+        List<HistoryId> out = new ArrayList<>();
+        if (runs.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT DISTINCT key_id, metric, device_id FROM proj_result
+                WHERE run_id = ANY(?) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
+            ps.setArray(1, c.createArrayOf("uuid", runs.toArray(new UUID[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every history that has a result now, in slices, for a rebuild. */
+    public static void recomputeAll(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("TRUNCATE proj_change_point, proj_history")) {
+            ps.execute();
+        }
+        List<HistoryId> all = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT DISTINCT key_id, metric, device_id FROM proj_result
+                WHERE key_id IS NOT NULL AND device_id IS NOT NULL ORDER BY 1, 2, 3""");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                all.add(new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)));
+            }
+        }
+        for (int i = 0; i < all.size(); i += 500) {
+            update(c, all.subList(i, Math.min(all.size(), i + 500)));
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.podium.ingest.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.StreamId;
+import dev.podium.events.admin.ResultRetracted;
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.ingest.command.CommandAppender;
+import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Histories;
+import dev.podium.ingest.testing.TestAgent;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Steps of histories, found by ingest after the batches that touched them and stored as rows. */
+@QuarkusTest
+class ChangePointIT {
+
+    private static final Duration VISIBLE = Duration.ofSeconds(5);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    CommandAppender appender;
+
+    @Test
+    void aStepIsStoredWithinFiveSecondsOfItsBatch() {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("steps");
+        ComparisonKey key = Histories.freshKey();
+        List<UUID> runs = Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 90.0);
+        long last = (Long) db.one("SELECT max(position) FROM event_store WHERE writer = ?", agent.agentId());
+
+        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+        List<Object> row = db.rows("SELECT run_id, kind, point_index, level_before, level_after, benchmark, version_before "
+                + "FROM proj_change_point WHERE key_id = ?", key.id()).get(0);
+        assertThat(row.get(0)).isEqualTo(runs.get(20));
+        assertThat(row.get(1)).isEqualTo("regression");
+        assertThat(row.get(2)).isEqualTo(20);
+        assertThat((Double) row.get(3)).isBetween(99.0, 101.0);
+        assertThat((Double) row.get(4)).isBetween(89.0, 91.0);
+        assertThat(row.get(5)).isEqualTo(key.benchmark());
+        assertThat(row.get(6)).isEqualTo("2.2.2");
+        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id())).isEqualTo(30);
+        await().atMost(VISIBLE).until(() -> (Long) db.one("SELECT position FROM history_state") >= last);
+    }
+
+    @Test
+    void batchesAreStoredWhileStepDetectionIsHeldUp() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("held");
+        ComparisonKey key = Histories.freshKey();
+        try (Connection held = dataSource.getConnection()) {
+            held.setAutoCommit(false);
+            try (Statement s = held.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + ChangePointUpdater.LOCK + ")");
+            }
+            Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 90.0);
+            assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE key_id = ?", key.id())).isEqualTo(1);
+            assertThat(db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id())).isZero();
+            held.rollback();
+        }
+        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+    }
+
+    @Test
+    void retractingTheRunsAfterAStepRemovesIt() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("retract-steps");
+        ComparisonKey key = Histories.freshKey();
+        List<UUID> runs = Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 110.0);
+        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ? AND kind = 'improvement'",
+                key.id()) == 1);
+
+        List<Envelope> retractions = new ArrayList<>();
+        for (UUID run : runs.subList(20, 30)) {
+            retractions.add(Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null, Instant.now(),
+                    new ResultRetracted(run, "misconfigured host", "ops")));
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            appender.append(c, retractions, "command:ops");
+            c.commit();
+        }
+        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 0);
+        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id())).isEqualTo(20);
+    }
+
+    @Test
+    void anEnrolledAgentReportingExtremeValuesDoesNotStopTheUpdater() {
+        Db db = new Db(dataSource);
+        TestAgent liar = TestAgent.register("extreme");
+        ComparisonKey extreme = Histories.freshKey();
+        Histories.send(db, liar, extreme, 12, i -> i % 2 == 0 ? 1e149 : 1e-149);
+
+        TestAgent honest = TestAgent.register("after-extreme");
+        ComparisonKey key = Histories.freshKey();
+        Histories.send(db, honest, key, 30, i -> i < 20 ? 100.0 : 90.0);
+        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_history WHERE key_id = ?", extreme.id()) == 1);
+    }
+}
