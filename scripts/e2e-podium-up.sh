@@ -61,8 +61,11 @@ grep -q "Intel Gaudi 2" <<<"$html" || { say "the HTML page lacks the published d
 
 say "./podium down"
 ./podium down
-kill -0 "$UP_PID" 2>/dev/null && { kill "$UP_PID" 2>/dev/null || true; }
-sleep 1
+# `./podium up` must notice that its services were stopped from another terminal and exit by itself.
+for _ in $(seq 1 20); do kill -0 "$UP_PID" 2>/dev/null || break; sleep 0.5; done
+if kill -0 "$UP_PID" 2>/dev/null; then
+  say "./podium up kept running after ./podium down"; kill "$UP_PID" 2>/dev/null || true; exit 1
+fi
 left=$(pgrep -af "$WORK/podium" | grep -v "e2e-podium-up" || true)
 [ -z "$left" ] || { say "processes left behind:"; echo "$left"; exit 1; }
 for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
