@@ -86,7 +86,7 @@ public class LeaderboardService {
                 q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir,
                 q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
         UnaryOperator<String> keyLink = effective.keyLinks();
-        List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
+        List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(), k.key().label(),
                 k.dimensions(), selected != null && selected.keyId().equals(k.keyId()), keyLink.apply(k.keyId()))).toList();
         KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
         LeaderboardView view = new LeaderboardView(effective,
