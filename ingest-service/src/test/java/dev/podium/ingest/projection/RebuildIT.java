@@ -78,6 +78,12 @@ class RebuildIT {
         assertThat(db.one("SELECT retracted FROM proj_run WHERE run_id = ?", retractedRun)).isEqualTo(true);
         assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", failedRun)).isEqualTo("failed");
         assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE source = 'published'")).isPositive();
+        // The page cells count the second epoch's run only: the first was superseded, the third retracted.
+        assertThat(db.count("SELECT count(*) FROM proj_comparison_cell WHERE device_id = 'intel-gaudi2' AND runs = 1 "
+                + "AND values_n = 3 AND means_n = 1 AND failing_runs = 0")).isPositive();
+        assertThat(db.count("SELECT count(*) FROM proj_comparison_cell WHERE device_id = 'intel-gaudi2' AND runs <> 1")).isZero();
+        assertThat(db.count("SELECT count(*) FROM proj_leaderboard_version_row WHERE device_id = 'intel-gaudi2' AND runs = 1 "
+                + "AND framework_version = ?", SampleEvents.software().frameworkVersion())).isPositive();
 
         Map<String, List<String>> before = dumpAll(db);
         assertThat(before.values()).allSatisfy(rows -> assertThat(rows).isNotEmpty());
