@@ -88,6 +88,47 @@ public record ComparisonKey(
         return sb.toString();
     }
 
+    /**
+     * What a person reads for this key, e.g. {@code bridgetower-large-itm-mlm-itc · 8 accelerators · workers 2 · mediapipe}:
+     * the stated values in dimension order, each with the word that says what it is, the benchmark left out (pages show
+     * it beside the key). Unlike {@link #canonical()} it is not injective; pages link it to the exact key.
+     */
+    public String label() {
+        java.util.StringJoiner out = new java.util.StringJoiner(" \u00b7 ");
+        if (model != null) {
+            out.add(model.substring(model.lastIndexOf('/') + 1));
+        }
+        if (benchmarkVersion != null) {
+            out.add("version " + benchmarkVersion);
+        }
+        if (scenario != null) {
+            out.add(scenario);
+        }
+        if (precision != null) {
+            out.add(precision);
+        }
+        if (perDeviceBatchSize != null) {
+            out.add("batch " + perDeviceBatchSize);
+        }
+        if (totalAccelerators != null) {
+            out.add(totalAccelerators + (totalAccelerators == 1 ? " accelerator" : " accelerators"));
+        }
+        if (inputSize != null) {
+            out.add("input " + inputSize);
+        }
+        extra.forEach((name, value) -> out.add(extraLabel(name, value)));
+        return out.length() == 0 ? benchmark : out.toString();
+    }
+
+    /** An extra parameter as a label shows it: the dataloader by its value, its workers as "workers N", others as "name value". */
+    private static String extraLabel(String name, String value) {
+        return switch (name) {
+            case "dataloader" -> value;
+            case "dataloader_num_workers" -> "workers " + value;
+            default -> name.replace('_', ' ') + " " + value;
+        };
+    }
+
     /** The canonical text with one dimension left out: the group within which that dimension varies. */
     public String canonicalWithout(String dimension) {
         return withoutDimension(dimension).canonical();

@@ -117,4 +117,14 @@ class ComparisonKeyTest {
     void nullExtraEqualsEmptyExtra() {
         assertThat(key(null, null)).isEqualTo(key(null, extra()));
     }
+
+    @Test
+    void labelReadsAsWordsAndNeverAsTheCanonicalText() {
+        assertThat(SampleEvents.bridgeTowerKey(2, "mediapipe").label())
+                .isEqualTo("bridgetower-large-itm-mlm-itc \u00b7 8 accelerators \u00b7 mediapipe \u00b7 workers 2");
+        assertThat(new ComparisonKey("b", "2", "offline", "m", "bf16", 32, 1, 224, extra("max_new_tokens", "128")).label())
+                .isEqualTo("m \u00b7 version 2 \u00b7 offline \u00b7 bf16 \u00b7 batch 32 \u00b7 1 accelerator \u00b7 input 224"
+                        + " \u00b7 max new tokens 128");
+        assertThat(key(null, extra()).label()).as("a key that states nothing is its benchmark").isEqualTo("bench");
+    }
 }

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.jboss.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * Every read model, applied in position order, then the aggregates for what the events touched. Live ingest, the
@@ -33,22 +34,24 @@ public class Projections {
     /** Read models in the order an event is applied to them: the run row exists before its results. */
     private final List<Projection> models;
     private final LeaderboardProjection leaderboard;
+    private final PageCellProjection pageCells;
 
     public Projections(CatalogProjection catalog, RunProjection runs, ResultProjection results, SeriesProjection series,
             AgentProjection agents, JobProjection jobs, RetractionProjection retractions,
-            PublishedClaimProjection published, LeaderboardProjection leaderboard) {
+            PublishedClaimProjection published, LeaderboardProjection leaderboard, PageCellProjection pageCells) {
         this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published);
         this.leaderboard = leaderboard;
+        this.pageCells = pageCells;
     }
 
     /**
      * The read-model tables: what a rebuild builds in shadow tables and swaps in (see {@link Rebuilder}). Every table a
-     * projection writes is listed here, and only those.
+     * projection writes is listed here, and only those; those derived from the others first.
      */
-    public static final List<String> TABLES = List.of(
+    public static final List<String> TABLES = Stream.concat(PageCellProjection.TABLES.stream(), Stream.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
             "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
-            "proj_change_point", "proj_history");
+            "proj_change_point", "proj_history")).toList();
 
     /** Takes the shared projection lock for the current transaction. */
     public static void lockShared(Connection c) throws SQLException {
@@ -61,11 +64,19 @@ public class Projections {
     public Touched apply(Connection c, List<StoredEvent> events) throws SQLException {
         Touched touched = new Touched();
         applyModels(c, events, touched);
-        leaderboard.recompute(c, touched);
+        recompute(c, touched);
         if (!events.isEmpty()) {
             HistoryTouches.record(c, touched, events.get(events.size() - 1).position());
         }
         return touched;
+    }
+
+    /** Recomputes the aggregates of what a batch touched, once its events are applied. */
+
+    /** Recomputes the aggregates of what a batch touched, once its events are applied. */
+    private void recompute(Connection c, Touched touched) throws SQLException {
+        leaderboard.recompute(c, touched);
+        pageCells.recompute(c, touched);
     }
 
     /**
@@ -103,6 +114,7 @@ public class Projections {
     /** Recomputes every aggregate from the read models. */
     public void recomputeAll(Connection c) throws SQLException {
         leaderboard.recomputeAll(c);
+        pageCells.recomputeAll(c);
     }
 
     /**

@@ -16,10 +16,6 @@ public interface QueryConfig {
     @WithDefault("20")
     int recentRuns();
 
-    /** How old the cached framework versions per key may get before a background refresh. */
-    @WithDefault("PT5M")
-    Duration softwareVersionsRefresh();
-
     /**
      * The age at which a cached read model of the leaderboard and comparison pages (benchmarks, keys, metrics, leaderboard
      * rows) is read again in the background, whatever {@link #readModelCheck()} found: the bound for what the check cannot
@@ -28,6 +24,16 @@ public interface QueryConfig {
      */
     @WithDefault("PT5M")
     Duration catalogRefresh();
+
+    /** The read-model cache of leaderboards and comparisons ({@code Catalog}). */
+    Cache cache();
+
+    interface Cache {
+
+        /** Off, every page reads the database itself and nothing is kept between requests. */
+        @WithDefault("true")
+        boolean enabled();
+    }
 
     /** Whether each benchmark's read models are read into the cache when the service starts, before the first visitor. */
     @WithDefault("true")

@@ -39,6 +39,8 @@ import org.jboss.logging.Logger;
  * <p>One load per entry at a time: requests that want an entry being read wait for that read instead of repeating it (a
  * page's first visit after a change, by many clients at once, costs the database one read). The entries are bounded in
  * number (least recently and frequently used go first), so filter combinations cannot grow the heap without bound.
+ *
+ * <p>{@code podium.query.cache.enabled=false} switches it off: every call reads.
  */
 @ApplicationScoped
 public class Catalog {
@@ -65,6 +67,7 @@ public class Catalog {
     private volatile long checkedAt = System.nanoTime();
     private volatile Queries.EventStoreMark highWaterMark;
     private volatile boolean everChecked;
+    private final boolean enabled;
 
     @Inject
     public Catalog(Queries queries, QueryConfig config) {
@@ -81,6 +84,7 @@ public class Catalog {
         this.refreshNanos = config.catalogRefresh().toNanos();
         this.checkNanos = config.readModelCheck().toNanos();
         this.background = background;
+        this.enabled = config.cache().enabled();
     }
 
     /** Stops the background refreshes with the service, before its data source goes. */
@@ -127,25 +131,12 @@ public class Catalog {
                 () -> List.copyOf(queries.measuredIncludingFailedChecks(keyIds, metric)));
     }
 
-    /**
-     * The scope and the count of runs failing a validity check per key and device of a benchmark's measured results for a
-     * metric ({@link Queries#runFacts}), by key id and device id; one read per benchmark and metric.
-     */
-    public Map<String, Map<String, Queries.RunFacts>> runFacts(String benchmark, String metric) {
-        return cached("run facts\n" + benchmark + "\n" + metric, () -> {
-            List<String> ids = keys(benchmark).stream().map(KeyRow::keyId).toList();
-            Map<String, Map<String, Queries.RunFacts>> byKey = new HashMap<>();
-            if (!ids.isEmpty()) {
-                // The failing runs' facts come second and carry the counts; the scope is the same in both.
-                queries.runFacts(ids, metric).forEach(f -> byKey.computeIfAbsent(f.keyId(), k -> new HashMap<>()).put(f.deviceId(), f));
-            }
-            return byKey;
-        });
-    }
-
     /** Anything else derived from the same rows alone, under its own name, dropped together with them. */
     @SuppressWarnings("unchecked")
     public <T> T cached(String name, Supplier<T> load) {
+        if (!enabled) {
+            return load.get();
+        }
         long now = System.nanoTime();
         checkHighWaterMark(now);
         long current = generation;

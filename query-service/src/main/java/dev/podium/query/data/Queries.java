@@ -138,43 +138,15 @@ public class Queries {
 
     /**
      * Measured statistics per key and device like {@link #leaderboard(List, String)}, but over every completed, not
-     * retracted run, counting those that failed a validity check: the local page shows a user's own runs even when a
-     * check failed (marked), where leaderboards leave them out.
+     * retracted run, counting those that failed a validity check, as ingest keeps them: the local page shows a user's own
+     * runs even when a check failed (marked), where leaderboards leave them out.
      */
     public List<MeasuredRow> measuredIncludingFailedChecks(List<String> keyIds, String metric) {
-        return jdbc.list("SELECT m.key_id, m.metric, m.device_id, 'measured' AS source, r.benchmark, min(m.unit) AS unit, "
-                + "min(m.direction) AS direction, count(*) AS runs, sum(m.n) AS n, avg(m.mean) AS mean, "
-                + "CASE WHEN count(*) = 1 THEN min(m.ci95_low) END AS ci95_low, "
-                + "CASE WHEN count(*) = 1 THEN min(m.ci95_high) END AS ci95_high, max(m.mean) AS best, "
-                + "CASE WHEN count(*) = 1 THEN min(m.cv) END AS cv, max(r.started_at) AS last_run_at, "
-                + "count(*) FILTER (WHERE NOT coalesce(r.valid, false)) AS failing "
-                + "FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id "
-                + "WHERE m.key_id = ANY(?) AND m.metric = ? AND r.status = 'completed' AND NOT r.retracted "
-                + "GROUP BY m.key_id, m.metric, m.device_id, r.benchmark LIMIT ?",
+        return jdbc.list("SELECT key_id, metric, device_id, 'measured' AS source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv, last_run_at, failing FROM proj_leaderboard_all_runs_row "
+                + "WHERE key_id = ANY(?) AND metric = ? LIMIT ?",
                 rs -> new MeasuredRow(leaderboardRow(rs), rs.getInt("failing")),
                 keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
-    }
-
-    /**
-     * For each device with measured results under one of {@code keyIds} for the metric: the scope of its results (one
-     * result's; a key's results share it) and how many of its completed runs failed a validity check. Two indexed reads
-     * that leave valid runs' values alone: the scopes from one result per leaderboard row, the failing runs by key.
-     */
-    public List<RunFacts> runFacts(List<String> keyIds, String metric) {
-        String[] ids = keyIds.toArray(String[]::new);
-        List<RunFacts> out = new ArrayList<>(jdbc.list("SELECT l.key_id, l.device_id, (SELECT m.scope FROM proj_result m "
-                + "WHERE m.key_id = l.key_id AND m.metric = l.metric AND m.device_id = l.device_id LIMIT 1) FROM proj_leaderboard_row l "
-                + "WHERE l.key_id = ANY(?) AND l.metric = ? AND l.source = 'measured' LIMIT 200000",
-                rs -> new RunFacts(rs.getString(1), rs.getString(2), rs.getString(3), 0), ids, metric));
-        out.addAll(jdbc.list("SELECT m.key_id, m.device_id, min(m.scope), count(*) FROM proj_run r JOIN proj_result m "
-                + "ON m.run_id = r.run_id AND m.metric = ? WHERE r.key_id = ANY(?) AND r.status = 'completed' AND NOT r.retracted "
-                + "AND NOT coalesce(r.valid, false) GROUP BY m.key_id, m.device_id LIMIT 200000",
-                rs -> new RunFacts(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)), metric, ids));
-        return out;
-    }
-
-    /** The scope of a key's results on a device and how many of its completed runs failed a validity check. */
-    public record RunFacts(String keyId, String deviceId, String scope, int failingRuns) {
     }
 
     /** A measured row and how many of its runs failed a validity check. */
@@ -184,39 +156,6 @@ public class Queries {
     public List<LeaderboardRow> leaderboardOfDevice(String deviceId) {
         return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE device_id = ? ORDER BY benchmark, metric, key_id LIMIT ?",
                 Queries::leaderboardRow, deviceId, config.maxRows());
-    }
-
-    /**
-     * The run means of valid, completed, not retracted runs for a metric under {@code keyIds}, one list per key, device and
-     * framework version: one aggregate serves the software filter of every leaderboard of a benchmark. The results' key
-     * (kept equal to their run's by the projection) is in the filter too, for proj_result's (key_id, metric, ...) index.
-     */
-    public List<SoftwareRuns> runMeansBySoftware(List<String> keyIds, String metric) {
-        String[] ids = keyIds.toArray(String[]::new);
-        return jdbc.list("SELECT r.key_id, m.device_id, r.software->>'framework_version', min(m.unit), min(m.direction), "
-                + "sum(coalesce(m.n, 0)), array_agg(m.mean) FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id "
-                + "WHERE m.key_id = ANY(?) AND m.metric = ? AND r.key_id = ANY(?) AND r.status = 'completed' AND r.valid "
-                + "AND NOT r.retracted AND r.software->>'framework_version' IS NOT NULL AND m.mean IS NOT NULL "
-                + "AND m.device_id IS NOT NULL GROUP BY 1, 2, 3 LIMIT 200000",
-                rs -> new SoftwareRuns(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                        rs.getInt(6), List.of((Double[]) rs.getArray(7).getArray())), ids, metric, ids);
-    }
-
-    /** The means of the runs of one device under one key with one framework version, and their repetitions in all. */
-    public record SoftwareRuns(String keyId, String deviceId, String frameworkVersion, String unit, String direction, int n,
-            List<Double> means) {
-    }
-
-    /** Framework versions by comparison key, over every run: one aggregate, for {@link SoftwareVersions}. */
-    public java.util.Map<String, List<String>> frameworkVersionsByKey() {
-        java.util.Map<String, List<String>> out = new java.util.HashMap<>();
-        jdbc.list("SELECT key_id, array_agg(DISTINCT software->>'framework_version') FROM proj_run WHERE key_id IS NOT NULL "
-                + "AND software->>'framework_version' IS NOT NULL GROUP BY key_id", rs -> {
-                    String[] versions = (String[]) rs.getArray(2).getArray();
-                    out.put(rs.getString(1), Arrays.stream(versions).sorted().toList());
-                    return null;
-                });
-        return out;
     }
 
     public List<RunSummary> recentRuns(int limit) {

@@ -1,11 +1,9 @@
 package dev.podium.query.page;
 
 import dev.podium.query.stats.LeaderboardExtras;
-import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.Labels;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
-import io.quarkus.qute.RawString;
 import io.quarkus.qute.TemplateExtension;
 
 /**
@@ -57,10 +55,5 @@ public final class Cells {
 
     public static String scalingText(LeaderboardExtras.Columns x) {
         return Formats.pct(x.scalingEfficiency());
-    }
-
-    /** The matrix table of a comparison, written by {@link MatrixHtml}. */
-    public static RawString matrixHtml(ComparisonView v) {
-        return new RawString(MatrixHtml.of(v));
     }
 }

@@ -1,6 +1,5 @@
 package dev.podium.query.page;
 
-import dev.podium.query.stats.LeaderboardExtras;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -8,18 +7,15 @@ import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.FleetService;
 import dev.podium.query.view.FleetView;
-import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
 import dev.podium.query.view.LocalQuery;
 import dev.podium.query.view.LocalService;
 import dev.podium.query.view.LocalView;
-import dev.podium.query.view.Option;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
-import io.quarkus.qute.RawString;
 import io.quarkus.qute.TemplateInstance;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -41,19 +37,9 @@ public class Pages {
     static class Templates {
         static native TemplateInstance home(CatalogViews.HomeView view);
 
-        static native TemplateInstance leaderboard(LeaderboardView view, LeaderboardFragments.Rendered html);
+        static native TemplateInstance leaderboard(LeaderboardView view);
 
-        /**
-         * A leaderboard row's cells but its rank, rendered once per content by {@link LeaderboardFragments}. A template of its
-         * own, not a fragment of the page's: each instance of a template walks all its expressions first.
-         */
-        static native TemplateInstance leaderboardRow(LeaderboardEntry e, LeaderboardExtras.Columns x, boolean extras, boolean rates,
-                boolean failing);
-
-        /** The options of a leaderboard filter, rendered once per content by {@link LeaderboardFragments}. */
-        static native TemplateInstance leaderboardOptions(List<Option> options);
-
-        static native TemplateInstance comparison(ComparisonView view, RawString filters, RawString curves);
+        static native TemplateInstance comparison(ComparisonView view);
 
         static native TemplateInstance run(RunView view);
 
@@ -70,17 +56,13 @@ public class Pages {
 
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
-    private final LeaderboardFragments leaderboardFragments;
     private final ComparisonService comparisons;
-    @jakarta.inject.Inject
-    ComparisonFragments fragments;
     private final RunService runs;
     private final LocalService local;
     private final FleetService fleet;
 
-    public Pages(CatalogService catalog, LeaderboardService leaderboards, LeaderboardFragments leaderboardFragments, ComparisonService comparisons,
-            RunService runs, LocalService local, FleetService fleet) {
-        this.leaderboardFragments = leaderboardFragments;
+    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
+            LocalService local, FleetService fleet) {
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -104,7 +86,7 @@ public class Pages {
             @RestQuery String include) {
         LeaderboardView view = leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
                 software, source, sort, dir, include));
-        return Templates.leaderboard(view, leaderboardFragments.of(view));
+        return Templates.leaderboard(view);
     }
 
     @GET
@@ -112,8 +94,7 @@ public class Pages {
     @Operation(hidden = true)
     public TemplateInstance comparison(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
             @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
-        ComparisonView view = comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source));
-        return Templates.comparison(view, fragments.filters(view), fragments.curves(view));
+        return Templates.comparison(comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
     }
 
     @GET

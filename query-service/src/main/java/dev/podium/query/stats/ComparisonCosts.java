@@ -1,10 +1,11 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.CellQueries;
+
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
-import dev.podium.query.data.Queries;
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -21,11 +22,13 @@ public class ComparisonCosts {
 
     private final StatsCache stats;
     private final Catalog catalog;
+    private final CellQueries cells;
     private final QueryConfig config;
 
-    public ComparisonCosts(StatsCache stats, Catalog catalog, QueryConfig config) {
+    public ComparisonCosts(StatsCache stats, Catalog catalog, CellQueries cells, QueryConfig config) {
         this.stats = stats;
         this.catalog = catalog;
+        this.cells = cells;
         this.config = config;
     }
 
@@ -47,8 +50,9 @@ public class ComparisonCosts {
             accelerators.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS)));
         }
         Map<String, String> scopes = new HashMap<>();
-        Map<String, Map<String, Queries.RunFacts>> facts = measured ? catalog.runFacts(view.query().benchmark(), metric) : Map.of();
-        keyIds.forEach(k -> facts.getOrDefault(k, Map.of()).values().forEach(f -> scopes.put(f.deviceId() + "\n" + k, f.scope())));
+        if (measured) {
+            cells.facts(keyIds, metric).forEach(f -> scopes.put(f.deviceId() + "\n" + f.keyId(), f.scope()));
+        }
         List<StatsQueries.RunValues> runs = withPower.isEmpty() ? List.of() : stats.runValues(withPower, metric, false);
         runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
         Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(withPower, metric, false, 1000),

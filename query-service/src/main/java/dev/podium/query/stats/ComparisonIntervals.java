@@ -1,5 +1,8 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.CellQueries;
+import java.util.HashMap;
+
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -20,17 +23,19 @@ public class ComparisonIntervals {
     static final String CANNOT = "the interval cannot be computed: the values are too far apart for double precision";
     private static final LogSample NONE = LogSample.of(new double[0]);
 
-    private final StatsCache stats;
+    private final CellQueries cells;
 
-    public ComparisonIntervals(StatsCache stats) {
-        this.stats = stats;
+    public ComparisonIntervals(CellQueries cells) {
+        this.cells = cells;
     }
 
     public List<RatioCell> of(ComparisonView view) {
         if (view.columns().isEmpty() || view.baseline() == null || view.query().metric() == null) {
             return List.of();
         }
-        Map<String, Map<String, LogSample>> samples = stats.intervalSamples(view.query().benchmark(), view.query().metric());
+        Map<String, Map<String, LogSample>> samples = new HashMap<>();
+        cells.intervals(view.columns().stream().map(ComparisonView.Column::keyId).toList(), view.query().metric())
+                .forEach(c -> samples.computeIfAbsent(c.keyId(), k -> new HashMap<>()).put(c.deviceId(), c.sample()));
         // Each column's samples by device, and the baseline's side of each column, looked up once, not per cell.
         List<ComparisonView.Column> columns = view.columns();
         List<Map<String, LogSample>> byColumn = new ArrayList<>(columns.size());

@@ -1,11 +1,12 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.CellQueries;
+
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
-import dev.podium.query.data.Queries;
 import dev.podium.query.view.Labels;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -22,11 +23,13 @@ public class LeaderboardExtrasService {
 
     private final StatsCache stats;
     private final Catalog catalog;
+    private final CellQueries cells;
     private final QueryConfig config;
 
-    public LeaderboardExtrasService(StatsCache stats, Catalog catalog, QueryConfig config) {
+    public LeaderboardExtrasService(StatsCache stats, Catalog catalog, CellQueries cells, QueryConfig config) {
         this.stats = stats;
         this.catalog = catalog;
+        this.cells = cells;
         this.config = config;
     }
 
@@ -42,7 +45,7 @@ public class LeaderboardExtrasService {
         boolean lower = !rows.isEmpty() && Labels.lowerIsBetter(rows.get(0).direction());
         Map<String, Integer> failing = new HashMap<>();
         Map<String, String> scopes = new HashMap<>();
-        for (Queries.RunFacts f : catalog.runFacts(key.benchmark(), metric).getOrDefault(key.keyId(), Map.of()).values()) {
+        for (CellQueries.CellFacts f : cells.facts(List.of(key.keyId()), metric)) {
             failing.put(f.deviceId(), f.failingRuns());
             if (rateOf != null) {
                 scopes.put(f.deviceId(), f.scope());

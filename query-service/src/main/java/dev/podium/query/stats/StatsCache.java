@@ -37,25 +37,6 @@ public class StatsCache {
         return out;
     }
 
-    /**
-     * The {@link LogSample} of {@link StatsQueries#intervalSamples} for every key of the benchmark, by key, then device: one
-     * aggregated read per benchmark and metric serves every comparison of it, whatever devices, baseline and columns a
-     * request picks, and each side's logs are taken once, not once per cell and baseline. A request looks up each column's
-     * map once and then finds its devices in a map of one key's devices: one large map looked up per cell cost a cache miss
-     * or more per probe, a tenth of the comparison page's time.
-     */
-    public Map<String, Map<String, LogSample>> intervalSamples(String benchmark, String metric) {
-        return catalog.cached("stats interval samples\n" + benchmark + "\n" + metric, () -> {
-            List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
-            Map<String, Map<String, LogSample>> byKey = new HashMap<>();
-            if (!ids.isEmpty()) {
-                stats.intervalSamples(ids, metric).forEach(s -> byKey.computeIfAbsent(s.keyId(), k -> new HashMap<>())
-                        .put(s.deviceId(), LogSample.of(s.values())));
-            }
-            return byKey;
-        });
-    }
-
     /** Average system power per run of {@link #runValues} (the first {@code limit} runs), as {@link StatsQueries#systemWatts}. */
     public Map<UUID, Double> systemWatts(List<String> keyIds, String metric, boolean includeFailing, int limit) {
         return catalog.cached("stats system watts " + limit + "\n" + metric + "\n" + includeFailing + "\n" + String.join(",", keyIds),

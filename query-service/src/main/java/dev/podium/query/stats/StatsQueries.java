@@ -44,32 +44,6 @@ public class StatsQueries {
                 keyIds.toArray(String[]::new), metric, includeFailing, config.maxRows() * 100);
     }
 
-    /** What a ratio interval needs of one device under one key: its {@link Samples}. */
-    public record IntervalSamples(String keyId, String deviceId, double[] values) {
-    }
-
-    /**
-     * {@link Samples} of every device under {@code keyIds}, from their counted, valid runs, worked out in the database:
-     * the runs' means (of their repetitions, else their recorded mean) once a device has {@link Samples#RUN_MEANS_FROM}
-     * runs, else their repetitions. One row per key and device, where {@link #runValues} returns every run.
-     */
-    public List<IntervalSamples> intervalSamples(List<String> keyIds, String metric) {
-        return jdbc.list("SELECT m.key_id, m.device_id, count(*) AS runs, "
-                + "array_remove(array_agg(coalesce((SELECT avg(v) FROM unnest(m.raw_values) v), m.mean)), NULL) AS means, "
-                + "string_agg(array_to_string(m.raw_values, ','), ',') AS raw "
-                + "FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id "
-                + "WHERE m.key_id = ANY(?) AND m.metric = ? AND r.status = 'completed' AND NOT r.retracted AND r.valid "
-                + "GROUP BY m.key_id, m.device_id",
-                rs -> new IntervalSamples(rs.getString(1), rs.getString(2), rs.getLong(3) >= Samples.RUN_MEANS_FROM
-                        ? doubles(rs.getArray(4)) : joined(rs.getString(5))),
-                keyIds.toArray(String[]::new), metric);
-    }
-
-    private static double[] joined(String csv) {
-        return csv == null ? new double[0] : java.util.Arrays.stream(csv.split(",")).filter(v -> !v.isEmpty())
-                .mapToDouble(Double::parseDouble).toArray();
-    }
-
     /** The keys among {@code keyIds} with a run that recorded POWER samples and has a result for the metric. */
     public List<String> keysWithPower(List<String> keyIds, String metric) {
         return jdbc.list("SELECT DISTINCT m.key_id FROM proj_result m WHERE m.key_id = ANY(?) AND m.metric = ? AND EXISTS "

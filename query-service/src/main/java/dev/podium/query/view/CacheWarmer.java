@@ -33,7 +33,7 @@ public class CacheWarmer {
     }
 
     void onStart(@Observes StartupEvent event) {
-        if (!config.warmCache()) {
+        if (!config.warmCache() || !config.cache().enabled()) {
             return;
         }
         Thread warm = new Thread(this::warm, "podium-cache-warmer");

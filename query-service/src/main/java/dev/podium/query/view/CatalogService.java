@@ -46,7 +46,7 @@ public class CatalogService {
         if (!queries.benchmarkExists(benchmark)) {
             return Optional.empty();
         }
-        List<KeyOption> keys = queries.keys(benchmark).stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
+        List<KeyOption> keys = queries.keys(benchmark).stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(), k.key().label(),
                 k.dimensions(), false, new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
                         .link().build())).toList();
         return Optional.of(new CatalogViews.BenchmarkView(benchmark, keys, queries.metrics(benchmark), comparisons.claims(benchmark),

@@ -189,7 +189,7 @@ public class ComparisonService {
             differences(r, mainRest).forEach(name -> label.append(" + ").append(r.containsKey(name)
                     ? ("true".equalsIgnoreCase(r.get(name)) ? name : name + "=" + r.get(name))
                     : "no " + name));
-            columns.add(new ComparisonView.Column(k.keyId(), value, label.toString(), k.canonical()));
+            columns.add(new ComparisonView.Column(k.keyId(), value, label.toString(), k.canonical(), k.key().label()));
         }
         List<String> columnIds = columns.stream().map(ComparisonView.Column::keyId).toList();
 
@@ -245,7 +245,8 @@ public class ComparisonService {
             KeyRow first = g.get(0);
             Map<String, String> r = rest(first, param);
             return new KeyOption(first.keyId(), r.entrySet().stream().filter(e -> !ComparisonKey.BENCHMARK.equals(e.getKey()))
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")), r, g == main,
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")),
+                    first.key().withoutDimension(param).label(), r, g == main,
                     new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
         }).toList();
         CurveData curveData = curveData(benchmark, metric, source, param);

@@ -66,8 +66,11 @@ public record ComparisonView(
     public record Curve(String deviceId, String deviceLabel, String source, String setting, List<String> cells) {
     }
 
-    /** One column: a comparison key, labelled by its value of the parameter and what it adds to the group. */
-    public record Column(String keyId, String value, String label, String canonical) {
+    /**
+     * One column: a comparison key, labelled by its value of the parameter and what it adds to the group, with the key's
+     * exact canonical text and its readable label ({@link dev.podium.events.model.ComparisonKey#label}).
+     */
+    public record Column(String keyId, String value, String label, String canonical, String keyLabel) {
     }
 
     /** One device and source across the columns, one cell per column in their order; {@code baselineLink} makes it the baseline. */

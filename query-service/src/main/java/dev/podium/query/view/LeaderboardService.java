@@ -6,7 +6,7 @@ import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
-import dev.podium.query.data.SoftwareVersions;
+import dev.podium.query.data.CellQueries;
 import dev.podium.query.stats.LeaderboardExtras;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -34,14 +34,14 @@ public class LeaderboardService {
 
     private final Queries queries;
     private final Catalog catalog;
-    private final SoftwareVersions softwareVersions;
+    private final CellQueries cells;
     @jakarta.inject.Inject
     dev.podium.query.stats.LeaderboardExtrasService extras;
 
-    public LeaderboardService(Queries queries, Catalog catalog, SoftwareVersions softwareVersions) {
+    public LeaderboardService(Queries queries, Catalog catalog, CellQueries cells) {
         this.queries = queries;
         this.catalog = catalog;
-        this.softwareVersions = softwareVersions;
+        this.cells = cells;
     }
 
     public LeaderboardView build(LeaderboardQuery q) {
@@ -86,7 +86,7 @@ public class LeaderboardService {
                 q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir,
                 q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
         UnaryOperator<String> keyLink = effective.keyLinks();
-        List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(),
+        List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(), k.key().label(),
                 k.dimensions(), selected != null && selected.keyId().equals(k.keyId()), keyLink.apply(k.keyId()))).toList();
         KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
         LeaderboardView view = new LeaderboardView(effective,
@@ -96,7 +96,7 @@ public class LeaderboardService {
                 options(distinct(benchmark, allKeys, ComparisonKey.PRECISION), q.precision()),
                 options(distinct(benchmark, allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
                 options(distinct(benchmark, allKeys, WORKERS), q.workers()),
-                options(selected == null ? List.of() : softwareVersions.of(selected.keyId()), software),
+                options(selected == null ? List.of() : cells.frameworkVersions(selected.keyId()), software),
                 options(List.of("measured", "published"), source),
                 keyOptions, keyOption, unit, direction, sort, dir, entries);
         if (board.extras() == null) {
@@ -125,13 +125,11 @@ public class LeaderboardService {
      * once per change of the read model, whatever the filters by source, the sort and the rest of the query.
      */
     private Board board(KeyRow key, String metric, boolean includeFailing, String software) {
-        if (software != null && !softwareRows(key.benchmark(), metric).containsKey(key.keyId() + "\n" + software)) {
-            return boardOf(key, metric, includeFailing, List.of());   // no run with that version: not worth a cache entry
+        if (software != null) {
+            return boardOf(key, metric, includeFailing, cells.versionRows(key.benchmark(), key.keyId(), metric, software));
         }
-        return catalog.cached("leaderboard\n" + key.benchmark() + "\n" + key.keyId() + "\n" + metric + "\n" + includeFailing
-                + "\n" + software, () -> boardOf(key, metric, includeFailing, software != null
-                        ? softwareRows(key.benchmark(), metric).getOrDefault(key.keyId() + "\n" + software, List.of())
-                        : includeFailing ? withFailingRuns(key.benchmark(), key.keyId(), metric)
+        return catalog.cached("leaderboard\n" + key.benchmark() + "\n" + key.keyId() + "\n" + metric + "\n" + includeFailing,
+                () -> boardOf(key, metric, includeFailing, includeFailing ? withFailingRuns(key.benchmark(), key.keyId(), metric)
                         : catalog.leaderboard(key.benchmark(), key.keyId(), metric)));
     }
 
@@ -151,28 +149,6 @@ public class LeaderboardService {
                 .filter(r -> "published".equals(r.source())).toList());
         catalog.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
         return rows;
-    }
-
-    /**
-     * The measured rows of a benchmark's keys for a metric over the valid runs with one framework version, by key id and
-     * version, computed as ingest computes a leaderboard row: one value per run (its mean), best = the best run.
-     */
-    private Map<String, List<LeaderboardRow>> softwareRows(String benchmark, String metric) {
-        return catalog.cached("leaderboard rows by software\n" + benchmark + "\n" + metric, () -> {
-            List<String> ids = catalog.keys(benchmark).stream().map(KeyRow::keyId).toList();
-            Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
-            for (Queries.SoftwareRuns runs : ids.isEmpty() ? List.<Queries.SoftwareRuns>of() : queries.runMeansBySoftware(ids, metric)) {
-                // RunMeans, as ingest: the same figures to the last bit as the stored row of the same runs.
-                RunMeans means = RunMeans.of(runs.means());
-                RunMeans.Figures f = means.figures();
-                double best = Labels.lowerIsBetter(runs.direction()) ? means.min() : means.max();
-                byKey.computeIfAbsent(runs.keyId() + "\n" + runs.frameworkVersion(), k -> new ArrayList<>()).add(new LeaderboardRow(
-                        runs.keyId(), metric, runs.deviceId(), "measured", benchmark, runs.unit(), runs.direction(), runs.means().size(),
-                        runs.n(), f.mean(), f.ci95Low(), f.ci95High(), best, f.cv(), null));
-            }
-            byKey.replaceAll((k, rows) -> List.copyOf(rows));
-            return Map.copyOf(byKey);
-        });
     }
 
     /** By the board's device labels, looked up once per board rather than once per comparison. */

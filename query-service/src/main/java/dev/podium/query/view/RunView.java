@@ -11,6 +11,7 @@ public record RunView(
         RunSummary run,
         String deviceLabel,
         String keyCanonical,
+        String keyLabel,
         List<Entry> key,
         List<Entry> workload,
         List<Entry> parameters,

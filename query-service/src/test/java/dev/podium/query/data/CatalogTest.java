@@ -40,6 +40,10 @@ class CatalogTest {
     }
 
     private static QueryConfig config(Duration refresh, Duration check) {
+        return config(refresh, check, true);
+    }
+
+    private static QueryConfig config(Duration refresh, Duration check, boolean cacheEnabled) {
         return new QueryConfig() {
             public Duration onlineWindow() {
                 return Duration.ofSeconds(90);
@@ -49,9 +53,6 @@ class CatalogTest {
                 return 20;
             }
 
-            public Duration softwareVersionsRefresh() {
-                return Duration.ofMinutes(5);
-            }
 
             public Duration catalogRefresh() {
                 return refresh;
@@ -63,6 +64,10 @@ class CatalogTest {
 
             public boolean warmCache() {
                 return false;
+            }
+
+            public Cache cache() {
+                return () -> cacheEnabled;
             }
 
             public int maxRows() {
@@ -83,6 +88,16 @@ class CatalogTest {
         assertThat(catalog.benchmarks()).containsExactly("read 1");
         assertThat(catalog.benchmarks()).containsExactly("read 1");
         assertThat(queries.reads).hasValue(1);
+    }
+
+    @Test
+    void switchedOffEveryCallReadsTheDatabase() {
+        FakeQueries queries = new FakeQueries();
+        Catalog catalog = new Catalog(queries, config(Duration.ofMinutes(1), Duration.ofMinutes(1), false));
+
+        assertThat(catalog.benchmarks()).containsExactly("read 1");
+        assertThat(catalog.benchmarks()).containsExactly("read 2");
+        assertThat(catalog.cached("derived", () -> "from " + catalog.benchmarks().get(0))).isEqualTo("from read 3");
     }
 
     @Test

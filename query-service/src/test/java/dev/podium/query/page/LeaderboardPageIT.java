@@ -30,7 +30,10 @@ class LeaderboardPageIT {
                 .containsExactly("Intel Gaudi 2", "NVIDIA H100 (variant unspecified)", "NVIDIA A100 80GB (variant unspecified)");
         assertThat(doc.select("#leaderboard td.mean").eachText()).containsExactly("601.5", "336.5", "227.5");
         assertThat(doc.select("#leaderboard .badge-published")).hasSize(3);
-        assertThat(doc.selectFirst(".canonical").text()).contains("dataloader_num_workers=0").contains("total_accelerators=8");
+        assertThat(doc.selectFirst(".key-label").text()).contains("workers 0").contains("8 accelerators");
+        assertThat(doc.selectFirst(".key-label a").attr("href")).as("the exact key one click away").isEqualTo("/keys/" + key);
+        assertThat(doc.text()).as("no canonical key text on the page").doesNotContain("total_accelerators=")
+                .doesNotContain("dataloader_num_workers=");
     }
 
     @Test
@@ -49,7 +52,8 @@ class LeaderboardPageIT {
         assertThat(doc.select("#leaderboard tbody tr")).hasSize(1);
         assertThat(doc.select("#leaderboard tbody tr").text()).contains("H200").contains("measured").contains("± ");
         assertThat(doc.select("#leaderboard td.mean").text()).isEqualTo("31.71");
-        assertThat(doc.selectFirst(".canonical").text()).isEqualTo(SeedData.measuredKey("0").canonical());
+        assertThat(doc.selectFirst(".key-label").text()).isEqualTo(SeedData.measuredKey("0").label());
+        assertThat(doc.selectFirst(".key-label a").attr("href")).isEqualTo("/keys/" + SeedData.measuredKey("0").id());
     }
 
     @Test

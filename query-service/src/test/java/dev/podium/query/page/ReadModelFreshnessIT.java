@@ -181,6 +181,10 @@ class ReadModelFreshnessIT {
             update(c, "DELETE FROM proj_result WHERE run_id IN (SELECT run_id FROM proj_run WHERE benchmark = ?)", BENCHMARK);
             update(c, "DELETE FROM proj_run WHERE benchmark = ?", BENCHMARK);
             update(c, "DELETE FROM proj_leaderboard_row WHERE benchmark = ?", BENCHMARK);
+            for (String cells : List.of("proj_comparison_cell", "proj_leaderboard_version_row", "proj_leaderboard_all_runs_row")) {
+                update(c, "DELETE FROM " + cells + " WHERE key_id IN (SELECT key_id FROM proj_comparison_key WHERE benchmark = ?)",
+                        BENCHMARK);
+            }
             update(c, "DELETE FROM proj_comparison_key WHERE benchmark = ?", BENCHMARK);
             update(c, "DELETE FROM proj_benchmark WHERE benchmark = ?", BENCHMARK);
         });
@@ -260,6 +264,7 @@ class ReadModelFreshnessIT {
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             c.setAutoCommit(false);
             work.run(c);
+            SeedData.refreshPageCells(c);
             c.commit();
         }
     }

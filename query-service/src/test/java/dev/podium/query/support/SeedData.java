@@ -80,6 +80,7 @@ public final class SeedData {
         local(c);
         hostile(c);
         StatsSeeds.load(c);
+        refreshPageCells(c);
         c.commit();
     }
 
@@ -278,6 +279,16 @@ public final class SeedData {
     private static void key(Connection c, ComparisonKey k) throws SQLException {
         update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
                 k.id(), k.benchmark(), k.canonical(), json(k.dimensions()));
+    }
+
+    /**
+     * Recomputes the read models ingest derives per (key, metric, device) from results (migration V10's function, which
+     * ingest calls after a rebuild), for fixtures that write results directly.
+     */
+    public static void refreshPageCells(Connection c) throws SQLException {
+        try (var s = c.createStatement()) {
+            s.execute("SELECT podium_refresh_all_page_cells()");
+        }
     }
 
     private static void update(Connection c, String sql, Object... params) throws SQLException {

@@ -1,0 +1,60 @@
+package dev.podium.ingest.projection;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The read models shaped like the comparison and the leaderboard's software filter, per (key, metric, device) cell:
+ * {@code proj_comparison_cell} (what a ratio interval needs of one side, and the runs that failed a check) and
+ * {@code proj_leaderboard_version_row} (the leaderboard's sums per framework version) and
+ * {@code proj_leaderboard_all_runs_row} (the measured rows with runs that failed a check counted). All are recomputed from a cell's
+ * results by the SQL functions of migration V10, for every cell of a result of a run the batch touched and every cell
+ * results left; published figures are in neither.
+ */
+@ApplicationScoped
+public class PageCellProjection {
+
+    /** The tables, derived from proj_result and proj_run. */
+    static final List<String> TABLES = List.of("proj_comparison_cell", "proj_leaderboard_version_row",
+            "proj_leaderboard_all_runs_row");
+
+    void recompute(Connection c, Touched touched) throws SQLException {
+        Set<Touched.KeyMetricDevice> cells = new LinkedHashSet<>(touched.devices());
+        if (!touched.runs().isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT DISTINCT key_id, metric, device_id FROM proj_result
+                    WHERE run_id = ANY(?::uuid[]) AND key_id IS NOT NULL AND device_id IS NOT NULL""")) {
+                ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        cells.add(new Touched.KeyMetricDevice(rs.getString("key_id"), rs.getString("metric"),
+                                rs.getString("device_id")));
+                    }
+                }
+            }
+        }
+        if (cells.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT podium_refresh_page_cells(?::text[], ?::text[], ?::text[])")) {
+            ps.setArray(1, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
+            ps.setArray(2, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::metric).toArray()));
+            ps.setArray(3, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::deviceId).toArray()));
+            ps.execute();
+        }
+    }
+
+    void recomputeAll(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SELECT podium_refresh_all_page_cells()");
+        }
+    }
+}
