@@ -1,0 +1,132 @@
+package dev.podium.query.serving;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.support.SeedData;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.TreeMap;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Serving results of two devices over three concurrencies each (as a vLLM or genai-perf sweep lands them): throughput per
+ * accelerator against per-user speed, with the Pareto front and intervals, in HTML (SVG) and JSON.
+ */
+@QuarkusTest
+@QuarkusTestResource(PostgresDatabase.class)
+class ServingPageIT {
+
+    static final String BENCHMARK = "vllm-serving-llama";
+    static final String H100 = "nvidia-h100-sxm-80gb";
+    static final String HOSTILE_DEVICE = "zz-hostile";
+
+    @BeforeAll
+    static void seed() throws SQLException {
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            update(c, "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'NVIDIA', 'NVIDIA H100 SXM', 1), "
+                    + "(?, 'x', ?, 1) ON CONFLICT DO NOTHING", H100, HOSTILE_DEVICE, SeedData.XSS_SCRIPT);
+            // H100 on 2 accelerators: system throughput, so per accelerator is half.
+            point(c, H100, 2, "1", 95.0, 190.0, 3, 180.0, 200.0);
+            point(c, H100, 2, "8", 60.0, 960.0, 3, 900.0, 1020.0);
+            point(c, H100, 2, "64", 20.0, 2400.0, 1, null, null);
+            // The hostile device on 1: one point beats H100's at concurrency 8, one is beaten.
+            point(c, HOSTILE_DEVICE, 1, "1", 70.0, 120.0, 3, 110.0, 130.0);
+            point(c, HOSTILE_DEVICE, 1, "8", 65.0, 600.0, 3, 550.0, 650.0);
+        }
+    }
+
+    private static void point(Connection c, String device, int accelerators, String concurrency, double perUser,
+            double throughput, int runs, Double low, Double high) throws SQLException {
+        TreeMap<String, String> extra = new TreeMap<>();
+        extra.put("concurrency", concurrency);
+        extra.put("input_len", "1024");
+        ComparisonKey key = new ComparisonKey(BENCHMARK, "1", "serving", "meta-llama/Llama-3.1-8B", "bf16", null, accelerators,
+                null, extra);
+        update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) "
+                + "ON CONFLICT DO NOTHING", key.id(), BENCHMARK, key.canonical(),
+                dev.podium.events.codec.EventCodec.newMapper().valueToTree(key.dimensions()).toString());
+        row(c, key.id(), device, "output_token_throughput_per_user", "tok/s/user", "HIGHER_IS_BETTER", runs, perUser, null, null);
+        row(c, key.id(), device, "output_token_throughput", "tok/s", "HIGHER_IS_BETTER", runs, throughput, low, high);
+    }
+
+    private static void row(Connection c, String keyId, String device, String metric, String unit, String direction, int runs,
+            double mean, Double low, Double high) throws SQLException {
+        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                + "ci95_low, ci95_high, best, cv) VALUES (?, ?, ?, 'measured', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0.01) ON CONFLICT DO NOTHING",
+                keyId, metric, device, BENCHMARK, unit, direction, runs, runs, mean, low, high, mean);
+    }
+
+    private static void update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    @Test
+    void eachDeviceIsACurveThroughItsConcurrenciesWithThroughputPerAccelerator() {
+        JsonPath json = given().get("/api/v1/serving?benchmark=" + BENCHMARK).then().statusCode(200).extract().jsonPath();
+        assertThat(json.getList("groups")).hasSize(1);
+        assertThat(json.getString("groups[0].label")).contains("Llama-3.1-8B").doesNotContain("concurrency")
+                .doesNotContain("accelerators");
+        List<String> devices = json.getList("groups[0].curves.deviceId");
+        assertThat(devices).containsExactlyInAnyOrder(H100, HOSTILE_DEVICE);
+        int h100 = devices.indexOf(H100);
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.paramValue")).containsExactly("1", "8", "64");
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.y", Double.class)).containsExactly(95.0, 480.0, 1200.0);
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.yLow", Double.class)).containsExactly(90.0, 450.0, null);
+    }
+
+    @Test
+    void theParetoFrontLeavesOutPointsBeatenOnBothAxes() {
+        JsonPath json = given().get("/api/v1/serving?benchmark=" + BENCHMARK).then().statusCode(200).extract().jsonPath();
+        List<String> devices = json.getList("groups[0].curves.deviceId");
+        int hostile = devices.indexOf(HOSTILE_DEVICE);
+        int h100 = devices.indexOf(H100);
+        // H100 at 1 (95 tok/s/user, 95 per accelerator) beats the other device's (70, 120)? No: 120 > 95, both stay.
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.onFront", Boolean.class)).containsExactly(true, false, true);
+        // (65, 600) beats H100's (60, 480) on both axes, so H100 at 8 is off the front.
+        assertThat(json.getList("groups[0].curves[" + hostile + "].points.onFront", Boolean.class)).containsExactly(true, true);
+    }
+
+    @Test
+    void theChartMarksTheFrontAndDrawsIntervalsAndTheHostileLabelStaysText() {
+        String html = given().get("/serving?benchmark=" + BENCHMARK).then().statusCode(200).extract().asString();
+        Document doc = Jsoup.parse(html);
+        Element svg = doc.selectFirst("section.serving-group svg");
+        assertThat(svg.select("circle.point")).hasSize(5);
+        assertThat(svg.select("circle.point.front")).hasSize(4);
+        assertThat(svg.select("polyline.pareto-front")).hasSize(1);
+        assertThat(svg.select("line.interval").stream().filter(l -> !l.attr("y1").equals(l.attr("y2")))).hasSize(4);
+        assertThat(svg.select("text.legend").eachText()).contains("NVIDIA H100 SXM \u00d7 2", SeedData.XSS_SCRIPT + " \u00d7 1");
+        assertThat(doc.select("script")).isEmpty();
+        assertThat(doc.select("table.serving-points tr.point")).hasSize(5);
+        assertThat(doc.select("table.serving-points tr.point[data-device=" + H100 + "] td.front").stream().map(Element::text))
+                .containsExactly("on the front", "", "on the front");
+    }
+
+    @Test
+    void aBenchmarkWithoutServingResultsSaysSo() {
+        Document doc = Jsoup.parse(given().get("/serving?benchmark=" + SeedData.LOCAL_BENCHMARK).then().statusCode(200)
+                .extract().asString());
+        assertThat(doc.selectFirst("#serving-message").text()).contains("No measured results of output_token_throughput_per_user");
+        assertThat(given().get("/serving").then().statusCode(200).extract().asString()).contains("Choose a benchmark");
+    }
+}
