@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
 @Produces(MediaType.APPLICATION_JSON)
 public class CampaignResource {
 
-    private static final Pattern POOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    static final Pattern POOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final ObjectMapper YAML = new YAMLMapper();
 
     private final AgroalDataSource dataSource;

@@ -72,8 +72,6 @@ public class Projections {
     }
 
     /** Recomputes the aggregates of what a batch touched, once its events are applied. */
-
-    /** Recomputes the aggregates of what a batch touched, once its events are applied. */
     private void recompute(Connection c, Touched touched) throws SQLException {
         leaderboard.recompute(c, touched);
         pageCells.recompute(c, touched);

@@ -1,0 +1,33 @@
+package dev.podium.query.reproduce;
+
+import java.util.Locale;
+import io.quarkus.qute.TemplateExtension;
+
+/** Display values of a claim page's measured ratios, as properties ({@code {r.ratioText}}). */
+@TemplateExtension
+public final class ReproductionCells {
+
+    private ReproductionCells() {
+    }
+
+    public static String ratioText(ReproductionView.Ratio r) {
+        return times(r.ratio()) + "\u00d7";
+    }
+
+    public static String intervalText(ReproductionView.Ratio r) {
+        return r.low() == null ? "cannot be computed (fewer than 2 runs a side)"
+                : times(r.low()) + "\u2013" + times(r.high()) + "\u00d7";
+    }
+
+    public static String verdictText(ReproductionView.Ratio r) {
+        return r.holds() == null ? "not decided" : r.holds() ? "holds here" : "does not hold here";
+    }
+
+    public static String verdictClass(ReproductionView.Ratio r) {
+        return r.holds() == null ? "verdict-unknown" : r.holds() ? "verdict-holds" : "verdict-fails";
+    }
+
+    private static String times(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.podium.query.reproduce;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.published.ClaimValue;
+import dev.podium.events.published.PublishedClaim;
+import dev.podium.events.published.RatioBasis;
+import dev.podium.events.published.Reproduction;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Builds a claim's page: the plan {@link Reproduction} gives it, and the ratios its reproductions measured. */
+@ApplicationScoped
+public class ReproductionService {
+
+    private final ReproductionQueries queries;
+    private final ObjectMapper json = EventCodec.newMapper();
+
+    public ReproductionService(ReproductionQueries queries) {
+        this.queries = queries;
+    }
+
+    public Optional<ReproductionView> build(String source, String claimId) {
+        Optional<PublishedClaim> claim = claim(source, claimId);
+        if (claim.isEmpty()) {
+            return Optional.empty();
+        }
+        PublishedClaim c = claim.get();
+        RatioBasis ratio = c.ratio();
+        Reproduction.Result result = Reproduction.plan(c,
+                ratio == null || ratio.numeratorClaimId() == null ? null : claim(source, ratio.numeratorClaimId()).orElse(null),
+                ratio == null || ratio.denominatorClaimId() == null ? null : claim(source, ratio.denominatorClaimId()).orElse(null));
+        ReproductionView.Plan plan = result.plan().map(p -> new ReproductionView.Plan(p.dimension(), p.baseline(), p.compared(),
+                p.spec().benchmark(), p.metric(), p.crossDevice())).orElse(null);
+        String command = result.plan().map(p -> "podium-admin claim reproduce " + source + " " + claimId + " --pools "
+                + (p.crossDevice() ? "SUBJECT_POOL,BASELINE_POOL" : "POOL[,POOL...]")).orElse(null);
+        double[] claimed = claimedTimes(c);
+        List<ReproductionView.Reproduced> reproduced = new ArrayList<>();
+        for (ReproductionQueries.ReproductionRow r : queries.reproductions(source, claimId)) {
+            List<ReproductionQueries.MeasuredRow> rows = queries.measured(r.campaignId(), r.metric(),
+                    r.parameter() == null ? null : r.dimension());
+            reproduced.add(new ReproductionView.Reproduced(r.campaignId(), r.pools(), r.createdAt().toString(),
+                    Reproduction.DEVICE.equals(r.dimension()) ? acrossPools(r, rows, claimed) : perDevice(r, rows, claimed)));
+        }
+        return Optional.of(new ReproductionView(source, claimId, c.quote(), c.deviceLabel(),
+                ratio == null ? null : ratio.baselineLabel(), claimedText(c), plan, result.reason(), command, reproduced));
+    }
+
+    /** Per device: the rows at the baseline value against those at the other value. */
+    private static List<ReproductionView.Ratio> perDevice(ReproductionQueries.ReproductionRow r,
+            List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
+        Map<String, ReproductionQueries.MeasuredRow> baseline = new LinkedHashMap<>();
+        Map<String, ReproductionQueries.MeasuredRow> compared = new LinkedHashMap<>();
+        for (ReproductionQueries.MeasuredRow m : rows) {
+            (r.baselineValue().equals(m.dimensionValue()) ? baseline : compared).putIfAbsent(m.deviceLabel(), m);
+        }
+        List<ReproductionView.Ratio> out = new ArrayList<>();
+        baseline.forEach((device, b) -> {
+            ReproductionQueries.MeasuredRow a = compared.get(device);
+            if (a != null) {
+                out.add(ratio(device + " (" + r.dimension() + " " + b.dimensionValue() + " \u2192 " + a.dimensionValue() + ")",
+                        a, b, claimed));
+            }
+        });
+        return out;
+    }
+
+    /** A device against another: the subject's pool (the first) against the baseline's. */
+    private static List<ReproductionView.Ratio> acrossPools(ReproductionQueries.ReproductionRow r,
+            List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
+        Optional<ReproductionQueries.MeasuredRow> subject = rows.stream().filter(m -> m.pool().equals(r.pools().get(0))).findFirst();
+        Optional<ReproductionQueries.MeasuredRow> baseline = rows.stream()
+                .filter(m -> r.pools().size() > 1 && m.pool().equals(r.pools().get(1))).findFirst();
+        if (subject.isEmpty() || baseline.isEmpty()) {
+            return List.of();
+        }
+        if (!subject.get().keyId().equals(baseline.get().keyId())) {
+            return List.of(); // checked directly only when the same workload ran on both devices
+        }
+        return List.of(ratio(subject.get().deviceLabel() + " vs " + baseline.get().deviceLabel(), subject.get(),
+                baseline.get(), claimed));
+    }
+
+    private static ReproductionView.Ratio ratio(String where, ReproductionQueries.MeasuredRow a,
+            ReproductionQueries.MeasuredRow b, double[] claimed) {
+        MeasuredRatio m = MeasuredRatio.of(new MeasuredRatio.Side(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
+                new MeasuredRatio.Side(b.mean(), b.runs(), b.ci95Low(), b.ci95High()));
+        return new ReproductionView.Ratio(where, a.mean(), b.mean(), a.runs(), b.runs(), m.ratio(), m.low(), m.high(),
+                claimed == null ? null : m.holds(claimed[0], claimed[1]));
+    }
+
+    /** The claimed ratio as times (low, high), or null when it is a bound or not available. */
+    private static double[] claimedTimes(PublishedClaim c) {
+        if (c.ratio() == null) {
+            return null;
+        }
+        boolean percent = c.ratio().form() == RatioBasis.RatioForm.PERCENT_MORE;
+        if (c.value() instanceof ClaimValue.Exact e) {
+            double v = percent ? 1 + e.value() / 100 : e.value();
+            return new double[] {v, v};
+        }
+        if (c.value() instanceof ClaimValue.Range r) {
+            return percent ? new double[] {1 + r.low() / 100, 1 + r.high() / 100} : new double[] {r.low(), r.high()};
+        }
+        return null;
+    }
+
+    private static String claimedText(PublishedClaim c) {
+        String unit = c.ratio() != null && c.ratio().form() == RatioBasis.RatioForm.PERCENT_MORE ? "% more" : "\u00d7";
+        if (c.value() instanceof ClaimValue.Exact e) {
+            return trim(e.value()) + unit;
+        }
+        if (c.value() instanceof ClaimValue.Range r) {
+            return trim(r.low()) + "\u2013" + trim(r.high()) + unit;
+        }
+        if (c.value() instanceof ClaimValue.Bound b) {
+            return b.operator() + " " + trim(b.value()) + unit;
+        }
+        return "n/a";
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private Optional<PublishedClaim> claim(String source, String claimId) {
+        return queries.claimJson(source, claimId).map(text -> {
+            try {
+                return json.readValue(text, PublishedClaim.class);
+            } catch (IOException e) {
+                throw new UncheckedIOException("proj_published_claim holds a claim that does not decode", e);
+            }
+        });
+    }
+}

@@ -1,0 +1,25 @@
+package dev.podium.query.reproduce;
+
+import java.util.List;
+
+/**
+ * A published claim's page: the claim, the plan that measures its ratio on a fleet (or why none can), the command that
+ * starts it, and what each reproduction measured beside the published ratio. What /claims/{source}/{claim} shows and
+ * /api/v1/claims/{source}/{claim} returns.
+ */
+public record ReproductionView(String source, String claimId, String quote, String subject, String baseline,
+        String claimed, Plan plan, String reason, String command, List<Reproduced> reproductions) {
+
+    /** What a campaign varies, from which value to which, with which shipped workload and metric. */
+    public record Plan(String dimension, String from, String to, String workload, String metric, boolean crossDevice) {
+    }
+
+    /** One campaign made for the claim, and its measured ratios (one per device, or one across the two pools). */
+    public record Reproduced(String campaignId, List<String> pools, String createdAt, List<Ratio> ratios) {
+    }
+
+    /** A measured ratio beside the published one; {@code holds} is null while the interval cannot be computed. */
+    public record Ratio(String where, double comparedMean, double baselineMean, int comparedRuns, int baselineRuns,
+            double ratio, Double low, Double high, Boolean holds) {
+    }
+}
