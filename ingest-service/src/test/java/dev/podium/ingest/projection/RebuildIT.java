@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
+import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
@@ -66,7 +67,9 @@ class RebuildIT {
         events.add(SampleEvents.runCompleted(secondEpochRun, agent.agentId(), 3, List.of(600.0, 601.0, 602.0)));
         events.addAll(SampleEvents.completedRun(retractedRun, agent.agentId(), "intel-gaudi2", SampleEvents.referenceKey(1),
                 Instant.now(), List.of(700.0, 702.0, 704.0)));
-        events.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "amd-mi300x", SampleEvents.referenceKey(1),
+        // A key of its own: other tests of this app store runs under referenceKey(1) too.
+        ComparisonKey plainKey = SampleEvents.referenceKey(1000 + new java.util.Random().nextInt(1_000_000));
+        events.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "amd-mi300x", plainKey,
                 Instant.now(), List.of(500.0, 501.0, 502.0)));
         events.add(SampleEvents.runStarted(failedRun, agent.agentId(), "amd-mi300x", SampleEvents.referenceKey(2),
                 Instant.now()));
@@ -96,10 +99,11 @@ class RebuildIT {
         assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", failedRun)).isEqualTo("failed");
         assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE source = 'published'")).isPositive();
         // The page cells of a plain completed run; the gaudi2 runs were superseded or retracted.
-        assertThat(db.count("SELECT count(*) FROM proj_comparison_cell WHERE device_id = 'amd-mi300x' AND runs = 1 "
-                + "AND values_n = 3 AND means_n = 1 AND failing_runs = 0")).as(db.dump("proj_comparison_cell").toString()).isPositive();
-        assertThat(db.count("SELECT count(*) FROM proj_leaderboard_version_row WHERE device_id = 'amd-mi300x' AND runs = 1 "
-                + "AND framework_version = ?", SampleEvents.software().frameworkVersion())).isPositive();
+        assertThat(db.count("SELECT count(*) FROM proj_comparison_cell WHERE key_id = ? AND device_id = 'amd-mi300x' AND runs = 1 "
+                + "AND values_n = 3 AND means_n = 1 AND failing_runs = 0", plainKey.id())).as(db.dump("proj_comparison_cell").toString())
+                .isPositive();
+        assertThat(db.count("SELECT count(*) FROM proj_leaderboard_version_row WHERE key_id = ? AND device_id = 'amd-mi300x' "
+                + "AND runs = 1 AND framework_version = ?", plainKey.id(), SampleEvents.software().frameworkVersion())).isPositive();
 
         await().atMost(Duration.ofSeconds(5)).until(() -> db.count("SELECT count(*) FROM proj_change_point") > 0
                 && db.count("SELECT count(*) FROM history_touched") == 0);
