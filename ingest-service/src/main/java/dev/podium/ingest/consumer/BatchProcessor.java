@@ -163,7 +163,7 @@ public class BatchProcessor {
             try {
                 String keyId = Verifier.keyId(r.headers()).orElse(null);
                 rejectedStore.record(c, List.of(new Rejection(r.topic(), r.partition(), r.offset(), reason, keyId, null,
-                        null, r.value())));
+                        null, r.value(), Verifier.signature(r.headers()).orElse(null))));
                 c.commit();
             } catch (Throwable e) {
                 c.rollback();
@@ -262,7 +262,7 @@ public class BatchProcessor {
             }
             if (reason != null) {
                 rejections.add(new Rejection(r.topic(), r.partition(), r.offset(), reason, keyId, eventId, streamId,
-                        r.value()));
+                        r.value(), Verifier.signature(r.headers()).orElse(null)));
                 letters.add(new DeadLetter(r.topic(), r.partition(), r.offset(), r.key(), r.value(), r.headers(), reason));
             }
         }

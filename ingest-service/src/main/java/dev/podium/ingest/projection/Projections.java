@@ -37,7 +37,7 @@ public class Projections {
     /** The tables a rebuild empties and refills. */
     public static final List<String> TABLES = List.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
-            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent");
+            "proj_run", "proj_retraction", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent");
 
     /** Takes the shared projection lock for the current transaction. */
     public static void lockShared(Connection c) throws SQLException {

@@ -10,9 +10,9 @@ import java.util.List;
 @ApplicationScoped
 public class RejectedStore {
 
-    /** A refused record with the bytes as received. */
+    /** A refused record with the bytes and the signature header as received (both for a redrive). */
     public record Rejection(String topic, int partition, long offset, String reason, String keyId, String eventId,
-            String streamId, byte[] record) {
+            String streamId, byte[] record, String signature) {
     }
 
     /** Inserts the rows not recorded yet; the number of new rows. */
@@ -22,7 +22,8 @@ public class RejectedStore {
         }
         int n = rejections.size();
         Object[] topics = new Object[n], partitions = new Object[n], offsets = new Object[n], reasons = new Object[n],
-                keys = new Object[n], events = new Object[n], streams = new Object[n], sizes = new Object[n];
+                keys = new Object[n], events = new Object[n], streams = new Object[n], sizes = new Object[n],
+                signatures = new Object[n];
         Object[] records = new Object[n];
         for (int i = 0; i < n; i++) {
             Rejection r = rejections.get(i);
@@ -34,14 +35,16 @@ public class RejectedStore {
             events[i] = clip(r.eventId(), 200);
             streams[i] = clip(r.streamId(), 400);
             sizes[i] = r.record() == null ? 0 : r.record().length;
+            signatures[i] = clip(r.signature(), 256);
             records[i] = r.record() == null ? null : "\\x" + java.util.HexFormat.of().formatHex(r.record());
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO rejected_event (topic, kafka_partition, kafka_offset, reason, key_id, event_id, stream_id,
-                                            record, record_bytes)
-                SELECT t, p, o, r, k, e, s, b::bytea, n
-                FROM unnest(?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[])
-                     WITH ORDINALITY AS x(t, p, o, r, k, e, s, b, n, ord)
+                                            record, record_bytes, signature)
+                SELECT t, p, o, r, k, e, s, b::bytea, n, g
+                FROM unnest(?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
+                            ?::text[])
+                     WITH ORDINALITY AS x(t, p, o, r, k, e, s, b, n, g, ord)
                 ORDER BY ord
                 ON CONFLICT (topic, kafka_partition, kafka_offset) DO NOTHING""")) {
             ps.setArray(1, c.createArrayOf("text", topics));
@@ -53,6 +56,7 @@ public class RejectedStore {
             ps.setArray(7, c.createArrayOf("text", streams));
             ps.setArray(8, c.createArrayOf("text", records));
             ps.setArray(9, c.createArrayOf("int", sizes));
+            ps.setArray(10, c.createArrayOf("text", signatures));
             return ps.executeUpdate();
         }
     }
