@@ -14,7 +14,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -169,20 +170,15 @@ public class RejectedResource {
     }
 
     /**
-     * The prefix as text when it is UTF-8 (a cut through the last character is allowed), else nothing and the caller
-     * shows hex: a binary record never turns into replacement characters that hide what it was.
+     * The prefix as text when it is UTF-8 (an incomplete character at its very end, where the prefix cut it, is left
+     * out), else nothing and the caller shows hex: a binary record never turns into replacement characters that hide
+     * what it was.
      */
     static Optional<String> utf8(byte[] prefix) {
-        for (int cut = 0; cut < 4 && cut <= prefix.length; cut++) {
-            try {
-                return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(prefix, 0, prefix.length - cut)).toString());
-            } catch (CharacterCodingException e) {
-                // try without the last bytes: the prefix may end inside a character
-            }
-        }
-        return Optional.empty();
+        CharBuffer out = CharBuffer.allocate(prefix.length);
+        CoderResult result = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(prefix), out, false);
+        return result.isError() ? Optional.empty() : Optional.of(out.flip().toString());
     }
 
     private static long number(String text, long min, long max, long absent, String name, List<String> problems) {

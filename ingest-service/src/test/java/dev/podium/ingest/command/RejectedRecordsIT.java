@@ -48,9 +48,7 @@ class RejectedRecordsIT {
         Db db = new Db(dataSource);
         TestAgent owner = TestAgent.register("owner");
         TestAgent intruder = TestAgent.register("intruder");
-        UUID victim = UUID.randomUUID();
-        sendAndAwaitStored(db, owner, SampleEvents.completedRun(victim, owner.agentId(), DEVICE,
-                SampleEvents.referenceKey(18411), Instant.now(), List.of(500.0, 501.0, 502.0)));
+        UUID victim = completedRun(db, owner, 18411);
         List<Envelope> hijacks = List.of(
                 SampleEvents.runCompleted(victim, intruder.agentId(), 4, List.of(99999.0, 99999.0, 99999.0)),
                 SampleEvents.runCompleted(victim, intruder.agentId(), 5, List.of(99998.0, 99998.0, 99998.0)),
@@ -159,9 +157,7 @@ class RejectedRecordsIT {
         Db db = new Db(dataSource);
         TestAgent owner = TestAgent.register("victim");
         TestAgent intruder = TestAgent.register("hijacker");
-        UUID victim = UUID.randomUUID();
-        sendAndAwaitStored(db, owner, SampleEvents.completedRun(victim, owner.agentId(), DEVICE,
-                SampleEvents.referenceKey(18414), Instant.now(), List.of(500.0, 501.0, 502.0)));
+        UUID victim = completedRun(db, owner, 18414);
         List<String> runBefore = db.rows("SELECT r::text FROM proj_run r WHERE run_id = ?", victim).stream()
                 .map(r -> (String) r.get(0)).toList();
         List<String> resultsBefore = db.rows("SELECT r::text FROM proj_result r WHERE run_id = ? ORDER BY metric", victim)
@@ -253,6 +249,14 @@ class RejectedRecordsIT {
                                             record, record_bytes, signature)
                 VALUES ('podium.events', 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""", offset, reason, agent.keyId(),
                 e.eventId().toString(), e.streamId(), kept, size, signature)).longValue();
+    }
+
+    /** A completed run of {@code owner}'s, stored. */
+    private static UUID completedRun(Db db, TestAgent owner, int key) {
+        UUID run = UUID.randomUUID();
+        sendAndAwaitStored(db, owner, SampleEvents.completedRun(run, owner.agentId(), DEVICE, SampleEvents.referenceKey(key),
+                Instant.now(), List.of(500.0, 501.0, 502.0)));
+        return run;
     }
 
     private static void sendAndAwaitStored(Db db, TestAgent agent, List<Envelope> events) {
