@@ -71,7 +71,9 @@ public class RetractionResource {
         if (reason.length() > MAX_REASON) {
             return AgentKeyResource.error(Response.Status.BAD_REQUEST, "reason: at most " + MAX_REASON + " characters");
         }
-        Envelope event = Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null, Instant.now(),
+        // Microseconds, as PostgreSQL keeps them: the retraction time is the same live and after a rebuild.
+        Envelope event = Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS),
                 new ResultRetracted(runId.get(), reason, caller.tokenName()));
         if (codec.decode(codec.encode(event)) instanceof Decoded.Rejected rejected) {
             return AgentKeyResource.error(Response.Status.BAD_REQUEST, rejected.reason());
