@@ -14,6 +14,8 @@ import java.util.List;
 public final class IngestProcess implements AutoCloseable {
 
     public static final String ADMIN_TOKEN_NAME = "reliability";
+    /** One client for every metrics read: the cases poll them every 100 ms. */
+    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
     private final Path jar;
@@ -104,9 +106,8 @@ public final class IngestProcess implements AutoCloseable {
      * sample.
      */
     public double metric(String sample) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/q/metrics"))
+            HttpResponse<String> r = METRICS_CLIENT.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/q/metrics"))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
             for (String line : r.body().split("\n")) {
                 if (line.startsWith(sample + " ")) {
