@@ -26,6 +26,19 @@ public interface IngestConfig {
 
     Jobs jobs();
 
+    Fault fault();
+
+    /** Fault injection for the reliability suite; unset in production (see HaltingCrashPoint). */
+    interface Fault {
+
+        /** The stage of a batch where the process halts; unset: never. */
+        java.util.Optional<dev.podium.ingest.consumer.CrashPoint.Stage> haltAt();
+
+        /** Which batch to reach {@link #haltAt()} halts the process: 1 is the first. */
+        @WithDefault("1")
+        int haltAfterBatches();
+    }
+
     /** The command side of fleet benchmarking: leases, the reaper, the campaign schedule and the outbox relay. */
     interface Jobs {
 

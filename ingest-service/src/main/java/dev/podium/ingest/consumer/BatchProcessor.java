@@ -169,7 +169,7 @@ public class BatchProcessor {
             try {
                 String keyId = Verifier.keyId(r.headers()).orElse(null);
                 rejectedStore.record(c, List.of(new Rejection(r.topic(), topicId, r.partition(), r.offset(), reason,
-                        keyId, null, null, copy)));
+                        keyId, null, null, copy, Verifier.signature(r.headers()).orElse(null))));
                 c.commit();
             } catch (Throwable e) {
                 c.rollback();
@@ -299,7 +299,7 @@ public class BatchProcessor {
                 }
                 RecordCopy copy = RecordCopy.of(r.value(), redrivable);
                 rejections.add(new Rejection(r.topic(), topicId, r.partition(), r.offset(), reason, keyId, eventId,
-                        streamId, copy));
+                        streamId, copy, Verifier.signature(r.headers()).orElse(null)));
                 letters.add(new DeadLetter(r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(),
                         reason));
             }

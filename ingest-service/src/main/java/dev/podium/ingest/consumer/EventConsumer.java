@@ -145,6 +145,9 @@ public class EventConsumer {
         private final Map<TopicPartition, OffsetAndMetadata> written = new HashMap<>();
         /** Polled (and being checked) but not written; only this thread reads or sets it. */
         private Polled inFlight;
+        /** The partitions this member owns, as the rebalance callbacks tell. */
+        private final Set<TopicPartition> owned = new java.util.TreeSet<>(
+                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
 
         Worker() {
             super("podium-ingest-events");
@@ -192,6 +195,7 @@ public class EventConsumer {
                     new ByteArrayDeserializer());
             consumer = c;
             written.clear();
+            owned(Set.of(), Set.of());
             try {
                 if (!running) {
                     return;
@@ -379,17 +383,29 @@ public class EventConsumer {
                 if (!leaving.isEmpty()) {
                     c.commitSync(leaving, LEAVING_COMMIT_TIMEOUT);
                 }
+                owned(Set.of(), partitions);
             }
 
+            /** Positions come from the committed offsets; the log line and the gauge show that a rebalance happened. */
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                // positions come from the committed offsets
+                owned(partitions, Set.of());
             }
 
             @Override
             public void onPartitionsLost(Collection<TopicPartition> partitions) {
                 inFlight = null;
                 written.keySet().removeAll(partitions);
+                owned(Set.of(), partitions);
+            }
+        }
+
+        private void owned(Collection<TopicPartition> added, Collection<TopicPartition> removed) {
+            boolean changed = owned.addAll(added) | owned.removeAll(removed);
+            metrics.partitions(owned.size());
+            if (changed) {
+                LOG.infof("partitions of %s owned now: %d %s", config.topics().events(), owned.size(),
+                        owned.stream().map(tp -> Integer.toString(tp.partition())).toList());
             }
         }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Prometheus metrics of the event consumer: {@code podium_ingest_events_total{outcome}}, {@code podium_ingest_batch_seconds}
- * and {@code podium_ingest_consumer_lag}; heartbeats have {@code podium_ingest_heartbeats_total{outcome}}.
+ * {@code podium_ingest_consumer_lag} and {@code podium_ingest_consumer_partitions}; heartbeats have {@code podium_ingest_heartbeats_total{outcome}}.
  */
 @ApplicationScoped
 public class IngestMetrics {
@@ -26,6 +26,7 @@ public class IngestMetrics {
     private final Counter heartbeatsDropped;
     private final Timer batch;
     private final AtomicLong lag = new AtomicLong();
+    private final AtomicLong partitions = new AtomicLong();
 
     public IngestMetrics(MeterRegistry registry) {
         accepted = events(registry, "accepted");
@@ -38,6 +39,8 @@ public class IngestMetrics {
                 .publishPercentileHistogram(false).register(registry);
         Gauge.builder("podium.ingest.consumer.lag", lag, AtomicLong::get)
                 .description("Records on podium.events not yet read by this instance").register(registry);
+        Gauge.builder("podium.ingest.consumer.partitions", partitions, AtomicLong::get)
+                .description("Partitions of podium.events this instance owns; a rebalance changes it").register(registry);
     }
 
     private static Counter events(MeterRegistry registry, String outcome) {
@@ -63,6 +66,10 @@ public class IngestMetrics {
 
     public void lag(long value) {
         lag.set(value);
+    }
+
+    public void partitions(int owned) {
+        partitions.set(owned);
     }
 
     public void heartbeat(boolean stored) {

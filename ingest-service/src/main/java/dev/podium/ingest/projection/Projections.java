@@ -50,7 +50,7 @@ public class Projections {
      */
     public static final List<String> TABLES = Stream.concat(PageCellProjection.TABLES.stream(), Stream.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
-            "proj_run", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
+            "proj_run", "proj_retraction", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
             "proj_change_point", "proj_history")).toList();
 
     /** Takes the shared projection lock for the current transaction. */

@@ -7,7 +7,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-/** ResultRetracted takes a run off leaderboards; its own rows stay, marked retracted. */
+/**
+ * ResultRetracted takes a run off leaderboards and comparisons; its own rows stay, marked retracted, and
+ * {@code proj_retraction} keeps the reason the run page shows. The first retraction of a run is the one kept.
+ */
 @ApplicationScoped
 public class RetractionProjection implements Projection {
 
@@ -24,6 +27,16 @@ public class RetractionProjection implements Projection {
             Sql.setUuid(ps, 1, r.runId());
             Sql.setUuid(ps, 2, r.runId());
             ps.setLong(3, event.position());
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_retraction (run_id, reason, actor, retracted_at, position) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (run_id) DO NOTHING""")) {
+            Sql.setUuid(ps, 1, r.runId());
+            ps.setString(2, r.reason());
+            ps.setString(3, r.actor());
+            ps.setTimestamp(4, java.sql.Timestamp.from(event.envelope().occurredAt()));
+            ps.setLong(5, event.position());
             ps.executeUpdate();
         }
         touched.run(r.runId());

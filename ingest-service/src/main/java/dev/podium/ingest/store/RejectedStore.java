@@ -13,9 +13,9 @@ import java.util.List;
 @ApplicationScoped
 public class RejectedStore {
 
-    /** A refused record and what is kept of its bytes. */
+    /** A refused record, what is kept of its bytes, and its signature header as received (for a redrive). */
     public record Rejection(String topic, String topicId, int partition, long offset, String reason, String keyId,
-            String eventId, String streamId, RecordCopy copy) {
+            String eventId, String streamId, RecordCopy copy, String signature) {
     }
 
     /** Inserts the rows not recorded yet; the number of new rows. */
@@ -26,7 +26,7 @@ public class RejectedStore {
         int n = rejections.size();
         Object[] topics = new Object[n], topicIds = new Object[n], partitions = new Object[n], offsets = new Object[n],
                 reasons = new Object[n], keys = new Object[n], events = new Object[n], streams = new Object[n],
-                sizes = new Object[n], hashes = new Object[n], truncated = new Object[n];
+                sizes = new Object[n], hashes = new Object[n], truncated = new Object[n], signatures = new Object[n];
         Object[] records = new Object[n];
         for (int i = 0; i < n; i++) {
             Rejection r = rejections.get(i);
@@ -41,15 +41,16 @@ public class RejectedStore {
             sizes[i] = r.copy().originalBytes();
             hashes[i] = r.copy().sha256();
             truncated[i] = r.copy().truncated();
+            signatures[i] = clip(r.signature(), 256);
             records[i] = r.copy().bytes() == null ? null : "\\x" + java.util.HexFormat.of().formatHex(r.copy().bytes());
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO rejected_event (topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id,
-                                            stream_id, record, record_bytes, record_sha256, record_truncated)
-                SELECT t, ti, p, o, r, k, e, s, b::bytea, n, h, tr
+                                            stream_id, record, record_bytes, record_sha256, record_truncated, signature)
+                SELECT t, ti, p, o, r, k, e, s, b::bytea, n, h, tr, g
                 FROM unnest(?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[],
-                            ?::text[], ?::int[], ?::text[], ?::bool[])
-                     WITH ORDINALITY AS x(t, ti, p, o, r, k, e, s, b, n, h, tr, ord)
+                            ?::text[], ?::int[], ?::text[], ?::bool[], ?::text[])
+                     WITH ORDINALITY AS x(t, ti, p, o, r, k, e, s, b, n, h, tr, g, ord)
                 ORDER BY ord
                 ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING""")) {
             ps.setArray(1, c.createArrayOf("text", topics));
@@ -64,6 +65,7 @@ public class RejectedStore {
             ps.setArray(10, c.createArrayOf("int", sizes));
             ps.setArray(11, c.createArrayOf("text", hashes));
             ps.setArray(12, c.createArrayOf("bool", truncated));
+            ps.setArray(13, c.createArrayOf("text", signatures));
             return ps.executeUpdate();
         }
     }

@@ -39,6 +39,11 @@ public final class Verifier {
         return header(headers, EventSigner.KEY_ID_HEADER).filter(id -> KEY_ID.matcher(id).matches());
     }
 
+    /** The signature header of a record, if any, as kept for a redrive. */
+    public static Optional<String> signature(Headers headers) {
+        return header(headers, EventSigner.SIGNATURE_HEADER);
+    }
+
     public Verdict verify(byte[] value, Headers headers, Map<String, AgentKey> keys) {
         Optional<String> keyId = keyId(headers);
         Optional<String> signature = header(headers, EventSigner.SIGNATURE_HEADER);

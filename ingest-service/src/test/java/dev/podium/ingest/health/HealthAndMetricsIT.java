@@ -6,6 +6,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -26,5 +28,12 @@ class HealthAndMetricsIT {
                 .body(containsString("podium_ingest_events_total{outcome=\"conflict\"}"))
                 .body(containsString("podium_ingest_consumer_lag"))
                 .body(containsString("podium_ingest_batch_seconds"));
+    }
+
+    /** The only member of its group owns every partition, and says so in the form the reliability suite reads. */
+    @Test
+    void theGaugeOfOwnedPartitionsCountsThemAll() {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/q/metrics").then().statusCode(200)
+                .extract().asString().lines().anyMatch("podium_ingest_consumer_partitions 12.0"::equals));
     }
 }

@@ -182,6 +182,12 @@ public class Queries {
                 runId);
     }
 
+    public Optional<RetractionRow> retraction(UUID runId) {
+        return jdbc.one("SELECT reason, actor, retracted_at FROM proj_retraction WHERE run_id = ?",
+                rs -> new RetractionRow(rs.getString("reason"), rs.getString("actor"), Jdbc.instant(rs, "retracted_at")),
+                runId);
+    }
+
     public List<ResultRow> results(UUID runId) {
         return jdbc.list("SELECT * FROM proj_result WHERE run_id = ? ORDER BY metric", rs -> new ResultRow(rs.getString("metric"),
                 rs.getString("unit"), rs.getString("direction"), rs.getString("scope"), rs.getBoolean("warmup_excluded"),

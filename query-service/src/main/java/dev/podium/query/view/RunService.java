@@ -54,8 +54,8 @@ public class RunService {
         JsonNode workload = d.workload();
         List<Entry> workloadEntries = entries(workload, "parameters");
         List<Entry> parameters = workload == null ? List.of() : entries(workload.get("parameters"));
-        return new RunView(d.summary(), Labels.device(d.summary().deviceId()), key.map(KeyRow::canonical).orElse(null),
-                key.map(k -> k.key().label()).orElse(null), keyEntries,
+        return new RunView(d.summary(), queries.retraction(runId).orElse(null), Labels.device(d.summary().deviceId()),
+                key.map(KeyRow::canonical).orElse(null), key.map(k -> k.key().label()).orElse(null), keyEntries,
                 workloadEntries, parameters, entries(d.host()), accelerators, entries(d.software()), queries.results(runId), checks,
                 entries(d.failure()), throughput, utilisation, queries.events(runId).stream()
                         .map(e -> new dev.podium.query.data.EventRow(e.seq(), e.type(), e.schemaVersion(), e.writer(), e.occurredAt(),

@@ -3,12 +3,14 @@ package dev.podium.query.view;
 import dev.podium.query.chart.Chart;
 import dev.podium.query.data.EventRow;
 import dev.podium.query.data.ResultRow;
+import dev.podium.query.data.RetractionRow;
 import dev.podium.query.data.RunSummary;
 import java.util.List;
 
-/** Everything a run page shows, and what /api/v1/runs/{id} returns. */
+/** Everything a run page shows, and what /api/v1/runs/{id} returns; {@code retraction} is null unless it was retracted. */
 public record RunView(
         RunSummary run,
+        RetractionRow retraction,
         String deviceLabel,
         String keyCanonical,
         String keyLabel,

@@ -8,6 +8,13 @@ import dev.podium.query.support.SeedData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
@@ -15,6 +22,47 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
 class RunPageIT {
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    /** A retraction's reason is the operator's text, shown escaped on the page and as a field of the JSON. */
+    @Test
+    void aRetractedRunSaysSoWithItsReason() throws Exception {
+        UUID run = UUID.randomUUID();
+        String reason = "throttled " + SeedData.XSS_SCRIPT;
+        Instant at = Instant.parse("2026-11-21T09:30:00Z");
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO proj_run (run_id, stream_id, status, retracted, device_id, started_at, last_position)
+                    VALUES (?, ?, 'completed', TRUE, ?, '2001-01-01T00:00:00Z', 1)""")) {
+                ps.setObject(1, run);
+                ps.setString(2, "run/" + run);
+                ps.setString(3, SeedData.H200);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO proj_retraction (run_id, reason, actor, retracted_at, position) VALUES (?, ?, 'ops', ?, 1)""")) {
+                ps.setObject(1, run);
+                ps.setString(2, reason);
+                ps.setTimestamp(3, Timestamp.from(at));
+                ps.executeUpdate();
+            }
+        }
+        String html = given().when().get("/runs/" + run).then().statusCode(200).extract().asString();
+        Document doc = Jsoup.parse(html);
+        assertThat(doc.selectFirst("#retraction").text()).contains("by ops: " + reason)
+                .contains("left out of leaderboards and comparisons");
+        assertThat(doc.select("#retraction script")).isEmpty();
+        assertThat(html).doesNotContain(SeedData.XSS_SCRIPT);
+
+        JsonPath json = given().when().get("/api/v1/runs/" + run).then().statusCode(200).extract().jsonPath();
+        assertThat(json.getString("retraction.reason")).isEqualTo(reason);
+        assertThat(json.getString("retraction.actor")).isEqualTo("ops");
+        assertThat(json.getBoolean("run.retracted")).isTrue();
+        assertThat(given().when().get("/api/v1/runs/" + SeedData.RUN_C).then().statusCode(200).extract().jsonPath()
+                .getString("retraction")).isNull();
+    }
 
     @Test
     void theRunPageShowsParametersFingerprintMetricsChartsChecksAndTimeline() {

@@ -2,6 +2,7 @@ package dev.podium.reliability.fault;
 
 import dev.podium.events.Envelope;
 import dev.podium.reliability.process.ChildProcess;
+import dev.podium.reliability.process.IngestProcess;
 import dev.podium.reliability.process.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,11 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 public final class FaultCases {
 
     private static final Pattern JOURNALED = Pattern.compile("journaled (\\d+)");
+    /** Partitions of podium.events (ingest creates it with 12). */
+    private static final int PARTITIONS = 12;
+    private static final int HALT_AFTER_BATCHES = 3;
+    private static final String PARTITIONS_OWNED = "podium_ingest_consumer_partitions";
+    private static final String DUPLICATES = "podium_ingest_events_total{outcome=\"duplicate\"}";
 
     private final Platform p;
     private final int n;
@@ -114,6 +120,71 @@ public final class FaultCases {
         awaitExit(agent);
         return account("ingest-sigkill", "ingest-service SIGKILLed mid-batch at 25% and 60% stored, restarted", key,
                 ids(Workload.events(key.agentId(), "ingest-kill", n)), Map.of(), Set.of(), t0);
+    }
+
+    /**
+     * Two ingest-service processes in one consumer group. The second halts (as a SIGKILL would: no offset commit, no
+     * goodbye to the group) right after the database commit of its {@value #HALT_AFTER_BATCHES}rd batch, so that batch is
+     * stored and its offsets are not; the first must take over its partitions, read that batch again as duplicates, and
+     * hand partitions back when the second is started again. Rebalances are read from the first instance's
+     * {@code podium_ingest_consumer_partitions}.
+     */
+    public CaseResult twoInstances() {
+        Credentials key = agent("two-ingest");
+        Path home = home("two-ingest");
+        IngestProcess first = p.ingest;
+        IngestProcess second = p.secondIngest;
+        List<String> problems = new ArrayList<>();
+        awaitPartitions(first, all -> all == PARTITIONS, "the first instance to own every partition alone");
+        double duplicatesBefore = first.metric(DUPLICATES);
+        long t0 = System.nanoTime();
+        second.start(List.of("-Dpodium.ingest.fault.halt-at=AFTER_DB_COMMIT",
+                "-Dpodium.ingest.fault.halt-after-batches=" + HALT_AFTER_BATCHES));
+        awaitPartitions(first, owned -> owned > 0 && owned < PARTITIONS, "a rebalance that gives the second instance partitions");
+        ChildProcess agent = p.startAgent("agent-two-ingest", home, key, "two-ingest", n);
+        int status = second.awaitExit(Math.max(180, n / 40));
+        if (status != 137) {
+            problems.add("the second instance exited " + status + ", not 137 (halted)");
+        }
+        if (!logContains(second.log(), "halting at AFTER_DB_COMMIT of batch " + HALT_AFTER_BATCHES)) {
+            problems.add("the second instance's log does not say it halted after a database commit");
+        }
+        awaitPartitions(first, all -> all == PARTITIONS, "the first instance to take over every partition");
+        second.start();
+        awaitPartitions(first, owned -> owned > 0 && owned < PARTITIONS, "a rebalance that gives the restarted instance partitions");
+        awaitExit(agent);
+        CaseResult r = account("two-ingest", "2 ingest-service instances in one group; one halted after the database"
+                + " commit of its " + HALT_AFTER_BATCHES + "rd batch (offsets not committed), started again; the other's partitions"
+                + " 12 → shared → 12 (takeover) → shared", key, ids(Workload.events(key.agentId(), "two-ingest", n)), Map.of(),
+                Set.of(), t0);
+        double replayed = first.metric(DUPLICATES) - duplicatesBefore;
+        if (!(replayed > 0)) {
+            problems.add("the first instance counted no duplicates: the halted batch was not read again");
+        }
+        second.close();
+        awaitPartitions(first, all -> all == PARTITIONS, "the first instance to own every partition again");
+        problems.addAll(r.problems());
+        return new CaseResult(r.name(), r.fault(), r.keyId(), r.records(), r.expectedAccepted(), r.expectedRejected(),
+                r.accepted(), r.rejected(), r.lost(), r.duplicated(), r.dlq(), r.seconds(), problems);
+    }
+
+    private void awaitPartitions(IngestProcess ingest, java.util.function.DoublePredicate owned, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!owned.test(ingest.metric(PARTITIONS_OWNED))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("waited in vain for " + what + " (owns "
+                        + ingest.metric(PARTITIONS_OWNED) + ")");
+            }
+            Ports.sleep(100);
+        }
+    }
+
+    private static boolean logContains(Path log, String text) {
+        try {
+            return Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** The agent SIGKILLed twice while it journals and publishes; each new start resends what was not acknowledged. */

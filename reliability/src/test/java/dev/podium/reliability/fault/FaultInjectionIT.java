@@ -41,6 +41,7 @@ class FaultInjectionIT {
             Map<String, Supplier<CaseResult>> all = new LinkedHashMap<>();
             all.put("agent-sigkill", cases::agentKilled);
             all.put("ingest-sigkill", cases::ingestKilled);
+            all.put("two-ingest", cases::twoInstances);
             all.put("postgres-restart", cases::postgresRestarted);
             all.put("kafka-restart", cases::kafkaRestarted);
             all.put("duplicates-reordered", cases::duplicatesReordered);

@@ -39,6 +39,8 @@ public final class Platform implements AutoCloseable {
     public final KafkaBrokerProcess kafka;
     public final PrivatePostgres postgres;
     public final IngestProcess ingest;
+    /** A second ingest-service in the same consumer group, started only by the case that needs two. */
+    public final IngestProcess secondIngest;
     public final AdminApi admin;
     public final Store store;
     /**
@@ -48,11 +50,13 @@ public final class Platform implements AutoCloseable {
      */
     public final Path agentHomes;
 
-    private Platform(Path work, KafkaBrokerProcess kafka, PrivatePostgres postgres, IngestProcess ingest, String token) {
+    private Platform(Path work, KafkaBrokerProcess kafka, PrivatePostgres postgres, IngestProcess ingest,
+            IngestProcess secondIngest, String token) {
         this.work = work;
         this.kafka = kafka;
         this.postgres = postgres;
         this.ingest = ingest;
+        this.secondIngest = secondIngest;
         this.admin = new AdminApi(ingest.baseUrl(), token);
         this.store = new Store(postgres.jdbcUrl());
         Path shm = Path.of("/dev/shm");
@@ -66,17 +70,19 @@ public final class Platform implements AutoCloseable {
     }
 
     public static Platform start(Path work, Path ingestJar) {
-        int base = Ports.freeRun(4);
+        int base = Ports.freeRun(5);
         KafkaBrokerProcess kafka = null;
         PrivatePostgres postgres = null;
         try {
             kafka = KafkaBrokerProcess.start(work.resolve("kafka"), base);
             postgres = PrivatePostgres.start(base + 2);
             String token = UUID.randomUUID().toString();
-            IngestProcess ingest = new IngestProcess(ingestJar, work, base + 3, postgres.jdbcUrl(),
+            IngestProcess ingest = new IngestProcess("ingest", ingestJar, work, base + 3, postgres.jdbcUrl(),
+                    kafka.bootstrapServers(), token);
+            IngestProcess second = new IngestProcess("ingest-2", ingestJar, work, base + 4, postgres.jdbcUrl(),
                     kafka.bootstrapServers(), token);
             ingest.start();
-            return new Platform(work, kafka, postgres, ingest, token);
+            return new Platform(work, kafka, postgres, ingest, second, token);
         } catch (RuntimeException e) {
             if (kafka != null) {
                 kafka.close();
@@ -190,6 +196,7 @@ public final class Platform implements AutoCloseable {
             }
         }
         try {
+            secondIngest.close();
             ingest.close();
         } finally {
             try {

@@ -14,7 +14,10 @@ import java.util.List;
 public final class IngestProcess implements AutoCloseable {
 
     public static final String ADMIN_TOKEN_NAME = "reliability";
+    /** One client for every metrics read: the cases poll them every 100 ms. */
+    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+    private final String name;
     private final Path jar;
     private final Path logDir;
     private final int httpPort;
@@ -24,10 +27,13 @@ public final class IngestProcess implements AutoCloseable {
     private ChildProcess process;
     private int starts;
 
-    public IngestProcess(Path jar, Path logDir, int httpPort, String jdbcUrl, String bootstrap, String adminToken) {
+    /** {@code name} names the log file ({@code <name>.log}) of an instance; several can share one consumer group. */
+    public IngestProcess(String name, Path jar, Path logDir, int httpPort, String jdbcUrl, String bootstrap,
+            String adminToken) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: package ingest-service first (mvn -pl ingest-service -am package)");
         }
+        this.name = name;
         this.jar = jar;
         this.logDir = logDir;
         this.httpPort = httpPort;
@@ -42,6 +48,11 @@ public final class IngestProcess implements AutoCloseable {
 
     /** Starts it and waits until its readiness check answers UP. */
     public void start() {
+        start(List.of());
+    }
+
+    /** Starts it with extra JVM options (system properties such as a fault to inject) and waits until it is ready. */
+    public void start(List<String> options) {
         List<String> cmd = new ArrayList<>(List.of(ChildProcess.javaBinary(), "-Xmx384m",
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
@@ -51,10 +62,11 @@ public final class IngestProcess implements AutoCloseable {
                 "-Dpodium.admin.tokens." + ADMIN_TOKEN_NAME + "=" + adminToken,
                 "-Dpodium.ingest.master-key=cmVsaWFiaWxpdHktc3VpdGUtbWFzdGVyLWtleS0zMiE=",
                 "-Dpodium.ingest.consumer.retry-backoff=500ms",
-                "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} %-5p [%c{2.}] %s%e%n",
-                "-jar", jar.toString()));
+                "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} %-5p [%c{2.}] %s%e%n"));
+        cmd.addAll(options);
+        cmd.addAll(List.of("-jar", jar.toString()));
         starts++;
-        process = ChildProcess.start("ingest", logDir.resolve("ingest.log"), cmd);
+        process = ChildProcess.start(name, log(), cmd);
         awaitReady(Duration.ofSeconds(120));
     }
 
@@ -77,6 +89,35 @@ public final class IngestProcess implements AutoCloseable {
             Ports.sleep(300);
         }
         throw new IllegalStateException("ingest-service not ready within " + timeout + ": " + process.tail(30));
+    }
+
+    public Path log() {
+        return logDir.resolve(name + ".log");
+    }
+
+    /** Waits for the process to end by itself (a fault it was started with); its exit status. */
+    public int awaitExit(long seconds) {
+        return process.waitFor(seconds);
+    }
+
+    /**
+     * The value of one Prometheus sample of {@code /q/metrics}, by its name and labels as written there (such as
+     * {@code podium_ingest_events_total{outcome="duplicate"}}); NaN when the instance does not answer or has no such
+     * sample.
+     */
+    public double metric(String sample) {
+        try {
+            HttpResponse<String> r = METRICS_CLIENT.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/q/metrics"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            for (String line : r.body().split("\n")) {
+                if (line.startsWith(sample + " ")) {
+                    return Double.parseDouble(line.substring(sample.length() + 1).trim());
+                }
+            }
+        } catch (Exception e) {
+            // not answering: NaN below
+        }
+        return Double.NaN;
     }
 
     /** SIGKILL: whatever batch it holds is neither committed to the database nor to Kafka, or half of it is. */
