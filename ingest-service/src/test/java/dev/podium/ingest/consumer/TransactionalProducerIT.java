@@ -34,10 +34,11 @@ class TransactionalProducerIT {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("importer");
         // One stream, so one partition, in this order: the aborted record, the committed one, the plain one.
-        StreamId stream = StreamId.agent(agent.agentId(), UUID.randomUUID());
-        Envelope committed = onStream(agent, stream, 1);
-        Envelope plain = onStream(agent, stream, 2);
-        Envelope aborted = onStream(agent, stream, 3);
+        UUID boot = UUID.randomUUID();
+        StreamId stream = StreamId.agent(agent.agentId(), boot);
+        Envelope committed = onStream(agent, stream, boot, 1);
+        Envelope plain = onStream(agent, stream, boot, 2);
+        Envelope aborted = onStream(agent, stream, boot, 3);
         try (KafkaProducer<byte[], byte[]> producer = transactional()) {
             producer.initTransactions();
             producer.beginTransaction();
@@ -56,9 +57,10 @@ class TransactionalProducerIT {
                 .isZero();
     }
 
-    private static Envelope onStream(TestAgent agent, StreamId stream, long seq) {
+    /** An AgentRegistered of the stream's own boot: identity binding refuses one that names another boot. */
+    private static Envelope onStream(TestAgent agent, StreamId stream, UUID boot, long seq) {
         return Envelope.of(UUID.randomUUID(), stream, seq, agent.agentId(), Instant.now(), SampleEvents.agentRegistered(
-                agent.agentId(), UUID.randomUUID(), "intel-gaudi2", Instant.now()).payload());
+                agent.agentId(), boot, "intel-gaudi2", Instant.now()).payload());
     }
 
     private static boolean stored(Db db, Envelope e) {
