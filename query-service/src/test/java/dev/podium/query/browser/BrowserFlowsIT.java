@@ -2,12 +2,12 @@ package dev.podium.query.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.podium.query.support.HeadlessChromium;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.io.File;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -22,16 +22,13 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /** The main flows in a real browser (Debian's headless Chromium), and proof that no agent string runs as script. */
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
 class BrowserFlowsIT {
 
-    private static ChromeDriverService service;
+    private static HeadlessChromium chromium;
     private static WebDriver browser;
 
     @TestHTTPResource("/")
@@ -39,22 +36,14 @@ class BrowserFlowsIT {
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
-        service.start();
-        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless=new", "--no-sandbox",
-                "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1400,1000");
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        chromium = HeadlessChromium.start();
+        browser = chromium.browser();
     }
 
     @AfterAll
     static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (service != null) {
-            service.stop();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 

@@ -2,18 +2,23 @@ package dev.podium.query.reproduce;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.support.HeadlessChromium;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.PublishedSeeds;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.net.URL;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -22,6 +27,8 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
 
 /**
  * A published claim's page: the plan for "H100: one dataloader worker instead of none, 1.72x", and a reproduction on
@@ -34,6 +41,9 @@ class ClaimReproductionPageIT {
     static final String CLAIM = "h100-workers1-vs-workers0";
     static final UUID CAMPAIGN = UUID.fromString("0193a0c0-0000-7000-8000-0000000c1a10");
     static final String DEVICE = "cpu-repro-epyc";
+
+    @TestHTTPResource("/")
+    URL base;
 
     @BeforeAll
     static void seed() throws SQLException {
@@ -106,6 +116,17 @@ class ClaimReproductionPageIT {
                 .extract().asString());
         assertThat(doc.select("tr.measured-ratio td").eachText()).contains("1.70×", "1.72×", "holds here", "3 / 3");
         assertThat(doc.selectFirst("tr.measured-ratio td").text()).contains("AMD EPYC (CPU)").contains("0 → 1");
+    }
+
+    @Test
+    void inARealBrowserTheClaimPageShowsTheMeasuredRatioBesideThePublishedOne() throws Exception {
+        try (HeadlessChromium chromium = HeadlessChromium.start()) {
+            WebDriver browser = chromium.browser();
+            browser.get(base.toString().replaceAll("/$", "") + "/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM);
+            await().atMost(Duration.ofSeconds(15)).until(() -> !browser.findElements(By.cssSelector("tr.measured-ratio")).isEmpty());
+            assertThat(browser.findElement(By.cssSelector("tr.measured-ratio")).getText()).contains("1.70×").contains("holds here");
+            assertThat(browser.findElement(By.id("command")).getText()).startsWith("podium-admin claim reproduce");
+        }
     }
 
     @Test

@@ -2,17 +2,22 @@ package dev.podium.query.serving;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.support.HeadlessChromium;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.net.URL;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -21,6 +26,9 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
 
 /**
  * Serving results of two devices over three concurrencies each (as a vLLM or genai-perf sweep lands them): throughput per
@@ -33,6 +41,9 @@ class ServingPageIT {
     static final String BENCHMARK = "vllm-serving-llama";
     static final String H100 = "nvidia-h100-sxm-80gb";
     static final String HOSTILE_DEVICE = "zz-hostile";
+
+    @TestHTTPResource("/")
+    URL base;
 
     @BeforeAll
     static void seed() throws SQLException {
@@ -120,6 +131,20 @@ class ServingPageIT {
         assertThat(doc.select("table.serving-points tr.point")).hasSize(5);
         assertThat(doc.select("table.serving-points tr.point[data-device=" + H100 + "] td.front").stream().map(Element::text))
                 .containsExactly("on the front", "", "on the front");
+    }
+
+    @Test
+    void inARealBrowserTheChartDrawsEveryPointAndTheHostileLabelRunsNothing() throws Exception {
+        try (HeadlessChromium chromium = HeadlessChromium.start()) {
+            WebDriver browser = chromium.browser();
+            browser.get(base.toString().replaceAll("/$", "") + "/serving?benchmark=" + BENCHMARK);
+            await().atMost(Duration.ofSeconds(15)).until(() -> !browser.findElements(By.cssSelector("circle.point")).isEmpty());
+            assertThat(browser.findElements(By.cssSelector("section.serving-group svg circle.point"))).hasSize(5);
+            assertThat(browser.findElements(By.cssSelector("svg polyline.pareto-front")).get(0).isDisplayed()).isTrue();
+            assertThat(browser.findElement(By.cssSelector("svg")).getText()).contains(SeedData.XSS_SCRIPT);
+            assertThat(((JavascriptExecutor) browser).executeScript("return window.pwned === undefined && document.title"))
+                    .isNotEqualTo(false).asString().doesNotContain("pwned");
+        }
     }
 
     @Test
