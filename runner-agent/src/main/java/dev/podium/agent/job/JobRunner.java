@@ -18,6 +18,7 @@ import dev.podium.agent.parse.RegexParser;
 import dev.podium.agent.parse.StepSample;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.workload.ProcessOutcome;
+import dev.podium.agent.workload.ChildEnvironment;
 import dev.podium.agent.workload.ProcessRunner;
 import dev.podium.agent.workload.ReferenceWorkload;
 import dev.podium.events.StreamId;
@@ -79,6 +80,7 @@ public final class JobRunner {
     private final long sampleIntervalMillis;
     private final ProcessRunner process = new ProcessRunner();
     private Map<String, Software> softwareByPython = new java.util.HashMap<>();
+    private ChildEnvironment childEnvironment = new ChildEnvironment(List.of());
     private volatile String cancelReason;
     private int progressEverySteps;
     private Duration progressMinInterval = Duration.ofSeconds(5);
@@ -113,6 +115,12 @@ public final class JobRunner {
      * runner. The map must be safe for concurrent use and allow null values (an interpreter whose probe failed), e.g.
      * {@code Collections.synchronizedMap(new HashMap<>())}.
      */
+    /** Lets jobs set these environment variables too, beyond {@link ChildEnvironment#DISTRIBUTED}. */
+    public JobRunner allowingEnvironment(java.util.Collection<String> names) {
+        this.childEnvironment = new ChildEnvironment(names);
+        return this;
+    }
+
     public JobRunner sharingSoftwareProbes(Map<String, Software> cache) {
         this.softwareByPython = cache;
         return this;
@@ -162,6 +170,10 @@ public final class JobRunner {
         boolean reference = spec.adapter().equals("reference");
         if (reference) {
             for (String p : job.points().get(0).keySet()) {
+                if (p.equals("python")) {
+                    throw new JobSpecException("parameters.python", "a job cannot choose the reference workload's"
+                            + " interpreter; the agent's --python or $PODIUM_PYTHON does");
+                }
                 if (!ReferenceWorkload.PARAMETERS.contains(p)) {
                     throw new JobSpecException("parameters." + p, "unknown to the reference workload; known: "
                             + new java.util.TreeSet<>(ReferenceWorkload.PARAMETERS));
@@ -180,11 +192,15 @@ public final class JobRunner {
             EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch) {
         JobSpec spec = job.spec();
         boolean reference = script != null;
-        String py = point.getOrDefault("python", python);
+        // A command job runs what it likes anyway, so its `python` only says which interpreter the probe asks.
+        String py = reference ? python : point.getOrDefault("python", python);
         List<String> command = reference
                 ? ReferenceWorkload.command(py, script, point, spec.warmupSteps())
                 : CommandLine.fill(spec.command(), point);
         Redactor redactor = Redactor.of(spec.environment(), command);
+        Map<String, String> environment = childEnvironment.build(System.getenv(), spec.environment(),
+                name -> progress.line("environment variable " + name + " of the job is not on this agent's allowlist"
+                        + " (--allow-env adds a name); left out"));
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
@@ -244,7 +260,7 @@ public final class JobRunner {
                 List<Double> repLosses = java.util.Collections.synchronizedList(new ArrayList<>());
                 losses.add(repLosses);
                 long repStarted = System.nanoTime();
-                ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
+                ProcessOutcome outcome = process.run(command, environment, workDir, Duration.ofSeconds(spec.timeoutSeconds()),
                         line -> {
                             JsonLinesParser.stepLine(line).ifPresent(st -> {
                                 long n = steps.incrementAndGet();

@@ -19,9 +19,12 @@ public final class ReferenceWorkload {
 
     public static final String RESOURCE = "podium_reference.py";
     public static final String MODEL_PREFIX = "podium-tiny-vl-";
-    /** Parameters the script understands; any other parameter in a reference job is an error. */
+    /**
+     * Parameters the script understands; any other parameter in a reference job is an error. The interpreter is not one:
+     * the agent's configuration chooses it, since a job choosing it could run any program.
+     */
     public static final Set<String> PARAMETERS = Set.of("size", "batch_size", "dataloader_num_workers", "precision", "steps",
-            "seed", "device", "threads", "python");
+            "seed", "device", "threads");
 
     private ReferenceWorkload() {
     }

@@ -289,4 +289,23 @@ class JobRunnerTest {
                 .isInstanceOf(RecordTooLargeException.class).hasMessageContaining("over the limit");
         assertThat(journal.pendingCount()).isZero();
     }
+
+    @Test
+    void aReferenceJobNamingAnInterpreterIsRefusedWithAClearError() throws Exception {
+        Path marker = dir.resolve("interpreter-ran");
+        Path fake = dir.resolve("fake-python.sh");
+        Files.writeString(fake, "#!/bin/sh\ntouch " + marker + "\n");
+        fake.toFile().setExecutable(true);
+        JobDefinition job = new JobSpecReader().read("""
+                benchmark: reference-probe
+                adapter: reference
+                parameters: {python: "%s", steps: 2}
+                repetitions: 1
+                """.formatted(fake));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(job)).isInstanceOf(JobSpecException.class)
+                .hasMessageContaining("parameters.python")
+                .hasMessageContaining("a job cannot choose the reference workload's interpreter");
+        assertThat(marker).doesNotExist();
+        assertThat(events()).isEmpty();
+    }
 }
