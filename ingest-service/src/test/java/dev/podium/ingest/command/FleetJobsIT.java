@@ -239,12 +239,10 @@ class FleetJobsIT {
     @Test
     void heartbeatsKeepALeaseAlivePastItsDurationAndItExpiresWhenTheyStop() throws Exception {
         Db db = new Db(dataSource);
-        String pool = pool("h100");
-        UUID job = uuids(submit(Map.of("name", "beats", "pools", List.of(pool), "spec", spec(Map.of())))
-                .getList("job_ids", String.class)).get(0);
-        TestAgent agent = TestAgent.register("fleet-beat", pool);
-        UUID run = claim(agent, job, pool);
-        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+        Granted granted = granted("beats");
+        UUID job = granted.job();
+        TestAgent agent = granted.agent();
+        UUID run = granted.run();
 
         // Lease duration in tests is 3 s: heartbeats every 500 ms for 7 s keep it (a wrong epoch would not).
         await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
@@ -264,13 +262,10 @@ class FleetJobsIT {
     @Test
     void aReplayedHeartbeatDoesNotExtendTheLease() throws Exception {
         Db db = new Db(dataSource);
-        String pool = pool("replay");
-        UUID job = uuids(submit(Map.of("name", "replay", "pools", List.of(pool), "spec", spec(Map.of())))
-                .getList("job_ids", String.class)).get(0);
-        TestAgent agent = TestAgent.register("fleet-replay", pool);
-        UUID run = claim(agent, job, pool);
-        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
-        ProducerRecord<byte[], byte[]> beat = heartbeat(agent, job, run, 1);
+        Granted granted = granted("replay");
+        UUID job = granted.job();
+        TestAgent agent = granted.agent();
+        ProducerRecord<byte[], byte[]> beat = heartbeat(agent, job, granted.run(), 1);
         Kafka.send(List.of(beat));
         await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId()) == 1);
 
@@ -502,6 +497,20 @@ class FleetJobsIT {
 
     private static List<UUID> uuids(List<String> ids) {
         return ids.stream().map(UUID::fromString).toList();
+    }
+
+    /** A job of a new pool, claimed by a new agent whose key is bound to that pool, and granted to its run. */
+    private record Granted(UUID job, TestAgent agent, UUID run) {
+    }
+
+    private static Granted granted(String name) {
+        String pool = pool(name);
+        UUID job = uuids(submit(Map.of("name", name, "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent agent = TestAgent.register("fleet-" + name, pool);
+        UUID run = claim(agent, job, pool);
+        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+        return new Granted(job, agent, run);
     }
 
     /** JobClaimed as seq 1 of a new run stream, as an agent of {@code pool} answers a JobRequested; the run id. */
