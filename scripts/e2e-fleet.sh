@@ -189,9 +189,9 @@ wait_until 180 "query-service ready" curl -fsS -o /dev/null "$QUERY/q/health/rea
 # ---------------------------------------------------------------------------------------------------------------- agents
 declare -A POOL=([a1]=gpu-a [a2]=gpu-a [b1]=gpu-b)
 for agent in a1 a2 b1; do
-  (umask 077; "$ADMIN" agent add "$agent" >"$WORK/$agent.json") || fail "podium-admin agent add $agent"
+  (umask 077; "$ADMIN" agent add "$agent" --pool "${POOL[$agent]}" >"$WORK/$agent.json") || fail "podium-admin agent add $agent"
   (umask 077; jq -r --arg pool "${POOL[$agent]}" \
-    '"agent.id=\(.agent_id)\nkey.id=\(.key_id)\nkey.secret=\(.secret)\npool=\($pool)"' "$WORK/$agent.json" >"$WORK/$agent.key")
+    '"agent.id=\(.agent_id)\nkey.id=\(.key_id)\nkey.secret=\(.secret)\ncommand.public.key=\(.command_public_key)\npool=\($pool)"' "$WORK/$agent.json" >"$WORK/$agent.key")
   rm -f "$WORK/$agent.json"
 done
 declare -A AGENT_GROUP=()   # agent -> name of its current process group

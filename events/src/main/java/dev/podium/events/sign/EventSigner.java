@@ -18,6 +18,7 @@ public final class EventSigner {
 
     public static final String KEY_ID_HEADER = "podium-key-id";
     public static final String SIGNATURE_HEADER = "podium-signature";
+    public static final String HEARTBEAT_DOMAIN = "podium.heartbeats/v1";
     private static final String ALGORITHM = "HmacSHA256";
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -42,6 +43,27 @@ public final class EventSigner {
         }
         byte[] expected = sign(value, secret).getBytes(StandardCharsets.US_ASCII);
         return MessageDigest.isEqual(expected, signature.toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * The signature of a heartbeat: HMAC-SHA256 over {@value #HEARTBEAT_DOMAIN}, a NUL and the value bytes, so that an
+     * event record replayed on {@code podium.heartbeats} (or a heartbeat replayed on {@code podium.events}) never
+     * verifies.
+     */
+    public static String signHeartbeat(byte[] value, byte[] secret) {
+        return sign(heartbeatMessage(value), secret);
+    }
+
+    public static boolean verifyHeartbeat(byte[] value, String signature, byte[] secret) {
+        return value != null && verify(heartbeatMessage(value), signature, secret);
+    }
+
+    private static byte[] heartbeatMessage(byte[] value) {
+        byte[] domain = HEARTBEAT_DOMAIN.getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[domain.length + 1 + value.length];
+        System.arraycopy(domain, 0, out, 0, domain.length);
+        System.arraycopy(value, 0, out, domain.length + 1, value.length);
+        return out;
     }
 
     /** A new random secret of 32 bytes, as URL-safe base64 without padding: the form agents keep in their key file. */

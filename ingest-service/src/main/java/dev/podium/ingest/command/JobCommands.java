@@ -17,8 +17,10 @@ import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
+import dev.podium.events.sign.CommandSignature;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.projection.Projections;
+import dev.podium.ingest.store.AgentKeyStore;
 import dev.podium.ingest.store.Appended;
 import dev.podium.ingest.store.Outbox;
 import dev.podium.ingest.store.StoredEvent;
@@ -74,12 +76,17 @@ public class JobCommands {
 
     private final CommandAppender appender;
     private final Outbox outbox;
+    private final CommandKey commandKey;
+    private final AgentKeyStore keys;
     private final IngestConfig config;
     private final EventCodec codec = new EventCodec();
 
-    public JobCommands(CommandAppender appender, Outbox outbox, IngestConfig config) {
+    public JobCommands(CommandAppender appender, Outbox outbox, CommandKey commandKey, AgentKeyStore keys,
+            IngestConfig config) {
         this.appender = appender;
         this.outbox = outbox;
+        this.commandKey = commandKey;
+        this.keys = keys;
         this.config = config;
     }
 
@@ -223,6 +230,7 @@ public class JobCommands {
     private void grant(Connection c, Envelope env, JobClaimed claim) throws SQLException {
         String agentId = env.agentId();
         int epoch;
+        String pool;
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT state, lease_epoch, pool FROM job WHERE job_id = ? FOR UPDATE")) {
             ps.setObject(1, claim.jobId());
@@ -231,14 +239,21 @@ public class JobCommands {
                     LOG.debugf("claim of run %s ignored: no job %s", claim.runId(), claim.jobId());
                     return;
                 }
-                if (!"requested".equals(rs.getString(1))
-                        || (claim.pool() != null && !claim.pool().equals(rs.getString(3)))) {
-                    LOG.debugf("claim of run %s ignored: job %s is %s in pool %s", claim.runId(), claim.jobId(),
-                            rs.getString(1), rs.getString(3));
+                if (!"requested".equals(rs.getString(1))) {
+                    LOG.debugf("claim of run %s ignored: job %s is %s", claim.runId(), claim.jobId(), rs.getString(1));
                     return;
                 }
+                pool = rs.getString(3);
                 epoch = rs.getInt(2);
             }
+        }
+        // The pool bound to the agent's key decides, not what the claim says: a claim naming no pool, another pool, or
+        // coming from a key bound to none is refused.
+        Optional<String> keyPool = keys.pool(c, agentId);
+        if (claim.pool() == null || !claim.pool().equals(pool) || keyPool.isEmpty() || !keyPool.get().equals(pool)) {
+            LOG.infof("claim of run %s refused: job %s is in pool %s, the claim names %s, agent %s's key is bound to %s",
+                    claim.runId(), claim.jobId(), pool, claim.pool(), agentId, keyPool.orElse("no pool"));
+            return;
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO job_grant (job_id, lease_epoch, run_id, agent_id) VALUES (?, ?, ?, ?)
@@ -423,12 +438,17 @@ public class JobCommands {
         return due.size();
     }
 
-    /** Appends (projections included) and puts the job events agents act on in the outbox for podium.jobs. */
+    /**
+     * Appends (projections included) and puts the job events agents act on in the outbox for podium.jobs, each signed by
+     * the {@link CommandKey} for its lease epoch: a grant's or expiry's own, else (requests, cancels) the job row's as
+     * this transaction left it.
+     */
     private void append(Connection c, List<Envelope> events, String writer) throws SQLException {
         if (events.isEmpty()) {
             return;
         }
         List<Appended> appended = appender.append(c, events, writer);
+        Map<UUID, Integer> rowEpochs = rowEpochs(c, events);
         for (int i = 0; i < events.size(); i++) {
             if (!(appended.get(i) instanceof Appended.Inserted)) {
                 // The job row's lock orders its stream; anything else is a bug that must not reach agents.
@@ -437,9 +457,32 @@ public class JobCommands {
             }
             Event payload = events.get(i).payload();
             if (payload instanceof JobEvent job) {
-                outbox.add(c, config.topics().jobs(), job.jobId().toString(), codec.encode(events.get(i)));
+                Integer stated = CommandSignature.epochInPayload(job);
+                int epoch = stated != null ? stated : rowEpochs.get(job.jobId());
+                byte[] value = codec.encode(events.get(i));
+                outbox.add(c, config.topics().jobs(), job.jobId().toString(), value,
+                        commandKey.headers(job, epoch, value));
             }
         }
+    }
+
+    private static Map<UUID, Integer> rowEpochs(Connection c, List<Envelope> events) throws SQLException {
+        List<UUID> ids = events.stream().map(Envelope::payload)
+                .filter(p -> p instanceof JobEvent j && CommandSignature.epochInPayload(j) == null)
+                .map(p -> ((JobEvent) p).jobId()).distinct().toList();
+        Map<UUID, Integer> out = new java.util.HashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT job_id, lease_epoch FROM job WHERE job_id = ANY(?)")) {
+            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getObject(1, UUID.class), rs.getInt(2));
+                }
+            }
+        }
+        return out;
     }
 
     private static boolean tryLock(Connection c, long key) throws SQLException {

@@ -112,8 +112,10 @@ public class OutboxRelay {
                 }
                 List<Future<RecordMetadata>> acks = new ArrayList<>(rows.size());
                 for (Outbox.Row row : rows) {
-                    acks.add(producer.send(new ProducerRecord<>(row.topic(),
-                            row.key().getBytes(StandardCharsets.UTF_8), row.value())));
+                    ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(row.topic(),
+                            row.key().getBytes(StandardCharsets.UTF_8), row.value());
+                    row.headers().forEach((name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+                    acks.add(producer.send(record));
                 }
                 for (Future<RecordMetadata> ack : acks) {
                     ack.get(60, TimeUnit.SECONDS);

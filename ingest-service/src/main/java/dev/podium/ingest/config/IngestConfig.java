@@ -39,6 +39,18 @@ public interface IngestConfig {
         int haltAfterBatches();
     }
 
+    Keys keys();
+
+    interface Keys {
+
+        /**
+         * How long a key retired by a rotation still verifies records, judged by the broker's log-append time (or, on a
+         * topic with writer-set timestamps, when ingest read the record); after it the key verifies nothing.
+         */
+        @WithDefault("24h")
+        Duration retiringGrace();
+    }
+
     /** The command side of fleet benchmarking: leases, the reaper, the campaign schedule and the outbox relay. */
     interface Jobs {
 

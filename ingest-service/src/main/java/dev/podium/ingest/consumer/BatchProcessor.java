@@ -109,7 +109,7 @@ public class BatchProcessor {
         List<Verdict> verdicts = new ArrayList<>(records.size());
         List<String> payloads = new ArrayList<>(records.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            Verdict verdict = verifier.verify(r.value(), r.headers(), known);
+            Verdict verdict = verifier.verify(r.value(), r.headers(), known, Verifier.appendedAt(r));
             verdicts.add(verdict);
             payloads.add(verdict instanceof Verdict.Verified v ? payloadJson(v) : null);
         }

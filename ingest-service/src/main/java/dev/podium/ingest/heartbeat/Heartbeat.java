@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The body of a record on {@code podium.heartbeats} (JSON, snake_case, UTF-8; key = agent id; signed like events with
- * the {@code podium-key-id} and {@code podium-signature} headers over the exact value bytes). Only {@code agent_id} is
- * required. {@code state} is e.g. idle, claiming, running, draining; {@code sensors} maps a sensor name (e.g.
+ * The body of a record on {@code podium.heartbeats} (JSON, snake_case, UTF-8; key = agent id; the {@code podium-key-id}
+ * and {@code podium-signature} headers, the signature in the heartbeat domain, {@code EventSigner.signHeartbeat}). Only
+ * {@code agent_id} is required. {@code seq} counts the heartbeats of a boot; a heartbeat not newer than the last one
+ * stored for its agent (same boot and a seq not above it, or else a {@code sent_at} not after it) is a replay. {@code state} is e.g. idle, claiming, running, draining; {@code sensors} maps a sensor name (e.g.
  * {@code gpu0_temp_c}, {@code power_w}) to a finite number. {@code sent_at} is informational: ingest records its own time.
  */
 public record Heartbeat(
@@ -21,11 +22,27 @@ public record Heartbeat(
         String deviceId,
         String hostname,
         Map<String, Double> sensors,
-        Instant sentAt) {
+        Instant sentAt,
+        Long seq) {
 
     public static final int MAX_BYTES = 64 * 1024;
     public static final int MAX_STRING = 256;
     public static final int MAX_SENSORS = 128;
+
+    /** What ingest last stored of an agent's heartbeats. */
+    public record Last(UUID bootId, Long seq, Instant sentAt) {
+    }
+
+    /** Whether this heartbeat is newer than {@code last} (null: none stored yet); one that is not renews nothing. */
+    public boolean newerThan(Last last) {
+        if (last == null) {
+            return true;
+        }
+        if (bootId != null && bootId.equals(last.bootId()) && seq != null && last.seq() != null) {
+            return seq > last.seq();
+        }
+        return sentAt != null && (last.sentAt() == null || sentAt.isAfter(last.sentAt()));
+    }
 
     /** Why this heartbeat may not be stored, or null when it may. */
     public String problem() {
@@ -39,6 +56,9 @@ public record Heartbeat(
         }
         if (leaseEpoch != null && leaseEpoch < 0) {
             return "lease_epoch is negative";
+        }
+        if (seq != null && seq < 1) {
+            return "seq is not positive";
         }
         if (sensors != null) {
             if (sensors.size() > MAX_SENSORS) {

@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.UUID;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -140,9 +141,17 @@ public class HeartbeatConsumer {
                 Verifier.keyId(r.headers()).ifPresent(keyIds::add);
             }
             Map<String, AgentKey> known = keys.lookup(c, keyIds);
+            Map<String, Heartbeat.Last> last = new java.util.HashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : polled) {
                 Heartbeat hb = accept(r, known);
+                if (hb != null && !hb.newerThan(last.computeIfAbsent(hb.agentId(), a -> lastStored(c, a)))) {
+                    LOG.warnf("dropped heartbeat %s/%d@%d of agent %s: a replay (boot %s, seq %s, sent at %s is not newer"
+                            + " than the last one stored)", r.topic(), r.partition(), r.offset(), hb.agentId(),
+                            hb.bootId(), hb.seq(), hb.sentAt());
+                    hb = null;
+                }
                 if (hb != null) {
+                    last.put(hb.agentId(), new Heartbeat.Last(hb.bootId(), hb.seq(), hb.sentAt()));
                     upsert(c, hb);
                     if (hb.currentJobId() != null && hb.currentRunId() != null && hb.leaseEpoch() != null) {
                         jobs.renewLease(c, hb.agentId(), hb.currentJobId(), hb.currentRunId(), hb.leaseEpoch());
@@ -151,6 +160,24 @@ public class HeartbeatConsumer {
                 metrics.heartbeat(hb != null);
             }
             c.commit();
+        }
+    }
+
+    private static Heartbeat.Last lastStored(Connection c, String agentId) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT boot_id, heartbeat_seq, heartbeat_sent_at FROM agent_status WHERE agent_id = ?")) {
+            ps.setString(1, agentId);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long seq = rs.getLong(2);
+                java.sql.Timestamp sent = rs.getTimestamp(3);
+                return new Heartbeat.Last(rs.getObject(1, UUID.class), rs.wasNull() ? null : seq,
+                        sent == null ? null : sent.toInstant());
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read agent_status of " + agentId, e);
         }
     }
 
@@ -164,8 +191,8 @@ public class HeartbeatConsumer {
             LOG.warnf("dropped heartbeat %s: unsigned or unknown key", where);
             return null;
         }
-        if (!key.verifies() || r.value() == null || r.value().length > Heartbeat.MAX_BYTES
-                || !EventSigner.verify(r.value(), new String(sig.value(), StandardCharsets.UTF_8), key.secret())) {
+        if (!key.verifiesAt(Verifier.appendedAt(r)) || r.value() == null || r.value().length > Heartbeat.MAX_BYTES
+                || !EventSigner.verifyHeartbeat(r.value(), new String(sig.value(), StandardCharsets.UTF_8), key.secret())) {
             LOG.warnf("dropped heartbeat %s: key %s revoked or signature does not match", where, keyId);
             return null;
         }
@@ -190,13 +217,14 @@ public class HeartbeatConsumer {
     private void upsert(Connection c, Heartbeat hb) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO agent_status (agent_id, boot_id, pool, state, current_job_id, current_run_id, lease_epoch,
-                                          device_id, hostname, sensors, last_heartbeat_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, clock_timestamp())
+                                          device_id, hostname, sensors, last_heartbeat_at, heartbeat_seq, heartbeat_sent_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, clock_timestamp(), ?, ?)
                 ON CONFLICT (agent_id) DO UPDATE SET boot_id = excluded.boot_id, pool = excluded.pool,
                     state = excluded.state, current_job_id = excluded.current_job_id,
                     current_run_id = excluded.current_run_id, lease_epoch = excluded.lease_epoch,
                     device_id = excluded.device_id, hostname = excluded.hostname, sensors = excluded.sensors,
-                    last_heartbeat_at = excluded.last_heartbeat_at""")) {
+                    last_heartbeat_at = excluded.last_heartbeat_at, heartbeat_seq = excluded.heartbeat_seq,
+                    heartbeat_sent_at = excluded.heartbeat_sent_at""")) {
             ps.setString(1, hb.agentId());
             ps.setObject(2, hb.bootId(), Types.OTHER);
             ps.setString(3, hb.pool());
@@ -211,6 +239,8 @@ public class HeartbeatConsumer {
             ps.setString(8, hb.deviceId());
             ps.setString(9, hb.hostname());
             ps.setString(10, hb.sensors() == null ? null : mapper.writeValueAsString(hb.sensors()));
+            ps.setObject(11, hb.seq(), Types.BIGINT);
+            ps.setTimestamp(12, hb.sentAt() == null ? null : java.sql.Timestamp.from(hb.sentAt()));
             ps.executeUpdate();
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("sensors always encode", e);

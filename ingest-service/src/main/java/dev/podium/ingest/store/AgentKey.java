@@ -1,7 +1,13 @@
 package dev.podium.ingest.store;
 
-/** A stored agent key with its secret decrypted, for verification only; never serialised. */
-public record AgentKey(String keyId, String agentId, Status status, byte[] secret) {
+import java.time.Instant;
+
+/**
+ * A stored agent key with its secret decrypted, for verification only; never serialised. {@code pool} is the pool bound
+ * to it at issue (null for keys from before pools were bound); {@code graceEndsAt}, for a key a rotation retired, is the
+ * end of its grace period (retired at + {@code podium.ingest.keys.retiring-grace}).
+ */
+public record AgentKey(String keyId, String agentId, Status status, byte[] secret, String pool, Instant graceEndsAt) {
 
     public enum Status {
         ACTIVE,
@@ -17,9 +23,17 @@ public record AgentKey(String keyId, String agentId, Status status, byte[] secre
         }
     }
 
-    /** Active and retired keys verify; a revoked key verifies nothing. */
-    public boolean verifies() {
-        return status != Status.REVOKED;
+    /**
+     * Whether the key verifies a record the broker appended (or ingest first read) at {@code recordTime}: an active key
+     * does; a retired key only during its grace period after the rotation, judged by that time, which the writer
+     * cannot set; a revoked key never.
+     */
+    public boolean verifiesAt(Instant recordTime) {
+        return switch (status) {
+            case ACTIVE -> true;
+            case RETIRED -> graceEndsAt != null && recordTime.isBefore(graceEndsAt);
+            case REVOKED -> false;
+        };
     }
 
     @Override

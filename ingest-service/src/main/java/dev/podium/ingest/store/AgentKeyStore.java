@@ -32,31 +32,38 @@ public class AgentKeyStore {
     }
 
     private final SecretCipher cipher;
+    private final java.time.Duration retiringGrace;
 
     public AgentKeyStore(IngestConfig config) {
         this.cipher = new SecretCipher(config.masterKey());
+        this.retiringGrace = config.keys().retiringGrace();
     }
 
-    public Issued issue(Connection c, String agentId, String issuedBy) throws SQLException {
+    /** Issues a key bound to {@code pool}: the only pool whose jobs the agent's claims are granted. */
+    public Issued issue(Connection c, String agentId, String pool, String issuedBy) throws SQLException {
         byte[] id = new byte[12];
         RANDOM.nextBytes(id);
         String keyId = "pk_" + HexFormat.of().formatHex(id);
         String secret = EventSigner.newSecret();
         SecretCipher.Sealed sealed = cipher.seal(keyId, EventSigner.secretBytes(secret));
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO agent_key (key_id, agent_id, secret_ciphertext, secret_nonce, status, issued_by)
-                VALUES (?, ?, ?, ?, 'active', ?)""")) {
+                INSERT INTO agent_key (key_id, agent_id, secret_ciphertext, secret_nonce, status, issued_by, pool)
+                VALUES (?, ?, ?, ?, 'active', ?, ?)""")) {
             ps.setString(1, keyId);
             ps.setString(2, agentId);
             ps.setBytes(3, sealed.ciphertext());
             ps.setBytes(4, sealed.nonce());
             ps.setString(5, issuedBy);
+            ps.setString(6, pool);
             ps.executeUpdate();
         }
         return new Issued(keyId, agentId, secret);
     }
 
-    /** Retires the agent's active keys (they keep verifying); the ids of the keys retired. */
+    /**
+     * Retires the agent's active key (it verifies what the broker appends during the grace period, then nothing); the
+     * ids of the keys retired.
+     */
     public List<String> retireActive(Connection c, String agentId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE agent_key SET status = 'retired', retired_at = clock_timestamp()
@@ -88,6 +95,18 @@ public class AgentKeyStore {
         }
     }
 
+    /** The pool bound to the agent's newest key that is not revoked; empty when none has one. */
+    public Optional<String> pool(Connection c, String agentId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT pool FROM agent_key WHERE agent_id = ? AND status <> 'revoked'
+                ORDER BY issued_at DESC, key_id DESC LIMIT 1""")) {
+            ps.setString(1, agentId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
     public boolean hasActiveKey(Connection c, String agentId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT 1 FROM agent_key WHERE agent_id = ? AND status = 'active' LIMIT 1")) {
@@ -108,14 +127,17 @@ public class AgentKeyStore {
             return out;
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT key_id, agent_id, status, secret_ciphertext, secret_nonce FROM agent_key WHERE key_id = ANY(?)""")) {
+                SELECT key_id, agent_id, status, secret_ciphertext, secret_nonce, pool, retired_at FROM agent_key
+                WHERE key_id = ANY(?)""")) {
             ps.setArray(1, c.createArrayOf("text", keyIds.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String keyId = rs.getString(1);
                     try {
                         byte[] secret = cipher.open(keyId, rs.getBytes(4), rs.getBytes(5));
-                        out.put(keyId, new AgentKey(keyId, rs.getString(2), AgentKey.Status.fromSql(rs.getString(3)), secret));
+                        java.sql.Timestamp retired = rs.getTimestamp(7);
+                        out.put(keyId, new AgentKey(keyId, rs.getString(2), AgentKey.Status.fromSql(rs.getString(3)), secret,
+                                rs.getString(6), retired == null ? null : retired.toInstant().plus(retiringGrace)));
                     } catch (GeneralSecurityException e) {
                         LOG.errorf("agent key %s does not decrypt under the configured master key", keyId);
                     }

@@ -13,8 +13,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.record.TimestampType;
 
 /**
  * Checks one record from {@code podium.events}: signature headers, a key that verifies (active or retired, not revoked),
@@ -44,7 +47,16 @@ public final class Verifier {
         return header(headers, EventSigner.SIGNATURE_HEADER);
     }
 
-    public Verdict verify(byte[] value, Headers headers, Map<String, AgentKey> keys) {
+    /**
+     * When the broker appended a record, a time its writer cannot set; for a topic with writer-set (CreateTime)
+     * timestamps, now, when ingest reads it.
+     */
+    public static Instant appendedAt(ConsumerRecord<?, ?> r) {
+        return r.timestampType() == TimestampType.LOG_APPEND_TIME ? Instant.ofEpochMilli(r.timestamp()) : Instant.now();
+    }
+
+    /** The verdict on a record the broker appended at {@code appendedAt} (see {@link #appendedAt}). */
+    public Verdict verify(byte[] value, Headers headers, Map<String, AgentKey> keys, Instant appendedAt) {
         Optional<String> keyId = keyId(headers);
         Optional<String> signature = header(headers, EventSigner.SIGNATURE_HEADER);
         if (keyId.isEmpty()) {
@@ -57,8 +69,9 @@ public final class Verifier {
         if (key == null) {
             return refused("forged: unknown key " + keyId.get(), keyId.get(), value);
         }
-        if (!key.verifies()) {
-            return refused("forged: key " + key.keyId() + " is revoked", key.keyId(), value);
+        if (!key.verifiesAt(appendedAt)) {
+            return refused("forged: key " + key.keyId() + " is " + (key.status() == AgentKey.Status.REVOKED ? "revoked"
+                    : "retired and past its grace period"), key.keyId(), value);
         }
         if (value == null || !EventSigner.verify(value, signature.get(), key.secret())) {
             return refused("forged: signature does not match the record under key " + key.keyId(), key.keyId(), value);

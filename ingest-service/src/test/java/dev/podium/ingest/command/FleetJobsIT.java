@@ -13,7 +13,9 @@ import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.sign.CommandSignature;
 import dev.podium.events.sign.EventSigner;
+import java.security.PublicKey;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.heartbeat.Heartbeat;
 import dev.podium.ingest.testing.Db;
@@ -91,8 +93,8 @@ class FleetJobsIT {
         });
 
         UUID job = jobIds.get(0);
-        TestAgent first = TestAgent.register("fleet-a");
-        TestAgent second = TestAgent.register("fleet-b");
+        TestAgent first = TestAgent.register("fleet-a", gaudi);
+        TestAgent second = TestAgent.register("fleet-b", gaudi);
         UUID firstRun = claim(first, job, gaudi);
         await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", firstRun) == 1);
         UUID secondRun = claim(second, job, gaudi);
@@ -128,8 +130,8 @@ class FleetJobsIT {
         String pool = pool("mi250");
         UUID job = uuids(submit(Map.of("name", "expiry", "pools", List.of(pool), "spec", spec(Map.of())))
                 .getList("job_ids", String.class)).get(0);
-        TestAgent killed = TestAgent.register("fleet-killed");
-        TestAgent other = TestAgent.register("fleet-other");
+        TestAgent killed = TestAgent.register("fleet-killed", pool);
+        TestAgent other = TestAgent.register("fleet-other", pool);
         String benchmark = "fleet-" + UUID.randomUUID().toString().substring(0, 8);
         ComparisonKey key = new ComparisonKey(benchmark, "1", "training", "m", "fp32", 32, 1, 128,
                 new TreeMap<>(Map.of("dataloader_num_workers", "0")));
@@ -148,6 +150,8 @@ class FleetJobsIT {
         List<Envelope> offers = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobRequested.class),
                 l -> l.size() >= 2);
         assertThat(offers).extracting(Envelope::seq).containsExactly(1L, 4L);
+        assertThat(signedOnJobsTopic(List.of(job), JobRequested.class)).as("the epochs the offers are signed for")
+                .extracting(Signed::epoch).containsExactly(1, 2);
 
         UUID newRun = claim(other, job, pool);
         List<Envelope> grants = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobAssigned.class),
@@ -177,13 +181,35 @@ class FleetJobsIT {
     }
 
     @Test
+    void aClaimForAPoolItsKeyIsNotBoundToOrNamingNoPoolIsRefused() {
+        Db db = new Db(dataSource);
+        String pool = pool("bound");
+        UUID job = uuids(submit(Map.of("name", "bound", "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent outsider = TestAgent.register("fleet-outsider", pool("elsewhere"));
+        TestAgent silent = TestAgent.register("fleet-silent", pool);
+        UUID lying = claim(outsider, job, pool);
+        UUID noPool = UUID.randomUUID();
+        Kafka.send(List.of(silent.signed(SampleEvents.jobClaimed(noPool, job, silent.agentId(), null, Instant.now()))));
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id IN (?, ?)", lying, noPool) == 2);
+        assertThat(db.count("SELECT count(*) FROM job_grant WHERE job_id = ?", job)).isZero();
+
+        TestAgent member = TestAgent.register("fleet-member", pool);
+        UUID granted = claim(member, job, pool);
+        List<Envelope> grants = await().atMost(WAIT).until(() -> onJobsTopic(List.of(job), JobAssigned.class),
+                l -> !l.isEmpty());
+        assertThat(grants).singleElement().satisfies(e -> assertThat(((JobAssigned) e.payload()).runId()).isEqualTo(granted));
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/jobs/" + job + "/cancel").then().statusCode(200);
+    }
+
+    @Test
     void aRunWhoseClaimWasNotGrantedNeverCountsWhateverItReports() {
         Db db = new Db(dataSource);
         String pool = pool("h200");
         UUID job = uuids(submit(Map.of("name", "ungranted", "pools", List.of(pool), "spec", spec(Map.of())))
                 .getList("job_ids", String.class)).get(0);
-        TestAgent winner = TestAgent.register("fleet-winner");
-        TestAgent eager = TestAgent.register("fleet-eager");
+        TestAgent winner = TestAgent.register("fleet-winner", pool);
+        TestAgent eager = TestAgent.register("fleet-eager", pool);
         String benchmark = "fleet-" + UUID.randomUUID().toString().substring(0, 8);
         ComparisonKey key = new ComparisonKey(benchmark, "1", "training", "m", "fp32", 32, 1, 128,
                 new TreeMap<>(Map.of("dataloader_num_workers", "0")));
@@ -213,12 +239,10 @@ class FleetJobsIT {
     @Test
     void heartbeatsKeepALeaseAlivePastItsDurationAndItExpiresWhenTheyStop() throws Exception {
         Db db = new Db(dataSource);
-        String pool = pool("h100");
-        UUID job = uuids(submit(Map.of("name", "beats", "pools", List.of(pool), "spec", spec(Map.of())))
-                .getList("job_ids", String.class)).get(0);
-        TestAgent agent = TestAgent.register("fleet-beat");
-        UUID run = claim(agent, job, pool);
-        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+        Granted granted = granted("beats");
+        UUID job = granted.job();
+        TestAgent agent = granted.agent();
+        UUID run = granted.run();
 
         // Lease duration in tests is 3 s: heartbeats every 500 ms for 7 s keep it (a wrong epoch would not).
         await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
@@ -236,11 +260,29 @@ class FleetJobsIT {
     }
 
     @Test
+    void aReplayedHeartbeatDoesNotExtendTheLease() throws Exception {
+        Db db = new Db(dataSource);
+        Granted granted = granted("replay");
+        UUID job = granted.job();
+        TestAgent agent = granted.agent();
+        ProducerRecord<byte[], byte[]> beat = heartbeat(agent, job, granted.run(), 1);
+        Kafka.send(List.of(beat));
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId()) == 1);
+
+        // The agent died; someone replays its last heartbeat twice a second. The 3 s lease still expires.
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            Kafka.send(List.of(beat));
+            return "requested".equals(db.one("SELECT state FROM job WHERE job_id = ?", job));
+        });
+        assertThat(db.one("SELECT lease_epoch FROM job WHERE job_id = ?", job)).isEqualTo(2);
+    }
+
+    @Test
     void cancellingAJobRelaysJobCancelledAndEndsIt() {
         String pool = pool("cpu");
         UUID job = uuids(submit(Map.of("name", "cancel", "pools", List.of(pool), "spec", spec(Map.of())))
                 .getList("job_ids", String.class)).get(0);
-        TestAgent agent = TestAgent.register("fleet-cancel");
+        TestAgent agent = TestAgent.register("fleet-cancel", pool);
         claim(agent, job, pool);
         await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
 
@@ -258,7 +300,7 @@ class FleetJobsIT {
         assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/jobs/" + job)
                 .then().statusCode(200).extract().jsonPath().getString("state")).isEqualTo("cancelled");
         // A claim for a cancelled job is ignored.
-        TestAgent late = TestAgent.register("fleet-late");
+        TestAgent late = TestAgent.register("fleet-late", pool);
         UUID lateRun = claim(late, job, pool);
         Db db = new Db(dataSource);
         await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", lateRun) == 1);
@@ -303,7 +345,7 @@ class FleetJobsIT {
         String pool = pool("reaper");
         UUID job = uuids(submit(Map.of("name", "reaper", "pools", List.of(pool), "spec", spec(Map.of())))
                 .getList("job_ids", String.class)).get(0);
-        claim(TestAgent.register("fleet-reaper"), job, pool);
+        claim(TestAgent.register("fleet-reaper", pool), job, pool);
         await().atMost(WAIT).until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
 
         try (Connection holder = dataSource.getConnection(); Connection second = dataSource.getConnection()) {
@@ -457,6 +499,20 @@ class FleetJobsIT {
         return ids.stream().map(UUID::fromString).toList();
     }
 
+    /** A job of a new pool, claimed by a new agent whose key is bound to that pool, and granted to its run. */
+    private record Granted(UUID job, TestAgent agent, UUID run) {
+    }
+
+    private static Granted granted(String name) {
+        String pool = pool(name);
+        UUID job = uuids(submit(Map.of("name", name, "pools", List.of(pool), "spec", spec(Map.of())))
+                .getList("job_ids", String.class)).get(0);
+        TestAgent agent = TestAgent.register("fleet-" + name, pool);
+        UUID run = claim(agent, job, pool);
+        await().atMost(WAIT).until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
+        return new Granted(job, agent, run);
+    }
+
     /** JobClaimed as seq 1 of a new run stream, as an agent of {@code pool} answers a JobRequested; the run id. */
     private static UUID claim(TestAgent agent, UUID job, String pool) {
         UUID run = UUID.randomUUID();
@@ -464,10 +520,23 @@ class FleetJobsIT {
         return run;
     }
 
-    /** The envelopes of {@code type} about {@code jobs} now on podium.jobs, in offset order per job. */
+    /**
+     * The envelopes of {@code type} about {@code jobs} now on podium.jobs, in offset order per job; each verified as
+     * agents verify it, against the command side's public key.
+     */
     private static List<Envelope> onJobsTopic(List<UUID> jobs, Class<? extends JobEvent> type) {
+        return signedOnJobsTopic(jobs, type).stream().map(Signed::envelope).toList();
+    }
+
+    /** A record of podium.jobs and the lease epoch its command signature binds. */
+    private record Signed(Envelope envelope, int epoch) {
+    }
+
+    private static List<Signed> signedOnJobsTopic(List<UUID> jobs, Class<? extends JobEvent> type) {
         Set<String> keys = jobs.stream().map(UUID::toString).collect(Collectors.toSet());
-        List<Envelope> out = new ArrayList<>();
+        PublicKey command = CommandSignature.publicKey(given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/command-key")
+                .then().statusCode(200).extract().<String>path("command_public_key"));
+        List<Signed> out = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : Kafka.readAll(JOBS)) {
             if (r.key() != null && keys.contains(new String(r.key(), StandardCharsets.UTF_8))) {
                 // Agents validate what they read: every record must decode as a valid event.
@@ -476,21 +545,29 @@ class FleetJobsIT {
                         .isInstanceOf(Decoded.Accepted.class);
                 Envelope e = ((Decoded.Accepted) d).envelope();
                 assertThat(e.agentId()).isNull();
+                String epoch = header(r, CommandSignature.EPOCH_HEADER);
+                assertThat(CommandSignature.verify(command, (JobEvent) e.payload(), Integer.parseInt(epoch), r.value(),
+                        header(r, CommandSignature.SIGNATURE_HEADER))).as("the command signature of %s", e.payload()).isTrue();
                 if (type.isInstance(e.payload())) {
-                    out.add(e);
+                    out.add(new Signed(e, Integer.parseInt(epoch)));
                 }
             }
         }
         return out;
     }
 
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
     private static ProducerRecord<byte[], byte[]> heartbeat(TestAgent agent, UUID job, UUID run, int epoch)
             throws Exception {
         byte[] value = EventCodec.newMapper().writeValueAsBytes(new Heartbeat(agent.agentId(), UUID.randomUUID(), null,
-                "running", job, run, epoch, null, null, null, Instant.now()));
+                "running", job, run, epoch, null, null, null, Instant.now(), 1L));
         RecordHeaders headers = new RecordHeaders();
         headers.add(EventSigner.KEY_ID_HEADER, agent.keyId().getBytes(StandardCharsets.UTF_8));
-        headers.add(EventSigner.SIGNATURE_HEADER, EventSigner.sign(value, EventSigner.secretBytes(agent.secret()))
+        headers.add(EventSigner.SIGNATURE_HEADER, EventSigner.signHeartbeat(value, EventSigner.secretBytes(agent.secret()))
                 .getBytes(StandardCharsets.UTF_8));
         return new ProducerRecord<>("podium.heartbeats", null, agent.agentId().getBytes(StandardCharsets.UTF_8), value,
                 headers);

@@ -39,8 +39,8 @@ class HeartbeatIT {
         TestAgent other = TestAgent.register("other");
         UUID run = UUID.randomUUID();
         byte[] good = json(new Heartbeat(agent.agentId(), UUID.randomUUID(), "gaudi2", "running", UUID.randomUUID(), run,
-                2, "intel-gaudi2", "host-1", Map.of("power_w", 412.5, "hpu0_temp_c", 61.0), Instant.now()));
-        byte[] impostor = json(new Heartbeat(other.agentId(), null, null, "idle", null, null, null, null, null, null, null));
+                2, "intel-gaudi2", "host-1", Map.of("power_w", 412.5, "hpu0_temp_c", 61.0), Instant.now(), 1L));
+        byte[] impostor = json(new Heartbeat(other.agentId(), null, null, "idle", null, null, null, null, null, null, null, null));
         double droppedBefore = dropped();
 
         Kafka.send(List.of(
@@ -63,6 +63,37 @@ class HeartbeatIT {
         assertThat(db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", other.agentId())).isZero();
     }
 
+    @Test
+    void anEventRecordReplayedAsAHeartbeatDoesNotVerify() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("replayed");
+        ProducerRecord<byte[], byte[]> event = agent.signed(dev.podium.events.testing.SampleEvents.agentRegistered(
+                agent.agentId(), UUID.randomUUID(), "intel-gaudi2", Instant.now()));
+        double droppedBefore = dropped();
+        Kafka.send(List.of(new ProducerRecord<>("podium.heartbeats", null, agent.agentId().getBytes(StandardCharsets.UTF_8),
+                event.value(), event.headers())));
+        await().atMost(Duration.ofSeconds(30)).until(() -> dropped() - droppedBefore >= 1);
+        assertThat(db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId())).isZero();
+    }
+
+    @Test
+    void aHeartbeatNotNewerThanTheLastOneStoredIsDropped() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("seq");
+        UUID boot = UUID.randomUUID();
+        byte[] second = json(new Heartbeat(agent.agentId(), boot, "p", "running", null, null, null, null, null, null,
+                Instant.now(), 2L));
+        byte[] first = json(new Heartbeat(agent.agentId(), boot, "p", "idle", null, null, null, null, null, null,
+                Instant.now(), 1L));
+        double droppedBefore = dropped();
+        Kafka.send(List.of(heartbeat(agent.agentId(), second, agent.keyId(), sign(second, agent)),
+                heartbeat(agent.agentId(), first, agent.keyId(), sign(first, agent)),
+                heartbeat(agent.agentId(), second, agent.keyId(), sign(second, agent))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> dropped() - droppedBefore >= 2);
+        assertThat(db.rows("SELECT state, heartbeat_seq FROM agent_status WHERE agent_id = ?", agent.agentId()))
+                .containsExactly(List.of("running", 2L));
+    }
+
     private double dropped() {
         var counter = registry.find("podium.ingest.heartbeats").tag("outcome", "dropped").counter();
         return counter == null ? 0 : counter.count();
@@ -73,7 +104,7 @@ class HeartbeatIT {
     }
 
     private static String sign(byte[] value, TestAgent agent) {
-        return EventSigner.sign(value, EventSigner.secretBytes(agent.secret()));
+        return EventSigner.signHeartbeat(value, EventSigner.secretBytes(agent.secret()));
     }
 
     private static ProducerRecord<byte[], byte[]> heartbeat(String key, byte[] value, String keyId, String signature) {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class HeartbeatTest {
 
     private static Heartbeat of(String agent, String state, Integer epoch, Map<String, Double> sensors) {
-        return new Heartbeat(agent, null, "pool", state, null, null, epoch, null, null, sensors, null);
+        return new Heartbeat(agent, null, "pool", state, null, null, epoch, null, null, sensors, null, null);
     }
 
     @Test

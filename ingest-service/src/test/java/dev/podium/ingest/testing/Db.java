@@ -30,6 +30,18 @@ public final class Db {
         return rows.get(0).get(0);
     }
 
+    /** Runs one statement; the number of rows it changed. */
+    public int execute(String sql, Object... params) {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
     public List<List<Object>> rows(String sql, Object... params) {
         try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {

@@ -30,11 +30,16 @@ public final class TestAgent {
         this.secret = secret;
     }
 
-    /** Registers a new agent with a unique id starting with {@code prefix}. */
+    /** Registers a new agent with a unique id starting with {@code prefix}, its key bound to the default pool. */
     public static TestAgent register(String prefix) {
+        return register(prefix, "default");
+    }
+
+    /** Registers a new agent whose key is bound to {@code pool}: the pool its claims may be granted in. */
+    public static TestAgent register(String prefix, String pool) {
         String agentId = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         JsonPath body = given().auth().oauth2(ADMIN_TOKEN).contentType(ContentType.JSON)
-                .body(Map.of("agent_id", agentId))
+                .body(Map.of("agent_id", agentId, "pool", pool))
                 .post("/admin/agents")
                 .then().statusCode(201).extract().jsonPath();
         return new TestAgent(agentId, body.getString("key_id"), body.getString("secret"));

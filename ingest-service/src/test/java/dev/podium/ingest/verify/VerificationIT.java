@@ -1,6 +1,7 @@
 package dev.podium.ingest.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
@@ -103,6 +104,34 @@ class VerificationIT {
         assertThat(db().rows("SELECT DISTINCT key_id FROM event_store WHERE stream_id = ? ORDER BY 1", "run/" + run))
                 .extracting(r -> r.get(0)).containsExactlyInAnyOrder(old.keyId(), agent.keyId());
         assertThat(db().one("SELECT status FROM agent_key WHERE key_id = ?", old.keyId())).isEqualTo("retired");
+    }
+
+    @Test
+    void aRetiredKeyPastItsGracePeriodVerifiesNothing() {
+        TestAgent agent = TestAgent.register("graceful");
+        TestAgent old = agent.rotate();
+        // The grace period is judged by the broker's append time; here it ended a day ago.
+        db().execute("UPDATE agent_key SET retired_at = clock_timestamp() - interval '25 hours' WHERE key_id = ?",
+                old.keyId());
+        Envelope e = SampleEvents.agentRegistered(agent.agentId(), UUID.randomUUID(), "intel-gaudi2", Instant.now());
+        Kafka.send(List.of(old.signed(e)));
+        assertThat(reasonFor(e)).isEqualTo("forged: key " + old.keyId() + " is retired and past its grace period");
+        assertThat(stored(e)).isFalse();
+        Envelope fresh = SampleEvents.agentRegistered(agent.agentId(), UUID.randomUUID(), "intel-gaudi2", Instant.now());
+        Kafka.send(List.of(agent.signed(fresh)));
+        await().atMost(Duration.ofSeconds(30)).until(() -> stored(fresh));
+    }
+
+    @Test
+    void anAgentHasAtMostOneActiveKeyByAConstraintOfTheDatabase() {
+        TestAgent agent = TestAgent.register("one-active");
+        assertThatThrownBy(() -> db().execute("""
+                INSERT INTO agent_key (key_id, agent_id, secret_ciphertext, secret_nonce, status, issued_by, pool)
+                VALUES ('pk_second', ?, '\\x00', '\\x00', 'active', 'test', 'default')""", agent.agentId()))
+                .hasMessageContaining("agent_key_one_active");
+        agent.rotate();
+        assertThat(db().count("SELECT count(*) FROM agent_key WHERE agent_id = ? AND status = 'active'", agent.agentId()))
+                .isEqualTo(1);
     }
 
     private boolean stored(Envelope e) {

@@ -19,24 +19,29 @@ class VerifierTest {
     private static final EventCodec CODEC = new EventCodec();
     private final Verifier verifier = new Verifier(CODEC);
     private final String secret = EventSigner.newSecret();
-    private final AgentKey active = new AgentKey("pk_a", "agent-a", AgentKey.Status.ACTIVE, EventSigner.secretBytes(secret));
+    private final AgentKey active = new AgentKey("pk_a", "agent-a", AgentKey.Status.ACTIVE, EventSigner.secretBytes(secret),
+            "default", null);
     private final Envelope registered = SampleEvents.agentRegistered("agent-a", UUID.randomUUID(), "intel-gaudi2",
             Instant.now());
 
     @Test
     void aRecordSignedByItsAgentsKeyIsVerified() {
         byte[] value = CODEC.encode(registered);
-        Verdict v = verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", active));
+        Verdict v = verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", active), Instant.now());
         assertThat(v).isInstanceOf(Verdict.Verified.class);
         assertThat(((Verdict.Verified) v).agentId()).isEqualTo("agent-a");
     }
 
     @Test
-    void aRetiredKeyStillVerifies() {
+    void aRetiredKeyVerifiesWhatTheBrokerAppendedDuringItsGraceAndNothingAfter() {
         byte[] value = CODEC.encode(registered);
-        AgentKey retired = new AgentKey("pk_a", "agent-a", AgentKey.Status.RETIRED, active.secret());
-        assertThat(verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", retired)))
+        Instant graceEnds = Instant.parse("2026-12-01T12:00:00Z");
+        AgentKey retired = new AgentKey("pk_a", "agent-a", AgentKey.Status.RETIRED, active.secret(), "default", graceEnds);
+        assertThat(verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", retired), graceEnds.minusSeconds(1)))
                 .isInstanceOf(Verdict.Verified.class);
+        assertThat(verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", retired), graceEnds))
+                .isInstanceOfSatisfying(Verdict.Refused.class, r -> assertThat(r.reason())
+                        .isEqualTo("forged: key pk_a is retired and past its grace period"));
     }
 
     @Test
@@ -48,14 +53,14 @@ class VerifierTest {
         assertThat(reason(value, headers("pk_a\u0000", sign(value)), active)).startsWith("unsigned");
         assertThat(reason(value, headers("pk_a", sign("other".getBytes(StandardCharsets.UTF_8))), active))
                 .startsWith("forged: signature does not match");
-        AgentKey revoked = new AgentKey("pk_a", "agent-a", AgentKey.Status.REVOKED, active.secret());
+        AgentKey revoked = new AgentKey("pk_a", "agent-a", AgentKey.Status.REVOKED, active.secret(), "default", null);
         assertThat(reason(value, headers("pk_a", sign(value)), revoked)).isEqualTo("forged: key pk_a is revoked");
     }
 
     @Test
     void aRefusedRecordStillNamesItsEventIdWhenItHasOne() {
         byte[] value = CODEC.encode(registered);
-        Verdict v = verifier.verify(value, headers("pk_b", sign(value)), Map.of("pk_a", active));
+        Verdict v = verifier.verify(value, headers("pk_b", sign(value)), Map.of("pk_a", active), Instant.now());
         assertThat(((Verdict.Refused) v).eventId()).isEqualTo(registered.eventId().toString());
     }
 
@@ -81,7 +86,7 @@ class VerifierTest {
     }
 
     private String reason(byte[] value, RecordHeaders headers, AgentKey key) {
-        Verdict v = verifier.verify(value, headers, Map.of(key.keyId(), key));
+        Verdict v = verifier.verify(value, headers, Map.of(key.keyId(), key), Instant.now());
         assertThat(v).isInstanceOf(Verdict.Refused.class);
         return ((Verdict.Refused) v).reason();
     }

@@ -4,7 +4,11 @@ import dev.podium.agent.config.AgentSettings;
 import dev.podium.agent.config.KeyFile;
 import dev.podium.agent.journal.Journal;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
 /** Options shared by the commands that publish: identity, Kafka, journal. */
@@ -33,6 +37,21 @@ final class AgentOptions {
                     + "in the journal and is sent on the next start (default: ${DEFAULT-VALUE}).")
     int flushTimeoutSeconds;
 
+    @Option(names = "--allow-env", paramLabel = "NAME", split = ",",
+            description = "Environment variables a job may set for its workload, beyond the built-in ones of distributed"
+                    + " runs (MASTER_ADDR, WORLD_SIZE, CUDA_VISIBLE_DEVICES, ...). Default: $PODIUM_JOB_ENV_ALLOW"
+                    + " (comma-separated). Names starting with PODIUM_ are never passed.")
+    List<String> allowEnv;
+
+    /** The names of {@code --allow-env}, else of {@code $PODIUM_JOB_ENV_ALLOW}. */
+    Set<String> allowedEnvironment() {
+        if (allowEnv != null) {
+            return allowEnv.stream().map(String::trim).filter(n -> !n.isEmpty()).collect(Collectors.toSet());
+        }
+        String configured = env().getOrDefault("PODIUM_JOB_ENV_ALLOW", "");
+        return Arrays.stream(configured.split(",")).map(String::trim).filter(n -> !n.isEmpty()).collect(Collectors.toSet());
+    }
+
     static Map<String, String> env() {
         return System.getenv();
     }
@@ -57,7 +76,7 @@ final class AgentOptions {
         KeyFile.Identity id = KeyFile.load(file, env());
         String bootstrap = bootstrapServers != null ? bootstrapServers : id.bootstrapServers();
         return new AgentSettings(id.agentId(), id.keyId(), id.secret(), id.pool(), bootstrap, home().resolve("journal"),
-                journalMaxBytes);
+                journalMaxBytes, id.commandKey());
     }
 
     /** Bootstrap servers for commands that need no identity (journal --flush). */

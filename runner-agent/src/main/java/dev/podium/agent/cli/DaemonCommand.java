@@ -40,7 +40,7 @@ public final class DaemonCommand implements Callable<Integer> {
     double claimTimeoutSeconds;
 
     @Option(names = "--python", paramLabel = "PATH",
-            description = "Python interpreter for the reference workload and the software probe, unless the job sets `python` "
+            description = "Python interpreter for the reference workload and the software probe; a job cannot choose it "
                     + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
     String python;
 
@@ -64,7 +64,8 @@ public final class DaemonCommand implements Callable<Integer> {
         Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(py, tools));
         Daemon.Config config = new Daemon.Config(settings, fp, options.home().resolve("workload"), py,
                 Duration.ofMillis(Math.round(intervalSeconds * 1000)), maxHeartbeats, slots,
-                Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)), sampleIntervalMillis);
+                Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)), sampleIntervalMillis,
+                options.allowedEnvironment());
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
             Daemon daemon = new Daemon(config, pub.sink, System.err);
             CountDownLatch done = new CountDownLatch(1);

@@ -52,11 +52,11 @@ public final class RunCommand implements Callable<Integer> {
         ToolRunner tools = new ToolRunner();
         Progress progress = Progress.forConsole();
         progress.line("detecting host...");
-        // No probe here: the runner probes the interpreter each point runs with (the job's `python`, else this one).
+        // No probe here: the runner probes the interpreter when it runs the reference workload.
         Fingerprint fp = new HostDetector(tools).detect(null);
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
             JobRunner runner = new JobRunner(pub.sink, fp, options.home().resolve("workload"), py, progress, tools,
-                    sampleIntervalMillis);
+                    sampleIntervalMillis).allowingEnvironment(options.allowedEnvironment());
             CountDownLatch done = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 runner.cancel();

@@ -1,12 +1,15 @@
 package dev.podium.agent.config;
 
 import java.nio.file.Path;
+import java.security.PublicKey;
 
 /**
  * Who the agent is and where it publishes. The secret stays in memory only; it is never journaled or logged.
  *
  * @param bootstrapServers Kafka bootstrap servers, or null when the agent only journals
  * @param journalMaxBytes  bound of the journal on disk
+ * @param commandKey       the command side's Ed25519 public key that signs podium.jobs, or null (key file from before
+ *                         signed commands: the daemon then takes no jobs)
  */
 public record AgentSettings(
         String agentId,
@@ -15,7 +18,8 @@ public record AgentSettings(
         String pool,
         String bootstrapServers,
         Path journalDir,
-        long journalMaxBytes) {
+        long journalMaxBytes,
+        PublicKey commandKey) {
 
     public static final long DEFAULT_JOURNAL_MAX_BYTES = 256L * 1024 * 1024;
 

@@ -1,11 +1,13 @@
 package dev.podium.agent.config;
 
+import dev.podium.events.sign.CommandSignature;
 import dev.podium.events.sign.EventSigner;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Pattern;
@@ -16,11 +18,12 @@ import java.util.regex.Pattern;
  * agent.id=gpu-host-3
  * key.id=k-2026-01
  * key.secret=&lt;URL-safe base64, as EventSigner.newSecret() makes it&gt;
+ * command.public.key=&lt;base64&gt;      # the command side's Ed25519 public key; without it the daemon takes no jobs
  * pool=default                      # optional
  * kafka.bootstrap.servers=host:9092 # optional
  * </pre>
- * Environment variables {@code PODIUM_AGENT_ID}, {@code PODIUM_KEY_ID}, {@code PODIUM_KEY_SECRET}, {@code PODIUM_POOL} and
- * {@code PODIUM_KAFKA_BOOTSTRAP} override the file, so a container can be configured without one.
+ * Environment variables {@code PODIUM_AGENT_ID}, {@code PODIUM_KEY_ID}, {@code PODIUM_KEY_SECRET}, {@code PODIUM_POOL},
+ * {@code PODIUM_COMMAND_PUBLIC_KEY} and {@code PODIUM_KAFKA_BOOTSTRAP} override the file, so a container can be configured without one.
  */
 public final class KeyFile {
 
@@ -29,7 +32,9 @@ public final class KeyFile {
     private KeyFile() {
     }
 
-    public record Identity(String agentId, String keyId, byte[] secret, String pool, String bootstrapServers) {
+    /** {@code commandKey} is null in a key file issued before records on podium.jobs were signed. */
+    public record Identity(String agentId, String keyId, byte[] secret, String pool, String bootstrapServers,
+            PublicKey commandKey) {
     }
 
     public static Identity load(Path file, Map<String, String> env) {
@@ -49,6 +54,7 @@ public final class KeyFile {
         String secret = pick(env, "PODIUM_KEY_SECRET", p, "key.secret");
         String pool = pick(env, "PODIUM_POOL", p, "pool");
         String bootstrap = pick(env, "PODIUM_KAFKA_BOOTSTRAP", p, "kafka.bootstrap.servers");
+        String commandKey = pick(env, "PODIUM_COMMAND_PUBLIC_KEY", p, "command.public.key");
         String where = file == null ? "environment" : "key file " + file + " or environment";
         if (agentId == null) {
             throw new SettingsException("agent.id (PODIUM_AGENT_ID) is missing from the " + where);
@@ -71,7 +77,13 @@ public final class KeyFile {
         if (secretBytes.length < 16) {
             throw new SettingsException("key.secret is too short: " + secretBytes.length + " bytes, at least 16 needed");
         }
-        return new Identity(agentId, keyId, secretBytes, pool == null ? "default" : pool, bootstrap);
+        PublicKey command;
+        try {
+            command = commandKey == null ? null : CommandSignature.publicKey(commandKey);
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException("command.public.key is not a base64 Ed25519 public key");
+        }
+        return new Identity(agentId, keyId, secretBytes, pool == null ? "default" : pool, bootstrap, command);
     }
 
     private static String pick(Map<String, String> env, String envName, Properties p, String key) {

@@ -39,9 +39,11 @@ public final class Daemon {
      * @param slots            jobs run at once (claims unanswered count against them)
      * @param claimTimeout     how long an unanswered claim holds its slot
      * @param maxHeartbeats    stop after this many heartbeats (0: until stopped)
+     * @param allowedEnvironment environment variables jobs may set beyond the built-in ones (see ChildEnvironment)
      */
     public record Config(AgentSettings settings, Fingerprint fingerprint, Path workDir, String python,
-            Duration heartbeatInterval, int maxHeartbeats, int slots, Duration claimTimeout, long sampleIntervalMillis) {
+            Duration heartbeatInterval, int maxHeartbeats, int slots, Duration claimTimeout, long sampleIntervalMillis,
+            java.util.Set<String> allowedEnvironment) {
     }
 
     private final Config config;
@@ -51,6 +53,7 @@ public final class Daemon {
     private final Object signal = new Object();
     private boolean wake;
     private boolean stopped;
+    private long heartbeatSeq;
 
     public Daemon(Config config, EventSink sink, PrintStream log) {
         this.config = config;
@@ -78,14 +81,16 @@ public final class Daemon {
         Map<String, Software> probes = Collections.synchronizedMap(new HashMap<>());
         JobDispatcher dispatcher = new JobDispatcher(sink, settings.pool(), config.slots(), config.claimTimeout(),
                 () -> new JobRunner(sink, fp, config.workDir(), config.python(), new Progress(log, false), tools,
-                        config.sampleIntervalMillis()).sharingSoftwareProbes(probes),
+                        config.sampleIntervalMillis()).sharingSoftwareProbes(probes)
+                        .allowingEnvironment(config.allowedEnvironment()),
                 this::wake, log);
         try (HeartbeatSender heartbeats = new HeartbeatSender(settings.bootstrapServers(), sink)) {
             sink.stream(StreamId.agent(settings.agentId(), bootId)).emit(new AgentRegistered(settings.agentId(), bootId,
                     settings.pool(), AgentVersion.VERSION, fp.host(), fp.accelerators(), fp.software()));
             log.println("agent " + settings.agentId() + " registered (boot " + bootId + ", pool " + settings.pool()
                     + ", " + config.slots() + (config.slots() == 1 ? " slot" : " slots") + ")");
-            try (JobFeed feed = new JobFeed(settings.bootstrapServers(), settings.agentId(), dispatcher, log)) {
+            try (JobFeed feed = new JobFeed(settings.bootstrapServers(), settings.agentId(), settings.commandKey(),
+                    dispatcher, log)) {
                 feed.start();
                 beat(heartbeats, dispatcher, deviceId);
             } finally {
@@ -112,7 +117,8 @@ public final class Daemon {
                 ok &= heartbeats.send(new Heartbeat(settings.agentId(), bootId, settings.pool(),
                         job.isPresent() ? "running" : "idle", job.map(JobDispatcher.Current::jobId).orElse(null),
                         job.map(JobDispatcher.Current::runId).orElse(null), job.map(JobDispatcher.Current::leaseEpoch).orElse(null),
-                        deviceId, config.fingerprint().host().hostname(), sensors, Instant.now()), ackTimeout);
+                        deviceId, config.fingerprint().host().hostname(), sensors, Instant.now(), ++heartbeatSeq),
+                        ackTimeout);
             }
             if (ok != lastOk) {
                 log.println(ok ? "heartbeats reach Kafka again" : "heartbeat not acknowledged by Kafka");

@@ -9,6 +9,7 @@ import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobLeaseExpired;
+import dev.podium.events.model.JobSpec;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunFailed;
 import java.io.PrintStream;
@@ -42,7 +43,8 @@ final class JobDispatcher {
     record Current(UUID jobId, UUID runId, int leaseEpoch) {
     }
 
-    private record Claim(UUID jobId, UUID runId, int offer, EventSink.StreamWriter stream, long atNanos) {
+    /** A claim of one offer: the spec claimed is the one a grant runs. */
+    private record Claim(UUID jobId, UUID runId, int offer, JobSpec spec, EventSink.StreamWriter stream, long atNanos) {
     }
 
     private static final class Active {
@@ -59,7 +61,7 @@ final class JobDispatcher {
         }
     }
 
-    private final JobBoard board = new JobBoard();
+    private final JobBoard board;
     private final EventSink sink;
     private final String agentId;
     private final String pool;
@@ -76,6 +78,8 @@ final class JobDispatcher {
     /** Offers already claimed, as job id + offer number. */
     private final Set<String> claimedOffers = new HashSet<>();
     private final Map<UUID, Active> running = new LinkedHashMap<>();
+    /** Runs started, so that no grant (a replay, or one the event id memory forgot) runs one twice. */
+    private final Set<UUID> started = new HashSet<>();
     private boolean caughtUp;
     private boolean stopping;
 
@@ -90,6 +94,7 @@ final class JobDispatcher {
         this.slots = slots;
         this.claimTimeout = claimTimeout;
         this.runners = runners;
+        this.board = new JobBoard(log);
         this.onChange = onChange;
         this.log = log;
         AtomicInteger n = new AtomicInteger();
@@ -100,9 +105,12 @@ final class JobDispatcher {
         });
     }
 
-    /** Applies one record of {@code podium.jobs}; a duplicate (an event id seen before) changes nothing. */
-    synchronized void accept(UUID eventId, JobEvent event) {
-        if (!board.apply(eventId, event) || !caughtUp) {
+    /**
+     * Applies one record of {@code podium.jobs} whose command signature was verified for lease epoch {@code epoch}; a
+     * duplicate (an event id seen before) or a refused record changes nothing.
+     */
+    synchronized void accept(UUID eventId, JobEvent event, int epoch) {
+        if (!board.apply(eventId, event, epoch) || !caughtUp) {
             return;
         }
         if (event instanceof JobAssigned a) {
@@ -170,7 +178,8 @@ final class JobDispatcher {
             return; // cancelled before
         }
         Active active = running.get(a.jobId());
-        boolean mine = agentId.equals(a.agentId()) && claims.containsKey(a.runId());
+        Claim claim = claims.get(a.runId());
+        boolean mine = agentId.equals(a.agentId()) && claim != null && claim.jobId().equals(a.jobId());
         if (active != null) {
             if (active.runId.equals(a.runId()) && mine) {
                 active.leaseEpoch = a.leaseEpoch();
@@ -184,9 +193,12 @@ final class JobDispatcher {
             dropClaims(a.jobId());
             return;
         }
-        Claim claim = claims.get(a.runId());
         pending.remove(a.runId());
-        if (stopping || running.size() >= slots || job.spec() == null) {
+        if (!started.add(a.runId())) {
+            log.println("refusing the grant of job " + a.jobId() + " to run " + a.runId() + ": a grant of that run came before");
+            return;
+        }
+        if (stopping || running.size() >= slots) {
             log.println("job " + a.jobId() + " was granted to run " + a.runId() + " but this agent cannot take it now;"
                     + " its lease will expire");
             return;
@@ -200,7 +212,7 @@ final class JobDispatcher {
         running.put(job.jobId(), active);
         log.println("job " + job.jobId() + " granted (run " + claim.runId() + ", epoch " + epoch + "): starting");
         onChange.run();
-        JobDefinition definition = new JobDefinition(job.spec(), null, null, null, List.of());
+        JobDefinition definition = new JobDefinition(claim.spec(), null, null, null, List.of());
         executor.execute(() -> {
             try {
                 runner.runGranted(definition, claim.stream(), claim.runId(), job.jobId(), active.leaseEpoch);
@@ -264,7 +276,7 @@ final class JobDispatcher {
                 claimedOffers.remove(job.jobId() + "#" + job.offer());
                 return;
             }
-            claims.put(runId, new Claim(job.jobId(), runId, job.offer(), stream, now));
+            claims.put(runId, new Claim(job.jobId(), runId, job.offer(), job.spec(), stream, now));
             pending.add(runId);
             free--;
             log.println("claimed job " + job.jobId() + " (run " + runId + ")");

@@ -5,6 +5,9 @@ import dev.podium.events.Envelope;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.job.JobEvent;
+import dev.podium.events.sign.CommandSignature;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -22,20 +26,28 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Reads all of {@code podium.jobs} from its beginning on every start, on one thread: the agent assigns itself every
  * partition (no consumer group, so a long job never causes a rebalance and every agent sees every record) and hands each
  * job event to the {@link JobDispatcher}, which deduplicates by event id. Once it has read up to the end offsets of the
- * start, it tells the dispatcher it has caught up. Records that do not decode as job events are skipped with a log line.
+ * start, it tells the dispatcher it has caught up. Records that do not decode as job events, or whose command signature
+ * ({@link CommandSignature}) does not verify under the command side's public key, are skipped with a log line: anyone
+ * who can write to the topic can write records, only the command side can sign them. Without a public key the agent
+ * acts on nothing.
  */
 final class JobFeed implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(300);
+    static final String NO_COMMAND_KEY = "this agent takes no jobs: its key file has no command.public.key"
+            + " (PODIUM_COMMAND_PUBLIC_KEY), so it cannot tell the command side's records from forged ones; copy the"
+            + " command_public_key of ingest-service's GET /admin/command-key (also in every key issue or rotate answer)"
+            + " into the key file as command.public.key and restart the agent";
 
     private final EventCodec codec = new EventCodec();
     private final KafkaConsumer<String, byte[]> consumer;
     private final JobDispatcher dispatcher;
+    private final PublicKey commandKey;
     private final PrintStream log;
     private final Thread thread;
     private volatile boolean closed;
 
-    JobFeed(String bootstrapServers, String agentId, JobDispatcher dispatcher, PrintStream log) {
+    JobFeed(String bootstrapServers, String agentId, PublicKey commandKey, JobDispatcher dispatcher, PrintStream log) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         dev.podium.agent.publish.KafkaLogin.apply(p);
@@ -45,6 +57,7 @@ final class JobFeed implements AutoCloseable {
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         this.dispatcher = dispatcher;
+        this.commandKey = commandKey;
         this.log = log;
         this.thread = new Thread(this::loop, "podium-jobs-feed");
         this.thread.setDaemon(true);
@@ -55,6 +68,10 @@ final class JobFeed implements AutoCloseable {
     }
 
     private void loop() {
+        if (commandKey == null) {
+            log.println(NO_COMMAND_KEY);
+            return;
+        }
         try {
             List<TopicPartition> parts = partitions();
             if (parts.isEmpty()) {
@@ -116,13 +133,38 @@ final class JobFeed implements AutoCloseable {
 
     private void handle(ConsumerRecord<String, byte[]> r) {
         Decoded d = r.value() == null ? null : codec.decode(r.value());
-        if (d instanceof Decoded.Accepted a && a.envelope().payload() instanceof JobEvent event) {
-            Envelope e = a.envelope();
-            dispatcher.accept(e.eventId(), event);
-        } else {
-            log.println("skipping record " + r.partition() + "/" + r.offset() + " of " + Topics.JOBS + ": "
-                    + (d instanceof Decoded.Rejected x ? x.reason() : "not a job event"));
+        if (!(d instanceof Decoded.Accepted a && a.envelope().payload() instanceof JobEvent event)) {
+            skip(r, d instanceof Decoded.Rejected x ? x.reason() : "not a job event");
+            return;
         }
+        Integer epoch = epoch(r);
+        String signature = header(r, CommandSignature.SIGNATURE_HEADER);
+        if (epoch == null || signature == null) {
+            skip(r, "not signed by the command side");
+        } else if (!CommandSignature.verify(commandKey, event, epoch, r.value(), signature)) {
+            skip(r, "its command signature does not verify");
+        } else {
+            Envelope e = a.envelope();
+            dispatcher.accept(e.eventId(), event, epoch);
+        }
+    }
+
+    private void skip(ConsumerRecord<String, byte[]> r, String why) {
+        log.println("skipping record " + r.partition() + "/" + r.offset() + " of " + Topics.JOBS + ": " + why);
+    }
+
+    private static Integer epoch(ConsumerRecord<String, byte[]> r) {
+        String text = header(r, CommandSignature.EPOCH_HEADER);
+        try {
+            return text == null ? null : Integer.valueOf(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> r, String name) {
+        Header h = r.headers().lastHeader(name);
+        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     @Override

@@ -20,6 +20,7 @@ import dev.podium.agent.parse.StepLog;
 import dev.podium.agent.parse.StepSample;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.workload.ProcessOutcome;
+import dev.podium.agent.workload.ChildEnvironment;
 import dev.podium.agent.workload.ProcessRunner;
 import dev.podium.agent.workload.Adapter;
 import dev.podium.agent.workload.ShippedWorkload;
@@ -85,6 +86,7 @@ public final class JobRunner {
     private final long sampleIntervalMillis;
     private final ProcessRunner process = new ProcessRunner();
     private Map<String, Software> softwareByPython = new java.util.HashMap<>();
+    private ChildEnvironment childEnvironment = new ChildEnvironment(List.of());
     private volatile String cancelReason;
     private int progressEverySteps;
     private Duration progressMinInterval = Duration.ofSeconds(5);
@@ -119,6 +121,12 @@ public final class JobRunner {
      * runner. The map must be safe for concurrent use and allow null values (an interpreter whose probe failed), e.g.
      * {@code Collections.synchronizedMap(new HashMap<>())}.
      */
+    /** Lets jobs set these environment variables too, beyond {@link ChildEnvironment#DISTRIBUTED}. */
+    public JobRunner allowingEnvironment(java.util.Collection<String> names) {
+        this.childEnvironment = new ChildEnvironment(names);
+        return this;
+    }
+
     public JobRunner sharingSoftwareProbes(Map<String, Software> cache) {
         this.softwareByPython = cache;
         return this;
@@ -179,11 +187,15 @@ public final class JobRunner {
         JobSpec spec = job.spec();
         Adapter adapter = Adapter.of(spec);
         boolean shipped = adapter.shipped();
-        String py = requested.getOrDefault("python", python);
+        // A command job runs what it likes anyway, so its `python` only says which interpreter the probe asks.
+        String py = shipped ? python : requested.getOrDefault("python", python);
         List<String> command = adapter.command(py, scripts, requested, spec.warmupSteps());
         Map<String, String> point = adapter.keyed(requested, software(py));
         Adapter.KeyDefaults defaults = adapter.defaults(job, point);
         Redactor redactor = Redactor.of(spec.environment(), command);
+        Map<String, String> environment = childEnvironment.build(System.getenv(), spec.environment(),
+                name -> progress.line("environment variable " + name + " of the job is not on this agent's allowlist"
+                        + " (--allow-env adds a name); left out"));
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
@@ -247,7 +259,7 @@ public final class JobRunner {
                 losses.add(repLosses);
                 List<StepSample> logged = java.util.Collections.synchronizedList(new ArrayList<>());
                 long repStarted = System.nanoTime();
-                ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
+                ProcessOutcome outcome = process.run(command, environment, workDir, Duration.ofSeconds(spec.timeoutSeconds()),
                         line -> {
                             JsonLinesParser.stepLine(line).ifPresent(st -> {
                                 long n = steps.incrementAndGet();

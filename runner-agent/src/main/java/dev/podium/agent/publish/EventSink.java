@@ -62,8 +62,14 @@ public final class EventSink {
         }
     }
 
-    /** The signed headers for a value sent outside the journal (heartbeats). */
-    public Map<String, byte[]> signedHeaders(byte[] value) {
+    /** The signed headers of a heartbeat, signed in the heartbeat domain (see EventSigner#signHeartbeat). */
+    public Map<String, byte[]> heartbeatHeaders(byte[] value) {
+        return Map.of(
+                EventSigner.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8),
+                EventSigner.SIGNATURE_HEADER, EventSigner.signHeartbeat(value, secret).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private Map<String, byte[]> signedHeaders(byte[] value) {
         return Map.of(
                 EventSigner.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8),
                 EventSigner.SIGNATURE_HEADER, EventSigner.sign(value, secret).getBytes(StandardCharsets.US_ASCII));

@@ -37,7 +37,7 @@ public final class HeartbeatSender implements AutoCloseable {
     public boolean send(Heartbeat hb, Duration timeout) {
         byte[] value = encode(hb);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.HEARTBEATS, hb.agentId(), value);
-        sink.signedHeaders(value).forEach((k, v) -> record.headers().add(k, v));
+        sink.heartbeatHeaders(value).forEach((k, v) -> record.headers().add(k, v));
         try {
             producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return true;

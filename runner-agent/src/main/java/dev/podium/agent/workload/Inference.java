@@ -26,7 +26,7 @@ public record Inference() implements Adapter {
     public static final String NAME = "inference";
     public static final String MODEL_PREFIX = "podium-tiny-";
     public static final Set<String> PARAMETERS = Set.of("task", "compiler", "batch_size", "image_size", "denoise_steps",
-            "input_len", "output_len", "requests", "precision", "seed", "device", "threads", "python");
+            "input_len", "output_len", "requests", "precision", "seed", "device", "threads");
     private static final Map<String, String> PRIMARY = Map.of("image", "seconds_per_image", "text",
             "output_tokens_per_second", "classify", "inference_samples_per_second");
     public static final String TORCH_COMPILE = "torch.compile";

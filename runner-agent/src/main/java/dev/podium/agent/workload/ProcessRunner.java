@@ -27,9 +27,12 @@ public final class ProcessRunner {
     private volatile Process process;
     private volatile boolean cancelled;
 
+    /** Runs {@code command} with exactly {@code environment} (plus PYTHONUNBUFFERED). */
     public ProcessOutcome run(List<String> command, Map<String, String> environment, Path workDir, Duration timeout,
             Consumer<String> onLine) {
         ProcessBuilder pb = new ProcessBuilder(command);
+        // The complete environment (see ChildEnvironment): nothing of the agent's own is inherited.
+        pb.environment().clear();
         pb.environment().putAll(environment);
         pb.environment().put("PYTHONUNBUFFERED", "1");
         if (workDir != null) {

@@ -22,9 +22,12 @@ public record ReferenceTraining() implements Adapter {
     public static final String NAME = "reference";
     public static final String MODEL_PREFIX = "podium-tiny-vl-";
     public static final String THROUGHPUT = "train_samples_per_second";
-    /** Parameters the script understands; any other parameter in a reference job is an error. */
+    /**
+     * Parameters the script understands; any other parameter in a reference job is an error. The interpreter is not one:
+     * the agent's configuration chooses it, since a job choosing it could run any program.
+     */
     public static final Set<String> PARAMETERS = Set.of("size", "batch_size", "dataloader_num_workers", "dataloader",
-            "precision", "steps", "seed", "device", "threads", "python", "nproc", "find_max_batch", "max_batch",
+            "precision", "steps", "seed", "device", "threads", "nproc", "find_max_batch", "max_batch",
             "memory_limit_mb");
     private static final Set<String> PIPELINES = Set.of("cpu", "device");
 

@@ -46,6 +46,10 @@ public final class ShippedWorkload {
     }
 
     static void checkKnown(Map<String, String> point, Set<String> known, String workload) {
+        if (point.containsKey("python")) {
+            throw new JobSpecException("parameters.python", "a job cannot choose the " + workload + " workload's"
+                    + " interpreter; the agent's --python or $PODIUM_PYTHON does");
+        }
         for (String p : point.keySet()) {
             if (!known.contains(p)) {
                 throw new JobSpecException("parameters." + p, "unknown to the " + workload + " workload; known: "

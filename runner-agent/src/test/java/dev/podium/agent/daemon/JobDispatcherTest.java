@@ -68,7 +68,8 @@ class JobDispatcherTest {
         EventSink sink = new EventSink(journal, ME, "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
         return new JobDispatcher(sink, "a", slots, claimTimeout,
-                () -> new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100),
+                () -> new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100)
+                        .allowingEnvironment(List.of("GATE")),
                 () -> { }, new PrintStream(java.io.OutputStream.nullOutputStream()));
     }
 
@@ -98,9 +99,14 @@ class JobDispatcherTest {
         return events().stream().filter(e -> e.streamId().equals("run/" + runId)).toList();
     }
 
+    /** Applies a record as the feed does once its command signature verified: for its epoch (1 for a first request). */
+    private void accept(UUID eventId, dev.podium.events.job.JobEvent event) {
+        dispatcher.accept(eventId, event, dev.podium.agent.support.CommandSide.epochOf(event));
+    }
+
     private UUID request(String pool) throws Exception {
         UUID job = UUID.randomUUID();
-        dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, pool, gatedSpec()));
+        accept(UUID.randomUUID(), new JobRequested(job, null, pool, gatedSpec()));
         return job;
     }
 
@@ -108,16 +114,16 @@ class JobDispatcherTest {
     void claimsNothingBeforeCatchingUpAndThenOnlyJobsStillOpenInItsPool() throws Exception {
         dispatcher = dispatcher(5, Duration.ofMinutes(10));
         UUID assigned = request("a");
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(assigned, UUID.randomUUID(), "other", 1, null));
+        accept(UUID.randomUUID(), new JobAssigned(assigned, UUID.randomUUID(), "other", 1, null));
         UUID cancelled = request("a");
-        dispatcher.accept(UUID.randomUUID(), new JobCancelled(cancelled, "not needed", "admin"));
+        accept(UUID.randomUUID(), new JobCancelled(cancelled, "not needed", "admin"));
         UUID otherPool = request("b");
         UUID expired = request("a");
         UUID expiredRun = UUID.randomUUID();
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(expired, expiredRun, "other", 1, null));
-        dispatcher.accept(UUID.randomUUID(), new JobLeaseExpired(expired, expiredRun, "other", 1));
-        // The command side may also offer the expired job again with a request: the same offer, one claim.
-        dispatcher.accept(UUID.randomUUID(), new JobRequested(expired, null, "a", gatedSpec()));
+        accept(UUID.randomUUID(), new JobAssigned(expired, expiredRun, "other", 1, null));
+        accept(UUID.randomUUID(), new JobLeaseExpired(expired, expiredRun, "other", 1));
+        // The command side also offers the expired job again with a request of the next epoch: the same offer, one claim.
+        dispatcher.accept(UUID.randomUUID(), new JobRequested(expired, null, "a", gatedSpec()), 2);
         UUID open = request("a");
         assertThat(events()).isEmpty();
 
@@ -141,16 +147,16 @@ class JobDispatcherTest {
         UUID job = UUID.randomUUID();
         UUID requestId = UUID.randomUUID();
         JobRequested request = new JobRequested(job, null, "a", gatedSpec());
-        dispatcher.accept(requestId, request);
-        dispatcher.accept(requestId, request);
+        accept(requestId, request);
+        accept(requestId, request);
         assertThat(claims(job)).hasSize(1);
         UUID runId = claims(job).get(0).runId();
 
         UUID grantId = UUID.randomUUID();
         JobAssigned grant = new JobAssigned(job, runId, ME, 1, null);
-        dispatcher.accept(grantId, grant);
-        dispatcher.accept(grantId, grant);
-        dispatcher.accept(requestId, request); // a late copy of the request must not offer the job again
+        accept(grantId, grant);
+        accept(grantId, grant);
+        accept(requestId, request); // a late copy of the request must not offer the job again
         Files.writeString(gate, "");
         await().atMost(Duration.ofSeconds(30)).until(() -> dispatcher.runningCount() == 0
                 && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
@@ -176,8 +182,8 @@ class JobDispatcherTest {
         assertThat(claims(first)).hasSize(1);
         assertThat(claims(second)).as("one slot: the unanswered claim holds it").isEmpty();
 
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(first, UUID.randomUUID(), ME, 1, null)); // a run it never claimed
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(first, UUID.randomUUID(), "other", 1, null));
+        accept(UUID.randomUUID(), new JobAssigned(first, UUID.randomUUID(), ME, 1, null)); // a run it never claimed
+        accept(UUID.randomUUID(), new JobAssigned(first, UUID.randomUUID(), "other", 2, null));
 
         assertThat(dispatcher.runningCount()).isZero();
         assertThat(events()).noneMatch(e -> e.payload() instanceof RunStarted);
@@ -200,15 +206,15 @@ class JobDispatcherTest {
         dispatcher.caughtUp();
         UUID job = request("a");
         UUID runId = claims(job).get(0).runId();
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
         await().atMost(Duration.ofSeconds(30)).until(() -> run(runId).stream().anyMatch(e -> e.payload() instanceof RunStarted));
 
-        dispatcher.accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 1));
-        dispatcher.accept(UUID.randomUUID(), new JobLeaseExpired(job, UUID.randomUUID(), ME, 2));
+        accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 1));
+        accept(UUID.randomUUID(), new JobLeaseExpired(job, UUID.randomUUID(), ME, 2));
         assertThat(dispatcher.current()).contains(new JobDispatcher.Current(job, runId, 2));
         assertThat(run(runId)).noneMatch(e -> e.payload() instanceof RunCancelled);
 
-        dispatcher.accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 2));
+        accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 2));
         await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
         assertThat(run(runId)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunCancelled.class,
                 c -> assertThat(c.reason()).contains("lease of epoch 2 expired")));
@@ -220,8 +226,8 @@ class JobDispatcherTest {
         dispatcher.caughtUp();
         UUID job = request("a");
         UUID runId = claims(job).get(0).runId();
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
-        dispatcher.accept(UUID.randomUUID(), new JobCancelled(job, "wrong pool", "alice"));
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
+        accept(UUID.randomUUID(), new JobCancelled(job, "wrong pool", "alice"));
         await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
         assertThat(run(runId)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunCancelled.class,
                 c -> assertThat(c.reason()).contains("job cancelled by alice: wrong pool")));
@@ -229,10 +235,59 @@ class JobDispatcherTest {
 
         UUID next = request("a");
         UUID nextRun = claims(next).get(0).runId();
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(next, nextRun, ME, 1, null));
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(next, UUID.randomUUID(), "other", 2, null));
+        accept(UUID.randomUUID(), new JobAssigned(next, nextRun, ME, 1, null));
+        accept(UUID.randomUUID(), new JobAssigned(next, UUID.randomUUID(), "other", 2, null));
         await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
         assertThat(run(nextRun)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunCancelled.class,
                 c -> assertThat(c.reason()).contains("granted to run").contains("of agent other (epoch 2)")));
+    }
+
+    @Test
+    void aGrantOfARunThatRanOrOfAnEpochNotNewerNeverRunsAgainWhateverItsEventId() throws Exception {
+        dispatcher.caughtUp();
+        UUID job = request("a");
+        UUID runId = claims(job).get(0).runId();
+        Files.writeString(gate, "");
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
+        await().atMost(Duration.ofSeconds(30)).until(() -> dispatcher.runningCount() == 0
+                && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
+
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
+
+        assertThat(dispatcher.runningCount()).isZero();
+        assertThat(run(runId)).filteredOn(e -> e.payload() instanceof RunStarted).hasSize(1);
+    }
+
+    @Test
+    void aRequestThatChangesTheSpecOfAClaimedJobIsRefusedAndTheGrantRunsWhatWasClaimed() throws Exception {
+        dispatcher.caughtUp();
+        UUID job = request("a");
+        UUID runId = claims(job).get(0).runId();
+        Path marker = dir.resolve("changed-spec-ran");
+        JobSpec changed = new JobSpec("gated", "command", List.of("touch", marker.toString()), "jsonl", Map.of(), Map.of(),
+                1, 0, 120, Map.of(), 1, 1, "a");
+        dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", changed), 2);
+        Files.writeString(gate, "");
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
+        await().atMost(Duration.ofSeconds(30)).until(() -> dispatcher.runningCount() == 0
+                && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
+
+        assertThat(marker).doesNotExist();
+        assertThat(claims(job)).as("the refused request is no new offer").hasSize(1);
+    }
+
+    @Test
+    void anOfferOfAnEpochAlreadyGrantedIsNoNewOffer() throws Exception {
+        dispatcher = dispatcher(2, Duration.ofMinutes(10));
+        dispatcher.caughtUp();
+        UUID job = request("a");
+        accept(UUID.randomUUID(), new JobAssigned(job, UUID.randomUUID(), "other", 3, null));
+        dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", gatedSpec()), 3);
+        dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", gatedSpec()), 2);
+        assertThat(claims(job)).hasSize(1);
+
+        dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", gatedSpec()), 4);
+        assertThat(claims(job)).as("the next epoch is a new offer").hasSize(2);
     }
 }

@@ -15,6 +15,7 @@ import dev.podium.agent.journal.Journal;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.publish.Publisher;
 import dev.podium.agent.support.AgentFixture;
+import dev.podium.agent.support.CommandSide;
 import dev.podium.agent.support.Events;
 import dev.podium.agent.support.KafkaBroker;
 import dev.podium.agent.support.TopicTail;
@@ -53,7 +54,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -92,6 +92,7 @@ class JobsIT {
     static KafkaBroker kafka;
     static TopicTail tail;
     static KafkaProducer<String, byte[]> commandSide;
+    static final CommandSide SIGNER = new CommandSide();
     static Fingerprint fingerprint;
     static final Map<String, Agent> agents = new ConcurrentHashMap<>();
     static final Map<UUID, AtomicLong> jobSeqs = new ConcurrentHashMap<>();
@@ -144,17 +145,18 @@ class JobsIT {
     }
 
     static Agent start(String agentId, String pool, int slots) throws Exception {
-        AgentFixture fixture = AgentFixture.create(dir, agentId);
+        AgentFixture fixture = AgentFixture.create(dir, agentId, SIGNER);
         Files.writeString(fixture.keyFile(), "pool=" + pool + "\n", StandardOpenOption.APPEND);
         KeyFile.Identity id = KeyFile.load(fixture.keyFile(), Map.of());
         AgentSettings settings = new AgentSettings(id.agentId(), id.keyId(), id.secret(), id.pool(), kafka.bootstrapServers(),
-                fixture.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES);
+                fixture.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES, id.commandKey());
         Journal journal = new Journal(settings.journalDir(), settings.journalMaxBytes());
         EventSink sink = new EventSink(journal, agentId, settings.keyId(), settings.secret(), Clock.systemUTC());
         Publisher publisher = new Publisher(journal, kafka.bootstrapServers());
         sink.attach(publisher);
         Daemon daemon = new Daemon(new Daemon.Config(settings, fingerprint, fixture.home().resolve("workload"), "/usr/bin/python3",
-                Duration.ofSeconds(1), 0, slots, Duration.ofMinutes(5), 500), sink, prefixed(agentId));
+                Duration.ofSeconds(1), 0, slots, Duration.ofMinutes(5), 500, java.util.Set.of("GATE", "PID_FILE")), sink,
+                prefixed(agentId));
         Thread thread = new Thread(daemon::run, "daemon-" + agentId);
         thread.start();
         Agent agent = new Agent(fixture, journal, publisher, daemon, thread);
@@ -169,10 +171,13 @@ class JobsIT {
         return CODEC.encode(Envelope.of(UUID.randomUUID(), StreamId.job(jobId), seq, null, Instant.now(), event));
     }
 
-    /** Produces a record to podium.jobs (to {@code partition} when not null) and returns the partition it went to. */
+    /**
+     * Produces a record to podium.jobs (to {@code partition} when not null), signed by the command side, and returns the
+     * partition it went to.
+     */
     static int produce(Integer partition, UUID key, byte[] value) {
         try {
-            return commandSide.send(new ProducerRecord<>("podium.jobs", partition, key.toString(), value)).get().partition();
+            return commandSide.send(SIGNER.signed(partition, key, value)).get().partition();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -281,7 +286,7 @@ class JobsIT {
         List<JsonNode> out = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : tail.records("podium.heartbeats")) {
             if (r.key().equals(agentId)) {
-                assertThat(EventSigner.verify(r.value(), Events.header(r, EventSigner.SIGNATURE_HEADER),
+                assertThat(EventSigner.verifyHeartbeat(r.value(), Events.header(r, EventSigner.SIGNATURE_HEADER),
                         agents.get(agentId).fixture().secret())).isTrue();
                 out.add(new ObjectMapper().readTree(r.value()));
             }

@@ -136,7 +136,7 @@ class PublishingIT {
                 """.formatted(script, token, token));
         Path failing = agent.job("fail.yaml", Files.readString(ok).replace("FAIL: \"0\"", "FAIL: \"3\""));
         String[] common = {"--key-file", agent.keyFile().toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-                "--home", agent.home().toString()};
+                "--home", agent.home().toString(), "--allow-env", "HF_TOKEN,FAIL"};
         assertThat(AgentMain.execute(Stream.concat(Stream.of("run", ok.toString()), Stream.of(common)).toArray(String[]::new))).isZero();
         assertThat(AgentMain.execute(Stream.concat(Stream.of("run", failing.toString()), Stream.of(common)).toArray(String[]::new)))
                 .isEqualTo(1);
@@ -171,7 +171,7 @@ class PublishingIT {
         List<ConsumerRecord<String, byte[]>> beats = kafka.records("podium.heartbeats", 2, Duration.ofSeconds(30)).stream()
                 .filter(r -> r.key().equals("daemon-agent")).toList();
         assertThat(beats).hasSize(2).allSatisfy(r -> {
-            assertThat(EventSigner.verify(r.value(), Events.header(r, EventSigner.SIGNATURE_HEADER), agent.secret())).isTrue();
+            assertThat(EventSigner.verifyHeartbeat(r.value(), Events.header(r, EventSigner.SIGNATURE_HEADER), agent.secret())).isTrue();
             JsonNode hb = new ObjectMapper().readTree(r.value());
             assertThat(hb.path("agent_id").asText()).isEqualTo("daemon-agent");
             assertThat(hb.path("state").asText()).isEqualTo("idle");

@@ -404,5 +404,22 @@ class JobRunnerTest {
         ValidityCheck c = warmupCheck(completed());
         assertThat(c.passed()).isFalse();
         assertThat(c.detail()).contains("warmup_steps is 0");
+    @Test
+    void aReferenceJobNamingAnInterpreterIsRefusedWithAClearError() throws Exception {
+        Path marker = dir.resolve("interpreter-ran");
+        Path fake = dir.resolve("fake-python.sh");
+        Files.writeString(fake, "#!/bin/sh\ntouch " + marker + "\n");
+        fake.toFile().setExecutable(true);
+        JobDefinition job = new JobSpecReader().read("""
+                benchmark: reference-probe
+                adapter: reference
+                parameters: {python: "%s", steps: 2}
+                repetitions: 1
+                """.formatted(fake));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(job)).isInstanceOf(JobSpecException.class)
+                .hasMessageContaining("parameters.python")
+                .hasMessageContaining("a job cannot choose the reference workload's interpreter");
+        assertThat(marker).doesNotExist();
+        assertThat(events()).isEmpty();
     }
 }

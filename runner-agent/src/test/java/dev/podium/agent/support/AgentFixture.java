@@ -9,9 +9,15 @@ import java.nio.file.Path;
 public record AgentFixture(String agentId, String keyId, String secretText, Path keyFile, Path home) {
 
     public static AgentFixture create(Path dir, String agentId) throws IOException {
+        return create(dir, agentId, null);
+    }
+
+    /** An identity whose key file also holds the command side's public key (when not null), as issued keys do. */
+    public static AgentFixture create(Path dir, String agentId, CommandSide commandSide) throws IOException {
         String secret = EventSigner.newSecret();
         Path keyFile = dir.resolve(agentId + ".key");
-        Files.writeString(keyFile, "agent.id=" + agentId + "\nkey.id=" + agentId + "-k1\nkey.secret=" + secret + "\n");
+        Files.writeString(keyFile, "agent.id=" + agentId + "\nkey.id=" + agentId + "-k1\nkey.secret=" + secret + "\n"
+                + (commandSide == null ? "" : "command.public.key=" + commandSide.publicKeyText() + "\n"));
         return new AgentFixture(agentId, agentId + "-k1", secret, keyFile, dir.resolve(agentId + "-home"));
     }
 
