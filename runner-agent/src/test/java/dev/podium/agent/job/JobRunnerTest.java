@@ -404,6 +404,8 @@ class JobRunnerTest {
         ValidityCheck c = warmupCheck(completed());
         assertThat(c.passed()).isFalse();
         assertThat(c.detail()).contains("warmup_steps is 0");
+    }
+
     @Test
     void aReferenceJobNamingAnInterpreterIsRefusedWithAClearError() throws Exception {
         Path marker = dir.resolve("interpreter-ran");
