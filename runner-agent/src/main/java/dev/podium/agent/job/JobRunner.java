@@ -138,7 +138,7 @@ public final class JobRunner {
             }
             UUID runId = UUID.randomUUID();
             outcomes.add(runPoint(job, points.get(i), script, "[" + (i + 1) + "/" + points.size() + "]",
-                    sink.stream(StreamId.run(runId)), runId, null, null));
+                    sink.stream(StreamId.run(runId)), runId, null, null, Map.of()));
         }
         return outcomes;
     }
@@ -148,12 +148,14 @@ public final class JobRunner {
      * first event is the JobClaimed), and RunStarted names the job and the lease epoch. Such a job has exactly one point,
      * since the command side expands the matrix into one job per point.
      */
-    public RunOutcome runGranted(JobDefinition job, EventSink.StreamWriter stream, UUID runId, UUID jobId, int leaseEpoch) {
+    public RunOutcome runGranted(JobDefinition job, EventSink.StreamWriter stream, UUID runId, UUID jobId, int leaseEpoch,
+            Map<String, String> secrets) {
         List<Map<String, String>> points = job.points();
         if (points.size() != 1) {
             throw new JobSpecException("matrix", "a job from podium.jobs must be one point, this one has " + points.size());
         }
-        return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch);
+        return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch,
+                secrets);
     }
 
     /** Checks the reference workload's parameters and extracts its script (null for the command adapter). */
@@ -176,15 +178,18 @@ public final class JobRunner {
         return reference ? ReferenceWorkload.extract(workDir) : null;
     }
 
+    /** {@code secrets} join the workload's environment; their values are masked in everything the run publishes. */
     private RunOutcome runPoint(JobDefinition job, Map<String, String> point, Path script, String label,
-            EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch) {
+            EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch, Map<String, String> secrets) {
         JobSpec spec = job.spec();
         boolean reference = script != null;
         String py = point.getOrDefault("python", python);
         List<String> command = reference
                 ? ReferenceWorkload.command(py, script, point, spec.warmupSteps())
                 : CommandLine.fill(spec.command(), point);
-        Redactor redactor = Redactor.of(spec.environment(), command);
+        Map<String, String> environment = new TreeMap<>(spec.environment());
+        environment.putAll(secrets);
+        Redactor redactor = Redactor.of(spec.environment(), command).alsoMasking(secrets.values());
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
@@ -244,7 +249,7 @@ public final class JobRunner {
                 List<Double> repLosses = java.util.Collections.synchronizedList(new ArrayList<>());
                 losses.add(repLosses);
                 long repStarted = System.nanoTime();
-                ProcessOutcome outcome = process.run(command, spec.environment(), workDir, Duration.ofSeconds(spec.timeoutSeconds()),
+                ProcessOutcome outcome = process.run(command, environment, workDir, Duration.ofSeconds(spec.timeoutSeconds()),
                         line -> {
                             JsonLinesParser.stepLine(line).ifPresent(st -> {
                                 long n = steps.incrementAndGet();
@@ -272,8 +277,8 @@ public final class JobRunner {
                 ParseResult parsed = parser.parse(outcome.stdout());
                 String primary = primaryMetric(parsed, reference);
                 if (primary == null) {
-                    return fail(stream, runId, point, "parse", outcome.exitCode(), "no metrics found by parser " + parserName
-                            + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")"),
+                    return fail(stream, runId, point, "parse", outcome.exitCode(), redactor.text("no metrics found by parser "
+                            + parserName + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")")),
                             redactor.text(outcome.tail()), label);
                 }
                 perRepetition.add(parsed.metrics());
