@@ -68,7 +68,7 @@ done
 listening=$(ss -Hltn 2>/dev/null | awk '{print $4}')
 for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
   grep -qE "[:.]$port\$" <<<"$listening" || { say "nothing listens on port $port"; exit 1; }
-  wide=$(grep -E "[:.]$port\$" <<<"$listening" | grep -vE "^127\.0\.0\.1:" || true)
+  wide=$(grep -E "[:.]$port\$" <<<"$listening" | grep -vE "^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]|\[::1\]):" || true)
   [ -z "$wide" ] || { say "port $port listens beyond 127.0.0.1: $wide"; exit 1; }
 done
 
