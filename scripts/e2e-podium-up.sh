@@ -56,6 +56,21 @@ say "the local page shows the published devices and this machine's run"
 html=$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local")
 grep -q "Intel Gaudi 2" <<<"$html" || { say "the HTML page lacks the published devices"; exit 1; }
 
+say "no secret on any command line, secret files mode 600, every port on 127.0.0.1"
+args=$(ps -eo args)
+for f in .podium/admin-token .podium/master-key .podium/query-db-password .podium/agent.key; do
+  [ -f "$f" ] || continue
+  [ "$(stat -c %a "$f")" = 600 ] || { say "$f is mode $(stat -c %a "$f"), not 600"; exit 1; }
+  value=$(if [ "$f" = .podium/agent.key ]; then sed -n 's/^key.secret=//p' "$f"; else cat "$f"; fi)
+  [ -n "$value" ] || continue
+  if grep -qF -- "$value" <<<"$args"; then say "the secret of $f is on a command line:"; grep -F -- "$value" <<<"$args" | cut -c1-200; exit 1; fi
+done
+listening=$(ss -Hltn 2>/dev/null | awk '{print $4}')
+for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
+  grep -qE "[:.]$port\$" <<<"$listening" || { say "nothing listens on port $port"; exit 1; }
+  wide=$(grep -E "[:.]$port\$" <<<"$listening" | grep -vE "^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]|\[::1\]):" || true)
+  [ -z "$wide" ] || { say "port $port listens beyond 127.0.0.1: $wide"; exit 1; }
+done
 # While the platform is up: every shipped workload class through the agent, Kafka and ingest onto the pages.
 "$SOURCE/scripts/e2e-workloads.sh" "$WORK/podium" "http://127.0.0.1:$PODIUM_QUERY_PORT" "127.0.0.1:$PODIUM_KAFKA_PORT"
 

@@ -123,11 +123,77 @@ class MigrationsIT {
         assertDeniedToAnalyst("SELECT * FROM campaign");
     }
 
-    private static void assertDeniedToAnalyst(String sql) throws SQLException {
+    @Test
+    void queryRoleReadsThePagesTablesButNoSecretAndWritesNothing() throws SQLException {
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
+                s.execute("SET ROLE podium_query");
+                for (String table : List.of("event_store", "proj_run", "proj_leaderboard_row", "job", "campaign",
+                        "agent_status", "flyway_schema_history", "analytics.results")) {
+                    s.executeQuery("SELECT count(*) FROM " + table).close();
+                }
+            } finally {
+                c.rollback();
+            }
+        }
+        assertDenied("podium_query", "SELECT * FROM agent_key");
+        assertDenied("podium_query", "SELECT * FROM campaign_secret");
+        assertDenied("podium_query", "SELECT * FROM outbox");
+        assertDenied("podium_query", "INSERT INTO proj_benchmark (benchmark, last_position) VALUES ('x', 1)");
+        assertDenied("podium_query", "UPDATE proj_run SET status = 'completed'");
+        assertDenied("podium_query", "DELETE FROM event_store");
+        assertDenied("podium_query", "TRUNCATE proj_run");
+        assertDenied("podium_query", "CREATE TABLE public.mine (x int)");
+    }
+
+    @Test
+    void tablesOfLaterMigrationsAreReadableByTheQueryRole() throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE proj_later (x int)");
+                s.execute("SET ROLE podium_query");
+                s.executeQuery("SELECT count(*) FROM proj_later").close();
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    @Test
+    void analyticsEventsMasksJobEnvironmentValues() throws SQLException {
+        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            try {
+                s.execute("""
+                        INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at,
+                            payload, payload_hash)
+                        VALUES ('0c1d0000-0000-4000-8000-000000000001', 'job/x', 1, 'JobRequested', 1, 'command:t', now(),
+                            '{"job_id": "x", "spec": {"benchmark": "b", "environment": {"HF_TOKEN": "hf_leaked_value", "OMP_NUM_THREADS": "4"}}}',
+                            'h')""");
                 s.execute("SET ROLE podium_analyst");
+                try (ResultSet rs = s.executeQuery(
+                        "SELECT payload::text FROM analytics.events WHERE event_id = '0c1d0000-0000-4000-8000-000000000001'")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).doesNotContain("hf_leaked_value").doesNotContain("\"4\"")
+                            .contains("HF_TOKEN").contains("OMP_NUM_THREADS").contains("\"benchmark\": \"b\"");
+                }
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    private static void assertDeniedToAnalyst(String sql) throws SQLException {
+        assertDenied("podium_analyst", sql);
+    }
+
+    private static void assertDenied(String role, String sql) throws SQLException {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET ROLE " + role);
                 assertThatThrownBy(() -> s.execute(sql))
                         .as(sql)
                         .isInstanceOf(SQLException.class)

@@ -1,6 +1,7 @@
 package dev.podium.ingest.command;
 
 import dev.podium.ingest.config.AdminConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -8,20 +9,50 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 
 /**
- * The named admin tokens. Tokens are compared as SHA-256 digests in constant time, and every configured token is
+ * The named admin tokens and their scopes. Tokens are compared as SHA-256 digests in constant time, and every configured token is
  * compared, so neither the length nor the position of a match leaks through timing.
  */
 @ApplicationScoped
+@Startup
 public class AdminTokens {
 
     private final AdminConfig config;
 
     public AdminTokens(AdminConfig config) {
         this.config = config;
+        checkScopes();
+    }
+
+    /** A token that matched: its name and its scope. */
+    public record Caller(String name, AdminScope scope) {
+    }
+
+    /**
+     * Every configured scope names a token and is a scope.
+     *
+     * @throws IllegalArgumentException otherwise, so that a misspelt scope stops the start instead of granting admin
+     */
+    private void checkScopes() {
+        config.scopes().forEach((name, scope) -> {
+            if (!config.tokens().containsKey(name)) {
+                throw new IllegalArgumentException("podium.admin.scopes." + name + " names no token");
+            }
+            AdminScope.parse(scope);
+        });
+    }
+
+    /** The token presented with its scope, or null when it is none of them. */
+    public Caller callerOf(String presented) {
+        String name = nameOf(presented);
+        if (name == null) {
+            return null;
+        }
+        String scope = config.scopes().get(name);
+        return new Caller(name, scope == null ? AdminScope.ADMIN : AdminScope.parse(scope));
     }
 
     /** The name of the token presented, or null when it is none of them. */
-    public String nameOf(String presented) {
+    private String nameOf(String presented) {
         if (presented == null || presented.isEmpty()) {
             return null;
         }

@@ -23,6 +23,25 @@ public final class CampaignPlan {
     private CampaignPlan() {
     }
 
+    /**
+     * How many points {@link #points} would make, without making them: the product of the axis sizes, saturated at
+     * {@link Long#MAX_VALUE}, so a matrix of a billion points is refused before anything is allocated for it.
+     */
+    public static long count(Map<String, List<String>> matrix) {
+        long n = 1;
+        if (matrix == null) {
+            return n;
+        }
+        for (List<String> values : matrix.values()) {
+            int size = values == null ? 0 : values.size();
+            if (size == 0) {
+                return 0;
+            }
+            n = n > Long.MAX_VALUE / size ? Long.MAX_VALUE : n * size;
+        }
+        return n;
+    }
+
     /** Every point of the matrix; one empty point for an empty or missing matrix. */
     public static List<Map<String, String>> points(Map<String, List<String>> matrix) {
         List<Map<String, String>> out = new ArrayList<>();

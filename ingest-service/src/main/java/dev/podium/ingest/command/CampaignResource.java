@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.JobSpec;
+import dev.podium.ingest.store.CampaignSecretStore;
 import io.agroal.api.AgroalDataSource;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -29,11 +30,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * Campaigns: {@code POST /admin/campaigns} (JSON or YAML: name, spec, pools, schedule) appends CampaignCreated and one
+ * Campaigns: {@code POST /admin/campaigns} (JSON or YAML: name, spec, pools, schedule, secrets) appends CampaignCreated and one
  * JobRequested per pool and matrix point, relayed to {@code podium.jobs}; {@code GET /admin/campaigns/{id}} shows its
  * jobs and their states; {@code DELETE /admin/campaigns/{id}/schedule} stops its repeats.
  */
@@ -42,17 +44,23 @@ import java.util.regex.Pattern;
 public class CampaignResource {
 
     static final Pattern POOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+    /** Bounds on a campaign's secrets, so that they always fit sealed in one grant. */
+    static final int MAX_SECRETS = 32;
+    static final int MAX_SECRET_BYTES = 8 * 1024;
     private static final ObjectMapper YAML = new YAMLMapper();
 
     private final AgroalDataSource dataSource;
     private final JobCommands jobs;
     private final AdminCaller caller;
+    private final CampaignSecretStore secrets;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public CampaignResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller) {
+    public CampaignResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller, CampaignSecretStore secrets) {
         this.dataSource = dataSource;
         this.jobs = jobs;
         this.caller = caller;
+        this.secrets = secrets;
     }
 
     @POST
@@ -100,6 +108,7 @@ public class CampaignResource {
                 problems.add("spec: " + e.getMessage().lines().findFirst().orElse(""));
             }
         }
+        Map<String, String> secretValues = secrets(doc.path("secrets"), spec, problems);
         Duration period = null;
         try {
             period = CampaignPlan.period(schedule).orElse(null);
@@ -110,7 +119,8 @@ public class CampaignResource {
             return problems(problems);
         }
         JobCommands.NewCampaign campaign = new JobCommands.NewCampaign(name, spec,
-                List.copyOf(new LinkedHashSet<>(pools)), schedule == null || schedule.isBlank() ? null : schedule, period);
+                List.copyOf(new LinkedHashSet<>(pools)), schedule == null || schedule.isBlank() ? null : schedule, period,
+                secretValues);
         problems.addAll(jobs.problems(campaign));
         if (!problems.isEmpty()) {
             return problems(problems);
@@ -160,6 +170,7 @@ public class CampaignResource {
                     out.put("last_issued_at", rs.getTimestamp(6).toInstant().toString());
                 }
             }
+            out.put("secret_names", secrets.names(c, campaignId));
             List<Map<String, Object>> jobList = new ArrayList<>();
             Map<String, Integer> states = new LinkedHashMap<>();
             try (PreparedStatement ps = c.prepareStatement("""
@@ -195,6 +206,40 @@ public class CampaignResource {
             }
         }
         return Response.ok(Map.of("campaign_id", campaignId, "schedule", "none")).build();
+    }
+
+    /**
+     * The campaign's secret environment ({@code secrets: {NAME: value}}), checked; never echoed in a problem. A name may
+     * not also be in the spec's plain environment, where its value would travel in clear.
+     */
+    private static Map<String, String> secrets(JsonNode node, JobSpec spec, List<String> problems) {
+        Map<String, String> out = new TreeMap<>();
+        if (node.isMissingNode() || node.isNull()) {
+            return out;
+        }
+        if (!node.isObject()) {
+            problems.add("secrets: must be an object of NAME: value");
+            return out;
+        }
+        int bytes = 0;
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            String name = e.getKey();
+            if (!ENV_NAME.matcher(name).matches()) {
+                problems.add("secrets: '" + name + "' is not an environment variable name (" + ENV_NAME.pattern() + ")");
+            } else if (!e.getValue().isTextual() || e.getValue().asText().isEmpty()
+                    || e.getValue().asText().indexOf('\0') >= 0) {
+                problems.add("secrets." + name + ": must be a non-empty string without NUL");
+            } else if (spec != null && spec.environment() != null && spec.environment().containsKey(name)) {
+                problems.add("secrets." + name + ": also in spec.environment, where it would be sent in clear");
+            } else {
+                out.put(name, e.getValue().asText());
+                bytes += name.length() + e.getValue().asText().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            }
+        }
+        if (out.size() > MAX_SECRETS || bytes > MAX_SECRET_BYTES) {
+            problems.add("secrets: at most " + MAX_SECRETS + " values of " + MAX_SECRET_BYTES + " bytes in all");
+        }
+        return out;
     }
 
     private static Response problems(List<String> problems) {

@@ -20,8 +20,12 @@ import dev.podium.events.run.RunFailed;
 import dev.podium.events.sign.CommandSignature;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.projection.Projections;
+import dev.podium.events.secret.JobSecrets;
+import dev.podium.events.secret.SealedSecrets;
+import dev.podium.ingest.store.AgentKey;
 import dev.podium.ingest.store.AgentKeyStore;
 import dev.podium.ingest.store.Appended;
+import dev.podium.ingest.store.CampaignSecretStore;
 import dev.podium.ingest.store.Outbox;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -62,8 +66,12 @@ public class JobCommands {
     public static final long REAPER_LOCK = 0x706f6469756d02L;
     public static final long SCHEDULE_LOCK = 0x706f6469756d03L;
 
-    /** A campaign to create; {@code period} follows from {@code schedule} (see {@link CampaignPlan#period}). */
-    public record NewCampaign(String name, JobSpec spec, List<String> pools, String schedule, Duration period) {
+    /**
+     * A campaign to create; {@code period} follows from {@code schedule} (see {@link CampaignPlan#period}).
+     * {@code secrets} are environment values no event carries in clear: each grant carries them sealed for its agent.
+     */
+    public record NewCampaign(String name, JobSpec spec, List<String> pools, String schedule, Duration period,
+            Map<String, String> secrets) {
     }
 
     /** What a cancel found and left: {@code before} is requested or assigned when it cancelled the job. */
@@ -79,26 +87,30 @@ public class JobCommands {
     private final CommandKey commandKey;
     private final AgentKeyStore keys;
     private final IngestConfig config;
+    private final CampaignSecretStore campaignSecrets;
     private final EventCodec codec = new EventCodec();
 
     public JobCommands(CommandAppender appender, Outbox outbox, CommandKey commandKey, AgentKeyStore keys,
-            IngestConfig config) {
+            IngestConfig config, CampaignSecretStore campaignSecrets) {
         this.appender = appender;
         this.outbox = outbox;
         this.commandKey = commandKey;
         this.keys = keys;
         this.config = config;
+        this.campaignSecrets = campaignSecrets;
     }
 
     /** Every rule the job requests of this campaign would break; empty when it may be created. */
     public List<String> problems(NewCampaign campaign) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
-        if (points.size() * campaign.pools().size() > CampaignPlan.MAX_JOBS) {
-            out.add("the campaign would make " + points.size() * campaign.pools().size() + " jobs, over the limit of "
-                    + CampaignPlan.MAX_JOBS);
+        long count = CampaignPlan.count(campaign.spec().matrix());
+        long jobCount = count > CampaignPlan.MAX_JOBS ? count : count * campaign.pools().size();
+        if (jobCount > CampaignPlan.MAX_JOBS) {
+            out.add("the campaign would make " + (jobCount == Long.MAX_VALUE ? "at least " + jobCount : jobCount)
+                    + " jobs, over the limit of " + CampaignPlan.MAX_JOBS);
             return out;
         }
+        List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
         for (String pool : campaign.pools()) {
             for (Map<String, String> point : points) {
                 UUID id = UUID.randomUUID();
@@ -132,6 +144,7 @@ public class JobCommands {
             ps.setString(7, actor);
             ps.executeUpdate();
         }
+        campaignSecrets.put(c, campaignId, campaign.secrets());
         append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.campaign(campaignId), 1, null, Instant.now(),
                 new CampaignCreated(campaignId, campaign.name(), campaign.spec(), campaign.pools(), campaign.schedule(),
                         actor))), writer);
@@ -231,8 +244,9 @@ public class JobCommands {
         String agentId = env.agentId();
         int epoch;
         String pool;
+        UUID campaignId;
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT state, lease_epoch, pool FROM job WHERE job_id = ? FOR UPDATE")) {
+                "SELECT state, lease_epoch, pool, campaign_id FROM job WHERE job_id = ? FOR UPDATE")) {
             ps.setObject(1, claim.jobId());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -245,6 +259,7 @@ public class JobCommands {
                 }
                 pool = rs.getString(3);
                 epoch = rs.getInt(2);
+                campaignId = rs.getObject(4, UUID.class);
             }
         }
         // The pool bound to the agent's key decides, not what the claim says: a claim naming no pool, another pool, or
@@ -254,6 +269,19 @@ public class JobCommands {
             LOG.infof("claim of run %s refused: job %s is in pool %s, the claim names %s, agent %s's key is bound to %s",
                     claim.runId(), claim.jobId(), pool, claim.pool(), agentId, keyPool.orElse("no pool"));
             return;
+        }
+        // The campaign's secrets travel sealed for the claiming agent's key and this grant only.
+        Map<String, String> secretValues = campaignId == null ? Map.of() : campaignSecrets.open(c, campaignId);
+        SealedSecrets secrets = null;
+        if (!secretValues.isEmpty()) {
+            Optional<AgentKey> key = keys.active(c, agentId);
+            if (key.isEmpty()) {
+                LOG.warnf("claim of run %s ignored: job %s has secrets and agent %s no active key to seal them for",
+                        claim.runId(), claim.jobId(), agentId);
+                return;
+            }
+            secrets = JobSecrets.seal(key.get().keyId(), key.get().secret(), claim.jobId(), claim.runId(), epoch,
+                    secretValues);
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO job_grant (job_id, lease_epoch, run_id, agent_id) VALUES (?, ?, ?, ?)
@@ -285,7 +313,8 @@ public class JobCommands {
             }
         }
         append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.job(claim.jobId()), seq, null, Instant.now(),
-                new JobAssigned(claim.jobId(), claim.runId(), agentId, epoch, expires))), GRANT_WRITER);
+                new JobAssigned(claim.jobId(), claim.runId(), agentId, epoch, expires, secrets))),
+                GRANT_WRITER);
     }
 
     private static void finish(Connection c, UUID runId, String state) throws SQLException {

@@ -117,6 +117,22 @@ public class AgentKeyStore {
         }
     }
 
+    /** The agent's active key with its secret decrypted; empty when it has none or it does not decrypt. */
+    public Optional<AgentKey> active(Connection c, String agentId) throws SQLException {
+        String keyId;
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT key_id FROM agent_key WHERE agent_id = ? AND status = 'active' ORDER BY issued_at DESC LIMIT 1")) {
+            ps.setString(1, agentId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                keyId = rs.getString(1);
+            }
+        }
+        return Optional.ofNullable(lookup(c, List.of(keyId)).get(keyId));
+    }
+
     /**
      * The keys with these ids, secrets decrypted. A key whose ciphertext does not open under the master key is left out
      * (and logged), so events signed with it are rejected as signed by an unknown key.

@@ -36,13 +36,61 @@ class ComposeFileTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path COMPOSE = ROOT.resolve("docker-compose.yml");
 
+    /** The secrets docker-compose.yml must be given: none has a default. */
+    private static final List<String> SECRETS = List.of("PODIUM_MASTER_KEY", "PODIUM_ADMIN_TOKEN", "POSTGRES_PASSWORD",
+            "PODIUM_QUERY_DB_PASSWORD", "PODIUM_KAFKA_ADMIN_PASSWORD", "PODIUM_KAFKA_AGENT_PASSWORD",
+            "PODIUM_KAFKA_INGEST_PASSWORD");
+
     @Test
-    void dockerComposeAcceptsTheFile() throws Exception {
-        Process p = new ProcessBuilder("docker-compose", "-f", COMPOSE.toString(), "config", "-q")
-                .redirectErrorStream(true).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("docker-compose config finished").isTrue();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as("docker-compose config says: " + out).isZero();
+    void dockerComposeAcceptsTheFileOnceEverySecretIsSet() throws Exception {
+        Map<String, String> env = new java.util.HashMap<>();
+        SECRETS.forEach(s -> env.put(s, "test-" + s));
+        Config c = config(env);
+        assertThat(c.exit()).as("docker-compose config says: " + c.output()).isZero();
+    }
+
+    @Test
+    void dockerComposeRefusesToStartWithoutEachSecret() throws Exception {
+        assertThat(config(Map.of()).exit()).as("with no secret set").isNotZero();
+        for (String missing : SECRETS) {
+            Map<String, String> env = new java.util.HashMap<>();
+            SECRETS.stream().filter(s -> !s.equals(missing)).forEach(s -> env.put(s, "test-" + s));
+            Config c = config(env);
+            assertThat(c.exit()).as("without " + missing).isNotZero();
+            assertThat(c.output()).as("the refusal names " + missing).contains(missing);
+        }
+        String file = Files.readString(COMPOSE);
+        Matcher defaulted = Pattern.compile("\\$\\{([A-Z0-9_]*(PASSWORD|MASTER_KEY|TOKEN)[A-Z0-9_]*):-").matcher(file);
+        assertThat(defaulted.find()).as("a secret with a default value: %s", defaulted.results().toList()).isFalse();
+    }
+
+    @Test
+    void publishedPortsListenOnLoopbackOnly() throws IOException {
+        JsonNode services = new ObjectMapper(new YAMLFactory()).readTree(COMPOSE.toFile()).path("services");
+        List<String> ports = new ArrayList<>();
+        services.forEach(s -> s.path("ports").forEach(p -> ports.add(p.asText())));
+        assertThat(ports).isNotEmpty().allSatisfy(p -> assertThat(p).startsWith("127.0.0.1:"));
+    }
+
+    private record Config(int exit, String output) {
+    }
+
+    /** docker-compose config -q with only these variables in its environment and an empty env file (no .env). */
+    private static Config config(Map<String, String> variables) throws Exception {
+        Path empty = Files.createTempFile("podium-compose", ".env");
+        try {
+            ProcessBuilder pb = new ProcessBuilder("docker-compose", "--env-file", empty.toString(), "-f",
+                    COMPOSE.toString(), "config", "-q").redirectErrorStream(true);
+            Map<String, String> env = pb.environment();
+            env.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("HOME"));
+            env.putAll(variables);
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("docker-compose config finished").isTrue();
+            return new Config(p.exitValue(), out);
+        } finally {
+            Files.deleteIfExists(empty);
+        }
     }
 
     @Test

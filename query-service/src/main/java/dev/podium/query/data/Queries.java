@@ -25,6 +25,10 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class Queries {
 
+    /** The most samples of one series a run page reads. */
+    public static final int MAX_SERIES_POINTS = 2000;
+    /** The most characters of one event's payload a run page reads. */
+    public static final int MAX_EVENT_TEXT = 4000;
     private static final String RUN_COLUMNS = "run_id, benchmark, key_id, device_id, device_count, agent_id, status, valid, "
             + "retracted, started_at, duration_seconds";
 
@@ -196,16 +200,33 @@ public class Queries {
                 doubles(rs.getArray("raw_values"))), runId);
     }
 
+    /**
+     * A run's series, downsampled by PostgreSQL to at most {@link #MAX_SERIES_POINTS} samples per series (every k-th
+     * sample in time order), one row per series: however many samples a run sent, a run page holds a bounded number.
+     */
     public List<SeriesRow> series(UUID runId) {
-        return jdbc.list("SELECT series, position, unit, samples::text FROM proj_run_series WHERE run_id = ? ORDER BY series, position "
-                + "LIMIT 10000", rs -> new SeriesRow(rs.getString(1), rs.getLong(2), rs.getString(3), json(rs.getString(4))), runId);
+        return jdbc.list("""
+                WITH s AS (
+                    SELECT r.series, r.unit, e.sample,
+                           row_number() OVER (PARTITION BY r.series ORDER BY r.position, e.ord) AS i,
+                           count(*) OVER (PARTITION BY r.series) AS total
+                    FROM (SELECT series, unit, position, samples FROM proj_run_series WHERE run_id = ?
+                          ORDER BY series, position LIMIT 10000) r
+                    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(r.samples) = 'array' THEN r.samples
+                                                                 ELSE '[]'::jsonb END) WITH ORDINALITY e(sample, ord))
+                SELECT series, 0, min(unit), jsonb_agg(sample ORDER BY i)::text FROM s
+                WHERE (i - 1) % ceil(total / ?::numeric)::bigint = 0
+                GROUP BY series ORDER BY series""",
+                rs -> new SeriesRow(rs.getString(1), rs.getLong(2), rs.getString(3), json(rs.getString(4))), runId,
+                MAX_SERIES_POINTS);
     }
 
+    /** A run stream's events, each payload cut to {@link #MAX_EVENT_TEXT} characters by PostgreSQL (pages show less). */
     public List<EventRow> events(UUID runId) {
-        return jdbc.list("SELECT seq, type, schema_version, writer, occurred_at, recorded_at, payload::text FROM event_store "
+        return jdbc.list("SELECT seq, type, schema_version, writer, occurred_at, recorded_at, left(payload::text, ?) FROM event_store "
                 + "WHERE stream_id = ? ORDER BY seq LIMIT 5000", rs -> new EventRow(rs.getLong(1), rs.getString(2), rs.getInt(3),
                         rs.getString(4), Jdbc.instant(rs, "occurred_at"), Jdbc.instant(rs, "recorded_at"), rs.getString(7)),
-                "run/" + runId);
+                MAX_EVENT_TEXT, "run/" + runId);
     }
 
     public List<AgentRow> agents() {

@@ -16,6 +16,8 @@ import org.flywaydb.core.Flyway;
 public class PostgresDatabase implements QuarkusTestResourceLifecycleManager {
 
     private static final String USER = "postgres";
+    /** What query-service connects as in production too: the read-only role of V60. */
+    public static final String READ_ROLE = "podium_query";
 
     private String adminUrl;
     private String name;
@@ -32,7 +34,8 @@ public class PostgresDatabase implements QuarkusTestResourceLifecycleManager {
         } catch (SQLException e) {
             throw new IllegalStateException("seeding " + name + " failed", e);
         }
-        return Map.of("quarkus.datasource.jdbc.url", url, "quarkus.datasource.username", USER, "quarkus.datasource.password", "");
+        return Map.of("quarkus.datasource.jdbc.url", url, "quarkus.datasource.username", READ_ROLE,
+                "quarkus.datasource.password", "");
     }
 
     @Override

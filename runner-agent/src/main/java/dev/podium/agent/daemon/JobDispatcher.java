@@ -12,7 +12,9 @@ import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunFailed;
+import dev.podium.events.secret.SealedSecrets;
 import java.io.PrintStream;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -203,10 +205,20 @@ final class JobDispatcher {
                     + " its lease will expire");
             return;
         }
-        start(job, claim, a.leaseEpoch());
+        start(job, claim, a.leaseEpoch(), a.secrets());
     }
 
-    private void start(JobBoard.Job job, Claim claim, int epoch) {
+    private void start(JobBoard.Job job, Claim claim, int epoch, SealedSecrets sealed) {
+        Map<String, String> secrets;
+        try {
+            secrets = sealed == null ? Map.of() : sink.openSecrets(sealed, job.jobId(), claim.runId(), epoch);
+        } catch (GeneralSecurityException e) {
+            log.println("job " + job.jobId() + " granted (run " + claim.runId() + ") with secrets this agent cannot open: "
+                    + e.getMessage());
+            emitQuietly(claim.stream(), new RunFailed(claim.runId(), "setup", null,
+                    "the grant's secrets do not open with this agent's key", null));
+            return;
+        }
         JobRunner runner = runners.get();
         Active active = new Active(job.jobId(), claim.runId(), epoch, runner);
         running.put(job.jobId(), active);
@@ -215,7 +227,7 @@ final class JobDispatcher {
         JobDefinition definition = new JobDefinition(claim.spec(), null, null, null, List.of());
         executor.execute(() -> {
             try {
-                runner.runGranted(definition, claim.stream(), claim.runId(), job.jobId(), active.leaseEpoch);
+                runner.runGranted(definition, claim.stream(), claim.runId(), job.jobId(), active.leaseEpoch, secrets);
             } catch (JobSpecException e) {
                 emitQuietly(claim.stream(), new RunFailed(claim.runId(), "setup", null, e.getMessage(), null));
             } catch (RuntimeException e) {

@@ -152,7 +152,7 @@ public final class JobRunner {
             }
             UUID runId = UUID.randomUUID();
             outcomes.add(runPoint(job, points.get(i), scripts, "[" + (i + 1) + "/" + points.size() + "]",
-                    sink.stream(StreamId.run(runId)), runId, null, null));
+                    sink.stream(StreamId.run(runId)), runId, null, null, Map.of()));
         }
         return outcomes;
     }
@@ -162,12 +162,14 @@ public final class JobRunner {
      * first event is the JobClaimed), and RunStarted names the job and the lease epoch. Such a job has exactly one point,
      * since the command side expands the matrix into one job per point.
      */
-    public RunOutcome runGranted(JobDefinition job, EventSink.StreamWriter stream, UUID runId, UUID jobId, int leaseEpoch) {
+    public RunOutcome runGranted(JobDefinition job, EventSink.StreamWriter stream, UUID runId, UUID jobId, int leaseEpoch,
+            Map<String, String> secrets) {
         List<Map<String, String>> points = job.points();
         if (points.size() != 1) {
             throw new JobSpecException("matrix", "a job from podium.jobs must be one point, this one has " + points.size());
         }
-        return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch);
+        return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch,
+                secrets);
     }
 
     /** Checks every point's parameters and extracts the shipped scripts (null for the command adapter). */
@@ -182,8 +184,10 @@ public final class JobRunner {
         return adapter.shipped() ? ShippedWorkload.extract(workDir) : null;
     }
 
+    /** {@code secrets} join the workload's environment; their values are masked in everything the run publishes. */
     private RunOutcome runPoint(JobDefinition job, Map<String, String> requested, Path scripts, String label,
-            EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch) {
+            EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch,
+            Map<String, String> secrets) {
         JobSpec spec = job.spec();
         Adapter adapter = Adapter.of(spec);
         boolean shipped = adapter.shipped();
@@ -192,10 +196,11 @@ public final class JobRunner {
         List<String> command = adapter.command(py, scripts, requested, spec.warmupSteps());
         Map<String, String> point = adapter.keyed(requested, software(py));
         Adapter.KeyDefaults defaults = adapter.defaults(job, point);
-        Redactor redactor = Redactor.of(spec.environment(), command);
+        Redactor redactor = Redactor.of(spec.environment(), command).alsoMasking(secrets.values());
         Map<String, String> environment = childEnvironment.build(System.getenv(), spec.environment(),
                 name -> progress.line("environment variable " + name + " of the job is not on this agent's allowlist"
                         + " (--allow-env adds a name); left out"));
+        environment.putAll(secrets);
         String pointText = describe(point, spec.matrix().keySet());
         progress.line((label + " run " + runId + " " + pointText).strip());
 
@@ -310,8 +315,8 @@ public final class JobRunner {
                             redactor.text(outcome.tail()), label);
                 }
                 if (primary == null) {
-                    return fail(stream, runId, point, "parse", outcome.exitCode(), "no metrics found by parser " + parserName
-                            + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")"),
+                    return fail(stream, runId, point, "parse", outcome.exitCode(), redactor.text("no metrics found by parser "
+                            + parserName + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")")),
                             redactor.text(outcome.tail()), label);
                 }
                 perRepetition.add(found);

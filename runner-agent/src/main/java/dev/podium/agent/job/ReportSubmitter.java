@@ -39,12 +39,21 @@ public final class ReportSubmitter {
             Integer batchSize, int devices, SortedMap<String, String> parameters) {
     }
 
+    private static final int TAIL_CHARS = 4000;
+
     private final EventSink sink;
     private final Fingerprint fingerprint;
+    private final Redactor redactor;
 
+    /** Masks the secrets of this process's own environment (and secret-shaped text) in what it publishes. */
     public ReportSubmitter(EventSink sink, Fingerprint fingerprint) {
+        this(sink, fingerprint, Redactor.of(System.getenv(), List.of()));
+    }
+
+    public ReportSubmitter(EventSink sink, Fingerprint fingerprint, Redactor redactor) {
         this.sink = sink;
         this.fingerprint = fingerprint;
+        this.redactor = redactor;
     }
 
     public RunOutcome submit(OutputParser parser, List<String> outputs, List<String> names, Description d) {
@@ -52,7 +61,7 @@ public final class ReportSubmitter {
         EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
         SortedMap<String, String> params = new TreeMap<>();
         d.parameters().forEach((k, v) -> params.put(JobRunner.clip(k, 128),
-                Redactor.isSecretName(k) ? Redactor.MASK : JobRunner.clip(v, Limits.MAX_STRING_CHARS)));
+                Redactor.isSecretName(k) ? Redactor.MASK : JobRunner.clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
         List<Accelerator> accelerators = fingerprint.accelerators().isEmpty()
                 ? List.of(HostDetector.cpuAsAccelerator(fingerprint.host()))
                 : List.of(withCount(fingerprint.accelerators().get(0), d.devices()));
@@ -71,8 +80,10 @@ public final class ReportSubmitter {
             if (r.metrics().isEmpty()) {
                 String reason = "no metrics found in " + names.get(i) + " by parser " + parser.format()
                         + (r.warnings().isEmpty() ? "" : " (" + String.join("; ", r.warnings()) + ")");
-                stream.emit(new RunFailed(runId, "parse", null, JobRunner.clip(reason, Limits.MAX_TEXT_CHARS),
-                        JobRunner.clipTail(outputs.get(i), 4000)));
+                // A report is a file the operator chose, not written for publishing: only its redacted tail leaves,
+                // redacted over twice its length before the cut, so that the cut never leaves half a secret unmasked.
+                stream.emit(new RunFailed(runId, "parse", null, JobRunner.clip(redactor.text(reason), Limits.MAX_TEXT_CHARS),
+                        JobRunner.clipTail(redactor.text(JobRunner.clipTail(outputs.get(i), 2 * TAIL_CHARS)), TAIL_CHARS)));
                 return new RunOutcome(runId, Map.of(), RunOutcome.Status.FAILED, List.of(), reason);
             }
             reps.add(r.metrics());

@@ -8,7 +8,10 @@ import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.validate.Limits;
+import dev.podium.events.secret.JobSecrets;
+import dev.podium.events.secret.SealedSecrets;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
@@ -60,6 +63,19 @@ public final class EventSink {
         if (p != null) {
             p.nudge();
         }
+    }
+
+    /**
+     * The secret environment a grant carries, opened with this agent's key; the key never leaves the sink.
+     *
+     * @throws GeneralSecurityException when it was not sealed for this key, job, run and epoch
+     */
+    public Map<String, String> openSecrets(SealedSecrets sealed, UUID jobId, UUID runId, int leaseEpoch)
+            throws GeneralSecurityException {
+        if (!keyId.equals(sealed.keyId())) {
+            throw new GeneralSecurityException("sealed for key " + sealed.keyId() + ", this agent holds " + keyId);
+        }
+        return JobSecrets.open(sealed, secret, jobId, runId, leaseEpoch);
     }
 
     /** The signed headers of a heartbeat, signed in the heartbeat domain (see EventSigner#signHeartbeat). */
