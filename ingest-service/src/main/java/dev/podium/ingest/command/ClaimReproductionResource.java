@@ -75,7 +75,7 @@ public class ClaimReproductionResource {
         pools.stream().filter(p -> !CampaignResource.POOL.matcher(p).matches())
                 .forEach(p -> problems.add("pools: '" + p + "' must match " + CampaignResource.POOL.pattern()));
         JobCommands.NewCampaign campaign = new JobCommands.NewCampaign("reproduce " + source + "/" + claimId, plan.spec(),
-                pools, null, null);
+                pools, null, null, Map.of());
         if (problems.isEmpty()) {
             problems.addAll(jobs.problems(campaign));
         }
