@@ -72,7 +72,7 @@ class GrantSecretsTest {
         UUID job = UUID.randomUUID();
         UUID run = claim(job, seen);
         String value = "tok-" + UUID.randomUUID();
-        dispatcher.accept(UUID.randomUUID(), new JobAssigned(job, run, ME, 1, null,
+        accept(UUID.randomUUID(), new JobAssigned(job, run, ME, 1, null,
                 JobSecrets.seal(KEY_ID, mySecret, job, run, 1, Map.of("PRIVATE_VALUE", value))));
         await().atMost(Duration.ofSeconds(30)).until(() -> ended(run));
         assertThat(events(run)).anySatisfy(e -> assertThat(e.payload()).isInstanceOf(RunCompleted.class));
@@ -91,7 +91,7 @@ class GrantSecretsTest {
             SealedSecrets sealed = otherKey
                     ? JobSecrets.seal(KEY_ID, otherSecret, job, run, 1, Map.of("PRIVATE_VALUE", "x"))
                     : JobSecrets.seal(KEY_ID, mySecret, job, UUID.randomUUID(), 1, Map.of("PRIVATE_VALUE", "x"));
-            dispatcher.accept(UUID.randomUUID(), new JobAssigned(job, run, ME, 1, null, sealed));
+            accept(UUID.randomUUID(), new JobAssigned(job, run, ME, 1, null, sealed));
             await().atMost(Duration.ofSeconds(30)).until(() -> ended(run));
             assertThat(events(run)).filteredOn(e -> e.payload() instanceof RunFailed).singleElement()
                     .satisfies(e -> assertThat(((RunFailed) e.payload()).phase()).isEqualTo("setup"));
@@ -107,7 +107,7 @@ class GrantSecretsTest {
                 + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 4.0}'\n");
         JobSpec spec = new JobSpec("secret", "command", List.of("sh", sh.toString()), "jsonl", Map.of(), Map.of(), 1, 0,
                 60, Map.of(), 1, 1, "a");
-        dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", spec));
+        accept(UUID.randomUUID(), new JobRequested(job, null, "a", spec));
         return events(null).stream().map(Envelope::payload)
                 .filter(p -> p instanceof JobClaimed c && c.jobId().equals(job)).map(p -> ((JobClaimed) p).runId())
                 .findFirst().orElseThrow();
@@ -123,5 +123,9 @@ class GrantSecretsTest {
         return journal.pending().stream().map(JournalEntry::value).map(codec::decode)
                 .map(d -> ((Decoded.Accepted) d).envelope())
                 .filter(e -> run == null || e.streamId().equals("run/" + run)).toList();
+    }
+
+    private void accept(UUID eventId, dev.podium.events.job.JobEvent event) {
+        dispatcher.accept(eventId, event, dev.podium.agent.support.CommandSide.epochOf(event));
     }
 }
