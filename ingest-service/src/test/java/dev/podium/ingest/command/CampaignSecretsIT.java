@@ -56,8 +56,8 @@ class CampaignSecretsIT {
         JsonPath c = JsonPath.from(created);
         UUID job = UUID.fromString(c.getList("job_ids", String.class).get(0));
 
-        TestAgent granted = TestAgent.register("secret-granted");
-        TestAgent other = TestAgent.register("secret-other");
+        TestAgent granted = TestAgent.register("secret-granted", pool);
+        TestAgent other = TestAgent.register("secret-other", pool);
         UUID run = UUID.randomUUID();
         Kafka.send(List.of(granted.signed(SampleEvents.jobClaimed(run, job, granted.agentId(), pool, Instant.now()))));
         JobAssigned grant = await().atMost(WAIT).until(() -> assigned(job), Optional::isPresent).orElseThrow();
@@ -97,7 +97,7 @@ class CampaignSecretsIT {
         UUID job = UUID.fromString(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(campaign(pool, Map.of(), null)).post("/admin/campaigns").then().statusCode(201).extract().jsonPath()
                 .getList("job_ids", String.class).get(0));
-        TestAgent agent = TestAgent.register("nosecret");
+        TestAgent agent = TestAgent.register("nosecret", pool);
         Kafka.send(List.of(agent.signed(SampleEvents.jobClaimed(UUID.randomUUID(), job, agent.agentId(), pool,
                 Instant.now()))));
         assertThat(await().atMost(WAIT).until(() -> assigned(job), Optional::isPresent).orElseThrow().secrets()).isNull();
