@@ -20,10 +20,16 @@ public final class ReproductionCells {
     }
 
     public static String verdictText(ReproductionView.Ratio r) {
+        if (r.notComparable() != null) {
+            return "not comparable (" + r.notComparable() + "): the measured speed-up is context";
+        }
         return r.holds() == null ? "not decided" : r.holds() ? "holds here" : "does not hold here";
     }
 
     public static String verdictClass(ReproductionView.Ratio r) {
+        if (r.notComparable() != null) {
+            return "verdict-not-comparable";
+        }
         return r.holds() == null ? "verdict-unknown" : r.holds() ? "verdict-holds" : "verdict-fails";
     }
 

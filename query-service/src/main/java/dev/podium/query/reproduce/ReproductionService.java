@@ -19,6 +19,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class ReproductionService {
 
+    private static final String COMPILER = "compiler";
+
     private final ReproductionQueries queries;
     private final ObjectMapper json = EventCodec.newMapper();
 
@@ -46,14 +48,14 @@ public class ReproductionService {
             List<ReproductionQueries.MeasuredRow> rows = queries.measured(r.campaignId(), r.metric(),
                     r.parameter() == null ? null : r.dimension());
             reproduced.add(new ReproductionView.Reproduced(r.campaignId(), r.pools(), r.createdAt().toString(),
-                    Reproduction.DEVICE.equals(r.dimension()) ? acrossPools(r, rows, claimed) : perDevice(r, rows, claimed)));
+                    Reproduction.DEVICE.equals(r.dimension()) ? acrossPools(r, rows, claimed) : perDevice(c, r, rows, claimed)));
         }
         return Optional.of(new ReproductionView(source, claimId, c.quote(), c.deviceLabel(),
                 ratio == null ? null : ratio.baselineLabel(), claimedText(c), plan, result.reason(), command, reproduced));
     }
 
     /** Per device: the rows at the baseline value against those at the other value. */
-    private static List<ReproductionView.Ratio> perDevice(ReproductionQueries.ReproductionRow r,
+    private static List<ReproductionView.Ratio> perDevice(PublishedClaim claim, ReproductionQueries.ReproductionRow r,
             List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
         Map<String, ReproductionQueries.MeasuredRow> baseline = new LinkedHashMap<>();
         Map<String, ReproductionQueries.MeasuredRow> compared = new LinkedHashMap<>();
@@ -64,11 +66,33 @@ public class ReproductionService {
         baseline.forEach((device, b) -> {
             ReproductionQueries.MeasuredRow a = compared.get(device);
             if (a != null) {
-                out.add(ratio(device + " (" + r.dimension() + " " + b.dimensionValue() + " \u2192 " + a.dimensionValue() + ")",
-                        a, b, claimed));
+                ReproductionView.Ratio measured = ratio(device + " (" + r.dimension() + " " + b.dimensionValue() + " \u2192 "
+                        + a.dimensionValue() + ")", a, b, claimed);
+                String differs = COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null;
+                out.add(differs == null ? measured : measured.notComparable(differs));
             }
         });
         return out;
+    }
+
+    /**
+     * A compiler's speed-up depends on the compiler and the device, so a measured one is checked against the claim only
+     * when both are the claim's own; otherwise it is context, and this says why (null when comparable). A claim that
+     * names no compiler in its key (AITemplate's are named by their benchmark alone) matches none that Podium runs.
+     */
+    static String compilerClaimDiffers(PublishedClaim claim, ReproductionQueries.MeasuredRow compiled) {
+        String claimedCompiler = claim.key() == null ? null : claim.key().valueOf(COMPILER);
+        List<String> differences = new ArrayList<>();
+        if (!compiled.dimensionValue().equals(claimedCompiler)) {
+            differences.add("compiler " + compiled.dimensionValue() + ", not "
+                    + (claimedCompiler == null ? "the claim's (" + (claim.key() == null ? claim.source() : claim.key().benchmark()) + ")"
+                            : claimedCompiler));
+        }
+        if (claim.deviceId() != null && !claim.deviceId().equals(compiled.deviceId())) {
+            differences.add("device " + compiled.deviceLabel() + ", not "
+                    + (claim.deviceLabel() == null ? claim.deviceId() : claim.deviceLabel()));
+        }
+        return differences.isEmpty() ? null : String.join("; ", differences);
     }
 
     /** A device against another: the subject's pool (the first) against the baseline's. */
@@ -92,7 +116,7 @@ public class ReproductionService {
         MeasuredRatio m = MeasuredRatio.of(new MeasuredRatio.Side(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
                 new MeasuredRatio.Side(b.mean(), b.runs(), b.ci95Low(), b.ci95High()));
         return new ReproductionView.Ratio(where, a.mean(), b.mean(), a.runs(), b.runs(), m.ratio(), m.low(), m.high(),
-                claimed == null ? null : m.holds(claimed[0], claimed[1]));
+                claimed == null ? null : m.holds(claimed[0], claimed[1]), null);
     }
 
     /** The claimed ratio as times (low, high), or null when it is a bound or not available. */

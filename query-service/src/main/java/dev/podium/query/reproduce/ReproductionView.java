@@ -18,8 +18,16 @@ public record ReproductionView(String source, String claimId, String quote, Stri
     public record Reproduced(String campaignId, List<String> pools, String createdAt, List<Ratio> ratios) {
     }
 
-    /** A measured ratio beside the published one; {@code holds} is null while the interval cannot be computed. */
+    /**
+     * A measured ratio beside the published one; {@code holds} is null while the interval cannot be computed or when the
+     * two are not comparable, and {@code notComparable} then says what differs (null when they are).
+     */
     public record Ratio(String where, double comparedMean, double baselineMean, int comparedRuns, int baselineRuns,
-            double ratio, Double low, Double high, Boolean holds) {
+            double ratio, Double low, Double high, Boolean holds, String notComparable) {
+
+        /** This ratio as context only: measured under other conditions than the claim's. */
+        public Ratio notComparable(String why) {
+            return new Ratio(where, comparedMean, baselineMean, comparedRuns, baselineRuns, ratio, low, high, null, why);
+        }
     }
 }
