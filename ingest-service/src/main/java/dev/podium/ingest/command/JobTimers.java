@@ -1,14 +1,13 @@
 package dev.podium.ingest.command;
 
-import dev.podium.ingest.config.IngestConfig;
 import io.agroal.api.AgroalDataSource;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
-/** The lease reaper and the campaign schedule, each on its own interval, each in a transaction of its own. */
+/** The lease reaper and the campaign schedule, each on its own interval (quarkus-scheduler), each in a transaction of its own. */
 @ApplicationScoped
 public class JobTimers {
 
@@ -18,41 +17,38 @@ public class JobTimers {
         int run(Connection c) throws Exception;
     }
 
-    private final IngestConfig config;
     private final AgroalDataSource dataSource;
     private final JobCommands jobs;
-    private ScheduledExecutorService timer;
+    private volatile boolean active;
 
-    public JobTimers(IngestConfig config, AgroalDataSource dataSource, JobCommands jobs) {
-        this.config = config;
+    public JobTimers(AgroalDataSource dataSource, JobCommands jobs) {
         this.dataSource = dataSource;
         this.jobs = jobs;
     }
 
-    public synchronized void start() {
-        if (timer != null) {
-            return;
-        }
-        timer = BackgroundTimer.named("podium-ingest-jobs");
-        long reap = config.jobs().reaperInterval().toMillis();
-        long schedule = config.jobs().scheduleInterval().toMillis();
-        timer.scheduleWithFixedDelay(() -> inTransaction("lease reaper", jobs::reapExpiredLeases), reap, reap,
-                TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(() -> inTransaction("campaign schedule", jobs::issueDueCampaigns), schedule,
-                schedule, TimeUnit.MILLISECONDS);
+    /** Ticks do nothing until the service's lifecycle starts the command side ({@code podium.ingest.jobs.enabled}). */
+    public void start() {
+        active = true;
     }
 
-    public synchronized void stop() {
-        if (timer == null) {
-            return;
+    public void stop() {
+        active = false;
+    }
+
+    @Scheduled(identity = "lease-reaper", every = "${podium.ingest.jobs.reaper-interval}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    void reapExpiredLeases() {
+        if (active) {
+            inTransaction("lease reaper", jobs::reapExpiredLeases);
         }
-        timer.shutdown();
-        try {
-            timer.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    }
+
+    @Scheduled(identity = "campaign-schedule", every = "${podium.ingest.jobs.schedule-interval}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    void issueDueCampaigns() {
+        if (active) {
+            inTransaction("campaign schedule", jobs::issueDueCampaigns);
         }
-        timer = null;
     }
 
     private void inTransaction(String what, Work work) {

@@ -1,8 +1,11 @@
 package dev.podium.ingest.command;
 
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.config.KafkaLogin;
 import dev.podium.ingest.store.Outbox;
 import io.agroal.api.AgroalDataSource;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -13,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -37,7 +39,6 @@ public class OutboxRelay {
     private final IngestConfig config;
     private final AgroalDataSource dataSource;
     private final Outbox outbox;
-    private ScheduledExecutorService timer;
     private KafkaProducer<byte[], byte[]> producer;
 
     public OutboxRelay(IngestConfig config, AgroalDataSource dataSource, Outbox outbox) {
@@ -46,43 +47,40 @@ public class OutboxRelay {
         this.outbox = outbox;
     }
 
+    /** Opens the producer; ticks send nothing until then. */
     public synchronized void start() {
-        if (timer != null) {
+        if (producer != null) {
             return;
         }
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        dev.podium.ingest.config.KafkaLogin.apply(config, p);
+        KafkaLogin.apply(config, p);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "podium-ingest-outbox");
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        timer = BackgroundTimer.named("podium-ingest-outbox");
-        long every = config.jobs().relayInterval().toMillis();
-        timer.scheduleWithFixedDelay(this::tick, 0, every, TimeUnit.MILLISECONDS);
     }
 
+    /** Waits for a tick in progress (both hold the monitor), then closes the producer. */
     public synchronized void stop() {
-        if (timer == null) {
+        if (producer == null) {
             return;
         }
-        timer.shutdown();
-        try {
-            timer.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
         producer.close(Duration.ofSeconds(10));
-        timer = null;
         producer = null;
     }
 
     public synchronized boolean isRunning() {
-        return timer != null;
+        return producer != null;
     }
 
-    private void tick() {
+    @Scheduled(identity = "outbox-relay", every = "${podium.ingest.jobs.relay-interval}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    synchronized void tick() {
+        if (producer == null) {
+            return;
+        }
         try {
             while (relayOnce() == BATCH) {
                 // a full batch: more may be waiting

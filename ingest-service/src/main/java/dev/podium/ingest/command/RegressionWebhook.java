@@ -2,8 +2,9 @@ package dev.podium.ingest.command;
 
 import dev.podium.ingest.config.HistoryConfig;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
@@ -20,8 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,34 +40,30 @@ public class RegressionWebhook {
     private final HistoryConfig config;
     private final AgroalDataSource dataSource;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private ScheduledExecutorService timer;
 
     public RegressionWebhook(HistoryConfig config, AgroalDataSource dataSource) {
         this.config = config;
         this.dataSource = dataSource;
     }
 
-    void start(@Observes StartupEvent e) {
-        config.webhook().url().ifPresent(url -> {
-            timer = BackgroundTimer.named("podium-regression-webhook");
-            long every = Math.max(1, config.webhook().interval().toMillis());
-            timer.scheduleWithFixedDelay(() -> {
-                try {
-                    while (deliver(url) == BATCH) {
-                        // a full batch: more are due
-                    }
-                } catch (SQLException | RuntimeException ex) {
-                    LOG.warn("regression webhook delivery failed; the rows stay queued", ex);
-                }
-            }, every, every, TimeUnit.MILLISECONDS);
-            LOG.infof("regression webhook on: %s every %d ms", url.getHost(), every);
-        });
+    void announce(@Observes StartupEvent e) {
+        config.webhook().url().ifPresent(url -> LOG.infof("regression webhook on: %s every %s", url.getHost(),
+                config.webhook().interval()));
     }
 
-    void stop(@Observes ShutdownEvent e) {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
+    /** Without a URL nothing is queued, so there is nothing to send. */
+    @Scheduled(identity = "regression-webhook", every = "${podium.history.webhook.interval}",
+            concurrentExecution = ConcurrentExecution.SKIP)
+    void deliverDue() {
+        config.webhook().url().ifPresent(url -> {
+            try {
+                while (deliver(url) == BATCH) {
+                    // a full batch: more are due
+                }
+            } catch (SQLException | RuntimeException ex) {
+                LOG.warn("regression webhook delivery failed; the rows stay queued", ex);
+            }
+        });
     }
 
     private record Due(UUID id, String payload, int attempts) {

@@ -1,11 +1,10 @@
 package dev.podium.ingest.history;
 
-import dev.podium.ingest.config.HistoryConfig;
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,9 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,39 +37,21 @@ public class ChangePointUpdater {
     private static final Logger LOG = Logger.getLogger(ChangePointUpdater.class);
 
     private final AgroalDataSource dataSource;
-    private final HistoryConfig config;
     private final List<NewRegressions> listeners;
-    private ScheduledExecutorService timer;
 
     /** Told, inside the round's transaction, of regressions that had no row before, found after a batch. */
     public interface NewRegressions {
         void added(Connection c, List<ChangePointRow> regressions) throws SQLException;
     }
 
-    public ChangePointUpdater(AgroalDataSource dataSource, HistoryConfig config,
-            jakarta.enterprise.inject.Instance<NewRegressions> listeners) {
+    public ChangePointUpdater(AgroalDataSource dataSource, Instance<NewRegressions> listeners) {
         this.dataSource = dataSource;
-        this.config = config;
         this.listeners = listeners.stream().toList();
     }
 
-    void start(@Observes StartupEvent e) {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "podium-change-points");
-            t.setDaemon(true);
-            return t;
-        });
-        long every = Math.max(1, config.interval().toMillis());
-        timer.scheduleWithFixedDelay(this::catchUp, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    void stop(@Observes ShutdownEvent e) {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
-    }
-
-    private void catchUp() {
+    /** Skipped while a round is still running: rounds are serialised by the advisory lock anyway. */
+    @Scheduled(identity = "change-points", every = "${podium.history.interval}", concurrentExecution = ConcurrentExecution.SKIP)
+    void catchUp() {
         try {
             while (round() == ROUND) {
                 // a full round: more touches are waiting
