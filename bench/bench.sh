@@ -16,6 +16,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=../scripts/lib/platform.sh
+. "$ROOT/scripts/lib/platform.sh"
 OUT="$ROOT/.podium/bench"
 PG_BIN=/usr/lib/postgresql/15/bin
 PG_PORT=29432
@@ -53,7 +55,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 wait_for_url() { # url seconds name log
   for _ in $(seq 1 "$2"); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 1; done
@@ -82,7 +83,7 @@ scratch() {
 # $SCRATCH/pg or the directory given (created by initdb when it holds no cluster yet).
 start_postgres() { # [data directory]
   PG_DIR="${1:-$SCRATCH/pg}"
-  port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
+  platform_port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
   mkdir -p "$PG_DIR" && chown postgres: "$PG_DIR"
   local preload=""
   [ -n "${PODIUM_BENCH_PROFILE:-}" ] && preload="-c shared_preload_libraries=pg_stat_statements"
@@ -113,47 +114,19 @@ top_statements() { # database
     ORDER BY s.total_exec_time DESC LIMIT 15"
 }
 
-kafka_libs() {
-  local libs="$ROOT/.podium/kafka/libs"
-  if [ ! -f "$libs/.complete" ]; then
-    say "fetching the Kafka broker's jars"
-    mkdir -p "$libs"
-    (cd "$ROOT/scripts/kafka" && mvn -B -q dependency:copy-dependencies -DoutputDirectory="$libs" -DincludeScope=runtime) \
-      >"$OUT/kafka-fetch.log" 2>&1 || fail "could not fetch Kafka's jars; see $OUT/kafka-fetch.log"
-    touch "$libs/.complete"
-  fi
-  echo "$libs"
-}
-
 start_kafka() {
-  local libs; libs=$(kafka_libs)
-  port_in_use "$KAFKA_PORT" && fail "port $KAFKA_PORT is in use"
-  local controller=$((KAFKA_PORT + 1)) dir="$SCRATCH/kafka"
-  mkdir -p "$dir/data"
-  cat >"$dir/server.properties" <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$controller
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$controller
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$dir/data
-num.partitions=12
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-group.initial.rebalance.delay.ms=0
-message.max.bytes=1048576
-PROPS
-  local id; id=$(java -cp "$libs/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)
-  java -cp "$libs/*" kafka.tools.StorageTool format -t "$id" -c "$dir/server.properties" >"$OUT/kafka.log" 2>&1 \
-    || fail "could not format Kafka's storage; see $OUT/kafka.log"
-  java -Xmx512m -Dlog4j2.configurationFile="$ROOT/scripts/kafka/log4j2.yaml" -cp "$libs/*" kafka.Kafka \
-    "$dir/server.properties" >>"$OUT/kafka.log" 2>&1 &
+  local libs dir="$SCRATCH/kafka"
+  [ -f "$ROOT/.podium/kafka/libs/.complete" ] || say "fetching the Kafka broker's jars"
+  libs=$(platform_kafka_libs "$ROOT/.podium/kafka/libs" "$OUT/kafka-fetch.log") \
+    || fail "could not fetch Kafka's jars; see $OUT/kafka-fetch.log"
+  platform_port_in_use "$KAFKA_PORT" && fail "port $KAFKA_PORT is in use"
+  : >"$OUT/kafka.log"
+  platform_kafka_configure "$dir" "$KAFKA_PORT"
+  platform_kafka_format "$dir" "$libs" "$OUT/kafka.log" || fail "could not format Kafka's storage; see $OUT/kafka.log"
+  platform_kafka_command "$dir" "$libs" 512m
+  "${PLATFORM_KAFKA_COMMAND[@]}" >>"$OUT/kafka.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 1 60); do port_in_use "$KAFKA_PORT" && break; sleep 1; done
-  port_in_use "$KAFKA_PORT" || fail "Kafka did not listen on $KAFKA_PORT; see $OUT/kafka.log"
+  platform_wait_for_port "$KAFKA_PORT" 60 || fail "Kafka did not listen on $KAFKA_PORT; see $OUT/kafka.log"
   say "Kafka (KRaft) on 127.0.0.1:$KAFKA_PORT"
 }
 

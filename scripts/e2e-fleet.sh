@@ -20,6 +20,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/platform.sh
+. "$ROOT/scripts/lib/platform.sh"
 BUILD="$(cd "${PODIUM_FLEET_BUILD:-$ROOT}" && pwd)"
 WORK="$(mktemp -d /tmp/podium-fleet-e2e.XXXXXX)"
 LOGS="$WORK/logs"
@@ -53,40 +55,21 @@ fail() {
   done
   exit 1
 }
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # Starts a command in its own session (process group = its pid) with its log under $LOGS.
 start() { # name command...
   local name=$1; shift
-  setsid "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
-  GROUP[$name]=$!
-}
-
-# Every pid below the given one (children, grandchildren...), from /proc; a workload may run in a group of its own.
-descendants() { # pid
-  local pid=$1 child
-  for child in $(ps -o pid= --ppid "$pid" 2>/dev/null); do
-    echo "$child"
-    descendants "$child"
-  done
+  platform_start "$LOGS/$name.log" "$@"
+  GROUP[$name]=$PLATFORM_PID
 }
 
 stop_group() { # name [signal]
-  local name=$1 signal=${2:-TERM} pid
-  pid=${GROUP[$name]:-}
+  local pid=${GROUP[$1]:-}
   [ -n "$pid" ] || return 0
-  local below; below=$(descendants "$pid" | tr '\n' ' ')
-  disown "$pid" 2>/dev/null || true   # no "Killed" job notice: the signal is ours
-  if kill -0 "$pid" 2>/dev/null; then
-    kill "-$signal" -- "-$pid" 2>/dev/null || kill "-$signal" "$pid" 2>/dev/null || true
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  fi
-  # Workload processes that left the group (their own session) are ended by pid.
-  for p in $below; do kill -KILL "$p" 2>/dev/null || true; done
-  unset "GROUP[$name]"
+  platform_stop_group "$pid" "${2:-TERM}" 10 || true
+  unset "GROUP[$1]"
 }
 
 cleanup() {
@@ -96,7 +79,7 @@ cleanup() {
   psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
   local busy=""
   for port in "$QUERY_PORT" "$INGEST_PORT" "$KAFKA_PORT" "$CONTROLLER_PORT"; do
-    port_in_use "$port" && busy="$busy $port"
+    platform_port_in_use "$port" && busy="$busy $port"
   done
   if [ -n "$busy" ]; then
     echo "[fleet-e2e] ports still open after cleanup:$busy" >&2
@@ -115,7 +98,7 @@ trap 'exit 143' TERM
 
 # ---------------------------------------------------------------------------------------------------------------- build
 for port in "$QUERY_PORT" "$INGEST_PORT" "$KAFKA_PORT" "$CONTROLLER_PORT"; do
-  port_in_use "$port" && fail "port $port is in use (set PODIUM_QUERY_PORT, PODIUM_INGEST_PORT, PODIUM_KAFKA_PORT)"
+  platform_port_in_use "$port" && fail "port $port is in use (set PODIUM_QUERY_PORT, PODIUM_INGEST_PORT, PODIUM_KAFKA_PORT)"
 done
 command -v jq >/dev/null || fail "jq is missing (apt-get install -y jq)"
 command -v psql >/dev/null || fail "psql is missing (apt-get install -y postgresql-client)"
@@ -125,38 +108,15 @@ if [ ! -f "$BUILD/ingest-service/target/quarkus-app/quarkus-run.jar" ] \
   (cd "$BUILD" && mvn -o -q -B -DskipTests package) >"$LOGS/build.log" 2>&1 || fail "the build failed"
 fi
 KAFKA_LIBS="$ROOT/.podium/kafka/libs"
-if [ ! -f "$KAFKA_LIBS/.complete" ]; then
-  KAFKA_LIBS="$WORK/kafka-libs"
-  mkdir -p "$KAFKA_LIBS"
-  (cd "$ROOT/scripts/kafka" && { mvn -o -B -q dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" -DincludeScope=runtime \
-    || mvn -B -q dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" -DincludeScope=runtime; }) \
-    >"$LOGS/kafka-fetch.log" 2>&1 || fail "could not get Kafka's jars"
-fi
+[ -f "$KAFKA_LIBS/.complete" ] || KAFKA_LIBS="$WORK/kafka-libs"
+platform_kafka_libs "$KAFKA_LIBS" "$LOGS/kafka-fetch.log" >/dev/null || fail "could not get Kafka's jars"
 
 # ------------------------------------------------------------------------------------------------------------ platform
-mkdir -p "$WORK/kafka/data"
-cat >"$WORK/kafka/server.properties" <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$WORK/kafka/data
-num.partitions=12
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-group.initial.rebalance.delay.ms=0
-message.max.bytes=1048576
-PROPS
-cluster_id=$(java -cp "$KAFKA_LIBS/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)
-java -cp "$KAFKA_LIBS/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$WORK/kafka/server.properties" \
-  >>"$LOGS/kafka.log" 2>&1 || fail "could not format Kafka's storage"
+platform_kafka_configure "$WORK/kafka" "$KAFKA_PORT"
+platform_kafka_format "$WORK/kafka" "$KAFKA_LIBS" "$LOGS/kafka.log" || fail "could not format Kafka's storage"
 say "starting Kafka (KRaft) on 127.0.0.1:$KAFKA_PORT"
-start kafka java -Xmx384m -Dlog4j2.configurationFile="$ROOT/scripts/kafka/log4j2.yaml" -cp "$KAFKA_LIBS/*" kafka.Kafka \
-  "$WORK/kafka/server.properties"
+platform_kafka_command "$WORK/kafka" "$KAFKA_LIBS" 384m
+start kafka "${PLATFORM_KAFKA_COMMAND[@]}"
 
 psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $DB" || fail "could not create database $DB on 127.0.0.1:5432"
 DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB"
@@ -170,7 +130,7 @@ wait_until() { # seconds description command...
     sleep 0.5
   done
 }
-wait_until 90 "Kafka listening on $KAFKA_PORT" port_in_use "$KAFKA_PORT"
+wait_until 90 "Kafka listening on $KAFKA_PORT" platform_port_in_use "$KAFKA_PORT"
 
 MASTER_KEY="$(head -c 32 /dev/urandom | base64 | tr -d '\n')"
 SERVICE_OPTS=(-Xmx384m -XX:TieredStopAtLevel=1 "-Dquarkus.datasource.jdbc.url=$DB_URL" -Dquarkus.datasource.username=postgres
@@ -343,7 +303,7 @@ RUN_FROZEN=$(running_run "$J3")
 FROZEN=$(job "$J3" | jq -r .agent_id)
 case "$FROZEN" in a1) OTHER=a2 ;; a2) OTHER=a1 ;; *) fail "campaign 3's job went to $FROZEN, not to gpu-a" ;; esac
 sleep 2
-FROZEN_PIDS="${GROUP[${AGENT_GROUP[$FROZEN]}]} $(descendants "${GROUP[${AGENT_GROUP[$FROZEN]}]}" | tr '\n' ' ')"
+FROZEN_PIDS="${GROUP[${AGENT_GROUP[$FROZEN]}]} $(platform_descendants "${GROUP[${AGENT_GROUP[$FROZEN]}]}" | tr '\n' ' ')"
 frozen_events_before=$(sql "SELECT count(*) FROM event_store WHERE stream_id = 'run/$RUN_FROZEN'")
 say "campaign 3: job $J3 running on $FROZEN (run $RUN_FROZEN); SIGSTOP to $FROZEN and its workload"
 t_freeze=$(now)
@@ -374,7 +334,7 @@ J4=$(campaign "$C4" | jq -r '.jobs[0].job_id')
 wait_until 120 "campaign 4's job running" running_run "$J4"
 RUN_CANCELLED=$(running_run "$J4")
 sleep 2
-WORKLOAD=$(descendants "${GROUP[b1]}" | tr '\n' ' ')
+WORKLOAD=$(platform_descendants "${GROUP[b1]}" | tr '\n' ' ')
 [ -n "$WORKLOAD" ] || fail "b1 has no workload process while running campaign 4's job"
 say "campaign 4: job $J4 running on b1 (run $RUN_CANCELLED, workload pids $WORKLOAD); cancelling it"
 t_cancel=$(now)
