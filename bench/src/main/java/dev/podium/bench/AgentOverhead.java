@@ -1,5 +1,6 @@
 package dev.podium.bench;
 
+import dev.podium.events.sign.EventSigner;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +75,7 @@ final class AgentOverhead implements Callable<Integer> {
                 """.formatted(size, steps, python));
         Path key = work.resolve("agent.key");
         Files.writeString(key, "agent.id=bench-agent\nkey.id=bench-key\nkey.secret="
-                + dev.podium.events.sign.EventSigner.newSecret() + "\n");
+                + EventSigner.newSecret() + "\n");
         // One agent run first: it extracts the script the bare runs use, and warms the file cache for both.
         agentRun(job, key, home);
         Path script = home.resolve("workload/podium_reference.py");

@@ -2,9 +2,12 @@ package dev.podium.bench;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.device.DeviceAliases;
+import dev.podium.events.device.DeviceModel;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
+import dev.podium.events.model.Host;
 import dev.podium.events.model.Metric;
 import dev.podium.events.model.RunMeans;
 import dev.podium.events.model.Statistics;
@@ -17,6 +20,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -142,7 +146,7 @@ final class BaselineWriter {
                                        kernel, last_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (host_key) DO UPDATE SET last_position = excluded.last_position""")) {
             for (Object[] h : hosts.values()) {
-                var host = (dev.podium.events.model.Host) h[0];
+                var host = (Host) h[0];
                 ps.setString(1, host.machineId());
                 ps.setString(2, host.hostname());
                 ps.setString(3, host.machineId());
@@ -162,10 +166,10 @@ final class BaselineWriter {
                 INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, ?)
                 ON CONFLICT (device_id) DO UPDATE SET last_position = excluded.last_position""")) {
             for (var d : devices.entrySet()) {
-                var model = dev.podium.events.device.DeviceAliases.byId(d.getKey());
+                var model = DeviceAliases.byId(d.getKey());
                 ps.setString(1, d.getKey());
-                ps.setString(2, model.map(dev.podium.events.device.DeviceModel::vendor).orElse(null));
-                ps.setString(3, model.map(dev.podium.events.device.DeviceModel::label).orElse(null));
+                ps.setString(2, model.map(DeviceModel::vendor).orElse(null));
+                ps.setString(3, model.map(DeviceModel::label).orElse(null));
                 ps.setLong(4, d.getValue());
                 ps.addBatch();
             }
@@ -322,7 +326,7 @@ final class BaselineWriter {
         }
     }
 
-    private static Timestamp ts(java.time.Instant i) {
+    private static Timestamp ts(Instant i) {
         return Timestamp.from(i.truncatedTo(ChronoUnit.MICROS));
     }
 }

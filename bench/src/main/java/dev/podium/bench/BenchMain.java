@@ -1,7 +1,9 @@
 package dev.podium.bench;
 
-import picocli.CommandLine;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The benchmark commands; {@code bench/bench.sh} (behind {@code ./podium bench}) starts what they measure. */
 @Command(name = "podium-bench", mixinStandardHelpOptions = true, subcommands = {IngestBench.class,
@@ -9,10 +11,10 @@ import picocli.CommandLine.Command;
 public final class BenchMain implements Runnable {
 
     /** Held so that the level sticks: the Kafka clients log every connection at INFO. */
-    private static final java.util.logging.Logger KAFKA = java.util.logging.Logger.getLogger("org.apache.kafka");
+    private static final Logger KAFKA = Logger.getLogger("org.apache.kafka");
 
     public static void main(String[] args) {
-        KAFKA.setLevel(java.util.logging.Level.WARNING);
+        KAFKA.setLevel(Level.WARNING);
         System.exit(new CommandLine(new BenchMain()).execute(args));
     }
 

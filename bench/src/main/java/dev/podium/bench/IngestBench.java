@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
@@ -323,7 +325,7 @@ final class IngestBench implements Callable<Integer> {
     private void settle() throws Exception {
         long t0 = System.nanoTime();
         for (String url : List.of(jdbc, baselineJdbc)) {
-            try (Connection c = Db.connect(url); java.sql.Statement s = c.createStatement()) {
+            try (Connection c = Db.connect(url); Statement s = c.createStatement()) {
                 s.execute("VACUUM (ANALYZE)");
                 s.execute("CHECKPOINT");
             }
@@ -338,7 +340,7 @@ final class IngestBench implements Callable<Integer> {
      * is one stall or a steady state, and when to look in the server logs.
      */
     private static String timeline(double[] lags, double[] dueSeconds, int n, Instant start) {
-        Map<Integer, List<Double>> windows = new java.util.TreeMap<>();
+        Map<Integer, List<Double>> windows = new TreeMap<>();
         for (int k = 0; k < n; k++) {
             windows.computeIfAbsent((int) (dueSeconds[k] / TIMELINE_WINDOW_SECONDS), w -> new ArrayList<>()).add(lags[k]);
         }

@@ -1,6 +1,7 @@
 package dev.podium.bench;
 
 import dev.podium.events.Envelope;
+import dev.podium.events.Event;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
@@ -118,7 +119,7 @@ final class PageEvents {
                 List.of(new ValidityCheck("min_repetitions", true, "3 of 3")), 600));
     }
 
-    private Envelope envelope(long run, long seq, Instant at, dev.podium.events.Event payload) {
+    private Envelope envelope(long run, long seq, Instant at, Event payload) {
         StreamId stream = StreamId.run(runId(run));
         return Envelope.of(SampleEvents.uuid(stream.value() + "#" + seq), stream, seq, agentId, at, payload);
     }

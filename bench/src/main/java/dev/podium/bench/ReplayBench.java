@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -85,7 +86,7 @@ final class ReplayBench {
             }
             Double rate = null;
             for (String line : Files.readAllLines(ingestReport)) {
-                var m = java.util.regex.Pattern.compile("^ingest: sustained ([0-9.]+) events/s").matcher(line);
+                var m = Pattern.compile("^ingest: sustained ([0-9.]+) events/s").matcher(line);
                 if (m.find()) {
                     rate = Double.parseDouble(m.group(1));
                 }

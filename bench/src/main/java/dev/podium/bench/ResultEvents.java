@@ -8,6 +8,7 @@ import dev.podium.events.testing.SampleEvents;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -38,7 +39,7 @@ public final class ResultEvents {
     }
 
     public static ComparisonKey key(int k) {
-        java.util.SortedMap<String, String> extra = new TreeMap<>();
+        SortedMap<String, String> extra = new TreeMap<>();
         extra.put("dataloader_num_workers", Integer.toString(k % 8));
         extra.put("variant", "v" + (k / 8));
         return new ComparisonKey("bench-finetune", "1", "offline", "bench/model-" + (k % 4), "bf16", 32, 8, 224, extra);

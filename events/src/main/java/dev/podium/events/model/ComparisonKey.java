@@ -5,11 +5,14 @@ import dev.podium.events.validate.Nullable;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -39,7 +42,7 @@ public record ComparisonKey(
     public static final String INPUT_SIZE = "input_size";
 
     /** The fixed dimensions by name; an extra parameter may not take one of these names. */
-    public static final java.util.List<String> FIXED_DIMENSIONS = java.util.List.of(
+    public static final List<String> FIXED_DIMENSIONS = List.of(
             BENCHMARK, BENCHMARK_VERSION, SCENARIO, MODEL, PRECISION, BATCH_SIZE, TOTAL_ACCELERATORS, INPUT_SIZE);
 
     public ComparisonKey {
@@ -49,7 +52,7 @@ public record ComparisonKey(
         if (extra != null) {
             copy.putAll(extra);
         }
-        extra = java.util.Collections.unmodifiableSortedMap(copy);
+        extra = Collections.unmodifiableSortedMap(copy);
         for (String name : extra.keySet()) {
             if (FIXED_DIMENSIONS.contains(name)) {
                 throw new IllegalArgumentException("extra parameter '" + name + "' has the name of a fixed dimension");
@@ -94,7 +97,7 @@ public record ComparisonKey(
      * it beside the key). Unlike {@link #canonical()} it is not injective; pages link it to the exact key.
      */
     public String label() {
-        java.util.StringJoiner out = new java.util.StringJoiner(" \u00b7 ");
+        StringJoiner out = new StringJoiner(" \u00b7 ");
         if (model != null) {
             out.add(model.substring(model.lastIndexOf('/') + 1));
         }

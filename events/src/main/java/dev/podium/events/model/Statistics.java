@@ -1,6 +1,7 @@
 package dev.podium.events.model;
 
 import dev.podium.events.validate.NonNegative;
+import java.util.Arrays;
 import java.util.List;
 
 /** Summary statistics of a metric's per-repetition values. {@code cv} is stdev / mean. */
@@ -25,7 +26,7 @@ public record Statistics(
         }
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         int n = v.length;
-        double mean = java.util.Arrays.stream(v).sum() / n;
+        double mean = Arrays.stream(v).sum() / n;
         double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
         double ss = 0;
         for (double x : v) {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -268,7 +269,7 @@ public final class SchemaWriter {
 
     private static ObjectNode sortedDefs(ObjectNode defs) {
         ObjectNode sorted = JSON.objectNode();
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         defs.fieldNames().forEachRemaining(names::add);
         names.stream().sorted().forEach(n -> sorted.set(n, defs.get(n)));
         return sorted;

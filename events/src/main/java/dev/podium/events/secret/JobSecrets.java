@@ -3,6 +3,7 @@ package dev.podium.events.secret;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
@@ -68,7 +69,7 @@ public final class JobSecrets {
                 .doFinal(ciphertext);
         try {
             return JSON.readValue(plain, new TypeReference<TreeMap<String, String>>() { });
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new GeneralSecurityException("sealed secrets are not a string map", e);
         }
     }

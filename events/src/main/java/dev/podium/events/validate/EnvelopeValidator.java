@@ -7,8 +7,10 @@ import java.lang.reflect.Type;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -73,7 +75,7 @@ public final class EnvelopeValidator {
     private void checkStream(String stream, Optional<EventType> type, JsonNode root, List<Violation> out) {
         Optional<StreamId> id = StreamId.parse(stream);
         if (id.isEmpty()) {
-            boolean upperCase = StreamId.parse(stream.toLowerCase(java.util.Locale.ROOT)).isPresent();
+            boolean upperCase = StreamId.parse(stream.toLowerCase(Locale.ROOT)).isPresent();
             out.add(new Violation("stream_id", "'" + clip(stream) + "' is not a valid stream id"
                     + (upperCase ? ": its UUID must be in lower case" : "")));
             return;
@@ -213,7 +215,7 @@ public final class EnvelopeValidator {
             }
         }
         out.add(new Violation(path, "'" + clip(value.asText()) + "' is not one of "
-                + java.util.Arrays.toString(c.getEnumConstants())));
+                + Arrays.toString(c.getEnumConstants())));
     }
 
     private void checkList(JsonNode value, Type type, RecordRules.Field f, String path, List<Violation> out) {

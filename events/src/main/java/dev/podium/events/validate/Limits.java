@@ -1,5 +1,7 @@
 package dev.podium.events.validate;
 
+import java.time.Duration;
+
 /** The stated limits of the contract. Producers in other languages find the same numbers in the JSON Schema files. */
 public final class Limits {
 
@@ -22,7 +24,7 @@ public final class Limits {
      */
     public static final double MAX_NUMBER_MAGNITUDE = 1e150;
     /** How far ahead of ingest's clock {@code occurred_at} may be. */
-    public static final java.time.Duration MAX_CLOCK_AHEAD = java.time.Duration.ofDays(1);
+    public static final Duration MAX_CLOCK_AHEAD = Duration.ofDays(1);
 
     private Limits() {
     }

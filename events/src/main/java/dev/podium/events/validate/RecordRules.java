@@ -7,6 +7,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,7 +91,7 @@ public final class RecordRules {
     /** The subtypes of a polymorphic sealed interface by their JSON names. */
     public static Map<String, Class<?>> subtypes(Class<?> c) {
         JsonSubTypes sub = c.getAnnotation(JsonSubTypes.class);
-        java.util.LinkedHashMap<String, Class<?>> m = new java.util.LinkedHashMap<>();
+        LinkedHashMap<String, Class<?>> m = new LinkedHashMap<>();
         for (JsonSubTypes.Type t : sub.value()) {
             m.put(t.name(), t.value());
         }

@@ -1,8 +1,10 @@
 package dev.podium.ingest.config;
 
+import dev.podium.ingest.consumer.CrashPoint;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** ingest-service's settings, under {@code podium.ingest}. */
 @ConfigMapping(prefix = "podium.ingest")
@@ -13,9 +15,9 @@ public interface IngestConfig {
     String bootstrapServers();
 
     /** SCRAM-SHA-512 user for a broker that requires SASL; unset: no login (see {@link KafkaLogin}). */
-    java.util.Optional<String> kafkaUsername();
+    Optional<String> kafkaUsername();
 
-    java.util.Optional<String> kafkaPassword();
+    Optional<String> kafkaPassword();
 
     /** AES-256 key (base64 of 32 bytes) that encrypts agent key secrets at rest. Required outside dev and test. */
     String masterKey();
@@ -32,7 +34,7 @@ public interface IngestConfig {
     interface Fault {
 
         /** The stage of a batch where the process halts; unset: never. */
-        java.util.Optional<dev.podium.ingest.consumer.CrashPoint.Stage> haltAt();
+        Optional<CrashPoint.Stage> haltAt();
 
         /** Which batch to reach {@link #haltAt()} halts the process: 1 is the first. */
         @WithDefault("1")

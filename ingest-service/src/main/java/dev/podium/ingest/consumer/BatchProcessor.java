@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.podium.events.StreamKind;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.ingest.command.JobCommands;
-import dev.podium.ingest.dlq.DlqPublisher;
 import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
+import dev.podium.ingest.dlq.DlqPublisher;
 import dev.podium.ingest.projection.Projections;
 import dev.podium.ingest.store.AgentKey;
 import dev.podium.ingest.store.AgentKeyStore;
@@ -13,8 +13,8 @@ import dev.podium.ingest.store.Appended;
 import dev.podium.ingest.store.EventStore;
 import dev.podium.ingest.store.NewEvent;
 import dev.podium.ingest.store.RecordCopy;
-import dev.podium.ingest.store.RejectedStore;
 import dev.podium.ingest.store.RejectedStore.Rejection;
+import dev.podium.ingest.store.RejectedStore;
 import dev.podium.ingest.store.StoredEvent;
 import dev.podium.ingest.verify.Verdict;
 import dev.podium.ingest.verify.Verifier;
@@ -29,7 +29,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jboss.logging.Logger;
 
 /**
  * One polled batch in two steps. {@link #check} verifies every record (key lookup, HMAC, decode, validation) and encodes
@@ -47,7 +51,7 @@ public class BatchProcessor {
 
     static final int CONFLICT_ATTEMPTS = 3;
     private static final Set<String> CONFLICT_STATES = Set.of("23505", "40001", "40P01");
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(BatchProcessor.class);
+    private static final Logger LOG = Logger.getLogger(BatchProcessor.class);
 
     /** What the batch did; dead letters are every refusal of this pass, whether or not it was recorded before. */
     public record Result(int accepted, int duplicates, int conflicts, int rejected, List<DeadLetter> deadLetters) {
@@ -196,7 +200,7 @@ public class BatchProcessor {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted while looking up the id of topic " + topic, "08000", e);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             // Not a data error (SQLSTATE class 08): the batch is read again, as when the database is away.
             throw new SQLException("could not look up the id of topic " + topic + ": " + e, "08000", e);
         }
@@ -208,7 +212,7 @@ public class BatchProcessor {
     }
 
     /** Whether the exception or one chained to it ({@code getNextException}, as batches report) has such a SQLSTATE. */
-    private static boolean anyState(SQLException e, java.util.function.Predicate<String> test) {
+    private static boolean anyState(SQLException e, Predicate<String> test) {
         for (SQLException x = e; x != null; x = x.getNextException()) {
             if (x.getSQLState() != null && test.test(x.getSQLState())) {
                 return true;

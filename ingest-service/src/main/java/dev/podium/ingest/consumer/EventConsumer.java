@@ -1,6 +1,7 @@
 package dev.podium.ingest.consumer;
 
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.config.KafkaLogin;
 import dev.podium.ingest.consumer.IngestMetrics.Outcome;
 import dev.podium.ingest.dlq.DlqPublisher;
 import io.micrometer.core.instrument.Timer;
@@ -9,12 +10,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -111,7 +114,7 @@ public class EventConsumer {
     private Properties consumerProperties() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        dev.podium.ingest.config.KafkaLogin.apply(config, p);
+        KafkaLogin.apply(config, p);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumer().groupId());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -146,8 +149,8 @@ public class EventConsumer {
         /** Polled (and being checked) but not written; only this thread reads or sets it. */
         private Polled inFlight;
         /** The partitions this member owns, as the rebalance callbacks tell. */
-        private final Set<TopicPartition> owned = new java.util.TreeSet<>(
-                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        private final Set<TopicPartition> owned = new TreeSet<>(
+                Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
 
         Worker() {
             super("podium-ingest-events");

@@ -1,6 +1,7 @@
 package dev.podium.ingest.consumer;
 
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.config.KafkaLogin;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ public class TopicSetup {
                 new NewTopic(t.jobs(), 3, rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB)));
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        dev.podium.ingest.config.KafkaLogin.apply(config, p);
+        KafkaLogin.apply(config, p);
         try (Admin admin = Admin.create(p)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();

@@ -1,9 +1,10 @@
 package dev.podium.ingest.dlq;
 
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.config.KafkaLogin;
+import dev.podium.ingest.store.RecordCopy;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import dev.podium.ingest.store.RecordCopy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -138,7 +139,7 @@ public class DlqPublisher {
                 if (producer == null) {
                     Properties props = new Properties();
                     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-                    dev.podium.ingest.config.KafkaLogin.apply(config, props);
+                    KafkaLogin.apply(config, props);
                     props.put(ProducerConfig.ACKS_CONFIG, "all");
                     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
                     props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024 + 64 * 1024);

@@ -2,14 +2,15 @@ package dev.podium.ingest.dlq;
 
 import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.consumer.BatchProcessor;
-import dev.podium.ingest.store.RejectedRows;
 import dev.podium.ingest.store.RejectedRows.Redrivable;
+import dev.podium.ingest.store.RejectedRows;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -39,7 +40,7 @@ public class Redriver {
         UNKNOWN;
 
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+            return name().toLowerCase(Locale.ROOT).replace('_', ' ');
         }
     }
 

@@ -1,10 +1,12 @@
 package dev.podium.ingest.heartbeat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.command.JobCommands;
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.config.KafkaLogin;
 import dev.podium.ingest.consumer.IngestMetrics;
 import dev.podium.ingest.store.AgentKey;
 import dev.podium.ingest.store.AgentKeyStore;
@@ -14,14 +16,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.sql.Types;
-import java.util.UUID;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -95,7 +100,7 @@ public class HeartbeatConsumer {
         while (running) {
             Properties p = new Properties();
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-            dev.podium.ingest.config.KafkaLogin.apply(config, p);
+            KafkaLogin.apply(config, p);
             p.put(ConsumerConfig.GROUP_ID_CONFIG, config.consumer().heartbeatGroupId());
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -141,7 +146,7 @@ public class HeartbeatConsumer {
                 Verifier.keyId(r.headers()).ifPresent(keyIds::add);
             }
             Map<String, AgentKey> known = keys.lookup(c, keyIds);
-            Map<String, Heartbeat.Last> last = new java.util.HashMap<>();
+            Map<String, Heartbeat.Last> last = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : polled) {
                 Heartbeat hb = accept(r, known);
                 if (hb != null && !hb.newerThan(last.computeIfAbsent(hb.agentId(), a -> lastStored(c, a)))) {
@@ -167,12 +172,12 @@ public class HeartbeatConsumer {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT boot_id, heartbeat_seq, heartbeat_sent_at FROM agent_status WHERE agent_id = ?")) {
             ps.setString(1, agentId);
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null;
                 }
                 long seq = rs.getLong(2);
-                java.sql.Timestamp sent = rs.getTimestamp(3);
+                Timestamp sent = rs.getTimestamp(3);
                 return new Heartbeat.Last(rs.getObject(1, UUID.class), rs.wasNull() ? null : seq,
                         sent == null ? null : sent.toInstant());
             }
@@ -240,9 +245,9 @@ public class HeartbeatConsumer {
             ps.setString(9, hb.hostname());
             ps.setString(10, hb.sensors() == null ? null : mapper.writeValueAsString(hb.sensors()));
             ps.setObject(11, hb.seq(), Types.BIGINT);
-            ps.setTimestamp(12, hb.sentAt() == null ? null : java.sql.Timestamp.from(hb.sentAt()));
+            ps.setTimestamp(12, hb.sentAt() == null ? null : Timestamp.from(hb.sentAt()));
             ps.executeUpdate();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("sensors always encode", e);
         }
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -191,7 +192,7 @@ public final class ChangePoints {
 
     /** The histories a batch touched: those results left, and those the touched runs' results are in now. */
     public static Set<HistoryId> historiesOf(Connection c, Touched touched) throws SQLException {
-        Set<HistoryId> out = new java.util.LinkedHashSet<>();
+        Set<HistoryId> out = new LinkedHashSet<>();
         touched.devices().forEach(d -> out.add(new HistoryId(d.keyId(), d.metric(), d.deviceId())));
         out.addAll(historiesOf(c, touched.runs()));
         return out;

@@ -3,6 +3,7 @@ package dev.podium.ingest.history;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Finds steps (change points) in a history of values in time order: penalised least-squares segmentation solved exactly
@@ -56,7 +57,7 @@ public final class StepDetector {
     }
 
     public String describe() {
-        return String.format(java.util.Locale.ROOT, "penalised least-squares segmentation (optimal partitioning), "
+        return String.format(Locale.ROOT, "penalised least-squares segmentation (optimal partitioning), "
                 + "penalty max(%.1f·ln n, %.0f) in units of σ², σ from the MAD of first differences, segments of at least %d points",
                 penaltyPerLogN, minPenalty, minSegment);
     }

@@ -1,6 +1,7 @@
 package dev.podium.ingest.store;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * A stored agent key with its secret decrypted, for verification only; never serialised. {@code pool} is the pool bound
@@ -15,11 +16,11 @@ public record AgentKey(String keyId, String agentId, Status status, byte[] secre
         REVOKED;
 
         public String sql() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         static Status fromSql(String s) {
-            return valueOf(s.toUpperCase(java.util.Locale.ROOT));
+            return valueOf(s.toUpperCase(Locale.ROOT));
         }
     }
 

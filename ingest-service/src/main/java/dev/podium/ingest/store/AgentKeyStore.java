@@ -1,7 +1,7 @@
 package dev.podium.ingest.store;
 
-import dev.podium.ingest.config.IngestConfig;
 import dev.podium.events.sign.EventSigner;
+import dev.podium.ingest.config.IngestConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -9,6 +9,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -32,7 +35,7 @@ public class AgentKeyStore {
     }
 
     private final SecretCipher cipher;
-    private final java.time.Duration retiringGrace;
+    private final Duration retiringGrace;
 
     public AgentKeyStore(IngestConfig config) {
         this.cipher = new SecretCipher(config.masterKey());
@@ -151,7 +154,7 @@ public class AgentKeyStore {
                     String keyId = rs.getString(1);
                     try {
                         byte[] secret = cipher.open(keyId, rs.getBytes(4), rs.getBytes(5));
-                        java.sql.Timestamp retired = rs.getTimestamp(7);
+                        Timestamp retired = rs.getTimestamp(7);
                         out.put(keyId, new AgentKey(keyId, rs.getString(2), AgentKey.Status.fromSql(rs.getString(3)), secret,
                                 rs.getString(6), retired == null ? null : retired.toInstant().plus(retiringGrace)));
                     } catch (GeneralSecurityException e) {
@@ -165,7 +168,7 @@ public class AgentKeyStore {
 
     private static List<String> keyIds(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
-            List<String> ids = new java.util.ArrayList<>();
+            List<String> ids = new ArrayList<>();
             while (rs.next()) {
                 ids.add(rs.getString(1));
             }

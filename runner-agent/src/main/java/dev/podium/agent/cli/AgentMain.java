@@ -1,9 +1,11 @@
 package dev.podium.agent.cli;
 
+import dev.podium.agent.config.SettingsException;
+import dev.podium.agent.job.JobSpecException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code podium-agent} command line. */
 @Command(name = "podium-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -31,8 +33,8 @@ public final class AgentMain implements Runnable {
         CommandLine cl = new CommandLine(new AgentMain());
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("podium-agent: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return e instanceof dev.podium.agent.config.SettingsException
-                    || e instanceof dev.podium.agent.job.JobSpecException ? 2 : 1;
+            return e instanceof SettingsException
+                    || e instanceof JobSpecException ? 2 : 1;
         });
         return cl.execute(args);
     }

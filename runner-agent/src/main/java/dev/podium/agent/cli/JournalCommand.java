@@ -3,6 +3,7 @@ package dev.podium.agent.cli;
 import dev.podium.agent.journal.Journal;
 import dev.podium.agent.journal.JournalEntry;
 import dev.podium.agent.publish.Publisher;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -51,7 +52,7 @@ public final class JournalCommand implements Callable<Integer> {
         List<JournalEntry> pending = journal.pending();
         if (dump) {
             for (JournalEntry e : pending) {
-                System.out.println(new String(e.value(), java.nio.charset.StandardCharsets.UTF_8));
+                System.out.println(new String(e.value(), StandardCharsets.UTF_8));
             }
             return 0;
         }
@@ -70,7 +71,7 @@ public final class JournalCommand implements Callable<Integer> {
     }
 
     private static void print(String state, JournalEntry e) {
-        String head = new String(e.value(), 0, Math.min(e.value().length, 4096), java.nio.charset.StandardCharsets.UTF_8);
+        String head = new String(e.value(), 0, Math.min(e.value().length, 4096), StandardCharsets.UTF_8);
         Matcher m = TYPE.matcher(head);
         System.out.printf(Locale.ROOT, "%-8s %s %-16s %-15s %s (%d bytes)%n", state, e.id(), m.find() ? m.group(1) : "?",
                 e.topic(), e.key(), e.value().length);

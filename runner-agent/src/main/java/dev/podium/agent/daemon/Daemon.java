@@ -16,6 +16,7 @@ import dev.podium.events.StreamId;
 import dev.podium.events.agent.AgentRegistered;
 import dev.podium.events.model.Software;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -43,7 +45,7 @@ public final class Daemon {
      */
     public record Config(AgentSettings settings, Fingerprint fingerprint, Path workDir, String python,
             Duration heartbeatInterval, int maxHeartbeats, int slots, Duration claimTimeout, long sampleIntervalMillis,
-            java.util.Set<String> allowedEnvironment) {
+            Set<String> allowedEnvironment) {
     }
 
     private final Config config;
@@ -107,7 +109,7 @@ public final class Daemon {
         boolean lastOk = true;
         while (true) {
             ObjectNode sensors = JsonNodeFactory.instance.objectNode();
-            sensors.put("load_average", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            sensors.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             sensors.put("journal_pending", sink.journal().pendingCount());
             // One heartbeat per running job (each renews its own lease), or one saying idle.
             List<JobDispatcher.Current> jobs = dispatcher.running();

@@ -4,6 +4,7 @@ import dev.podium.agent.job.JobDefinition;
 import dev.podium.agent.job.JobRunner;
 import dev.podium.agent.job.JobSpecException;
 import dev.podium.agent.publish.EventSink;
+import dev.podium.events.Event;
 import dev.podium.events.StreamId;
 import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobCancelled;
@@ -239,7 +240,7 @@ final class JobDispatcher {
         });
     }
 
-    private void emitQuietly(EventSink.StreamWriter stream, dev.podium.events.Event event) {
+    private void emitQuietly(EventSink.StreamWriter stream, Event event) {
         try {
             stream.emit(event);
         } catch (RuntimeException e) {

@@ -1,14 +1,15 @@
 package dev.podium.agent.daemon;
 
+import dev.podium.agent.publish.KafkaLogin;
 import dev.podium.agent.publish.Topics;
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.job.JobEvent;
 import dev.podium.events.sign.CommandSignature;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -50,7 +52,7 @@ final class JobFeed implements AutoCloseable {
     JobFeed(String bootstrapServers, String agentId, PublicKey commandKey, JobDispatcher dispatcher, PrintStream log) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        dev.podium.agent.publish.KafkaLogin.apply(p);
+        KafkaLogin.apply(p);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-agent-jobs-" + agentId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -112,7 +114,7 @@ final class JobFeed implements AutoCloseable {
                 if (!parts.isEmpty()) {
                     return parts;
                 }
-            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            } catch (TimeoutException e) {
                 // Kafka not reachable yet
             }
             if (!told) {

@@ -6,8 +6,11 @@ import dev.podium.events.device.DeviceAliases;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * AMD Instinct GPUs from {@code rocm-smi --showproductname --showmeminfo vram --showdriverversion --json} or, on newer ROCm,
@@ -81,7 +84,7 @@ public final class AmdSmi {
             return reported;
         }
         for (String id : new String[] {pciId, reported}) {
-            String name = id == null ? null : INSTINCT_PCI_IDS.get(id.strip().toLowerCase(java.util.Locale.ROOT));
+            String name = id == null ? null : INSTINCT_PCI_IDS.get(id.strip().toLowerCase(Locale.ROOT));
             if (name != null) {
                 return name;
             }
@@ -99,7 +102,7 @@ public final class AmdSmi {
                 continue;
             }
             // "Arcturus GL-XL [AMD Instinct MI100]": the marketing name is in brackets when there is one.
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[(AMD [^\\]]+)]").matcher(series);
+            Matcher m = Pattern.compile("\\[(AMD [^\\]]+)]").matcher(series);
             out.add(new DetectedDevice("AMD", m.find() ? m.group(1) : series, 0, null, null, null, null));
         }
         return out;

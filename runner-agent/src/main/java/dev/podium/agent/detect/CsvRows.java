@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The CSV that nvidia-smi and hl-smi print for {@code --format=csv}: a header line of field names, each optionally
@@ -46,8 +48,8 @@ final class CsvRows {
         if (value == null) {
             return 0;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([KMGT]i?B)?",
-                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(value.strip());
+        Matcher m = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([KMGT]i?B)?",
+                Pattern.CASE_INSENSITIVE).matcher(value.strip());
         if (!m.lookingAt()) {
             return 0;
         }

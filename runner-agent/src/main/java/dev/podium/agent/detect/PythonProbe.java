@@ -3,6 +3,8 @@ package dev.podium.agent.detect;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.model.Software;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +47,7 @@ public final class PythonProbe {
         if (env != null && !env.isBlank()) {
             return env;
         }
-        return java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
+        return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
     }
 
     public synchronized Software software() {

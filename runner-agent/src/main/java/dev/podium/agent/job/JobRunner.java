@@ -19,10 +19,10 @@ import dev.podium.agent.parse.RegexParser;
 import dev.podium.agent.parse.StepLog;
 import dev.podium.agent.parse.StepSample;
 import dev.podium.agent.publish.EventSink;
-import dev.podium.agent.workload.ProcessOutcome;
-import dev.podium.agent.workload.ChildEnvironment;
-import dev.podium.agent.workload.ProcessRunner;
 import dev.podium.agent.workload.Adapter;
+import dev.podium.agent.workload.ChildEnvironment;
+import dev.podium.agent.workload.ProcessOutcome;
+import dev.podium.agent.workload.ProcessRunner;
 import dev.podium.agent.workload.ShippedWorkload;
 import dev.podium.events.StreamId;
 import dev.podium.events.model.Accelerator;
@@ -30,11 +30,11 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.model.Metric;
-import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.model.Provenance;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import dev.podium.events.model.Software;
+import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.model.Workload;
 import dev.podium.events.run.MetricSampled;
 import dev.podium.events.run.RunCancelled;
@@ -43,15 +43,26 @@ import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.validate.Limits;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Executes a job: one run stream per point of its matrix, each with its repetitions, and publishes what happened as run
@@ -68,10 +79,10 @@ public final class JobRunner {
      * fields instead), the shipped workloads' names for them (batch_size, size, nproc, image_size), and those that do
      * not change what is compared (seed, steps, requests, device, interpreter).
      */
-    static final Set<String> KEY_FIXED = java.util.stream.Stream.concat(ComparisonKey.FIXED_DIMENSIONS.stream(),
-            java.util.stream.Stream.of("batch_size", "size", "steps", "seed", "device", "python", "nproc",
+    static final Set<String> KEY_FIXED = Stream.concat(ComparisonKey.FIXED_DIMENSIONS.stream(),
+            Stream.of("batch_size", "size", "steps", "seed", "device", "python", "nproc",
                     "image_size", "requests"))
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+            .collect(Collectors.toUnmodifiableSet());
     /** A RunProgress at most every this many steps unless set otherwise; about ten per repetition when the total is known. */
     static final int DEFAULT_PROGRESS_STEPS = 10;
     /** Steps of a repetition's log kept for {@code warmup: from-step-log}, at most. */
@@ -85,7 +96,7 @@ public final class JobRunner {
     private final ToolRunner tools;
     private final long sampleIntervalMillis;
     private final ProcessRunner process = new ProcessRunner();
-    private Map<String, Software> softwareByPython = new java.util.HashMap<>();
+    private Map<String, Software> softwareByPython = new HashMap<>();
     private ChildEnvironment childEnvironment = new ChildEnvironment(List.of());
     private volatile String cancelReason;
     private int progressEverySteps;
@@ -122,7 +133,7 @@ public final class JobRunner {
      * {@code Collections.synchronizedMap(new HashMap<>())}.
      */
     /** Lets jobs set these environment variables too, beyond {@link ChildEnvironment#DISTRIBUTED}. */
-    public JobRunner allowingEnvironment(java.util.Collection<String> names) {
+    public JobRunner allowingEnvironment(Collection<String> names) {
         this.childEnvironment = new ChildEnvironment(names);
         return this;
     }
@@ -177,9 +188,9 @@ public final class JobRunner {
         Adapter adapter = Adapter.of(job.spec());
         job.points().forEach(adapter::check);
         try {
-            java.nio.file.Files.createDirectories(workDir);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot create the work directory " + workDir, e);
+            Files.createDirectories(workDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the work directory " + workDir, e);
         }
         return adapter.shipped() ? ShippedWorkload.extract(workDir) : null;
     }
@@ -248,7 +259,7 @@ public final class JobRunner {
         List<Double> repetitionSeconds = new ArrayList<>();
         List<List<Double>> losses = new ArrayList<>();
         Double utilisationBeforeStart;
-        java.util.Set<Long> foreignProcesses;
+        Set<Long> foreignProcesses;
         try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
             utilisationBeforeStart = cpuOnly ? null : sampler.utilisationNow();
             for (int rep = 0; rep < spec.repetitions(); rep++) {
@@ -260,9 +271,9 @@ public final class JobRunner {
                 AtomicLong steps = new AtomicLong();
                 long total = adapter.totalSteps(spec, point);
                 StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
-                List<Double> repLosses = java.util.Collections.synchronizedList(new ArrayList<>());
+                List<Double> repLosses = Collections.synchronizedList(new ArrayList<>());
                 losses.add(repLosses);
-                List<StepSample> logged = java.util.Collections.synchronizedList(new ArrayList<>());
+                List<StepSample> logged = Collections.synchronizedList(new ArrayList<>());
                 long repStarted = System.nanoTime();
                 ProcessOutcome outcome = process.run(command, environment, workDir, Duration.ofSeconds(spec.timeoutSeconds()),
                         line -> {
@@ -309,7 +320,7 @@ public final class JobRunner {
                     }
                 }
                 String primary = primaryMetric(parsed, found, adapter.requiredMetric(point));
-                java.util.Optional<String> contradiction = adapter.contradiction(point, parsed);
+                Optional<String> contradiction = adapter.contradiction(point, parsed);
                 if (contradiction.isPresent()) {
                     return fail(stream, runId, point, "parse", outcome.exitCode(), contradiction.get(),
                             redactor.text(outcome.tail()), label);
@@ -359,7 +370,7 @@ public final class JobRunner {
                 accelerators.isEmpty() ? null : accelerators.get(0).deviceId()).ifPresent(validity::add);
         stream.emit(new RunCompleted(runId, metrics, validity, duration));
         metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresent(m -> progress.line(String.format(
-                java.util.Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (label + " " + pointText).strip(), primary,
+                Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (label + " " + pointText).strip(), primary,
                 format(m.statistics().mean()), m.unit(), format(m.statistics().ci95Low()), format(m.statistics().ci95High()),
                 m.statistics().cv() * 100, m.statistics().n())));
         return new RunOutcome(runId, point, RunOutcome.Status.COMPLETED, metrics, null);
@@ -387,14 +398,14 @@ public final class JobRunner {
         return Parsers.byFormat(format).orElseThrow(() -> new JobSpecException("parser", "unknown format " + format));
     }
 
-    private static String primaryMetric(ParseResult parsed, List<ParsedMetric> found, java.util.Optional<String> required) {
+    private static String primaryMetric(ParseResult parsed, List<ParsedMetric> found, Optional<String> required) {
         if (required.isPresent()) {
             return parsed.metric(required.get()).isPresent() ? required.get() : null;
         }
         return found.isEmpty() ? null : found.get(0).name();
     }
 
-    private static java.util.Optional<ParsedMetric> metric(List<ParsedMetric> metrics, String name) {
+    private static Optional<ParsedMetric> metric(List<ParsedMetric> metrics, String name) {
         return metrics.stream().filter(m -> m.name().equals(name)).reduce((a, b) -> b);
     }
 
@@ -403,7 +414,7 @@ public final class JobRunner {
      * other metrics; a tool's metric of the same name, which may include the warm-up, gives way.
      */
     static List<ParsedMetric> withStepLog(List<ParsedMetric> fromLog, List<ParsedMetric> tool) {
-        Set<String> names = fromLog.stream().map(ParsedMetric::name).collect(java.util.stream.Collectors.toSet());
+        Set<String> names = fromLog.stream().map(ParsedMetric::name).collect(Collectors.toSet());
         List<ParsedMetric> out = new ArrayList<>(fromLog);
         tool.stream().filter(m -> !names.contains(m.name())).forEach(out::add);
         return out;
@@ -500,7 +511,7 @@ public final class JobRunner {
     }
 
     static String format(double v) {
-        return String.format(java.util.Locale.ROOT, v >= 100 ? "%.1f" : "%.3f", v);
+        return String.format(Locale.ROOT, v >= 100 ? "%.1f" : "%.3f", v);
     }
 
     static String clip(String s, int max) {
@@ -514,8 +525,8 @@ public final class JobRunner {
 
     /** The comparison key's extra parameters: those of the point that are not fixed fields of the key. */
     private record SortedExtra(Map<String, String> point, Set<String> fixed) {
-        java.util.SortedMap<String, String> map() {
-            java.util.SortedMap<String, String> m = new TreeMap<>();
+        SortedMap<String, String> map() {
+            SortedMap<String, String> m = new TreeMap<>();
             point.forEach((k, v) -> {
                 if (!fixed.contains(k)) {
                     m.put(clip(k, 128), clip(v, Limits.MAX_STRING_CHARS));

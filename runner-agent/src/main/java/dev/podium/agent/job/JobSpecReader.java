@@ -2,6 +2,7 @@ package dev.podium.agent.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.podium.agent.parse.Parsers;
 import dev.podium.agent.parse.RegexTemplate;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -46,7 +48,7 @@ public final class JobSpecReader {
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!FIELDS.contains(f)) {
-                throw new JobSpecException(f, "unknown field; known fields are " + new java.util.TreeSet<>(FIELDS));
+                throw new JobSpecException(f, "unknown field; known fields are " + new TreeSet<>(FIELDS));
             }
         }
         String benchmark = requiredString(root, "benchmark");
@@ -55,7 +57,7 @@ public final class JobSpecReader {
         }
         String adapter = optionalString(root, "adapter", "reference");
         if (!Adapter.NAMES.contains(adapter)) {
-            throw new JobSpecException("adapter", "must be one of " + new java.util.TreeSet<>(Adapter.NAMES) + ", was '"
+            throw new JobSpecException("adapter", "must be one of " + new TreeSet<>(Adapter.NAMES) + ", was '"
                     + adapter + "'");
         }
         boolean shipped = !adapter.equals(ExternalCommand.NAME);
@@ -257,7 +259,7 @@ public final class JobSpecReader {
                 throw new JobSpecException(f, "is not a valid metric name");
             }
             if (t.isTextual()) {
-                t = ((com.fasterxml.jackson.databind.node.ObjectNode) new ObjectMapper().createObjectNode()).put("pattern", t.asText());
+                t = ((ObjectNode) new ObjectMapper().createObjectNode()).put("pattern", t.asText());
             }
             if (!t.isObject() || !t.path("pattern").isTextual()) {
                 throw new JobSpecException(f + ".pattern", "required");

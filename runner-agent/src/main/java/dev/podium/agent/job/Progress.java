@@ -1,5 +1,6 @@
 package dev.podium.agent.job;
 
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Locale;
 
@@ -20,7 +21,7 @@ public final class Progress {
     }
 
     public static Progress silent() {
-        return new Progress(new PrintStream(java.io.OutputStream.nullOutputStream()), false);
+        return new Progress(new PrintStream(OutputStream.nullOutputStream()), false);
     }
 
     public synchronized void line(String message) {

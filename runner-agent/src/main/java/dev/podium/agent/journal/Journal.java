@@ -14,11 +14,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -54,7 +56,7 @@ public final class Journal {
         this.tmp = dir.resolve("tmp");
         this.maxBytes = maxBytes;
         this.prefix = String.format("%013d-%08d-", ProcessHandle.current().info().startInstant()
-                .map(java.time.Instant::toEpochMilli).orElse(System.currentTimeMillis()), ProcessHandle.current().pid());
+                .map(Instant::toEpochMilli).orElse(System.currentTimeMillis()), ProcessHandle.current().pid());
         try {
             Files.createDirectories(pending);
             Files.createDirectories(sent);
@@ -202,7 +204,7 @@ public final class Journal {
             out.writeUTF(e.topic());
             out.writeUTF(e.key());
             out.writeInt(e.headers().size());
-            for (Map.Entry<String, byte[]> h : new java.util.TreeMap<>(e.headers()).entrySet()) {
+            for (Map.Entry<String, byte[]> h : new TreeMap<>(e.headers()).entrySet()) {
                 out.writeUTF(h.getKey());
                 out.writeInt(h.getValue().length);
                 out.write(h.getValue());

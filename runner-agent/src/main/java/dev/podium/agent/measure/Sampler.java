@@ -10,9 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +42,7 @@ public final class Sampler implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The processes using NVIDIA GPUs, to tell whether another process shared the device during a run. */
     public static final List<String> NVIDIA_APPS = List.of("nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader");
-    private final java.util.Set<Long> foreignProcesses = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Long> foreignProcesses = ConcurrentHashMap.newKeySet();
 
     private final Map<SeriesKind, List<Sample>> series = new EnumMap<>(SeriesKind.class);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -107,15 +110,15 @@ public final class Sampler implements AutoCloseable {
 
     /** Remembers compute processes that are neither the agent nor one of its descendants (the workload). */
     void computeApps(String out) {
-        java.util.Set<Long> own = new java.util.HashSet<>();
+        Set<Long> own = new HashSet<>();
         own.add(ProcessHandle.current().pid());
         ProcessHandle.current().descendants().forEach(p -> own.add(p.pid()));
         RunChecks.computeProcesses(out).stream().filter(p -> !own.contains(p)).forEach(foreignProcesses::add);
     }
 
     /** Compute processes other than the workload seen on the accelerators so far (NVIDIA only). */
-    public java.util.Set<Long> foreignProcesses() {
-        return java.util.Set.copyOf(foreignProcesses);
+    public Set<Long> foreignProcesses() {
+        return Set.copyOf(foreignProcesses);
     }
 
     /** The highest accelerator utilisation (%) right now, asked once; null without nvidia-smi or hl-smi. */

@@ -9,6 +9,7 @@ import dev.podium.events.model.ValidityCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Turns the metrics of each repetition into per-metric raw values with statistics, and checks the run's validity. */
@@ -66,7 +67,7 @@ public final class Summary {
         metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresentOrElse(m -> {
             double cv = m.statistics().cv();
             checks.add(new ValidityCheck("cv_below_" + Math.round(MAX_CV * 100) + "pct", m.values().size() < 2 || cv <= MAX_CV,
-                    String.format(java.util.Locale.ROOT, "cv of %s = %.2f%%", primary, cv * 100)));
+                    String.format(Locale.ROOT, "cv of %s = %.2f%%", primary, cv * 100)));
             checks.add(new ValidityCheck("positive_finite", m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v)),
                     primary + " values are positive and finite"));
         }, () -> checks.add(new ValidityCheck("primary_metric_present", false, primary + " not found")));

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -70,8 +71,8 @@ final class Collector {
         metrics.put(n, new ParsedMetric(n, value, unit == null ? "1" : clip(unit, 32), direction, kept));
     }
 
-    java.util.Optional<ParsedMetric> found(String name) {
-        return java.util.Optional.ofNullable(metrics.get(name));
+    Optional<ParsedMetric> found(String name) {
+        return Optional.ofNullable(metrics.get(name));
     }
 
     /** Puts {@code name}, when found, first: the metric a run is judged by when the caller takes the first. */

@@ -5,6 +5,7 @@ import dev.podium.events.model.Direction;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * NVIDIA genai-perf's {@code profile_export_genai_perf.json} and AIPerf's {@code profile_export_aiperf.json} (AIPerf keeps
@@ -90,15 +91,15 @@ public final class GenAiPerfParser implements OutputParser {
         value(c, key, m, "avg").ifPresent(v -> c.info(key, Double.isFinite(v) ? String.valueOf(v) : null));
     }
 
-    private static java.util.OptionalDouble value(Collector c, String key, JsonNode m, String stat) {
+    private static OptionalDouble value(Collector c, String key, JsonNode m, String stat) {
         JsonNode v = m.get(stat);
         if (v == null || v.isNull()) {
-            return java.util.OptionalDouble.empty();
+            return OptionalDouble.empty();
         }
         if (!v.isNumber()) {
             c.warn("unreadable " + stat + " of " + Collector.clean(key));
-            return java.util.OptionalDouble.empty();
+            return OptionalDouble.empty();
         }
-        return java.util.OptionalDouble.of(v.asDouble());
+        return OptionalDouble.of(v.asDouble());
     }
 }

@@ -3,6 +3,8 @@ package dev.podium.agent.parse;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.podium.events.model.Direction;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Podium's own JSON-lines protocol (see the module README): any line that is a JSON object with {@code "podium": 1}.
@@ -22,38 +24,38 @@ public final class JsonLinesParser implements OutputParser {
     }
 
     /** The step a single output line reports, if it is a well-formed protocol step line; for progress while a run executes. */
-    public static java.util.Optional<StepSample> stepLine(String raw) {
+    public static Optional<StepSample> stepLine(String raw) {
         String line = raw == null ? "" : raw.strip();
         if (!line.startsWith("{") || !line.contains("\"step\"") || line.length() > 64 * 1024) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         try {
             JsonNode n = Json.MAPPER.readTree(line);
             if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1 || !n.path("type").asText("").equals("step")) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
-            return java.util.Optional.ofNullable(step(n));
+            return Optional.ofNullable(step(n));
         } catch (Exception e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
     /** The loss a measured (not warm-up) protocol step line reports, if any. */
-    public static java.util.OptionalDouble stepLoss(String raw) {
+    public static OptionalDouble stepLoss(String raw) {
         String line = raw == null ? "" : raw.strip();
         if (!line.startsWith("{") || !line.contains("\"loss\"") || line.length() > 64 * 1024) {
-            return java.util.OptionalDouble.empty();
+            return OptionalDouble.empty();
         }
         try {
             JsonNode n = Json.MAPPER.readTree(line);
             if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1 || !n.path("type").asText("").equals("step")
                     || n.path("warmup").asBoolean(false) || !n.path("loss").isNumber()) {
-                return java.util.OptionalDouble.empty();
+                return OptionalDouble.empty();
             }
             double loss = n.path("loss").asDouble();
-            return Double.isFinite(loss) ? java.util.OptionalDouble.of(loss) : java.util.OptionalDouble.empty();
+            return Double.isFinite(loss) ? OptionalDouble.of(loss) : OptionalDouble.empty();
         } catch (Exception e) {
-            return java.util.OptionalDouble.empty();
+            return OptionalDouble.empty();
         }
     }
 

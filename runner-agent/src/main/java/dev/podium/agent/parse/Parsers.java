@@ -2,6 +2,8 @@ package dev.podium.agent.parse;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,8 +50,8 @@ public final class Parsers {
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPLACE)
                     .onUnmappableCharacter(CodingErrorAction.REPLACE)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString().replace('\u0000', '\uFFFD');
-        } catch (java.nio.charset.CharacterCodingException e) {
+                    .decode(ByteBuffer.wrap(bytes)).toString().replace('\u0000', '\uFFFD');
+        } catch (CharacterCodingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -2,6 +2,7 @@ package dev.podium.agent.publish;
 
 import dev.podium.agent.journal.Journal;
 import dev.podium.agent.journal.JournalEntry;
+import dev.podium.events.validate.Limits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -9,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,7 +57,7 @@ public final class Publisher implements AutoCloseable {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "2000");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(dev.podium.events.validate.Limits.MAX_RECORD_BYTES + 64 * 1024));
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(Limits.MAX_RECORD_BYTES + 64 * 1024));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "podium-agent-" + ProcessHandle.current().pid());
         return p;
     }
@@ -94,7 +96,7 @@ public final class Publisher implements AutoCloseable {
                 List<JournalEntry> entries = journal.pending();
                 // Ids acknowledged stay in inFlight until a listing no longer shows them, so a listing taken just before
                 // an acknowledgement cannot send the entry a second time.
-                inFlight.retainAll(entries.stream().map(JournalEntry::id).collect(java.util.stream.Collectors.toSet()));
+                inFlight.retainAll(entries.stream().map(JournalEntry::id).collect(Collectors.toSet()));
                 for (JournalEntry e : entries) {
                     if (closed) {
                         return;
