@@ -195,27 +195,100 @@ public final class JobRunner {
         return adapter.shipped() ? ShippedWorkload.extract(workDir) : null;
     }
 
+    /** What a point runs and how its run is keyed, worked out before it starts. */
+    private record Plan(JobSpec spec, Adapter adapter, Map<String, String> point, List<String> command,
+            Map<String, String> environment, Redactor redactor, String label, String pointText, boolean cpuOnly,
+            List<Accelerator> accelerators, OutputParser parser) {
+
+        boolean shipped() {
+            return adapter.shipped();
+        }
+
+        /** How a command job's warm-up is handled ({@code warmup:}); null for a shipped workload, which separates its own. */
+        String warmupHandling() {
+            return shipped() ? null : spec.warmup();
+        }
+
+        boolean verifying() {
+            return JobSpec.WARMUP_VERIFIED.equals(warmupHandling());
+        }
+
+        long totalSteps() {
+            return adapter.totalSteps(spec, point);
+        }
+
+        String repetitionLabel(int repNo) {
+            return (label + " " + pointText).strip() + " rep " + repNo + "/" + spec.repetitions();
+        }
+    }
+
+    /** What the repetitions of one run have measured so far. */
+    private static final class Measurement {
+        final long started = System.nanoTime();
+        final List<List<ParsedMetric>> perRepetition = new ArrayList<>();
+        final List<Sample> stepSeries = new ArrayList<>();
+        final List<Double> repetitionSeconds = new ArrayList<>();
+        final List<List<Double>> losses = new ArrayList<>();
+        /** Why the warm-up could not be verified from the tool's step log; null while it can. */
+        String notVerified;
+        long verifiedSteps;
+        Double utilisationBeforeStart;
+        Set<Long> foreignProcesses;
+    }
+
+    /** One repetition's process as it ended, with the steps its log reported. */
+    private record Repetition(ProcessOutcome outcome, List<StepSample> logged, long steps, List<Double> losses) {
+    }
+
     /** {@code secrets} join the workload's environment; their values are masked in everything the run publishes. */
     private RunOutcome runPoint(JobDefinition job, Map<String, String> requested, Path scripts, String label,
             EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch,
             Map<String, String> secrets) {
         JobSpec spec = job.spec();
         Adapter adapter = Adapter.of(spec);
-        boolean shipped = adapter.shipped();
         // A command job runs what it likes anyway, so its `python` only says which interpreter the probe asks.
-        String py = shipped ? python : requested.getOrDefault("python", python);
+        String py = adapter.shipped() ? python : requested.getOrDefault("python", python);
         List<String> command = adapter.command(py, scripts, requested, spec.warmupSteps());
         Map<String, String> point = adapter.keyed(requested, software(py));
-        Adapter.KeyDefaults defaults = adapter.defaults(job, point);
         Redactor redactor = Redactor.of(spec.environment(), command).alsoMasking(secrets.values());
         Map<String, String> environment = childEnvironment.build(System.getenv(), spec.environment(),
                 name -> progress.line("environment variable " + name + " of the job is not on this agent's allowlist"
                         + " (--allow-env adds a name); left out"));
         environment.putAll(secrets);
-        String pointText = describe(point, spec.matrix().keySet());
-        progress.line((label + " run " + runId + " " + pointText).strip());
+        boolean cpuOnly = adapter.cpuOnly(point, !fingerprint.accelerators().isEmpty());
+        int devices = adapter.devicesPerNode(spec, point);
+        Plan plan = new Plan(spec, adapter, point, command, environment, redactor, label, describe(point, spec.matrix().keySet()),
+                cpuOnly, accelerators(cpuOnly, devices, adapter.shipped() ? 1 : spec.nodes()), parser(job));
+        progress.line((label + " run " + runId + " " + plan.pointText()).strip());
+        stream.emit(started(job, plan, devices, software(py), runId, jobId, leaseEpoch));
 
-        // Parameters named like fixed dimensions of the key fill them when the spec itself does not.
+        Measurement m = new Measurement();
+        if (plan.verifying() && spec.warmupSteps() < 1) {
+            // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
+            m.notVerified = "warmup_steps is 0, so no step of the log is left out";
+        }
+        try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
+            m.utilisationBeforeStart = cpuOnly ? null : sampler.utilisationNow();
+            for (int rep = 0; rep < spec.repetitions(); rep++) {
+                Optional<RunOutcome> ended = repetition(plan, m, sampler, stream, runId, rep);
+                if (ended.isPresent()) {
+                    return ended.get();
+                }
+            }
+            m.foreignProcesses = sampler.foreignProcesses();
+            emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", m.stepSeries);
+            sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
+        }
+        return completed(plan, m, stream, runId);
+    }
+
+    /** The RunStarted of a point: parameters named like fixed dimensions of the key fill them when the spec does not. */
+    private RunStarted started(JobDefinition job, Plan plan, int devices, Software software, UUID runId, UUID jobId,
+            Integer leaseEpoch) {
+        JobSpec spec = plan.spec();
+        Map<String, String> point = plan.point();
+        Redactor redactor = plan.redactor();
+        Adapter.KeyDefaults defaults = plan.adapter().defaults(job, point);
         String model = defaults.model() != null ? defaults.model()
                 : job.model() != null ? job.model() : shown(redactor, point.get(ComparisonKey.MODEL));
         String scenario = job.scenario() != null ? job.scenario()
@@ -226,13 +299,8 @@ public final class JobRunner {
         Map<String, String> shownParams = new TreeMap<>();
         point.forEach((k, v) -> shownParams.put(clip(k, 128),
                 Redactor.isSecretName(k) ? Redactor.MASK : clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
-        Workload workload = new Workload(spec.benchmark(), benchmarkVersion, scenario, model,
-                defaults.dataset(), shownParams,
-                clip(String.join(" ", redactor.args(command)), Limits.MAX_TEXT_CHARS));
-        boolean cpuOnly = adapter.cpuOnly(point, !fingerprint.accelerators().isEmpty());
-        int devices = adapter.devicesPerNode(spec, point);
-        List<Accelerator> accelerators = accelerators(cpuOnly, devices, shipped ? 1 : spec.nodes());
-        SortedExtra extra = new SortedExtra(shownParams, KEY_FIXED);
+        Workload workload = new Workload(spec.benchmark(), benchmarkVersion, scenario, model, defaults.dataset(), shownParams,
+                clip(String.join(" ", redactor.args(plan.command())), Limits.MAX_TEXT_CHARS));
         Integer batch = point.containsKey("batch_size") ? integer(point.get("batch_size"))
                 : integer(point.get(ComparisonKey.BATCH_SIZE));
         Integer statedTotal = integer(point.get(ComparisonKey.TOTAL_ACCELERATORS));
@@ -240,140 +308,166 @@ public final class JobRunner {
                 point.getOrDefault(ComparisonKey.PRECISION, defaults.precision()), batch,
                 defaults.totalAccelerators() != null ? defaults.totalAccelerators()
                         : statedTotal != null ? statedTotal : spec.nodes() * devices,
-                point.containsKey(ComparisonKey.INPUT_SIZE) ? integer(point.get(ComparisonKey.INPUT_SIZE))
-                        : defaults.inputSize(),
-                extra.map());
-        String parserName = spec.parser();
-        stream.emit(new RunStarted(runId, jobId, leaseEpoch, fingerprint.host(), accelerators, software(py), workload, key,
-                spec.repetitions(), spec.warmupSteps(), new Provenance(sink.agentId(), AgentVersion.VERSION, parserName)));
+                point.containsKey(ComparisonKey.INPUT_SIZE) ? integer(point.get(ComparisonKey.INPUT_SIZE)) : defaults.inputSize(),
+                new SortedExtra(shownParams, KEY_FIXED).map());
+        return new RunStarted(runId, jobId, leaseEpoch, fingerprint.host(), plan.accelerators(), software, workload, key,
+                spec.repetitions(), spec.warmupSteps(), new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parser()));
+    }
 
-        OutputParser parser = parser(job);
-        List<List<ParsedMetric>> perRepetition = new ArrayList<>();
-        List<Sample> stepSeries = new ArrayList<>();
-        long started = System.nanoTime();
-        String warmupHandling = shipped ? null : spec.warmup();
-        boolean verifying = JobSpec.WARMUP_VERIFIED.equals(warmupHandling);
-        // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
-        String notVerified = verifying && spec.warmupSteps() < 1 ? "warmup_steps is 0, so no step of the log is left out" : null;
-        long verifiedSteps = 0;
-        List<Double> repetitionSeconds = new ArrayList<>();
-        List<List<Double>> losses = new ArrayList<>();
-        Double utilisationBeforeStart;
-        Set<Long> foreignProcesses;
-        try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
-            utilisationBeforeStart = cpuOnly ? null : sampler.utilisationNow();
-            for (int rep = 0; rep < spec.repetitions(); rep++) {
-                int repNo = rep + 1;
-                String repLabel = (label + " " + pointText).strip() + " rep " + repNo + "/" + spec.repetitions();
-                sampler.repetition(rep);
-                stream.emit(new RunProgress(runId, rep, 0, adapter.totalSteps(spec, point), "measure",
-                        "repetition " + repNo + " of " + spec.repetitions()));
-                AtomicLong steps = new AtomicLong();
-                long total = adapter.totalSteps(spec, point);
-                StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
-                List<Double> repLosses = Collections.synchronizedList(new ArrayList<>());
-                losses.add(repLosses);
-                List<StepSample> logged = Collections.synchronizedList(new ArrayList<>());
-                long repStarted = System.nanoTime();
-                ProcessOutcome outcome = process.run(command, environment, workDir, Duration.ofSeconds(spec.timeoutSeconds()),
-                        line -> {
-                            JsonLinesParser.stepLine(line).ifPresent(st -> {
-                                long n = steps.incrementAndGet();
-                                progress.step(repLabel, n, total);
-                                stepProgress.step(n, st);
-                                if (verifying && logged.size() < MAX_LOGGED_STEPS) {
-                                    logged.add(st);
-                                }
-                            });
-                            JsonLinesParser.stepLoss(line).ifPresent(repLosses::add);
-                        });
-                repetitionSeconds.add((System.nanoTime() - repStarted) / 1e9);
-                if (outcome.cancelled()) {
-                    String why = cancelReason;
-                    stream.emit(new RunCancelled(runId, clip((why == null ? "cancelled by the operator" : why)
-                            + " during repetition " + repNo, Limits.MAX_TEXT_CHARS)));
-                    progress.line(label + " cancelled");
-                    return new RunOutcome(runId, point, RunOutcome.Status.CANCELLED, List.of(), "cancelled");
-                }
-                if (shipped && !outcome.ok() && Integer.valueOf(ShippedWorkload.NO_SUCH_PATH).equals(outcome.exitCode())) {
-                    return fail(stream, runId, point, "unsupported", outcome.exitCode(), "not measured: "
-                            + redactor.text(lastLine(outcome.tail())), redactor.text(outcome.tail()), label);
-                }
-                if (!outcome.ok()) {
-                    String phase = outcome.timedOut() ? "timeout" : outcome.startError() != null ? "setup" : "measure";
-                    String reason = outcome.timedOut() ? "repetition " + repNo + " ran past the timeout of "
-                            + spec.timeoutSeconds() + " s"
-                            : outcome.startError() != null ? outcome.startError()
-                            : "repetition " + repNo + " exited with code " + outcome.exitCode();
-                    return fail(stream, runId, point, phase, outcome.exitCode(), redactor.text(reason), redactor.text(outcome.tail()), label);
-                }
-                ParseResult parsed = parser.parse(outcome.stdout());
-                List<ParsedMetric> found = parsed.metrics();
-                if (verifying) {
-                    List<ParsedMetric> fromLog = StepLog.afterWarmup(List.copyOf(logged), spec.warmupSteps());
-                    if (fromLog.isEmpty()) {
-                        notVerified = notVerified != null ? notVerified : "repetition " + repNo + ": the tool's per-step log had "
-                                + logged.size() + " steps, none after the first " + spec.warmupSteps();
-                    } else {
-                        verifiedSteps += metric(fromLog, JsonLinesParser.STEP_TIME).map(m -> m.samples().size()).orElse(0);
-                        found = withStepLog(fromLog, found);
-                    }
-                }
-                String primary = primaryMetric(parsed, found, adapter.requiredMetric(point));
-                Optional<String> contradiction = adapter.contradiction(point, parsed);
-                if (contradiction.isPresent()) {
-                    return fail(stream, runId, point, "parse", outcome.exitCode(), contradiction.get(),
-                            redactor.text(outcome.tail()), label);
-                }
-                if (primary == null) {
-                    return fail(stream, runId, point, "parse", outcome.exitCode(), redactor.text("no metrics found by parser "
-                            + parserName + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")")),
-                            redactor.text(outcome.tail()), label);
-                }
-                perRepetition.add(found);
-                double offset = sampler.secondsSinceStart();
-                List<StepSample> st = parsed.steps();
-                double t = Math.max(0, offset - st.stream().mapToDouble(StepSample::seconds).sum());
-                for (StepSample s : st) {
-                    t += s.seconds();
-                    if (!s.warmup() && stepSeries.size() < Limits.MAX_ARRAY_ITEMS * 5) {
-                        stepSeries.add(new Sample(t, s.samplesPerSecond(), rep, null));
-                    }
-                }
-                stream.emit(new RunProgress(runId, rep, Math.max(total, steps.get()), Math.max(total, steps.get()), "measure",
-                        "repetition " + repNo + " done: "
-                        + metric(found, primary).map(m -> format(m.value()) + " " + m.unit()).orElse("")));
-                progress.line(repLabel + ": " + primary + " = "
-                        + metric(found, primary).map(m -> format(m.value()) + " " + m.unit()).orElse("?"));
-            }
-            foreignProcesses = sampler.foreignProcesses();
-            emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", stepSeries);
-            sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
+    /** Runs and records one repetition; the run's outcome when it ended there (cancelled, failed), else empty. */
+    private Optional<RunOutcome> repetition(Plan plan, Measurement m, Sampler sampler, EventSink.StreamWriter stream, UUID runId,
+            int rep) {
+        JobSpec spec = plan.spec();
+        int repNo = rep + 1;
+        sampler.repetition(rep);
+        stream.emit(new RunProgress(runId, rep, 0, plan.totalSteps(), "measure", "repetition " + repNo + " of " + spec.repetitions()));
+        long repStarted = System.nanoTime();
+        Repetition r = runProcess(plan, stream, runId, rep);
+        m.repetitionSeconds.add((System.nanoTime() - repStarted) / 1e9);
+        m.losses.add(r.losses());
+        Optional<RunOutcome> ended = endedBy(plan, r.outcome(), stream, runId, repNo);
+        if (ended.isPresent()) {
+            return ended;
         }
-        ValidityCheck warmupCheck = shipped ? WarmupCheck.separated()
-                : JobSpec.WARMUP_DECLARED.equals(warmupHandling) ? WarmupCheck.declared()
-                : !verifying ? WarmupCheck.notSeparated()
-                : notVerified != null ? WarmupCheck.notVerified(notVerified)
-                : WarmupCheck.verified(spec.warmupSteps(), verifiedSteps, perRepetition.size());
-        List<Metric> metrics = Summary.metrics(perRepetition, warmupCheck.passed());
-        String primary = adapter.requiredMetric(point).flatMap(n -> metrics.stream().filter(m -> m.name().equals(n)).findFirst())
-                .or(() -> metrics.stream().filter(m -> m.name().equals(JsonLinesParser.THROUGHPUT)).findFirst())
-                .or(() -> metrics.stream().filter(m -> m.direction() == Direction.HIGHER_IS_BETTER).findFirst())
+        ParseResult parsed = plan.parser().parse(r.outcome().stdout());
+        List<ParsedMetric> found = plan.verifying() ? withVerifiedWarmup(plan, m, r.logged(), parsed.metrics(), repNo)
+                : parsed.metrics();
+        String primary = primaryMetric(parsed, found, plan.adapter().requiredMetric(plan.point()));
+        Optional<String> contradiction = plan.adapter().contradiction(plan.point(), parsed);
+        if (contradiction.isPresent()) {
+            return Optional.of(fail(stream, runId, plan.point(), "parse", r.outcome().exitCode(), contradiction.get(),
+                    plan.redactor().text(r.outcome().tail()), plan.label()));
+        }
+        if (primary == null) {
+            return Optional.of(fail(stream, runId, plan.point(), "parse", r.outcome().exitCode(), plan.redactor().text(
+                    "no metrics found by parser " + spec.parser()
+                            + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")")),
+                    plan.redactor().text(r.outcome().tail()), plan.label()));
+        }
+        m.perRepetition.add(found);
+        addSteps(m.stepSeries, parsed.steps(), sampler.secondsSinceStart(), rep);
+        long done = Math.max(plan.totalSteps(), r.steps());
+        String value = metric(found, primary).map(x -> format(x.value()) + " " + x.unit()).orElse("");
+        stream.emit(new RunProgress(runId, rep, done, done, "measure", "repetition " + repNo + " done: " + value));
+        progress.line(plan.repetitionLabel(repNo) + ": " + primary + " = " + (value.isEmpty() ? "?" : value));
+        return Optional.empty();
+    }
+
+    /** Runs the workload once, following its step lines for progress, the warm-up check and the loss. */
+    private Repetition runProcess(Plan plan, EventSink.StreamWriter stream, UUID runId, int rep) {
+        String repLabel = plan.repetitionLabel(rep + 1);
+        long total = plan.totalSteps();
+        AtomicLong steps = new AtomicLong();
+        StepProgress stepProgress = new StepProgress(stream, runId, rep, total);
+        List<Double> losses = Collections.synchronizedList(new ArrayList<>());
+        List<StepSample> logged = Collections.synchronizedList(new ArrayList<>());
+        boolean verifying = plan.verifying();
+        ProcessOutcome outcome = process.run(plan.command(), plan.environment(), workDir,
+                Duration.ofSeconds(plan.spec().timeoutSeconds()), line -> {
+                    JsonLinesParser.stepLine(line).ifPresent(st -> {
+                        long n = steps.incrementAndGet();
+                        progress.step(repLabel, n, total);
+                        stepProgress.step(n, st);
+                        if (verifying && logged.size() < MAX_LOGGED_STEPS) {
+                            logged.add(st);
+                        }
+                    });
+                    JsonLinesParser.stepLoss(line).ifPresent(losses::add);
+                });
+        return new Repetition(outcome, List.copyOf(logged), steps.get(), losses);
+    }
+
+    /** The run's end when the repetition's process did not finish well: cancelled, unsupported here, timed out, failed. */
+    private Optional<RunOutcome> endedBy(Plan plan, ProcessOutcome outcome, EventSink.StreamWriter stream, UUID runId, int repNo) {
+        Redactor redactor = plan.redactor();
+        if (outcome.cancelled()) {
+            String why = cancelReason;
+            stream.emit(new RunCancelled(runId, clip((why == null ? "cancelled by the operator" : why)
+                    + " during repetition " + repNo, Limits.MAX_TEXT_CHARS)));
+            progress.line(plan.label() + " cancelled");
+            return Optional.of(new RunOutcome(runId, plan.point(), RunOutcome.Status.CANCELLED, List.of(), "cancelled"));
+        }
+        if (outcome.ok()) {
+            return Optional.empty();
+        }
+        if (plan.shipped() && Integer.valueOf(ShippedWorkload.NO_SUCH_PATH).equals(outcome.exitCode())) {
+            return Optional.of(fail(stream, runId, plan.point(), "unsupported", outcome.exitCode(), "not measured: "
+                    + redactor.text(lastLine(outcome.tail())), redactor.text(outcome.tail()), plan.label()));
+        }
+        String phase = outcome.timedOut() ? "timeout" : outcome.startError() != null ? "setup" : "measure";
+        String reason = outcome.timedOut() ? "repetition " + repNo + " ran past the timeout of " + plan.spec().timeoutSeconds() + " s"
+                : outcome.startError() != null ? outcome.startError()
+                : "repetition " + repNo + " exited with code " + outcome.exitCode();
+        return Optional.of(fail(stream, runId, plan.point(), phase, outcome.exitCode(), redactor.text(reason),
+                redactor.text(outcome.tail()), plan.label()));
+    }
+
+    /** {@code warmup: from-step-log}: throughput from the steps after the warm-up, or why it could not be verified. */
+    private static List<ParsedMetric> withVerifiedWarmup(Plan plan, Measurement m, List<StepSample> logged,
+            List<ParsedMetric> found, int repNo) {
+        int warmup = plan.spec().warmupSteps();
+        List<ParsedMetric> fromLog = StepLog.afterWarmup(logged, warmup);
+        if (fromLog.isEmpty()) {
+            if (m.notVerified == null) {
+                m.notVerified = "repetition " + repNo + ": the tool's per-step log had " + logged.size()
+                        + " steps, none after the first " + warmup;
+            }
+            return found;
+        }
+        m.verifiedSteps += metric(fromLog, JsonLinesParser.STEP_TIME).map(x -> x.samples().size()).orElse(0);
+        return withStepLog(fromLog, found);
+    }
+
+    /** The repetition's measured steps as throughput samples, timed back from where the sampler is now. */
+    private static void addSteps(List<Sample> series, List<StepSample> steps, double offset, int rep) {
+        double t = Math.max(0, offset - steps.stream().mapToDouble(StepSample::seconds).sum());
+        for (StepSample s : steps) {
+            t += s.seconds();
+            if (!s.warmup() && series.size() < Limits.MAX_ARRAY_ITEMS * 5) {
+                series.add(new Sample(t, s.samplesPerSecond(), rep, null));
+            }
+        }
+    }
+
+    /** The RunCompleted of a run whose repetitions all finished: its metrics, every validity check, the duration. */
+    private RunOutcome completed(Plan plan, Measurement m, EventSink.StreamWriter stream, UUID runId) {
+        JobSpec spec = plan.spec();
+        ValidityCheck warmupCheck = warmupCheck(plan, m);
+        List<Metric> metrics = Summary.metrics(m.perRepetition, warmupCheck.passed());
+        String primary = plan.adapter().requiredMetric(plan.point())
+                .flatMap(n -> metrics.stream().filter(x -> x.name().equals(n)).findFirst())
+                .or(() -> metrics.stream().filter(x -> x.name().equals(JsonLinesParser.THROUGHPUT)).findFirst())
+                .or(() -> metrics.stream().filter(x -> x.direction() == Direction.HIGHER_IS_BETTER).findFirst())
                 .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
-        double duration = (System.nanoTime() - started) / 1e9;
-        List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
-                warmupCheck));
-        validity.add(RunChecks.duration(repetitionSeconds));
-        RunChecks.lossDecreased(losses).ifPresent(validity::add);
-        RunChecks.deviceNotShared(utilisationBeforeStart, foreignProcesses).ifPresent(validity::add);
-        RunChecks.deviceMatches(point.getOrDefault("device_id", point.get("expected_device")),
+        double duration = (System.nanoTime() - m.started) / 1e9;
+        List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(),
+                m.perRepetition.size(), warmupCheck));
+        validity.add(RunChecks.duration(m.repetitionSeconds));
+        RunChecks.lossDecreased(m.losses).ifPresent(validity::add);
+        RunChecks.deviceNotShared(m.utilisationBeforeStart, m.foreignProcesses).ifPresent(validity::add);
+        List<Accelerator> accelerators = plan.accelerators();
+        RunChecks.deviceMatches(plan.point().getOrDefault("device_id", plan.point().get("expected_device")),
                 accelerators.isEmpty() ? null : accelerators.get(0).deviceId()).ifPresent(validity::add);
         stream.emit(new RunCompleted(runId, metrics, validity, duration));
-        metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresent(m -> progress.line(String.format(
-                Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (label + " " + pointText).strip(), primary,
-                format(m.statistics().mean()), m.unit(), format(m.statistics().ci95Low()), format(m.statistics().ci95High()),
-                m.statistics().cv() * 100, m.statistics().n())));
-        return new RunOutcome(runId, point, RunOutcome.Status.COMPLETED, metrics, null);
+        metrics.stream().filter(x -> x.name().equals(primary)).findFirst().ifPresent(x -> progress.line(String.format(
+                Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (plan.label() + " " + plan.pointText()).strip(),
+                primary, format(x.statistics().mean()), x.unit(), format(x.statistics().ci95Low()),
+                format(x.statistics().ci95High()), x.statistics().cv() * 100, x.statistics().n())));
+        return new RunOutcome(runId, plan.point(), RunOutcome.Status.COMPLETED, metrics, null);
+    }
+
+    private static ValidityCheck warmupCheck(Plan plan, Measurement m) {
+        if (plan.shipped()) {
+            return WarmupCheck.separated();
+        }
+        if (JobSpec.WARMUP_DECLARED.equals(plan.warmupHandling())) {
+            return WarmupCheck.declared();
+        }
+        if (!plan.verifying()) {
+            return WarmupCheck.notSeparated();
+        }
+        return m.notVerified != null ? WarmupCheck.notVerified(m.notVerified)
+                : WarmupCheck.verified(plan.spec().warmupSteps(), m.verifiedSteps, m.perRepetition.size());
     }
 
     private RunOutcome fail(EventSink.StreamWriter stream, UUID runId, Map<String, String> point, String phase, Integer exitCode,
