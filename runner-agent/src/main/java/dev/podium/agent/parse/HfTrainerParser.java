@@ -48,13 +48,7 @@ public final class HfTrainerParser implements OutputParser {
         if (trimmed.startsWith("{\"") || trimmed.startsWith("{\n") || trimmed.startsWith("{ \"")) {
             JsonNode json = Json.readPython(trimmed, c);
             if (json != null && json.isObject()) {
-                for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
-                    if (e.getValue().isNumber()) {
-                        add(c, e.getKey(), e.getValue().asDouble(), null);
-                    }
-                }
-                return c.result();
+                return fromJson(c, json);
             }
         }
         Collector fromDict = new Collector(format());
@@ -99,15 +93,7 @@ public final class HfTrainerParser implements OutputParser {
                 continue;
             }
             if (DICT_LINE.matcher(line).matches()) {
-                Matcher m = DICT_ENTRY.matcher(line);
-                while (m.find()) {
-                    Double v = value(m.group(2));
-                    if (v != null) {
-                        add(fromDict, m.group(1), v, null);
-                    } else {
-                        fromDict.warn("ignored non-finite value of " + Collector.clean(m.group(1)));
-                    }
-                }
+                dictEntries(fromDict, line);
             }
         }
         if (!sawBlock || c.isEmpty()) {
@@ -115,6 +101,30 @@ public final class HfTrainerParser implements OutputParser {
             return fromDict.result();
         }
         return c.result();
+    }
+
+    /** A whole output that is one JSON object ({@code all_results.json}, {@code trainer_state.json}-like): its numbers. */
+    private static ParseResult fromJson(Collector c, JsonNode json) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getValue().isNumber()) {
+                add(c, e.getKey(), e.getValue().asDouble(), null);
+            }
+        }
+        return c.result();
+    }
+
+    /** The entries of one logged {@code {'loss': 0.5, ...}} line. */
+    private static void dictEntries(Collector c, String line) {
+        Matcher m = DICT_ENTRY.matcher(line);
+        while (m.find()) {
+            Double v = value(m.group(2));
+            if (v != null) {
+                add(c, m.group(1), v, null);
+            } else {
+                c.warn("ignored non-finite value of " + Collector.clean(m.group(1)));
+            }
+        }
     }
 
     /** One line of a {@code ***** split metrics *****} block. */
