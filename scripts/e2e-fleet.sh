@@ -214,6 +214,16 @@ completed=$(sql "SELECT count(*) FROM proj_run WHERE job_id IN ($C1_IDS) AND sta
 counted=$(sql "SELECT count(DISTINCT r.run_id) FROM proj_run r JOIN proj_result x ON x.run_id = r.run_id WHERE r.job_id IN ($C1_IDS)")
 claims=$(sql "SELECT count(*) FROM proj_run WHERE job_id IN ($C1_IDS)")
 [ "$completed" = 6 ] || fail "campaign 1: $completed completed runs, expected exactly 6"
+# The fleet path of campaign 1's runs, claim -> grant -> start, as the database recorded each step: when ingest stored
+# the JobClaimed, when it granted the claim, and when it stored the RunStarted of the granted run.
+FLEET_PATH=$(sql "SELECT concat_ws(' ', round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g)::numeric, 2),
+    round(max(g)::numeric, 2), round(percentile_cont(0.5) WITHIN GROUP (ORDER BY s)::numeric, 2), round(max(s)::numeric, 2))
+  FROM (SELECT extract(epoch FROM jg.granted_at - c.recorded_at) AS g, extract(epoch FROM r.recorded_at - jg.granted_at) AS s
+        FROM job_grant jg
+        JOIN event_store c ON c.stream_id = 'run/' || jg.run_id AND c.type = 'JobClaimed'
+        JOIN event_store r ON r.stream_id = 'run/' || jg.run_id AND r.type = 'RunStarted'
+        WHERE jg.job_id IN ($C1_IDS)) t")
+read -r CLAIM_GRANT_P50 CLAIM_GRANT_MAX GRANT_START_P50 GRANT_START_MAX <<<"$FLEET_PATH"
 wrong_agent=$(jq -r '[.jobs[] | select((.pool == "gpu-a" and (.agent_id == "a1" or .agent_id == "a2" | not))
   or (.pool == "gpu-b" and .agent_id != "b1"))] | length' <<<"$C1_JSON")
 [ "$wrong_agent" = 0 ] || fail "campaign 1: a job ran on an agent of another pool"
@@ -389,6 +399,8 @@ cat <<SUMMARY
               gpu-a: a1 ran $jobs_a1, a2 ran $jobs_a2, at the same time for ${overlap_seconds}s; gpu-b: b1 ran 3
               /fleet reloaded itself every 5 s meanwhile; /api/v1/fleet showed up to $MAX_ASSIGNED jobs assigned at once
               runs claimed $claims, granted and completed 6, with stored results $counted
+              claim -> grant p50 ${CLAIM_GRANT_P50}s, max ${CLAIM_GRANT_MAX}s; grant -> RunStarted stored p50 ${GRANT_START_P50}s,
+              max ${GRANT_START_MAX}s
   campaign 2  $VICTIM SIGKILLed mid-job; $SURVIVOR was granted the job (epoch 2) ${KILL_TO_REGRANT}s later (lease ${LEASE_SECONDS}s),
               done ${KILL_TO_DONE}s after the kill; 1 completed run of the job
               $VICTIM restarted with $late_pending journal entries pending: the killed run's stream went from $killed_events_before to
