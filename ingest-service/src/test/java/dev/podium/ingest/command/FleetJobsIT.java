@@ -3,6 +3,7 @@ package dev.podium.ingest.command;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.Decoded;
@@ -35,6 +36,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -322,20 +324,31 @@ class FleetJobsIT {
         JsonPath body = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(Map.of("name", "bad", "pools", List.of("bad pool"), "schedule", "sometimes",
                         "spec", Map.of("adapter", "reference")))
-                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath();
-        assertThat(body.getList("problems", String.class)).anyMatch(p -> p.startsWith("pools:"))
-                .anyMatch(p -> p.startsWith("schedule:"));
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .post("/admin/campaigns").then().statusCode(400).contentType("application/problem+json")
+                .extract().jsonPath();
+        List<String> specFields = List.of("spec.benchmark", "spec.devices_per_node", "spec.nodes", "spec.repetitions",
+                "spec.timeout_seconds", "spec.warmup_steps");
+        List<String> all = new ArrayList<>(List.of("pools[0]", "schedule"));
+        all.addAll(specFields);
+        assertThat(body.getList("violations.field", String.class)).containsExactlyElementsOf(all);
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(Map.of("name", "no benchmark", "pools", List.of("cpu"), "spec", Map.of("adapter", "reference")))
-                .post("/admin/campaigns").then().statusCode(400);
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getList("violations.field"))
+                .containsExactlyElementsOf(specFields);
+        Map<String, Object> noBenchmark = new HashMap<>(spec(Map.of()));
+        noBenchmark.remove("benchmark");
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(Map.of("name", "no benchmark", "pools", List.of("cpu"), "spec", noBenchmark))
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getList("violations.field"))
+                .containsExactly("spec.benchmark");
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body("{\"name\": ")
-                .post("/admin/campaigns").then().statusCode(400);
+                .post("/admin/campaigns").then().statusCode(400).body("violations[0].field", equalTo("$"));
         Map<String, List<String>> huge = new TreeMap<>();
         huge.put("a", java.util.stream.IntStream.range(0, 40).mapToObj(Integer::toString).toList());
         huge.put("b", java.util.stream.IntStream.range(0, 30).mapToObj(Integer::toString).toList());
         assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(Map.of("name", "too big", "pools", List.of("cpu"), "spec", spec(huge)))
-                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getString("problems[0]"))
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getString("violations[0].message"))
                 .contains("1200 jobs");
     }
 
