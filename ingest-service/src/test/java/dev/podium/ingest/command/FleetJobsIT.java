@@ -476,21 +476,52 @@ class FleetJobsIT {
         Files.delete(yaml);
     }
 
+    @Test
+    void theCliSaysWhichFieldsOfARefusedCampaignAreWrong() throws Exception {
+        Path yaml = Files.createTempFile("campaign", ".yaml");
+        Files.writeString(yaml, """
+                name: ""
+                spec:
+                  benchmark: reference-finetune
+                  adapter: reference
+                  repetitions: -1
+                  warmup_steps: 0
+                  timeout_seconds: 60
+                  nodes: 1
+                  devices_per_node: 1
+                  colour: red
+                """);
+        Result refused = cli("campaign", "submit", yaml.toString(), "--pools", "ok,bad pool");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(new JsonPath(refused.output()).getList("violations.field", String.class))
+                .containsExactly("name", "pools[1]", "spec.colour", "spec.repetitions");
+        assertThat(refused.errors()).contains("podium-admin: HTTP 400: the request is not valid\n")
+                .contains("\n  name: must not be blank\n").contains("\n  pools[1]: must be a letter or digit")
+                .contains("\n  spec.colour: unknown field\n").contains("\n  spec.repetitions: must not be negative");
+        Result missing = cli("job", "show", UUID.randomUUID().toString());
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.errors()).startsWith("podium-admin: HTTP 404: no job ");
+        Files.delete(yaml);
+    }
+
     // ---- helpers --------------------------------------------------------------------------------------------------
 
-    private record Result(int exit, String output) {
+    private record Result(int exit, String output, String errors) {
     }
 
     private static Result cli(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", "podium-admin"));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(false);
+        Path errors = Files.createTempFile("podium-admin", ".err");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(errors.toFile());
         pb.environment().put("PODIUM_ADMIN_URL", "http://localhost:" + RestAssured.port);
         pb.environment().put("PODIUM_ADMIN_TOKEN", TestAgent.ADMIN_TOKEN);
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Result(p.waitFor(), out.trim());
+        int exit = p.waitFor();
+        String err = Files.readString(errors);
+        Files.delete(errors);
+        return new Result(exit, out.trim(), err);
     }
 
     private static String pool(String prefix) {
