@@ -14,6 +14,7 @@ import dev.podium.events.device.DeviceModel;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
 import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.Violation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -75,8 +76,8 @@ public final class ClaimFile {
     public static List<PublishedClaim> parse(Path file) throws IOException {
         long size = Files.size(file);
         if (size > MAX_FILE_BYTES) {
-            throw new ClaimFileException(List.of(file.getFileName() + ": file of " + size + " bytes is over the limit of "
-                    + MAX_FILE_BYTES + " bytes"));
+            throw ClaimFileException.ofFile(file.getFileName().toString(), "file of " + size
+                    + " bytes is over the limit of " + MAX_FILE_BYTES + " bytes");
         }
         return parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8));
     }
@@ -89,23 +90,27 @@ public final class ClaimFile {
         }
         List<PublishedClaim> all = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<Violation> violations = new ArrayList<>();
         Map<String, Path> seen = new HashMap<>();
         for (Path f : files) {
+            String name = f.getFileName().toString();
             try {
                 for (PublishedClaim c : parse(f)) {
                     Path earlier = seen.putIfAbsent(c.source() + "/" + c.claimId(), f);
                     if (earlier != null) {
-                        problems.add(f.getFileName() + ": claim '" + c.claimId() + "': id: also used for source '"
-                                + c.source() + "' in " + earlier.getFileName());
+                        String reason = "also used for source '" + c.source() + "' in " + earlier.getFileName();
+                        problems.add(name + ": claim '" + c.claimId() + "': id: " + reason);
+                        violations.add(new Violation(name + ": " + claimPath(c.claimId()) + ".id", reason));
                     }
                     all.add(c);
                 }
             } catch (ClaimFileException e) {
                 problems.addAll(e.problems());
+                e.violations().forEach(v -> violations.add(new Violation(name + ": " + v.field(), v.reason())));
             }
         }
         if (!problems.isEmpty()) {
-            throw new ClaimFileException(problems);
+            throw new ClaimFileException(problems, violations);
         }
         return all;
     }
@@ -113,16 +118,16 @@ public final class ClaimFile {
     /** Parses the text of a claim file named {@code fileName}. */
     public static List<PublishedClaim> parse(String fileName, String yaml) {
         if (yaml.length() > MAX_FILE_BYTES) {
-            throw new ClaimFileException(List.of(fileName + ": over the limit of " + MAX_FILE_BYTES + " bytes"));
+            throw ClaimFileException.ofFile(fileName, "over the limit of " + MAX_FILE_BYTES + " bytes");
         }
         JsonNode root;
         try {
             root = YAML.readTree(yaml);
         } catch (JsonProcessingException e) {
-            throw new ClaimFileException(List.of(syntaxError(fileName, yaml, e)));
+            throw syntaxError(fileName, yaml, e);
         } catch (IOException | RuntimeException e) {
             String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            throw new ClaimFileException(List.of(fileName + ": not valid YAML: " + m));
+            throw ClaimFileException.ofFile(fileName, "not valid YAML: " + m);
         }
         return new Reader(fileName).read(root);
     }
@@ -134,13 +139,13 @@ public final class ClaimFile {
      * A syntax error with the claim and the field it sits in, found from the line the parser stopped at: the parser
      * itself rejects some values ({@code .inf}, duplicate keys) before a claim exists.
      */
-    private static String syntaxError(String fileName, String yaml, JsonProcessingException e) {
+    private static ClaimFileException syntaxError(String fileName, String yaml, JsonProcessingException e) {
         String m = e.getOriginalMessage() == null ? e.getClass().getSimpleName()
                 : e.getOriginalMessage().lines().findFirst().orElse("");
         int line = e.getLocation() == null ? -1 : e.getLocation().getLineNr();
         String[] lines = yaml.split("\n", -1);
         if (line < 1 || line > lines.length) {
-            return fileName + ": not valid YAML: " + m;
+            return ClaimFileException.ofFile(fileName, "not valid YAML: " + m);
         }
         String claim = null;
         for (int i = line - 1; i >= 0 && claim == null; i--) {
@@ -152,8 +157,21 @@ public final class ClaimFile {
             }
         }
         Matcher f = FIELD.matcher(lines[line - 1]);
-        return fileName + (claim == null ? "" : ": claim '" + claim + "'") + (f.find() ? ": " + f.group(1) : "")
-                + ": not valid YAML: " + m + " (line " + line + ")";
+        String field = f.find() ? f.group(1) : null;
+        String reason = "not valid YAML: " + m + " (line " + line + ")";
+        String path = claim == null ? (field == null ? "$" : field)
+                : claimPath(claim) + (field == null ? "" : "." + field);
+        return new ClaimFileException(List.of(fileName + (claim == null ? "" : ": claim '" + claim + "'")
+                + (field == null ? "" : ": " + field) + ": " + reason), List.of(new Violation(path, reason)));
+    }
+
+    /** A claim as a path in its file: by id, {@code claims['gaudi2-workers0']}, or without one by position, {@code claims[2]}. */
+    private static String claimPath(String id, int index) {
+        return id == null ? "claims[" + index + "]" : claimPath(id);
+    }
+
+    private static String claimPath(String id) {
+        return "claims['" + id + "']";
     }
 
     // ---- ids and events ----
@@ -208,7 +226,9 @@ public final class ClaimFile {
 
         private final String file;
         private final List<String> problems = new ArrayList<>();
+        private final List<Violation> violations = new ArrayList<>();
         private String where;
+        private String claimPath;
 
         Reader(String file) {
             this.file = file;
@@ -217,7 +237,7 @@ public final class ClaimFile {
 
         List<PublishedClaim> read(JsonNode root) {
             if (root == null || !root.isObject()) {
-                throw new ClaimFileException(List.of(file + ": must be a mapping with source, title and claims"));
+                throw ClaimFileException.ofFile(file, "must be a mapping with source, title and claims");
             }
             unknown(root, FILE_FIELDS, "");
             String source = text(root, "source", true, Limits.MAX_STRING_CHARS);
@@ -236,7 +256,7 @@ public final class ClaimFile {
             JsonNode claims = root.get("claims");
             if (claims == null || !claims.isArray() || claims.isEmpty()) {
                 problem("claims", "must be a non-empty list");
-                throw new ClaimFileException(problems);
+                throw new ClaimFileException(problems, violations);
             }
             List<PublishedClaim> out = new ArrayList<>();
             Map<String, JsonNode> byId = new LinkedHashMap<>();
@@ -244,6 +264,7 @@ public final class ClaimFile {
                 JsonNode c = claims.get(i);
                 String id = c.path("id").isTextual() ? c.get("id").asText() : null;
                 where = file + ": claim " + (id == null ? "#" + (i + 1) : "'" + id + "'");
+                claimPath = claimPath(id, i);
                 if (!c.isObject()) {
                     problem(null, "must be a mapping");
                     continue;
@@ -258,7 +279,7 @@ public final class ClaimFile {
             }
             checkRatioReferences(out);
             if (!problems.isEmpty()) {
-                throw new ClaimFileException(problems);
+                throw new ClaimFileException(problems, violations);
             }
             return List.copyOf(out);
         }
@@ -417,6 +438,7 @@ public final class ClaimFile {
                     continue;
                 }
                 where = file + ": claim '" + c.claimId() + "'";
+                claimPath = claimPath(c.claimId());
                 for (String[] ref : List.of(new String[] {"ratio.numerator", c.ratio().numeratorClaimId()},
                         new String[] {"ratio.denominator", c.ratio().denominatorClaimId()})) {
                     PublishedClaim target = byId.get(ref[1]);
@@ -585,6 +607,9 @@ public final class ClaimFile {
 
         private void problem(String field, String reason) {
             problems.add(where + (field == null ? "" : ": " + field) + ": " + reason);
+            String path = claimPath == null ? (field == null ? "$" : field)
+                    : claimPath + (field == null ? "" : "." + field);
+            violations.add(new Violation(path, reason));
         }
     }
 }

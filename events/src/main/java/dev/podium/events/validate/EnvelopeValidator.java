@@ -72,6 +72,20 @@ public final class EnvelopeValidator {
         return out;
     }
 
+    /**
+     * Checks a record of the contract on its own, by the rules it has inside an envelope: a job spec a command is about to
+     * put in a JobRequested, say. Fields are named from the record ({@code parameters.epochs}); {@code $} is the record.
+     */
+    public List<Violation> validateRecord(JsonNode node, Class<?> recordType) {
+        List<Violation> out = new ArrayList<>();
+        if (node == null || !node.isObject()) {
+            out.add(new Violation("$", "must be a JSON object"));
+            return out;
+        }
+        checkRecord(node, recordType, "", out);
+        return out.stream().map(v -> new Violation(v.field().substring(1), v.reason())).toList();
+    }
+
     private void checkStream(String stream, Optional<EventType> type, JsonNode root, List<Violation> out) {
         Optional<StreamId> id = StreamId.parse(stream);
         if (id.isEmpty()) {

@@ -2,11 +2,13 @@ package dev.podium.events.published;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.Direction;
+import dev.podium.events.validate.Violation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -481,6 +483,27 @@ class ClaimFileTest {
                 - id: x2
                   value: -1
                 """)).hasSize(3);
+    }
+
+    @Test
+    void everyProblemAlsoNamesItsFieldAsAPathInTheFile() {
+        ClaimFileException e = catchThrowableOfType(ClaimFileException.class,
+                () -> ClaimFile.parse("bad.yaml", HEAD.replace("source: test-source", "source: Test Source") + """
+                        - id: r
+                          quote: q
+                          ratio: {baseline: b, form: TIMES}
+                          range: [12, 3]
+                        - value: 1
+                        """.indent(2)));
+        assertThat(e.violations()).containsExactly(
+                new Violation("source", "'Test Source' is not a slug (lower-case letters, digits, '.', '_', '-')"),
+                new Violation("claims['r'].range", "low 12.0 is above high 3.0"),
+                new Violation("claims[3].id", "missing"),
+                new Violation("claims[3].quote", "missing"));
+        assertThat(e.problems()).hasSameSizeAs(e.violations());
+        ClaimFileException syntax = catchThrowableOfType(ClaimFileException.class,
+                () -> ClaimFile.parse("bad.yaml", "source: [unclosed"));
+        assertThat(syntax.violations()).singleElement().satisfies(v -> assertThat(v.field()).isEqualTo("source"));
     }
 
     @Test

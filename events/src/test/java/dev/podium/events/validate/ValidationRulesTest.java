@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.podium.events.EventType;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.JobSpec;
 import dev.podium.events.testing.SampleEvents;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -431,5 +432,18 @@ class ValidationRulesTest {
         assertThat(v).extracting(Violation::field).contains("seq", "event_id", "payload.repetitions");
         assertThat(((Decoded.Rejected) codec.decode(bytes(tree(EventType.RunStarted).put("seq", -3)))).reason())
                 .isEqualTo("seq: must be 1 or more, was -3");
+    }
+    @Test
+    void aRecordOfTheContractIsCheckedOnItsOwnByTheSameRules() {
+        ObjectNode spec = codec.mapper().valueToTree(SampleEvents.jobSpec());
+        spec.put("repetitions", -2);
+        spec.remove("benchmark");
+        ((ObjectNode) spec.get("parameters")).put("note", "a\u0000b");
+        assertThat(new EnvelopeValidator().validateRecord(spec, JobSpec.class))
+                .containsExactlyInAnyOrder(new Violation("benchmark", "missing"),
+                        new Violation("parameters.note", "contains the NUL character \\u0000"),
+                        new Violation("repetitions", "must not be negative, was -2"));
+        assertThat(new EnvelopeValidator().validateRecord(codec.mapper().createArrayNode(),
+                JobSpec.class)).containsExactly(new Violation("$", "must be a JSON object"));
     }
 }

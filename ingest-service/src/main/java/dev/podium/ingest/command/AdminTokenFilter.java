@@ -1,14 +1,11 @@
 package dev.podium.ingest.command;
 
+import dev.podium.ingest.command.problem.Problems;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Every path under {@code /admin} needs {@code Authorization: Bearer <token>} matching one of the named tokens of
@@ -39,28 +36,15 @@ public class AdminTokenFilter implements ContainerRequestFilter {
                 ? tokens.callerOf(header.substring(7).trim())
                 : null;
         if (found == null) {
-            request.abortWith(Response.status(Response.Status.UNAUTHORIZED)
-                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"podium-admin\"")
-                    .type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("error", "a named admin token is required"))
-                    .build());
+            request.abortWith(Problems.unauthorized());
             return;
         }
         String absolute = path.startsWith("/") ? path : "/" + path;
         AdminScope required = AdminScope.required(request.getMethod(), absolute);
         if (!found.scope().includes(required)) {
-            String detail = "token '" + found.name() + "' has scope " + found.scope().text() + "; "
-                    + request.getMethod() + " " + absolute + " needs " + required.text();
-            Map<String, Object> problem = new LinkedHashMap<>();
-            problem.put("type", "https://podium.dev/problems/admin-scope");
-            problem.put("title", "the admin token's scope does not allow this");
-            problem.put("status", 403);
-            problem.put("detail", detail);
-            problem.put("required_scope", required.text());
-            problem.put("token_scope", found.scope().text());
-            problem.put("error", detail);
-            request.abortWith(Response.status(Response.Status.FORBIDDEN).type("application/problem+json")
-                    .entity(problem).build());
+            request.abortWith(Problems.outOfScope("token '" + found.name() + "' has scope " + found.scope().text() + "; "
+                    + request.getMethod() + " " + absolute + " needs " + required.text(), required.text(),
+                    found.scope().text()));
             return;
         }
         caller.authenticated(found.name());

@@ -4,8 +4,14 @@ import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.admin.AgentKeyIssued;
 import dev.podium.events.admin.AgentKeyRevoked;
+import dev.podium.ingest.command.problem.Problems;
+import dev.podium.ingest.command.request.RegisterAgentRequest;
+import dev.podium.ingest.command.request.RevokeKeyRequest;
+import dev.podium.ingest.command.request.RotateKeyRequest;
 import dev.podium.ingest.store.AgentKeyStore;
 import io.agroal.api.AgroalDataSource;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -22,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Agent keys: issue (the secret is in this response and nowhere else, ever), rotate (the old key is retired and keeps
@@ -36,24 +41,7 @@ import java.util.regex.Pattern;
 @Produces(MediaType.APPLICATION_JSON)
 public class AgentKeyResource {
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final String UNIQUE_VIOLATION = "23505";
-    private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-
-    private static final Pattern POOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final String DEFAULT_POOL = "default";
-
-    /** Body of {@code POST /admin/agents}; {@code pool} (bound to the key) defaults to the agent's default pool. */
-    public record RegisterAgent(@com.fasterxml.jackson.annotation.JsonProperty("agent_id") String agentId, String pool) {
-    }
-
-    /** Body of {@code POST /admin/agents/{id}/keys/rotate}; optional: without a pool the new key keeps the old one's. */
-    public record RotateKey(String pool) {
-    }
-
-    /** Body of {@code POST /admin/keys/{keyId}/revoke}; optional. */
-    public record RevokeKey(String reason) {
-    }
 
     private final AgroalDataSource dataSource;
     private final AgentKeyStore keys;
@@ -79,20 +67,15 @@ public class AgentKeyResource {
     @POST
     @Path("/agents")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response register(RegisterAgent body) throws SQLException {
-        if (body == null || body.agentId() == null || !AGENT_ID.matcher(body.agentId()).matches()) {
-            return error(Response.Status.BAD_REQUEST, "agent_id must match " + AGENT_ID.pattern());
-        }
-        String pool = body.pool() == null ? DEFAULT_POOL : body.pool();
-        if (!POOL.matcher(pool).matches()) {
-            return error(Response.Status.BAD_REQUEST, "pool must match " + POOL.pattern());
-        }
+    public Response register(@NotNull(message = "required: a body with agent_id") @Valid RegisterAgentRequest body)
+            throws SQLException {
+        String pool = body.poolOrDefault();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
                 if (keys.hasActiveKey(c, body.agentId())) {
                     c.rollback();
-                    return error(Response.Status.CONFLICT, "agent " + body.agentId()
+                    return Problems.conflict("agent " + body.agentId()
                             + " already has an active key; rotate it to get a new one");
                 }
                 AgentKeyStore.Issued issued = keys.issue(c, body.agentId(), pool, caller.tokenName());
@@ -103,7 +86,7 @@ public class AgentKeyResource {
                 c.rollback();
                 if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
                     // agent_key_one_active: a concurrent request issued the agent's key first
-                    return error(Response.Status.CONFLICT, "agent " + body.agentId() + " already has an active key");
+                    return Problems.conflict("agent " + body.agentId() + " already has an active key");
                 }
                 throw e;
             } catch (RuntimeException e) {
@@ -115,24 +98,16 @@ public class AgentKeyResource {
 
     @POST
     @Path("/agents/{agentId}/keys/rotate")
-    public Response rotate(@PathParam("agentId") String agentId, String body) throws SQLException {
-        String newPool;
-        try {
-            newPool = body == null || body.isBlank() ? null : JSON.readValue(body, RotateKey.class).pool();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return error(Response.Status.BAD_REQUEST, "the body, when given, must be {\"pool\": \"...\"}");
-        }
-        if (newPool != null && !POOL.matcher(newPool).matches()) {
-            return error(Response.Status.BAD_REQUEST, "pool must match " + POOL.pattern());
-        }
+    public Response rotate(@PathParam("agentId") String agentId, @Valid RotateKeyRequest body) throws SQLException {
+        String newPool = body == null ? null : body.pool();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                String pool = newPool != null ? newPool : keys.pool(c, agentId).orElse(DEFAULT_POOL);
+                String pool = newPool != null ? newPool : keys.pool(c, agentId).orElse(RegisterAgentRequest.DEFAULT_POOL);
                 List<String> retired = keys.retireActive(c, agentId);
                 if (retired.isEmpty()) {
                     c.rollback();
-                    return error(Response.Status.NOT_FOUND, "agent " + agentId + " has no active key to rotate");
+                    return Problems.notFound("agent " + agentId + " has no active key to rotate");
                 }
                 AgentKeyStore.Issued issued = keys.issue(c, agentId, pool, caller.tokenName());
                 appendIssued(c, issued);
@@ -147,20 +122,15 @@ public class AgentKeyResource {
 
     @POST
     @Path("/keys/{keyId}/revoke")
-    public Response revoke(@PathParam("keyId") String keyId, String body) throws SQLException {
-        String reason;
-        try {
-            reason = body == null || body.isBlank() ? null : JSON.readValue(body, RevokeKey.class).reason();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return error(Response.Status.BAD_REQUEST, "the body, when given, must be {\"reason\": \"...\"}");
-        }
+    public Response revoke(@PathParam("keyId") String keyId, @Valid RevokeKeyRequest body) throws SQLException {
+        String reason = body == null ? null : body.reason();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
                 Optional<String> status = keys.status(c, keyId);
                 if (status.isEmpty()) {
                     c.rollback();
-                    return error(Response.Status.NOT_FOUND, "no key " + keyId);
+                    return Problems.notFound("no key " + keyId);
                 }
                 Optional<String> agent = keys.revoke(c, keyId, caller.tokenName());
                 if (agent.isPresent()) {
@@ -197,9 +167,5 @@ public class AgentKeyResource {
         }
         out.put("note", "the secret is shown once; store it in the agent's key file now");
         return Response.status(Response.Status.CREATED).header("Cache-Control", "no-store").entity(out).build();
-    }
-
-    static Response error(Response.Status status, String message) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(Map.of("error", message)).build();
     }
 }

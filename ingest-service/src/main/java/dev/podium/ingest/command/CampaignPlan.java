@@ -63,6 +63,15 @@ public final class CampaignPlan {
         return out;
     }
 
+    /** The spec as a campaign takes it: {@code parameters}, {@code matrix} and {@code environment} left out are empty. */
+    public static JobSpec withDefaults(JobSpec spec) {
+        return new JobSpec(spec.benchmark(), spec.adapter(), spec.command(), spec.parser(),
+                spec.parameters() == null ? Map.of() : spec.parameters(), spec.matrix() == null ? Map.of() : spec.matrix(),
+                spec.repetitions(), spec.warmupSteps(), spec.timeoutSeconds(),
+                spec.environment() == null ? Map.of() : spec.environment(), spec.nodes(), spec.devicesPerNode(),
+                spec.pool(), spec.warmup());
+    }
+
     /** The spec of the job that runs {@code point} on {@code pool}. */
     public static JobSpec jobSpec(JobSpec spec, Map<String, String> point, String pool) {
         Map<String, String> parameters = new TreeMap<>(spec.parameters() == null ? Map.of() : spec.parameters());

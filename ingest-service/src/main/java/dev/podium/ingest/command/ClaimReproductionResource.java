@@ -5,7 +5,12 @@ import dev.podium.events.codec.EventCodec;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
 import dev.podium.events.published.Reproduction;
+import dev.podium.ingest.command.problem.FieldViolation;
+import dev.podium.ingest.command.problem.InvalidRequestException;
+import dev.podium.ingest.command.problem.Problems;
+import dev.podium.ingest.command.request.ReproduceRequest;
 import io.agroal.api.AgroalDataSource;
+import jakarta.validation.Validator;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,9 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,48 +42,54 @@ public class ClaimReproductionResource {
     private final AgroalDataSource dataSource;
     private final JobCommands jobs;
     private final AdminCaller caller;
+    private final Validator validator;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public ClaimReproductionResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller) {
+    public ClaimReproductionResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller,
+            Validator validator) {
         this.dataSource = dataSource;
         this.jobs = jobs;
         this.caller = caller;
+        this.validator = validator;
     }
 
+    /**
+     * 201 with the campaign; 404 for no such claim; 400 listing what is wrong with the pools and with the claim (a
+     * figure, or a claim no shipped workload can vary).
+     */
     @POST
     public Response reproduce(@PathParam("source") String source, @PathParam("claim") String claimId,
             @QueryParam("pools") String poolsParam) throws SQLException {
-        List<String> pools = poolsParam == null ? List.of() : List.copyOf(new LinkedHashSet<>(Arrays.stream(poolsParam.split(","))
-                .map(String::strip).filter(p -> !p.isEmpty()).toList()));
-        Reproduction plan;
+        ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam);
+        List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
+        Reproduction.Result result;
         try (Connection c = dataSource.getConnection()) {
             Optional<PublishedClaim> claim = claim(c, source, claimId);
             if (claim.isEmpty()) {
-                return AgentKeyResource.error(Response.Status.NOT_FOUND, "no published claim " + source + "/" + claimId);
+                return Problems.notFound("no published claim " + source + "/" + claimId);
             }
             RatioBasis ratio = claim.get().ratio();
-            Reproduction.Result result = Reproduction.plan(claim.get(),
+            result = Reproduction.plan(claim.get(),
                     ratio == null ? null : figure(c, source, ratio.numeratorClaimId()),
                     ratio == null ? null : figure(c, source, ratio.denominatorClaimId()));
-            if (result.plan().isEmpty()) {
-                return problems(List.of("claim: " + result.reason()));
-            }
-            plan = result.plan().get();
         }
-        List<String> problems = new ArrayList<>();
-        if (pools.isEmpty() || (plan.crossDevice() && pools.size() != 2)) {
-            problems.add(plan.crossDevice() ? "pools: two pools, the subject's (" + plan.compared() + ") first, then the "
-                    + "baseline's (" + plan.baseline() + ")" : "pools: at least one pool");
-        }
-        pools.stream().filter(p -> !CampaignResource.POOL.matcher(p).matches())
-                .forEach(p -> problems.add("pools: '" + p + "' must match " + CampaignResource.POOL.pattern()));
-        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign("reproduce " + source + "/" + claimId, plan.spec(),
-                pools, null, null, Map.of());
-        if (problems.isEmpty()) {
-            problems.addAll(jobs.problems(campaign));
+        if (result.plan().isEmpty()) {
+            problems.add(0, new FieldViolation("claim", result.reason()));
+        } else if (result.plan().get().crossDevice() && request.pools().size() != 2) {
+            Reproduction p = result.plan().get();
+            problems.add(new FieldViolation("pools", "two pools, the subject's (" + p.compared() + ") first, then the "
+                    + "baseline's (" + p.baseline() + ")"));
         }
         if (!problems.isEmpty()) {
-            return problems(problems);
+            throw new InvalidRequestException(problems);
+        }
+        Reproduction plan = result.plan().get();
+        List<String> pools = request.pools();
+        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign("reproduce " + source + "/" + claimId, plan.spec(),
+                pools, null, null, Map.of());
+        List<FieldViolation> jobProblems = jobs.problems(campaign);
+        if (!jobProblems.isEmpty()) {
+            throw new InvalidRequestException(jobProblems);
         }
         UUID campaignId = UUID.randomUUID();
         List<UUID> jobIds;
@@ -146,10 +155,5 @@ public class ClaimReproductionResource {
             ps.setString(12, caller.tokenName());
             ps.executeUpdate();
         }
-    }
-
-    private static Response problems(List<String> problems) {
-        return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
-                .entity(Map.of("error", "the claim cannot be reproduced as asked", "problems", problems)).build();
     }
 }

@@ -18,6 +18,7 @@ import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.sign.CommandSignature;
+import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.projection.Projections;
 import dev.podium.events.secret.JobSecrets;
@@ -39,6 +40,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,16 +102,19 @@ public class JobCommands {
         this.campaignSecrets = campaignSecrets;
     }
 
-    /** Every rule the job requests of this campaign would break; empty when it may be created. */
-    public List<String> problems(NewCampaign campaign) {
-        List<String> out = new ArrayList<>();
+    /**
+     * Every rule the job requests of this campaign would break, checked on the events themselves and named by the field
+     * of the request they come from ({@code spec.parameters}, {@code pools}); empty when it may be created.
+     */
+    public List<FieldViolation> problems(NewCampaign campaign) {
         long count = CampaignPlan.count(campaign.spec().matrix());
         long jobCount = count > CampaignPlan.MAX_JOBS ? count : count * campaign.pools().size();
         if (jobCount > CampaignPlan.MAX_JOBS) {
-            out.add("the campaign would make " + (jobCount == Long.MAX_VALUE ? "at least " + jobCount : jobCount)
-                    + " jobs, over the limit of " + CampaignPlan.MAX_JOBS);
-            return out;
+            return List.of(new FieldViolation("spec.matrix", "the campaign would make "
+                    + (jobCount == Long.MAX_VALUE ? "at least " + jobCount : jobCount) + " jobs, over the limit of "
+                    + CampaignPlan.MAX_JOBS));
         }
+        Set<FieldViolation> out = new LinkedHashSet<>();
         List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
         for (String pool : campaign.pools()) {
             for (Map<String, String> point : points) {
@@ -117,11 +122,17 @@ public class JobCommands {
                 Envelope env = Envelope.of(UUID.randomUUID(), StreamId.job(id), 1, null, Instant.now(),
                         new JobRequested(id, UUID.randomUUID(), pool, CampaignPlan.jobSpec(campaign.spec(), point, pool)));
                 if (codec.decode(codec.encode(env)) instanceof Decoded.Rejected r) {
-                    out.add("pool " + pool + ", point " + point + ": " + r.reason());
+                    r.violations().forEach(v -> out.add(new FieldViolation(requestField(v.field()), v.reason())));
                 }
             }
         }
-        return out;
+        return List.copyOf(out);
+    }
+
+    /** The request field a JobRequested's field comes from: its spec's fields are the request's, its pool one of pools. */
+    private static String requestField(String eventField) {
+        String field = eventField.startsWith("payload.") ? eventField.substring("payload.".length()) : eventField;
+        return field.equals("pool") || field.equals("spec.pool") ? "pools" : field;
     }
 
     /** Appends CampaignCreated and the campaign's first jobs; their ids in pool, then matrix point order. */

@@ -2,7 +2,10 @@ package dev.podium.ingest.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.ingest.command.problem.Problems;
+import dev.podium.ingest.command.request.CancelJobRequest;
 import io.agroal.api.AgroalDataSource;
+import jakarta.validation.Valid;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -41,7 +44,7 @@ public class JobResource {
     public Response show(@PathParam("id") String id) throws SQLException {
         Optional<UUID> jobId = uuid(id);
         if (jobId.isEmpty()) {
-            return AgentKeyResource.error(Response.Status.NOT_FOUND, "no job " + id);
+            return Problems.notFound("no job " + id);
         }
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 SELECT job_id, issue, pool, spec->'parameters', state, lease_epoch, run_id, agent_id, lease_expires_at,
@@ -50,7 +53,7 @@ public class JobResource {
             ps.setObject(1, jobId.get());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    return AgentKeyResource.error(Response.Status.NOT_FOUND, "no job " + id);
+                    return Problems.notFound("no job " + id);
                 }
                 Map<String, Object> out = job(rs, json);
                 out.put("campaign_id", rs.getObject(10));
@@ -62,22 +65,12 @@ public class JobResource {
     /** Cancels a job that is requested or assigned: 200 with its state; 404 unknown; 409 when it has already ended. */
     @POST
     @Path("/{id}/cancel")
-    public Response cancel(@PathParam("id") String id, String body) throws SQLException {
+    public Response cancel(@PathParam("id") String id, @Valid CancelJobRequest body) throws SQLException {
         Optional<UUID> jobId = uuid(id);
         if (jobId.isEmpty()) {
-            return AgentKeyResource.error(Response.Status.NOT_FOUND, "no job " + id);
+            return Problems.notFound("no job " + id);
         }
-        String reason = null;
-        try {
-            if (body != null && !body.isBlank()) {
-                reason = json.readTree(body).path("reason").asText(null);
-            }
-        } catch (Exception e) {
-            return AgentKeyResource.error(Response.Status.BAD_REQUEST, "the body, when given, must be {\"reason\": \"...\"}");
-        }
-        if (reason != null && reason.length() > 1024) {
-            return AgentKeyResource.error(Response.Status.BAD_REQUEST, "reason: at most 1024 characters");
-        }
+        String reason = body == null ? null : body.reason();
         Optional<JobCommands.Cancellation> job;
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
@@ -90,11 +83,10 @@ public class JobResource {
             }
         }
         if (job.isEmpty()) {
-            return AgentKeyResource.error(Response.Status.NOT_FOUND, "no job " + id);
+            return Problems.notFound("no job " + id);
         }
         if (!job.get().cancelled()) {
-            return AgentKeyResource.error(Response.Status.CONFLICT, "job " + id + " has already ended: "
-                    + job.get().before());
+            return Problems.conflict("job " + id + " has already ended: " + job.get().before());
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("job_id", job.get().jobId());

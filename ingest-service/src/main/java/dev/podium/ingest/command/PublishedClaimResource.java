@@ -5,6 +5,8 @@ import dev.podium.events.StreamId;
 import dev.podium.events.published.ClaimFile;
 import dev.podium.events.published.ClaimFileException;
 import dev.podium.events.published.PublishedClaim;
+import dev.podium.ingest.command.problem.FieldViolation;
+import dev.podium.ingest.command.problem.InvalidRequestException;
 import dev.podium.ingest.store.Appended;
 import io.agroal.api.AgroalDataSource;
 import jakarta.ws.rs.Consumes;
@@ -56,8 +58,8 @@ public class PublishedClaimResource {
         try {
             claims = ClaimFile.parse(fileName, yaml == null ? "" : yaml);
         } catch (ClaimFileException e) {
-            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
-                    .entity(Map.of("error", "the claim file cannot be imported", "problems", e.problems())).build();
+            throw new InvalidRequestException(e.violations().stream()
+                    .map(v -> new FieldViolation(v.field(), v.reason())).toList());
         }
         Map<String, List<PublishedClaim>> bySource = new LinkedHashMap<>();
         claims.forEach(c -> bySource.computeIfAbsent(c.source(), s -> new ArrayList<>()).add(c));

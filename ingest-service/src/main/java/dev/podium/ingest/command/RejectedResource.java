@@ -1,11 +1,14 @@
 package dev.podium.ingest.command;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.podium.events.codec.EventCodec;
+import dev.podium.ingest.command.problem.FieldViolation;
+import dev.podium.ingest.command.problem.InvalidRequestException;
+import dev.podium.ingest.command.request.RedriveRequest;
 import dev.podium.ingest.dlq.Redriver;
 import dev.podium.ingest.store.RejectedRows;
 import io.agroal.api.AgroalDataSource;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -40,14 +43,11 @@ public class RejectedResource {
 
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 200;
-    /** Ids per redrive request: each is a transaction of its own, and the answer lists every one. */
-    static final int MAX_REDRIVE = 100;
     private static final int MAX_FILTER = 200;
 
     private final AgroalDataSource dataSource;
     private final RejectedRows rows;
     private final Redriver redriver;
-    private final ObjectMapper json = EventCodec.newMapper();
 
     public RejectedResource(AgroalDataSource dataSource, RejectedRows rows, Redriver redriver) {
         this.dataSource = dataSource;
@@ -63,16 +63,16 @@ public class RejectedResource {
     @GET
     public Response list(@QueryParam("reason") String reason, @QueryParam("topic") String topic,
             @QueryParam("after") String after, @QueryParam("limit") String limit) throws SQLException {
-        List<String> problems = new ArrayList<>();
+        List<FieldViolation> problems = new ArrayList<>();
         long afterId = number(after, 0, Long.MAX_VALUE, 0, "after", problems);
         int pageSize = (int) number(limit, 1, MAX_LIMIT, DEFAULT_LIMIT, "limit", problems);
         for (String[] f : new String[][] {{"reason", reason}, {"topic", topic}}) {
             if (f[1] != null && (f[1].length() > MAX_FILTER || f[1].indexOf('\u0000') >= 0)) {
-                problems.add(f[0] + ": at most " + MAX_FILTER + " characters, no NUL");
+                problems.add(new FieldViolation(f[0], "at most " + MAX_FILTER + " characters, no NUL"));
             }
         }
         if (!problems.isEmpty()) {
-            return problems(problems);
+            throw new InvalidRequestException(problems);
         }
         RejectedRows.Filter filter = new RejectedRows.Filter(nonBlank(topic), nonBlank(reason));
         List<RejectedRows.Listed> page;
@@ -90,31 +90,15 @@ public class RejectedResource {
     }
 
     /**
-     * Body {@code {"ids": [1, 2, ...]}} (at most {@value #MAX_REDRIVE}): each row is redriven and its outcome listed, in
-     * the order given, a repeated id once. Redriving again is harmless: what was stored is a duplicate now.
+     * Body {@code {"ids": [1, 2, ...]}} (at most {@value RedriveRequest#MAX_IDS}): each row is redriven and its outcome
+     * listed, in the order given, a repeated id once. Redriving again is harmless: what was stored is a duplicate now.
      */
     @POST
     @Path("/redrive")
-    public Response redrive(String body) throws SQLException {
-        Set<Long> ids = new LinkedHashSet<>();
-        try {
-            JsonNode tree = body == null || body.isBlank() ? null : json.readTree(body);
-            JsonNode list = tree == null ? null : tree.get("ids");
-            if (list == null || !list.isArray() || list.isEmpty()) {
-                return problems(List.of("the body must be {\"ids\": [id, ...]} with the ids of rejected records"));
-            }
-            if (list.size() > MAX_REDRIVE) {
-                return problems(List.of("ids: at most " + MAX_REDRIVE + " per request, got " + list.size()));
-            }
-            for (JsonNode id : list) {
-                if (!id.canConvertToLong() || !id.isIntegralNumber() || id.asLong() < 1) {
-                    return problems(List.of("ids: every id is a positive integer, got " + clip(id.toString())));
-                }
-                ids.add(id.asLong());
-            }
-        } catch (Exception e) {
-            return problems(List.of("the body must be {\"ids\": [id, ...]}: " + clip(e.getMessage())));
-        }
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response redrive(@NotNull(message = "required: a body with the ids") @Valid RedriveRequest body)
+            throws SQLException {
+        Set<Long> ids = new LinkedHashSet<>(body.ids());
         List<Map<String, Object>> out = new ArrayList<>(ids.size());
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (long id : ids) {
@@ -181,7 +165,8 @@ public class RejectedResource {
         return result.isError() ? Optional.empty() : Optional.of(out.flip().toString());
     }
 
-    private static long number(String text, long min, long max, long absent, String name, List<String> problems) {
+    private static long number(String text, long min, long max, long absent, String name,
+            List<FieldViolation> problems) {
         if (text == null || text.isBlank()) {
             return absent;
         }
@@ -193,7 +178,7 @@ public class RejectedResource {
         } catch (NumberFormatException e) {
             // reported below
         }
-        problems.add(name + ": an integer from " + min + " to " + max + ", got '" + clip(text) + "'");
+        problems.add(new FieldViolation(name, "an integer from " + min + " to " + max + ", got '" + clip(text) + "'"));
         return absent;
     }
 
@@ -203,10 +188,5 @@ public class RejectedResource {
 
     private static String clip(String s) {
         return s == null ? "" : s.length() > 100 ? s.substring(0, 100) + "…" : s;
-    }
-
-    private static Response problems(List<String> problems) {
-        return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
-                .entity(Map.of("error", "bad request", "problems", problems)).build();
     }
 }

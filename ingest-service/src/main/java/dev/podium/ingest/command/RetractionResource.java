@@ -1,14 +1,19 @@
 package dev.podium.ingest.command;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.ingest.command.problem.FieldViolation;
+import dev.podium.ingest.command.problem.InvalidRequestException;
+import dev.podium.ingest.command.problem.Problems;
+import dev.podium.ingest.command.request.RetractRequest;
 import dev.podium.ingest.projection.Projections;
 import io.agroal.api.AgroalDataSource;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -20,6 +25,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,13 +41,10 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class RetractionResource {
 
-    static final int MAX_REASON = 1024;
-
     private final AgroalDataSource dataSource;
     private final CommandAppender appender;
     private final AdminCaller caller;
     private final EventCodec codec = new EventCodec();
-    private final ObjectMapper json = EventCodec.newMapper();
 
     public RetractionResource(AgroalDataSource dataSource, CommandAppender appender, AdminCaller caller) {
         this.dataSource = dataSource;
@@ -52,31 +55,20 @@ public class RetractionResource {
     /** 200 with the retraction (new or the one already there); 400 for a missing or bad reason; 404 for no such run. */
     @POST
     @Path("/{id}/retract")
-    public Response retract(@PathParam("id") String id, String body) throws SQLException {
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response retract(@PathParam("id") String id,
+            @NotNull(message = "required: a body with the reason") @Valid RetractRequest body) throws SQLException {
         Optional<UUID> runId = canonicalUuid(id);
         if (runId.isEmpty()) {
             return noRun(id);
         }
-        String reason;
-        try {
-            JsonNode tree = body == null || body.isBlank() ? null : json.readTree(body);
-            reason = tree == null || !tree.path("reason").isTextual() ? null : tree.get("reason").asText();
-        } catch (Exception e) {
-            reason = null;
-        }
-        if (reason == null || reason.isBlank()) {
-            return AgentKeyResource.error(Response.Status.BAD_REQUEST, "the body must be {\"reason\": \"...\"}: say why"
-                    + " the run is retracted");
-        }
-        if (reason.length() > MAX_REASON) {
-            return AgentKeyResource.error(Response.Status.BAD_REQUEST, "reason: at most " + MAX_REASON + " characters");
-        }
         // Microseconds, as PostgreSQL keeps them: the retraction time is the same live and after a rebuild.
         Envelope event = Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
-                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS),
-                new ResultRetracted(runId.get(), reason, caller.tokenName()));
+                Instant.now().truncatedTo(ChronoUnit.MICROS), new ResultRetracted(runId.get(), body.reason(),
+                        caller.tokenName()));
         if (codec.decode(codec.encode(event)) instanceof Decoded.Rejected rejected) {
-            return AgentKeyResource.error(Response.Status.BAD_REQUEST, rejected.reason());
+            throw new InvalidRequestException(rejected.violations().stream()
+                    .map(v -> new FieldViolation(v.field().replaceFirst("^payload\\.", ""), v.reason())).toList());
         }
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
@@ -131,7 +123,7 @@ public class RetractionResource {
     }
 
     private static Response noRun(String id) {
-        return AgentKeyResource.error(Response.Status.NOT_FOUND, "no run " + id + ": nothing to retract");
+        return Problems.notFound("no run " + id + ": nothing to retract");
     }
 
     /** A run id as stream ids write it (lower-case, canonical); anything else names no run. */

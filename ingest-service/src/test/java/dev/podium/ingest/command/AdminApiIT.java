@@ -2,7 +2,9 @@ package dev.podium.ingest.command;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
 import dev.podium.ingest.testing.Db;
@@ -30,7 +32,9 @@ class AdminApiIT {
     @ParameterizedTest
     @ValueSource(strings = {"/admin/agents", "/admin/agents/x/keys/rotate", "/admin/keys/pk_x/revoke", "/admin/rebuild"})
     void everyAdminCommandAnswers401WithoutANamedToken(String path) {
-        given().contentType(ContentType.JSON).body("{\"agent_id\":\"nobody\"}").post(path).then().statusCode(401);
+        given().contentType(ContentType.JSON).body("{\"agent_id\":\"nobody\"}").post(path).then().statusCode(401)
+                .contentType("application/problem+json").header("WWW-Authenticate", "Bearer realm=\"podium-admin\"")
+                .body("status", equalTo(401)).body("title", equalTo("a named admin token is required"));
         given().auth().oauth2("not-a-token").contentType(ContentType.JSON).body("{\"agent_id\":\"nobody\"}").post(path)
                 .then().statusCode(401);
         given().header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
@@ -51,7 +55,8 @@ class AdminApiIT {
 
         given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("agent_id", agentId))
                 .post("/admin/agents")
-                .then().statusCode(409).body(not(containsString(secret)));
+                .then().statusCode(409).contentType("application/problem+json").body(not(containsString(secret)))
+                .body("detail", equalTo("agent " + agentId + " already has an active key; rotate it to get a new one"));
 
         String row = (String) db.one("SELECT row_to_json(k)::text FROM agent_key k WHERE key_id = ?", keyId);
         assertThat(row).doesNotContain(secret);
@@ -93,7 +98,12 @@ class AdminApiIT {
     @Test
     void anAgentIdThatCouldNotNameAStreamIsRefused() {
         given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("agent_id", "a/b"))
-                .post("/admin/agents").then().statusCode(400);
+                .post("/admin/agents").then().statusCode(400).contentType("application/problem+json")
+                .body("violations.field", contains("agent_id"));
+        given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("pool", "p"))
+                .post("/admin/agents").then().statusCode(400).body("violations.field", contains("agent_id"));
+        given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("agent_id", "ok", "pool", "a b"))
+                .post("/admin/agents").then().statusCode(400).body("violations.field", contains("pool"));
     }
 
     private static int indexOf(byte[] haystack, byte[] needle) {

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
@@ -11,6 +12,7 @@ import dev.podium.events.job.JobAssigned;
 import dev.podium.events.secret.JobSecrets;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.ingest.command.request.NewCampaignRequest;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
@@ -112,22 +114,30 @@ class CampaignSecretsIT {
                 Map.of("TOKEN", ""), Map.of("TOKEN", "a\u0000" + value))) {
             String answer = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                     .body(campaign("bad-secrets", Map.of(), secrets)).post("/admin/campaigns")
-                    .then().statusCode(400).extract().asString();
-            assertThat(answer).as("%s", secrets.keySet()).doesNotContain(value).contains("secrets");
+                    .then().statusCode(400).contentType("application/problem+json").extract().asString();
+            assertThat(answer).as("%s", secrets.keySet()).doesNotContain(value);
+            assertThat(JsonPath.from(answer).getList("violations.field", String.class)).as("%s", secrets.keySet())
+                    .containsExactly("secrets." + secrets.keySet().iterator().next());
         }
         String inClear = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(campaign("bad-secrets", Map.of("HF_TOKEN", "x"), Map.of("HF_TOKEN", value)))
                 .post("/admin/campaigns").then().statusCode(400).extract().asString();
-        assertThat(inClear).doesNotContain(value).contains("spec.environment");
+        assertThat(inClear).doesNotContain(value);
+        assertThat(JsonPath.from(inClear).getString("violations[0].field")).isEqualTo("secrets.HF_TOKEN");
+        assertThat(JsonPath.from(inClear).getString("violations[0].message")).contains("spec.environment");
         Map<String, Object> many = new HashMap<>();
-        for (int i = 0; i < CampaignResource.MAX_SECRETS + 1; i++) {
+        for (int i = 0; i < NewCampaignRequest.MAX_SECRETS + 1; i++) {
             many.put("S" + i, value);
         }
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
-                .body(campaign("bad-secrets", Map.of(), many)).post("/admin/campaigns").then().statusCode(400);
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
-                .body(campaign("bad-secrets", Map.of(), Map.of("BIG", "x".repeat(CampaignResource.MAX_SECRET_BYTES + 1))))
-                .post("/admin/campaigns").then().statusCode(400);
+        String tooMany = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(campaign("bad-secrets", Map.of(), many)).post("/admin/campaigns").then().statusCode(400)
+                .body("violations.field", contains("secrets")).extract().asString();
+        String tooBig = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(campaign("bad-secrets", Map.of(), Map.of("BIG", "x".repeat(NewCampaignRequest.MAX_SECRET_BYTES + 1))))
+                .post("/admin/campaigns").then().statusCode(400).body("violations.field", contains("secrets"))
+                .extract().asString();
+        assertThat(tooMany).doesNotContain(value);
+        assertThat(tooBig).doesNotContain("x".repeat(64));
     }
 
     @Test

@@ -2,8 +2,8 @@ package dev.podium.ingest.command;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.startsWith;
 
 import dev.podium.ingest.testing.Db;
@@ -83,7 +83,8 @@ class ClaimReproductionIT {
     @Test
     void aDeviceAgainstAnotherNeedsTheSubjectsPoolAndTheBaselinesPool() {
         given().auth().oauth2("test-ops-token").queryParam("pools", "h100").post(path("h100-vs-a100-workers0"))
-                .then().statusCode(400).body("problems", hasItem(startsWith("pools: two pools, the subject's (NVIDIA H100 GPU)")));
+                .then().statusCode(400).contentType("application/problem+json").body("violations.field", contains("pools"))
+                .body("violations[0].message", startsWith("two pools, the subject's (NVIDIA H100 GPU)"));
         String campaign = given().auth().oauth2("test-ops-token").queryParam("pools", "h100,a100")
                 .post(path("h100-vs-a100-workers0")).then().statusCode(201).body("dimension", equalTo("device"))
                 .extract().path("campaign_id");
@@ -96,12 +97,14 @@ class ClaimReproductionIT {
         Db db = new Db(dataSource);
         Object before = db.one("SELECT count(*) FROM campaign");
         given().auth().oauth2("test-ops-token").queryParam("pools", "p").post(path("h100-workers0"))
-                .then().statusCode(400).body("problems", hasItem(startsWith("claim: only a ratio claim")));
+                .then().statusCode(400).body("violations.field", contains("claim"))
+                .body("violations[0].message", startsWith("only a ratio claim"));
         given().auth().oauth2("test-ops-token").queryParam("pools", "p").post(path("nope")).then().statusCode(404);
         given().auth().oauth2("test-ops-token").queryParam("pools", "p")
                 .post("/admin/claims/" + source + "/x'%3B%20DROP%20TABLE%20job%3B--/reproduce").then().statusCode(404);
         given().auth().oauth2("test-ops-token").queryParam("pools", "../etc,<script>")
-                .post(path("h100-workers1-vs-workers0")).then().statusCode(400);
+                .post(path("h100-workers1-vs-workers0")).then().statusCode(400)
+                .body("violations.field", contains("pools[0]", "pools[1]"));
         given().queryParam("pools", "p").post(path("h100-workers1-vs-workers0")).then().statusCode(401);
         assertThat(db.one("SELECT count(*) FROM campaign")).isEqualTo(before);
     }

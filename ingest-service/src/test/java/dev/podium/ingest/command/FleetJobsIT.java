@@ -3,6 +3,7 @@ package dev.podium.ingest.command;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.Decoded;
@@ -35,6 +36,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -322,20 +324,31 @@ class FleetJobsIT {
         JsonPath body = given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(Map.of("name", "bad", "pools", List.of("bad pool"), "schedule", "sometimes",
                         "spec", Map.of("adapter", "reference")))
-                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath();
-        assertThat(body.getList("problems", String.class)).anyMatch(p -> p.startsWith("pools:"))
-                .anyMatch(p -> p.startsWith("schedule:"));
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .post("/admin/campaigns").then().statusCode(400).contentType("application/problem+json")
+                .extract().jsonPath();
+        List<String> specFields = List.of("spec.benchmark", "spec.devices_per_node", "spec.nodes", "spec.repetitions",
+                "spec.timeout_seconds", "spec.warmup_steps");
+        List<String> all = new ArrayList<>(List.of("pools[0]", "schedule"));
+        all.addAll(specFields);
+        assertThat(body.getList("violations.field", String.class)).containsExactlyElementsOf(all);
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(Map.of("name", "no benchmark", "pools", List.of("cpu"), "spec", Map.of("adapter", "reference")))
-                .post("/admin/campaigns").then().statusCode(400);
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getList("violations.field"))
+                .containsExactlyElementsOf(specFields);
+        Map<String, Object> noBenchmark = new HashMap<>(spec(Map.of()));
+        noBenchmark.remove("benchmark");
+        assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
+                .body(Map.of("name", "no benchmark", "pools", List.of("cpu"), "spec", noBenchmark))
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getList("violations.field"))
+                .containsExactly("spec.benchmark");
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body("{\"name\": ")
-                .post("/admin/campaigns").then().statusCode(400);
+                .post("/admin/campaigns").then().statusCode(400).body("violations[0].field", equalTo("$"));
         Map<String, List<String>> huge = new TreeMap<>();
         huge.put("a", java.util.stream.IntStream.range(0, 40).mapToObj(Integer::toString).toList());
         huge.put("b", java.util.stream.IntStream.range(0, 30).mapToObj(Integer::toString).toList());
         assertThat(given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
                 .body(Map.of("name", "too big", "pools", List.of("cpu"), "spec", spec(huge)))
-                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getString("problems[0]"))
+                .post("/admin/campaigns").then().statusCode(400).extract().jsonPath().getString("violations[0].message"))
                 .contains("1200 jobs");
     }
 
@@ -463,21 +476,52 @@ class FleetJobsIT {
         Files.delete(yaml);
     }
 
+    @Test
+    void theCliSaysWhichFieldsOfARefusedCampaignAreWrong() throws Exception {
+        Path yaml = Files.createTempFile("campaign", ".yaml");
+        Files.writeString(yaml, """
+                name: ""
+                spec:
+                  benchmark: reference-finetune
+                  adapter: reference
+                  repetitions: -1
+                  warmup_steps: 0
+                  timeout_seconds: 60
+                  nodes: 1
+                  devices_per_node: 1
+                  colour: red
+                """);
+        Result refused = cli("campaign", "submit", yaml.toString(), "--pools", "ok,bad pool");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(new JsonPath(refused.output()).getList("violations.field", String.class))
+                .containsExactly("name", "pools[1]", "spec.colour", "spec.repetitions");
+        assertThat(refused.errors()).contains("podium-admin: HTTP 400: the request is not valid\n")
+                .contains("\n  name: must not be blank\n").contains("\n  pools[1]: must be a letter or digit")
+                .contains("\n  spec.colour: unknown field\n").contains("\n  spec.repetitions: must not be negative");
+        Result missing = cli("job", "show", UUID.randomUUID().toString());
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.errors()).startsWith("podium-admin: HTTP 404: no job ");
+        Files.delete(yaml);
+    }
+
     // ---- helpers --------------------------------------------------------------------------------------------------
 
-    private record Result(int exit, String output) {
+    private record Result(int exit, String output, String errors) {
     }
 
     private static Result cli(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", "podium-admin"));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(false);
+        Path errors = Files.createTempFile("podium-admin", ".err");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(errors.toFile());
         pb.environment().put("PODIUM_ADMIN_URL", "http://localhost:" + RestAssured.port);
         pb.environment().put("PODIUM_ADMIN_TOKEN", TestAgent.ADMIN_TOKEN);
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Result(p.waitFor(), out.trim());
+        int exit = p.waitFor();
+        String err = Files.readString(errors);
+        Files.delete(errors);
+        return new Result(exit, out.trim(), err);
     }
 
     private static String pool(String prefix) {

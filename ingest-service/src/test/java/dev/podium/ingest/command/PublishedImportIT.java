@@ -2,9 +2,10 @@ package dev.podium.ingest.command;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasEntry;
 import static org.hamcrest.Matchers.hasItem;
-import static org.hamcrest.Matchers.startsWith;
 
 import dev.podium.events.published.ClaimFile;
 import dev.podium.ingest.testing.Db;
@@ -95,8 +96,9 @@ class PublishedImportIT {
         given().auth().oauth2("test-ops-token").contentType("application/yaml")
                 .body(file("broken-" + UUID.randomUUID().toString().substring(0, 8)).replace("value: 336.5", "range: [12, 3]").getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/admin/published?file=bridgetower.yaml")
-                .then().statusCode(400)
-                .body("problems", hasItem(startsWith("bridgetower.yaml: claim 'h100-workers0': range: low 12.0 is above high 3.0")));
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("violations", hasItem(allOf(hasEntry("field", "claims['h100-workers0'].range"),
+                        hasEntry("message", "low 12.0 is above high 3.0"))));
     }
 
     @Test

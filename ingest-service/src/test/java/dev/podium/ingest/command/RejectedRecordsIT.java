@@ -3,6 +3,7 @@ package dev.podium.ingest.command;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
@@ -11,6 +12,7 @@ import dev.podium.events.Envelope;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.ingest.command.request.RedriveRequest;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
@@ -26,8 +28,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -110,7 +115,8 @@ class RejectedRecordsIT {
     @ParameterizedTest
     @ValueSource(strings = {"limit=0", "limit=201", "limit=abc", "after=-1", "after=1e3"})
     void aBadPageIsRefused(String query) {
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/rejected?" + query).then().statusCode(400);
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/rejected?" + query).then().statusCode(400)
+                .contentType("application/problem+json").body("violations.field", contains(query.split("=")[0]));
     }
 
     @Test
@@ -219,20 +225,30 @@ class RejectedRecordsIT {
                 "prefix", new String(bytes, 0, 64, StandardCharsets.UTF_8), "redrivable", false));
     }
 
+    /** Each bad body and the one field its answer names. */
+    static Stream<Arguments> badRedrives() {
+        return Stream.of(Arguments.of("", "$"), Arguments.of("{}", "ids"), Arguments.of("{\"ids\": []}", "ids"),
+                Arguments.of("{\"ids\": 5}", "ids"), Arguments.of("{\"ids\": [\"5\"]}", "ids[0]"),
+                Arguments.of("{\"ids\": [-1]}", "ids[0]"), Arguments.of("{\"ids\": [1.5]}", "ids[0]"),
+                Arguments.of("{\"ids\": [null]}", "ids[0]"), Arguments.of("not json", "$"),
+                Arguments.of("{\"ids\": [1], \"all\": true}", "all"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"", "{}", "{\"ids\": []}", "{\"ids\": 5}", "{\"ids\": [\"5\"]}", "{\"ids\": [-1]}",
-            "{\"ids\": [1.5]}", "{\"ids\": [null]}", "not json"})
-    void aBadRedriveRequestIsRefused(String body) {
+    @MethodSource("badRedrives")
+    void aBadRedriveRequestIsRefused(String body, String field) {
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(body)
-                .post("/admin/rejected/redrive").then().statusCode(400).body("problems", hasSize(1));
+                .post("/admin/rejected/redrive").then().statusCode(400).contentType("application/problem+json")
+                .body("violations", hasSize(1)).body("violations[0].field", equalTo(field));
     }
 
     @Test
     void aRedriveOfMoreThanAHundredIdsIsRefused() {
-        List<Long> ids = java.util.stream.LongStream.rangeClosed(1, RejectedResource.MAX_REDRIVE + 1).boxed().toList();
+        List<Long> ids = java.util.stream.LongStream.rangeClosed(1, RedriveRequest.MAX_IDS + 1).boxed().toList();
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(Map.of("ids", ids))
                 .post("/admin/rejected/redrive").then().statusCode(400)
-                .body("problems[0]", equalTo("ids: at most 100 per request, got 101"));
+                .body("violations", hasSize(1)).body("violations[0].field", equalTo("ids"))
+                .body("violations[0].message", equalTo("at most 100 per request"));
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/rejected?limit=1&after=" + Long.MAX_VALUE)
                 .then().statusCode(200).body("rejected", hasSize(0)).body("next_after", nullValue());
     }

@@ -3,12 +3,16 @@ package dev.podium.ingest.command;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.emptyOrNullString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.ingest.command.request.RetractRequest;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
@@ -22,9 +26,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code POST /admin/runs/{id}/retract}: an event on an admin stream, the run off leaderboards, its reason kept. */
 @QuarkusTest
@@ -92,20 +98,28 @@ class RetractionIT {
         UUID unknown = UUID.randomUUID();
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(Map.of("reason", "why not"))
                 .post("/admin/runs/" + unknown + "/retract")
-                .then().statusCode(404).contentType(ContentType.JSON)
-                .body("error", equalTo("no run " + unknown + ": nothing to retract"));
+                .then().statusCode(404).contentType("application/problem+json")
+                .body("status", equalTo(404)).body("detail", equalTo("no run " + unknown + ": nothing to retract"));
         for (String id : new String[] {"not-a-uuid", "1-2-3-4-5", unknown.toString().replace("-", "")}) {
             given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(Map.of("reason", "why not"))
                     .post("/admin/runs/" + id + "/retract")
-                    .then().statusCode(404).body("error", containsString("nothing to retract"));
+                    .then().statusCode(404).body("detail", containsString("nothing to retract"));
         }
         assertThat(db.count("SELECT count(*) FROM event_store WHERE type = 'ResultRetracted'")).isEqualTo(before);
     }
 
+    /** Each bad body and the field its answer names. */
+    static Stream<Arguments> badReasons() {
+        return Stream.of(Arguments.of("", "$"), Arguments.of("{}", "reason"), Arguments.of("{\"reason\": \"\"}", "reason"),
+                Arguments.of("{\"reason\": \"   \"}", "reason"), Arguments.of("{\"reason\": 7}", "reason"),
+                Arguments.of("[1]", "$"), Arguments.of("not json", "$"),
+                Arguments.of("{\"reason\": \"nul \\u0000 inside\"}", "reason"),
+                Arguments.of("{\"reason\": \"why\", \"because\": \"x\"}", "because"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"", "{}", "{\"reason\": \"\"}", "{\"reason\": \"   \"}", "{\"reason\": 7}", "[1]", "not json",
-            "{\"reason\": \"nul \\u0000 inside\"}"})
-    void aRetractionNeedsAReasonThatCanBeStored(String body) {
+    @MethodSource("badReasons")
+    void aRetractionNeedsAReasonThatCanBeStored(String body, String field) {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("retract-bad");
         UUID run = UUID.randomUUID();
@@ -114,16 +128,18 @@ class RetractionIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", run) == 1);
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(body)
                 .post("/admin/runs/" + run + "/retract")
-                .then().statusCode(400);
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("violations.field", contains(field)).body("violations[0].message", not(emptyOrNullString()));
         assertThat(db.one("SELECT retracted FROM proj_run WHERE run_id = ?", run)).isEqualTo(false);
     }
 
     @Test
     void aReasonOverTheLimitIsRefused() {
         given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON)
-                .body(Map.of("reason", "x".repeat(RetractionResource.MAX_REASON + 1)))
+                .body(Map.of("reason", "x".repeat(RetractRequest.MAX_REASON + 1)))
                 .post("/admin/runs/" + UUID.randomUUID() + "/retract")
-                .then().statusCode(400).body("error", containsString("at most 1024 characters"));
+                .then().statusCode(400).body("violations.field", contains("reason"))
+                .body("violations[0].message", equalTo("at most 1024 characters"));
     }
 
     @Test
