@@ -43,6 +43,7 @@ import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.ValueChecks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -352,7 +353,7 @@ public final class JobRunner {
         double duration = (System.nanoTime() - started) / 1e9;
         List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
                 warmupCheck));
-        validity.add(RunChecks.duration(repetitionSeconds));
+        validity.add(ValueChecks.duration(repetitionSeconds));
         RunChecks.lossDecreased(losses).ifPresent(validity::add);
         RunChecks.deviceNotShared(utilisationBeforeStart, foreignProcesses).ifPresent(validity::add);
         RunChecks.deviceMatches(point.getOrDefault("device_id", point.get("expected_device")),
