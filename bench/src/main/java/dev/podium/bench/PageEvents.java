@@ -6,7 +6,7 @@ import dev.podium.events.StreamId;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Software;
-import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.model.Metric;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
@@ -115,8 +115,9 @@ final class PageEvents {
             level *= 0.85;
         }
         List<Double> values = List.of(level * 0.99, level, level * 1.01);
-        return envelope(run, seq, at, new RunCompleted(runId(run), List.of(SampleEvents.throughputMetric(values)),
-                List.of(new ValidityCheck("min_repetitions", true, "3 of 3")), 600));
+        Metric metric = SampleEvents.throughputMetric(values);
+        return envelope(run, seq, at, new RunCompleted(runId(run), List.of(metric),
+                SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)), 600));
     }
 
     private Envelope envelope(long run, long seq, Instant at, Event payload) {

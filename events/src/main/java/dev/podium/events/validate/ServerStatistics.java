@@ -11,15 +11,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The server's own reading of a RunCompleted's figures. Where a metric comes with its raw values, the statistics it
  * claims must be those the values give ({@link Statistics#of}), within a tolerance for rounding and for the coarse t
  * table of older agents (it put 2.021 where the exact 0.975 quantile for 31 degrees of freedom is 2.040, about 1% off
- * at most); a count must match the values and stay under {@link #MAX_COUNT}; and the checks that depend on values only
- * (repetitions, cv, positive and finite values) may not claim to pass when the values say otherwise. Figures without
- * raw values (a harness's own percentiles) cannot be recomputed and are kept as reported. Pure.
+ * at most); a count must match the values and stay under {@link #MAX_COUNT}; and the checks that depend on the record's
+ * figures only ({@link ValueChecks}: repetitions, cv, positive and finite values, durations) may not claim to pass when
+ * the values, their count or the run's duration say otherwise, nor be left out of a run whose checks all pass. Figures
+ * without raw values (a harness's own percentiles) cannot be recomputed and are kept as reported. Pure.
  */
 public final class ServerStatistics {
 
@@ -29,11 +29,6 @@ public final class ServerStatistics {
     static final double ROUNDING = 1e-4;
     /** Relative tolerance of an interval's half-width: a t quantile of older agents' table is up to about 1% off. */
     static final double T_TABLE = 0.025;
-
-    private static final Pattern CV = Pattern.compile("cv_below_(\\d{1,3})pct");
-    private static final Pattern CV_DETAIL = Pattern.compile("cv of (.+) = .*");
-    private static final Pattern POSITIVE_DETAIL = Pattern.compile("(.+) values are positive and finite");
-    private static final Pattern REPETITIONS_DETAIL = Pattern.compile("(\\d{1,9}) of (\\d{1,9}) repetitions.*");
 
     private ServerStatistics() {
     }
@@ -51,9 +46,7 @@ public final class ServerStatistics {
             checkMetric(m, "payload.metrics[" + i + "]", out);
         }
         if (r.validity() != null) {
-            for (int j = 0; j < r.validity().size(); j++) {
-                checkCheck(r.validity().get(j), byName, "payload.validity[" + j + "]", out);
-            }
+            checkChecks(r, byName, out);
         }
         return out;
     }
@@ -101,40 +94,117 @@ public final class ServerStatistics {
         }
     }
 
-    /** A passing check the values contradict; checks the server cannot judge from the record are kept as reported. */
-    private static void checkCheck(ValidityCheck c, Map<String, Metric> metrics, String path, List<Violation> out) {
-        if (!c.passed() || c.detail() == null) {
-            return;
+    /**
+     * Passing checks the record's own figures contradict. A check of a known name must say, in its detail, what it
+     * judged (the metric, the repetitions, the shortest repetition), and the server judges that again against the
+     * values, the count of values and the run's duration, with the platform's limits rather than any the detail names.
+     * Checks the server cannot judge from the record (warm-up, loss, the device) are kept as reported.
+     */
+    private static void checkChecks(RunCompleted r, Map<String, Metric> metrics, List<Violation> out) {
+        int shown = repetitionsShown(r);
+        int done = shown;
+        for (ValidityCheck c : r.validity()) {
+            Matcher reps = ValueChecks.REPETITIONS_DETAIL.matcher(c.detail() == null ? "" : c.detail());
+            if (done == 0 && c.name().equals(ValueChecks.MIN_REPETITIONS) && reps.matches()) {
+                done = Integer.parseInt(reps.group(1));
+            }
         }
-        Matcher cv = CV.matcher(c.name());
-        Matcher cvDetail = CV_DETAIL.matcher(c.detail());
-        if (cv.matches() && cvDetail.matches()) {
-            Metric m = metrics.get(cvDetail.group(1));
-            if (m != null && m.values() != null && m.values().size() >= 2) {
+        for (int j = 0; j < r.validity().size(); j++) {
+            ValidityCheck c = r.validity().get(j);
+            if (c.passed()) {
+                checkCheck(c, metrics, shown, Math.max(done, 1), r.durationSeconds(), "payload.validity[" + j + "]", out);
+            }
+        }
+        if (!r.metrics().isEmpty() && r.validity().stream().allMatch(ValidityCheck::passed)) {
+            List<String> missing = ValueChecks.REQUIRED.stream()
+                    .filter(n -> r.validity().stream().noneMatch(c -> c.name().equals(n))).toList();
+            if (!missing.isEmpty()) {
+                out.add(new Violation("payload.validity", "a run whose checks all pass must carry the checks the server"
+                        + " re-evaluates; missing: " + String.join(", ", missing)));
+            }
+            int repetitions = Math.max(done, 1);
+            if (r.validity().stream().noneMatch(c -> c.name().equals(ValueChecks.MIN_DURATION))
+                    && !fits(repetitions, ValueChecks.MIN_REPETITION_SECONDS, r.durationSeconds())) {
+                out.add(new Violation("payload.duration_seconds", String.format(Locale.ROOT, "a run whose checks all pass"
+                        + " must hold %d repetitions of %.0f s or more, which %s s cannot", repetitions,
+                        ValueChecks.MIN_REPETITION_SECONDS, r.durationSeconds())));
+            }
+        }
+    }
+
+    private static void checkCheck(ValidityCheck c, Map<String, Metric> metrics, int shown, int done, double duration,
+            String path, List<Violation> out) {
+        String detail = c.detail() == null ? "" : c.detail();
+        String cannot = c.name() + " cannot pass: ";
+        Matcher cvName = ValueChecks.CV_NAME.matcher(c.name());
+        if (cvName.matches()) {
+            Matcher cv = ValueChecks.CV_DETAIL.matcher(detail);
+            Metric m = cv.matches() ? metrics.get(cv.group(1)) : null;
+            if (m == null) {
+                out.add(unreadable(path, c, "the cv of a metric of this record"));
+            } else if (m.values() != null && m.values().size() >= 2) {
                 double own = Statistics.of(m.values()).cv();
-                if (own > Integer.parseInt(cv.group(1)) / 100.0 * (1 + ROUNDING)) {
-                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT,
-                            "%s cannot pass: the cv of %s's values is %.2f%%", c.name(), m.name(), own * 100)));
+                if (own > Integer.parseInt(cvName.group(1)) / 100.0 * (1 + ROUNDING)) {
+                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT, "%sthe cv of %s's values is %.2f%%",
+                            cannot, m.name(), own * 100)));
                 }
             }
             return;
         }
-        Matcher positive = POSITIVE_DETAIL.matcher(c.detail());
-        if (c.name().equals("positive_finite") && positive.matches()) {
-            Metric m = metrics.get(positive.group(1));
-            if (m != null && m.values() != null && !m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v))) {
-                out.add(new Violation(path + ".passed", "positive_finite cannot pass: " + m.name()
-                        + " has values that are not positive"));
+        switch (c.name()) {
+            case ValueChecks.POSITIVE_FINITE -> {
+                Matcher positive = ValueChecks.POSITIVE_DETAIL.matcher(detail);
+                Metric m = positive.matches() ? metrics.get(positive.group(1)) : null;
+                if (m == null) {
+                    out.add(unreadable(path, c, "which metric of this record has positive and finite values"));
+                } else if (m.values() != null && !m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v))) {
+                    out.add(new Violation(path + ".passed", cannot + m.name() + " has values that are not positive"));
+                }
             }
-            return;
-        }
-        Matcher reps = REPETITIONS_DETAIL.matcher(c.detail());
-        if (c.name().equals("min_repetitions") && reps.matches()) {
-            int done = Integer.parseInt(reps.group(1));
-            int wanted = Integer.parseInt(reps.group(2));
-            if (done == 0 || done < Math.min(wanted, 3)) {
-                out.add(new Violation(path + ".passed", "min_repetitions cannot pass with " + c.detail()));
+            case ValueChecks.MIN_REPETITIONS -> {
+                Matcher reps = ValueChecks.REPETITIONS_DETAIL.matcher(detail);
+                if (!reps.matches()) {
+                    out.add(unreadable(path, c, "how many repetitions of how many ran"));
+                } else if (shown > 0 && Integer.parseInt(reps.group(1)) != shown) {
+                    out.add(new Violation(path + ".passed", cannot + "it claims " + reps.group(1)
+                            + " repetitions where the metrics have " + shown + " values each"));
+                } else if (!ValueChecks.enoughRepetitions(Integer.parseInt(reps.group(1)), Integer.parseInt(reps.group(2)))) {
+                    out.add(new Violation(path + ".passed", cannot + "with " + detail));
+                }
+            }
+            case ValueChecks.MIN_DURATION -> {
+                Matcher shortest = ValueChecks.DURATION_DETAIL.matcher(detail);
+                if (!shortest.matches()) {
+                    out.add(unreadable(path, c, "how long the shortest repetition ran"));
+                    return;
+                }
+                double seconds = Double.parseDouble(shortest.group(1));
+                if (seconds < ValueChecks.MIN_REPETITION_SECONDS) {
+                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT, "%sits shortest repetition ran"
+                            + " %s s, under %.0f s", cannot, shortest.group(1), ValueChecks.MIN_REPETITION_SECONDS)));
+                } else if (!fits(done, seconds - ValueChecks.DURATION_ROUNDING, duration)) {
+                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT, "%s%d repetitions of %s s or more"
+                            + " do not fit in the run's duration of %s s", cannot, done, shortest.group(1), duration)));
+                }
+            }
+            default -> {
+                // not a check of values only
             }
         }
+    }
+
+    /** Whether {@code repetitions} of at least {@code seconds} each fit in a run's {@code duration}. */
+    private static boolean fits(int repetitions, double seconds, double duration) {
+        return repetitions * seconds <= duration * (1 + ROUNDING);
+    }
+
+    private static Violation unreadable(String path, ValidityCheck c, String what) {
+        return new Violation(path + ".detail", c.name() + " passes, but its detail does not say " + what + ", so the"
+                + " server cannot re-evaluate it");
+    }
+
+    /** How many values each metric has, the repetitions its values show; 0 when no metric has values. */
+    private static int repetitionsShown(RunCompleted r) {
+        return r.metrics().stream().filter(m -> m.values() != null).mapToInt(m -> m.values().size()).max().orElse(0);
     }
 }

@@ -28,6 +28,7 @@ import dev.podium.events.model.SeriesKind;
 import dev.podium.events.model.Software;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.validate.ValueChecks;
 import dev.podium.events.model.Workload;
 import dev.podium.events.published.ClaimFile;
 import dev.podium.events.published.ClaimValue;
@@ -44,6 +45,7 @@ import dev.podium.events.run.RunStarted;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +76,8 @@ public final class SampleEvents {
     /** The metric of the reference workload and of the BridgeTower figures. */
     public static final String THROUGHPUT_METRIC = "train_samples_per_second";
     public static final String THROUGHPUT_UNIT = "samples/s";
+    /** How long each repetition of {@link #runCompleted} ran. */
+    public static final double REPETITION_SECONDS = 42.5;
 
     /** The reference workload's benchmark name (the PyTorch fine-tuning workload the agent ships). */
     public static final String REFERENCE_BENCHMARK = "reference-finetune";
@@ -174,13 +178,21 @@ public final class SampleEvents {
                 software(), workload(key), key, 3, 10, provenance(agentId)));
     }
 
-    /** RunCompleted with one throughput metric ({@value #THROUGHPUT_METRIC}) whose raw values are {@code throughputs}. */
+    /**
+     * RunCompleted with one throughput metric ({@value #THROUGHPUT_METRIC}) whose raw values are {@code throughputs}, one
+     * per repetition of 42.5 s out of 3 wanted, and the value checks an agent writes for them.
+     */
     public static Envelope runCompleted(UUID runId, String agentId, long seq, List<Double> throughputs) {
+        Metric metric = throughputMetric(throughputs);
         return envelope(StreamId.run(runId), seq, agentId, AT.plusSeconds(60 * seq),
-                new RunCompleted(runId, List.of(throughputMetric(throughputs)),
-                        List.of(new ValidityCheck("min_repetitions", throughputs.size() >= 3,
-                                throughputs.size() + " of 3")),
-                        42.5 * throughputs.size()));
+                new RunCompleted(runId, List.of(metric), valueChecks(metric, 3, Collections.nCopies(throughputs.size(),
+                        REPETITION_SECONDS)), REPETITION_SECONDS * throughputs.size()));
+    }
+
+    /** The checks of a run's values an agent writes: repetitions, cv, positive and finite values, durations. */
+    public static List<ValidityCheck> valueChecks(Metric primary, int wanted, List<Double> repetitionSeconds) {
+        return List.of(ValueChecks.repetitions(primary.values().size(), wanted), ValueChecks.cv(primary),
+                ValueChecks.positiveFinite(primary), ValueChecks.duration(repetitionSeconds));
     }
 
     /** The throughput metric with raw values and their statistics. */

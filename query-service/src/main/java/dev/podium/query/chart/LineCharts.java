@@ -102,7 +102,7 @@ public final class LineCharts {
     }
 
     private static String number2(double v) {
-        return String.format(Locale.ROOT, "%.2f", v);
+        return outsideFixed(v) ? scientific(v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
     private static List<double[]> downsample(List<double[]> points) {
@@ -131,6 +131,17 @@ public final class LineCharts {
     }
 
     private static String number(double v) {
-        return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+        return outsideFixed(v) ? scientific(v) : v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
+                : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** A tick that fixed decimals would write as zero, or in more digits than fit beside the axis (a value of 1e150). */
+    private static boolean outsideFixed(double v) {
+        double a = Math.abs(v);
+        return a != 0 && (a < 0.01 || a >= 1e12);
+    }
+
+    private static String scientific(double v) {
+        return String.format(Locale.ROOT, "%.2e", v);
     }
 }

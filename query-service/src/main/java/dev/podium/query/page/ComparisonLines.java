@@ -1,11 +1,13 @@
 package dev.podium.query.page;
 
+import dev.podium.query.stats.ComparisonIntervals;
 import dev.podium.query.stats.RatioCell;
 import dev.podium.query.stats.RatioInterval;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.Links;
 import dev.podium.query.view.Ratios;
 import io.quarkus.qute.TemplateExtension;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -56,6 +58,21 @@ public final class ComparisonLines {
 
     public static String valueText(MatrixCell c) {
         return Formats.num(c.cell().value());
+    }
+
+    /**
+     * The ratio to two decimals, or with a power of ten when it is too large for its digits to fit a cell (values such as
+     * 1e150 against 1e-300 give a ratio of 1e449, beyond a double: its text is exact, from decimals).
+     */
+    public static String ratioText(MatrixCell c) {
+        Double ratio = c.cell().ratio();
+        String text = c.cell().ratioText();
+        return text == null || Math.abs(ratio) < Formats.SCIENTIFIC_FROM ? text : Formats.scientific(new BigDecimal(text));
+    }
+
+    /** Whether the ratio's interval cannot be computed from its values, which the page then says beside it. */
+    public static boolean uncomputable(MatrixCell c) {
+        return c.interval() != null && ComparisonIntervals.CANNOT.equals(c.interval().note());
     }
 
     /** Why a ratio has no interval, for its title; null when it has one or none was asked for. */

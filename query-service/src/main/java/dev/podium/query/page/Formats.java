@@ -1,6 +1,7 @@
 package dev.podium.query.page;
 
 import io.quarkus.qute.TemplateExtension;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -15,13 +16,27 @@ public final class Formats {
     private Formats() {
     }
 
-    /** A measured value: one decimal from 100 up, two from 1, else three significant places. */
+    /** From this size on a value is written with a power of ten: its digits in full would not fit a cell. */
+    static final double SCIENTIFIC_FROM = 1e12;
+
+    /**
+     * A measured value: one decimal from 100 up, two from 1, else three significant places; three significant places
+     * and a power of ten from {@link #SCIENTIFIC_FROM} on.
+     */
     public static String num(Double v) {
         if (v == null || v.isNaN()) {
             return "—";
         }
         double a = Math.abs(v);
+        if (a >= SCIENTIFIC_FROM && !v.isInfinite()) {
+            return scientific(BigDecimal.valueOf(v));
+        }
         return a >= 100 ? fixed(v, 1) : a >= 1 ? fixed(v, 2) : String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    /** Three significant places and a power of ten, such as 9.05e+149; also for numbers beyond a double's range. */
+    static String scientific(BigDecimal v) {
+        return String.format(Locale.ROOT, "%.2e", v);
     }
 
     /**

@@ -20,7 +20,7 @@ public class ComparisonIntervals {
 
     static final String PUBLISHED = "published figure without per-repetition values: no interval";
     static final String TOO_FEW = "fewer than two repetitions on one side: no interval";
-    static final String CANNOT = "the interval cannot be computed: the values are too far apart for double precision";
+    public static final String CANNOT = "the interval cannot be computed: the values are too far apart for double precision";
     private static final LogSample NONE = LogSample.of(new double[0]);
 
     private final CellQueries cells;

@@ -44,4 +44,14 @@ class FormatsTest {
         assertThat(Formats.pct(null)).isEqualTo("—");
         assertThat(Formats.ci(10.0, 16.5)).isEqualTo("± 3.25");
     }
+
+    @Test
+    void valuesTooLargeForTheirDigitsToFitACellGetAPowerOfTen() {
+        assertThat(Formats.num(999_999_999_999.9)).isEqualTo("999999999999.9");
+        assertThat(Formats.num(3.7e15)).isEqualTo("3.70e+15");
+        assertThat(Formats.num(9.05e149)).isEqualTo("9.05e+149");
+        assertThat(Formats.num(-9.05e149)).isEqualTo("-9.05e+149");
+        assertThat(Formats.num(1e-300)).isEqualTo("1.00e-300");
+        assertThat(Formats.scientific(new java.math.BigDecimal("8.96039603960396E+449"))).isEqualTo("8.96e+449");
+    }
 }

@@ -27,6 +27,14 @@ public final class AdminApi {
         return new Credentials(agentId, body.get("key_id").asText(), body.get("secret").asText());
     }
 
+    /** Registers an agent in {@code pool} and returns its key file, as {@code podium-admin agent add} users write it. */
+    public String keyFile(String agentId, String pool) {
+        JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\",\"pool\":\"" + pool + "\"}", 201);
+        return "agent.id=" + agentId + "\nkey.id=" + body.get("key_id").asText() + "\nkey.secret="
+                + body.get("secret").asText() + "\ncommand.public.key=" + body.get("command_public_key").asText()
+                + "\npool=" + pool + "\n";
+    }
+
     public Credentials rotate(String agentId) {
         JsonNode body = post("/admin/agents/" + agentId + "/keys/rotate", "", 201);
         return new Credentials(agentId, body.get("key_id").asText(), body.get("secret").asText());
@@ -53,7 +61,21 @@ public final class AdminApi {
         }
     }
 
-    private JsonNode post(String path, String json, int expected) {
+    /** The answer to a GET of the command side's API: its status and body. */
+    public HttpResponse<String> get(String path) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Authorization", "Bearer " + token)
+                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** POSTs JSON and returns the answer's body, failing unless it has the {@code expected} status. */
+    public JsonNode post(String path, String json, int expected) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
                     .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")

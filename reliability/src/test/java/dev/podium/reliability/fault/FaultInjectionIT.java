@@ -3,11 +3,9 @@ package dev.podium.reliability.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.reliability.hostile.HostileCase;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.podium.reliability.process.WorkDirs;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +21,13 @@ import org.junit.jupiter.api.Test;
 class FaultInjectionIT {
 
     @Test
-    void everyFaultEndsWithExactAccounting() throws IOException {
+    void everyFaultEndsWithExactAccounting() {
         int n = Integer.getInteger("podium.reliability.events", 5000);
         String tier = System.getProperty("podium.reliability.tier", "ci");
         Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability"));
         Path ingestJar = Path.of(System.getProperty("podium.ingest.app",
                 "../ingest-service/target/quarkus-app/quarkus-run.jar"));
-        clean(work);
+        WorkDirs.fresh(work);
         long t0 = System.nanoTime();
         List<CaseResult> results = new ArrayList<>();
         Map<String, HostileCase.KindResult> kinds = new LinkedHashMap<>();
@@ -76,14 +74,5 @@ class FaultInjectionIT {
         System.out.println(report);
         assertThat(results).allSatisfy(r -> assertThat(r.exact()).as(r.name() + ": " + r.problems()).isTrue());
         assertThat(kinds.values()).allSatisfy(k -> assertThat(k.lost() + k.wrongReason()).as(k.kind()).isZero());
-    }
-
-    private static void clean(Path work) throws IOException {
-        if (Files.exists(work)) {
-            try (var files = Files.walk(work)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
-        Files.createDirectories(work);
     }
 }

@@ -15,6 +15,7 @@ import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.events.validate.IdentityBinding;
 import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.ValueChecks;
 import dev.podium.reliability.fault.Credentials;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -279,6 +280,25 @@ public final class HostileCorpus {
                         1200.0)),
                 "invalid: payload.validity[0].passed: cv_below_10pct cannot pass: the cv of "
                         + SampleEvents.THROUGHPUT_METRIC + "'s values is 86.96%")));
+        k.add(new Kind("RunCompleted whose min_duration its duration cannot hold", "figures", c -> one(c.agent().signed(
+                checks(c, m -> SampleEvents.valueChecks(m, 3, List.of(60.0, 60.0, 60.0)))),
+                "invalid: payload.validity[3].passed: min_duration cannot pass: 3 repetitions of 60.00 s or more do not"
+                        + " fit in the run's duration of 127.5 s")));
+        k.add(new Kind("RunCompleted whose min_duration passes under 2 s", "figures", c -> one(c.agent().signed(
+                checks(c, m -> List.of(ValueChecks.repetitions(3, 3), ValueChecks.cv(m), ValueChecks.positiveFinite(m),
+                        new ValidityCheck("min_duration", true, "shortest repetition 0.40 s (0 s or more wanted)")))),
+                "invalid: payload.validity[3].passed: min_duration cannot pass: its shortest repetition ran 0.40 s,"
+                        + " under 2 s")));
+        k.add(new Kind("RunCompleted whose min_repetitions counts more than its values", "figures", c -> one(
+                c.agent().signed(checks(c, m -> List.of(ValueChecks.repetitions(5, 5), ValueChecks.cv(m),
+                        ValueChecks.positiveFinite(m), ValueChecks.duration(List.of(40.0, 40.0, 40.0))))),
+                "invalid: payload.validity[0].passed: min_repetitions cannot pass: it claims 5 repetitions where the"
+                        + " metrics have 3 values each")));
+        k.add(new Kind("RunCompleted that passes every check it sends and leaves out the cv check", "figures", c -> one(
+                c.agent().signed(checks(c, m -> List.of(ValueChecks.repetitions(3, 3), ValueChecks.positiveFinite(m),
+                        ValueChecks.duration(List.of(40.0, 40.0, 40.0))))),
+                "invalid: payload.validity: a run whose checks all pass must carry the checks the server re-evaluates;"
+                        + " missing: cv_below_10pct")));
         // ---- replays with other content
         k.add(new Kind("replayed event id with changed content", "conflicts", c -> {
             Envelope s = c.stored();
@@ -423,6 +443,18 @@ public final class HostileCorpus {
                 change.apply(m, m.statistics()));
         return Envelope.of(UUID.randomUUID(), StreamId.run(run), 1, c.agent().agentId(), SampleEvents.AT,
                 new RunCompleted(run, List.of(changed), checks, honest.durationSeconds()));
+    }
+
+    /**
+     * An honest RunCompleted on a run stream of its own (the values 500, 501, 502 in three repetitions of 42.5 s) with
+     * the checks {@code checks} makes for its metric instead of its own.
+     */
+    private static Envelope checks(Context c, Function<Metric, List<ValidityCheck>> checks) {
+        UUID run = UUID.randomUUID();
+        RunCompleted honest = (RunCompleted) SampleEvents.runCompleted(run, c.agent().agentId(), 1,
+                List.of(500.0, 501.0, 502.0)).payload();
+        return Envelope.of(UUID.randomUUID(), StreamId.run(run), 1, c.agent().agentId(), SampleEvents.AT,
+                new RunCompleted(run, honest.metrics(), checks.apply(honest.metrics().get(0)), honest.durationSeconds()));
     }
 
     private static byte[] hugeMetric(Context c, int n) {

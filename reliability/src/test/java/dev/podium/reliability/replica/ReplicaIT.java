@@ -8,12 +8,10 @@ import dev.podium.reliability.fault.Credentials;
 import dev.podium.reliability.fault.Platform;
 import dev.podium.reliability.process.Ports;
 import dev.podium.reliability.process.QueryProcess;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.podium.reliability.process.WorkDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -25,9 +23,9 @@ import org.junit.jupiter.api.Test;
 class ReplicaIT {
 
     @Test
-    void twoQueryServiceReplicasBothShowARunIngestedOnce() throws IOException {
+    void twoQueryServiceReplicasBothShowARunIngestedOnce() {
         Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability")).resolve("replica");
-        clean(work);
+        WorkDirs.fresh(work);
         Path ingestJar = Path.of(System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
         Path queryJar = Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
         int ports = Ports.freeRun(2);
@@ -50,14 +48,5 @@ class ReplicaIT {
                 assertThat(replica.get("/runs/" + run).body()).contains(run.toString()).contains("611");
             }
         }
-    }
-
-    private static void clean(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (var files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
-        Files.createDirectories(dir);
     }
 }

@@ -10,27 +10,19 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The validity checks of a run beyond its statistics ({@link Summary#validity}): too short, training loss that did not
- * decrease, a device that was busy or shared, and a device other than the one the job asked for. A check that cannot
- * be observed on this host (no loss reported, no accelerator tool, no device asked for) is left out rather than passed.
+ * The validity checks of a run beyond its statistics ({@link Summary#validity}) and its duration
+ * ({@link dev.podium.events.validate.ValueChecks#duration}): training loss that did not decrease, a device that was busy
+ * or shared, and a device other than the one the job asked for. A check that cannot be observed on this host (no loss
+ * reported, no accelerator tool, no device asked for) is left out rather than passed.
  */
 public final class RunChecks {
 
-    /** A repetition shorter than this (wall time of the workload) is dominated by start-up and timer noise. */
-    public static final double MIN_REPETITION_SECONDS = 2.0;
     /** An accelerator busier than this just before the first repetition was already in use. */
     public static final double MAX_IDLE_UTILISATION = 10.0;
     /** Loss is compared over the first and last quarter of a repetition's measured steps, with at least this many steps. */
     public static final int MIN_LOSS_STEPS = 8;
 
     private RunChecks() {
-    }
-
-    /** {@code min_duration}: every repetition ran at least {@link #MIN_REPETITION_SECONDS}. */
-    public static ValidityCheck duration(List<Double> repetitionSeconds) {
-        double shortest = repetitionSeconds.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-        return new ValidityCheck("min_duration", !repetitionSeconds.isEmpty() && shortest >= MIN_REPETITION_SECONDS,
-                String.format(Locale.ROOT, "shortest repetition %.2f s (%.0f s or more wanted)", shortest, MIN_REPETITION_SECONDS));
     }
 
     /**

@@ -6,17 +6,15 @@ import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Scope;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.validate.ValueChecks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** Turns the metrics of each repetition into per-metric raw values with statistics, and checks the run's validity. */
 public final class Summary {
 
-    /** A coefficient of variation above this marks the run as noisy (it still counts, with the check failed). */
-    public static final double MAX_CV = 0.10;
     /** Per-request or per-step values pooled over the repetitions for a metric's percentiles, at most. */
     static final int MAX_POOLED = 1_000_000;
 
@@ -61,15 +59,11 @@ public final class Summary {
     public static List<ValidityCheck> validity(List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone,
             ValidityCheck warmup) {
         List<ValidityCheck> checks = new ArrayList<>();
-        checks.add(new ValidityCheck("min_repetitions", repetitionsDone >= Math.min(repetitionsWanted, 3) && repetitionsDone > 0,
-                repetitionsDone + " of " + repetitionsWanted + " repetitions (3 or more wanted for a confidence interval)"));
+        checks.add(ValueChecks.repetitions(repetitionsDone, repetitionsWanted));
         checks.add(warmup);
         metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresentOrElse(m -> {
-            double cv = m.statistics().cv();
-            checks.add(new ValidityCheck("cv_below_" + Math.round(MAX_CV * 100) + "pct", m.values().size() < 2 || cv <= MAX_CV,
-                    String.format(Locale.ROOT, "cv of %s = %.2f%%", primary, cv * 100)));
-            checks.add(new ValidityCheck("positive_finite", m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v)),
-                    primary + " values are positive and finite"));
+            checks.add(ValueChecks.cv(m));
+            checks.add(ValueChecks.positiveFinite(m));
         }, () -> checks.add(new ValidityCheck("primary_metric_present", false, primary + " not found")));
         return checks;
     }

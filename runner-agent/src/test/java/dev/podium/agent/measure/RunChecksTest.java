@@ -13,17 +13,6 @@ import org.junit.jupiter.api.Test;
 class RunChecksTest {
 
     @Test
-    void aRepetitionShorterThanTwoSecondsFailsMinDuration() {
-        assertThat(RunChecks.duration(List.of(12.0, 11.5, 1.2))).satisfies(c -> {
-            assertThat(c.name()).isEqualTo("min_duration");
-            assertThat(c.passed()).isFalse();
-            assertThat(c.detail()).contains("1.20 s");
-        });
-        assertThat(RunChecks.duration(List.of(12.0, 11.5)).passed()).isTrue();
-        assertThat(RunChecks.duration(List.of()).passed()).isFalse();
-    }
-
-    @Test
     void lossThatFallsPassesAndLossThatDoesNotFailsNamingTheRepetition() {
         List<Double> falling = new ArrayList<>();
         List<Double> flat = new ArrayList<>();
