@@ -69,17 +69,4 @@ public final class ArrayLiteral {
     public void bind(PreparedStatement ps, int index) throws SQLException {
         ps.setObject(index, text(), Types.OTHER);
     }
-
-    public static String of(Object[] values) {
-        ArrayLiteral literal = new ArrayLiteral(values.length);
-        for (Object v : values) {
-            literal.add(v);
-        }
-        return literal.text();
-    }
-
-    /** Binds {@code values} as one array parameter. */
-    public static void bind(PreparedStatement ps, int index, Object[] values) throws SQLException {
-        ps.setObject(index, of(values), Types.OTHER);
-    }
 }
