@@ -51,6 +51,9 @@ public final class ArrayLiteral {
     }
 
     private static String element(Object v) {
+        if (v instanceof String s) {
+            return s;
+        }
         if (v instanceof Instant i) {
             return i.truncatedTo(ChronoUnit.MICROS).toString();
         }
