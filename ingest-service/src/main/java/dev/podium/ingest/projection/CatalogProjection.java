@@ -7,11 +7,14 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Host;
 import dev.podium.events.published.PublishedClaimImported;
 import dev.podium.events.run.RunStarted;
+import dev.podium.ingest.store.Columns;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,21 +25,47 @@ import java.util.Optional;
 @ApplicationScoped
 public class CatalogProjection implements Projection {
 
-    private record HostRow(Host host, long position) {
+    /** A {@code proj_host} row: the host as the run of {@code lastPosition} described it. */
+    private record HostRow(String hostKey, String hostname, String machineId, String cpuModel, int sockets, int cores,
+            int threads, long memoryBytes, String os, String kernel, long lastPosition) {
+
+        static HostRow of(Host h, long position) {
+            return new HostRow(CatalogProjection.hostKey(h), h.hostname(), h.machineId(), h.cpuModel(), h.sockets(), h.cores(),
+                    h.threads(), h.memoryBytes(), h.os(), h.kernel(), position);
+        }
     }
 
-    private record DeviceRow(String vendor, String label, long position) {
+    /** A {@code proj_device} row. */
+    private record DeviceRow(String deviceId, String vendor, String label, long lastPosition) {
     }
 
-    private record KeyRow(ComparisonKey key, long position) {
+    /** A {@code proj_benchmark} row. */
+    private record BenchmarkRow(String benchmark, long lastPosition) {
     }
+
+    /** A {@code proj_comparison_key} row; {@code dimensions} is JSON. */
+    private record KeyRow(String keyId, String benchmark, String canonical, String dimensions) {
+
+        static KeyRow of(ComparisonKey key) {
+            return new KeyRow(key.id(), key.benchmark(), key.canonical(), Json.of(key.dimensions()));
+        }
+    }
+
+    private static final Columns<HostRow> HOST = Columns.of(HostRow.class);
+    private static final Columns<DeviceRow> DEVICE = Columns.of(DeviceRow.class);
+    private static final Columns<BenchmarkRow> BENCHMARK = Columns.of(BenchmarkRow.class);
+    private static final Columns<KeyRow> KEY = Columns.of(KeyRow.class);
 
     /** The latest row per primary key named in this batch. */
     private static final class Pending {
-        final java.util.Map<String, HostRow> hosts = new java.util.LinkedHashMap<>();
-        final java.util.Map<String, DeviceRow> devices = new java.util.LinkedHashMap<>();
-        final java.util.Map<String, KeyRow> keys = new java.util.LinkedHashMap<>();
-        final java.util.Map<String, Long> benchmarks = new java.util.LinkedHashMap<>();
+        final Map<String, HostRow> hosts = new LinkedHashMap<>();
+        final Map<String, DeviceRow> devices = new LinkedHashMap<>();
+        final Map<String, KeyRow> keys = new LinkedHashMap<>();
+        final Map<String, BenchmarkRow> benchmarks = new LinkedHashMap<>();
+
+        void device(String deviceId, String vendor, String label, long position) {
+            devices.put(deviceId, new DeviceRow(deviceId, vendor, label, position));
+        }
     }
 
     @Override
@@ -45,16 +74,16 @@ public class CatalogProjection implements Projection {
         long position = event.position();
         if (event.envelope().payload() instanceof RunStarted r) {
             if (r.host() != null) {
-                pending.hosts.put(hostKey(r.host()), new HostRow(r.host(), position));
+                pending.hosts.put(hostKey(r.host()), HostRow.of(r.host(), position));
             }
             if (r.accelerators() == null || r.accelerators().isEmpty()) {
                 String cpu = DeviceAliases.cpuDeviceId(r.host() == null ? null : r.host().cpuModel());
-                pending.devices.put(cpu, new DeviceRow(null, r.host() == null ? cpu : r.host().cpuModel(), position));
+                pending.device(cpu, null, r.host() == null ? cpu : r.host().cpuModel(), position);
             } else {
                 for (Accelerator a : r.accelerators()) {
                     Optional<DeviceModel> known = DeviceAliases.byId(a.deviceId());
-                    pending.devices.put(a.deviceId(), new DeviceRow(known.map(DeviceModel::vendor).orElse(a.vendor()),
-                            known.map(DeviceModel::label).orElse(a.model()), position));
+                    pending.device(a.deviceId(), known.map(DeviceModel::vendor).orElse(a.vendor()),
+                            known.map(DeviceModel::label).orElse(a.model()), position);
                 }
             }
             key(pending, r.key(), position);
@@ -62,16 +91,16 @@ public class CatalogProjection implements Projection {
             key(pending, p.claim().key(), position);
             if (p.claim().deviceId() != null) {
                 Optional<DeviceModel> known = DeviceAliases.byId(p.claim().deviceId());
-                pending.devices.put(p.claim().deviceId(), new DeviceRow(known.map(DeviceModel::vendor).orElse(null),
-                        known.map(DeviceModel::label).orElse(p.claim().deviceLabel()), position));
+                pending.device(p.claim().deviceId(), known.map(DeviceModel::vendor).orElse(null),
+                        known.map(DeviceModel::label).orElse(p.claim().deviceLabel()), position);
             }
         }
     }
 
     private static void key(Pending pending, ComparisonKey key, long position) {
         if (key != null) {
-            pending.benchmarks.put(key.benchmark(), position);
-            pending.keys.putIfAbsent(key.id(), new KeyRow(key, position));
+            pending.benchmarks.put(key.benchmark(), new BenchmarkRow(key.benchmark(), position));
+            pending.keys.computeIfAbsent(key.id(), id -> KeyRow.of(key));
         }
     }
 
@@ -79,27 +108,14 @@ public class CatalogProjection implements Projection {
     @Override
     public void flush(Connection c, Touched touched) throws SQLException {
         Pending pending = touched.state(Pending.class, Pending::new);
-        Rows hosts = new Rows(HOSTS, "text", "text", "text", "text", "int", "int", "int", "bigint", "text", "text",
-                "bigint");
-        for (HostRow row : pending.hosts.values()) {
-            Host h = row.host();
-            hosts.add(hostKey(h), hostKey(h), h.hostname(), h.machineId(), h.cpuModel(), h.sockets(), h.cores(),
-                    h.threads(), h.memoryBytes(), h.os(), h.kernel(), row.position());
-        }
-        Rows devices = new Rows(DEVICES, "text", "text", "text", "bigint");
-        for (var d : pending.devices.entrySet()) {
-            if (d.getKey() != null) {
-                devices.add(d.getKey(), d.getKey(), d.getValue().vendor(), d.getValue().label(), d.getValue().position());
-            }
-        }
-        Rows benchmarks = new Rows(BENCHMARKS, "text", "bigint");
-        for (var b : pending.benchmarks.entrySet()) {
-            benchmarks.add(b.getKey(), b.getKey(), b.getValue());
-        }
-        Rows keys = new Rows(KEYS, "text", "text", "text", "text");
-        for (KeyRow k : pending.keys.values()) {
-            keys.add(k.key().id(), k.key().id(), k.key().benchmark(), k.key().canonical(), Json.of(k.key().dimensions()));
-        }
+        Rows<HostRow> hosts = new Rows<>(HOST, HOSTS, HostRow::hostKey);
+        pending.hosts.values().forEach(hosts::add);
+        Rows<DeviceRow> devices = new Rows<>(DEVICE, DEVICES, DeviceRow::deviceId);
+        pending.devices.values().stream().filter(d -> d.deviceId() != null).forEach(devices::add);
+        Rows<BenchmarkRow> benchmarks = new Rows<>(BENCHMARK, BENCHMARKS, BenchmarkRow::benchmark);
+        pending.benchmarks.values().forEach(benchmarks::add);
+        Rows<KeyRow> keys = new Rows<>(KEY, KEYS, KeyRow::keyId);
+        pending.keys.values().forEach(keys::add);
         Rows.executeTogether(c, List.of(hosts, devices, benchmarks, keys));
     }
 
@@ -111,29 +127,30 @@ public class CatalogProjection implements Projection {
     private static final String HOSTS = """
             INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
                                    kernel, last_position)
-            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::bigint[],
-                                 ?::text[], ?::text[], ?::bigint[])
+            SELECT host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os, kernel,
+                   last_position
+            FROM %s
             ON CONFLICT (host_key) DO UPDATE SET hostname = excluded.hostname, machine_id = excluded.machine_id,
                 cpu_model = excluded.cpu_model, sockets = excluded.sockets, cores = excluded.cores,
                 threads = excluded.threads, memory_bytes = excluded.memory_bytes, os = excluded.os,
                 kernel = excluded.kernel, last_position = excluded.last_position
-            WHERE proj_host.last_position < excluded.last_position""";
+            WHERE proj_host.last_position < excluded.last_position""".formatted(HOST.unnest("x"));
 
     private static final String DEVICES = """
             INSERT INTO proj_device (device_id, vendor, label, last_position)
-            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[])
+            SELECT device_id, vendor, label, last_position FROM %s
             ON CONFLICT (device_id) DO UPDATE SET vendor = excluded.vendor, label = excluded.label,
                 last_position = excluded.last_position
-            WHERE proj_device.last_position < excluded.last_position""";
+            WHERE proj_device.last_position < excluded.last_position""".formatted(DEVICE.unnest("x"));
 
     private static final String BENCHMARKS = """
             INSERT INTO proj_benchmark (benchmark, last_position)
-            SELECT * FROM unnest(?::text[], ?::bigint[])
+            SELECT benchmark, last_position FROM %s
             ON CONFLICT (benchmark) DO UPDATE SET last_position = excluded.last_position
-            WHERE proj_benchmark.last_position < excluded.last_position""";
+            WHERE proj_benchmark.last_position < excluded.last_position""".formatted(BENCHMARK.unnest("x"));
 
     private static final String KEYS = """
             INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions)
-            SELECT k, b, c, d::jsonb FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS x(k, b, c, d)
-            ON CONFLICT (key_id) DO NOTHING""";
+            SELECT key_id, benchmark, canonical, dimensions::jsonb FROM %s
+            ON CONFLICT (key_id) DO NOTHING""".formatted(KEY.unnest("x"));
 }

@@ -2,12 +2,15 @@ package dev.podium.ingest.projection;
 
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.RunMeans;
+import dev.podium.ingest.store.Columns;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,6 +35,32 @@ import java.util.UUID;
 public class LeaderboardProjection {
 
     private static final String MEASURED = "measured";
+
+    /** A {@code proj_leaderboard_row} row: its figures, and the exact sums they come from. */
+    private record LeaderboardRow(String keyId, String metric, String deviceId, String source, String benchmark,
+            String unit, String direction, int runs, int n, double mean, double ci95Low, double ci95High, double best,
+            double cv, Instant lastRunAt, BigDecimal meanSum, BigDecimal meanSumSquares, double meanMin,
+            double meanMax, UUID firstRunId) {
+
+        static LeaderboardRow of(Touched.KeyMetric pair, String deviceId, String source, Group g) {
+            RunMeans m = g.means();
+            RunMeans.Figures f = m.figures();
+            Direction direction = Direction.HIGHER_IS_BETTER.name().equals(g.direction()) ? Direction.HIGHER_IS_BETTER
+                    : Direction.LOWER_IS_BETTER;
+            return new LeaderboardRow(pair.keyId(), pair.metric(), deviceId, source, g.benchmark(), g.unit(),
+                    g.direction(), m.runs(), g.n(), f.mean(), f.ci95Low(), f.ci95High(), m.best(direction), f.cv(),
+                    g.last() == null ? null : g.last().toInstant(), m.sum(), m.sumOfSquares(), m.min(), m.max(),
+                    g.firstRunId());
+        }
+
+        Object key() {
+            return List.of(keyId, metric, deviceId, source);
+        }
+    }
+
+    private static final Columns<LeaderboardRow> ROW = Columns.of(LeaderboardRow.class);
+    private static final Columns<Touched.KeyMetric> PAIRS = Columns.of(Touched.KeyMetric.class);
+    private static final Columns<Touched.KeyMetricDevice> DEVICES = Columns.of(Touched.KeyMetricDevice.class);
 
     /** What one run adds to a row. */
     private record Entry(UUID runId, String benchmark, String unit, String direction, double mean, int n, Timestamp at) {
@@ -149,13 +178,13 @@ public class LeaderboardProjection {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT l.key_id, l.metric, l.device_id, l.benchmark, l.unit, l.direction, l.runs, l.mean_sum,
                        l.mean_sum_squares, l.mean_min, l.mean_max, l.n, l.last_run_at, l.first_run_id
-                FROM unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, metric, device_id)
+                FROM %s
                 JOIN proj_leaderboard_row l ON l.key_id = t.key_id AND l.metric = t.metric AND l.device_id = t.device_id
                                            AND l.source = 'measured'
                 WHERE l.mean_sum IS NOT NULL AND l.first_run_id IS NOT NULL
                 ORDER BY l.key_id, l.metric, l.device_id
-                FOR UPDATE OF l""")) {
-            bind(c, ps, columns(devices));
+                FOR UPDATE OF l""".formatted(DEVICES.unnest("t")))) {
+            DEVICES.bind(ps, 1, List.copyOf(devices));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     RunMeans means = new RunMeans(rs.getInt(7), rs.getBigDecimal(8), rs.getBigDecimal(9),
@@ -171,13 +200,13 @@ public class LeaderboardProjection {
 
     private void extend(Connection c, Map<Touched.KeyMetricDevice, List<Entry>> gained,
             Map<Touched.KeyMetricDevice, Group> current) throws SQLException {
-        Rows rows = update();
+        Rows<LeaderboardRow> rows = new Rows<>(ROW, UPDATE, LeaderboardRow::key);
         for (Map.Entry<Touched.KeyMetricDevice, List<Entry>> d : gained.entrySet()) {
             Group g = current.get(d.getKey());
             for (Entry e : d.getValue()) {
                 g = g.plus(e);
             }
-            add(rows, d.getKey().keyId(), d.getKey().metric(), d.getKey().deviceId(), MEASURED, g);
+            rows.add(LeaderboardRow.of(d.getKey().pair(), d.getKey().deviceId(), MEASURED, g));
         }
         rows.execute(c);
     }
@@ -188,154 +217,119 @@ public class LeaderboardProjection {
      * keeps the planner on index lookups per target (docs/PERFORMANCE.md).
      */
     private void recompute(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
-        if (pairs.isEmpty()) {
-            return;
+        if (!pairs.isEmpty()) {
+            recompute(c, PAIRS, List.copyOf(pairs), false);
         }
-        recompute(c, pairs.stream().map(Touched.KeyMetric::keyId).toArray(String[]::new),
-                pairs.stream().map(Touched.KeyMetric::metric).toArray(String[]::new), null);
     }
 
     /** The same for single devices' rows. */
     private void recomputeDevices(Connection c, Set<Touched.KeyMetricDevice> devices) throws SQLException {
-        if (devices.isEmpty()) {
-            return;
+        if (!devices.isEmpty()) {
+            recompute(c, DEVICES, List.copyOf(devices), true);
         }
-        String[][] params = columns(devices);
-        recompute(c, params[0], params[1], params[2]);
     }
 
-    /** Rows of the (key, metric) pairs given, or with {@code deviceIds}, of the (key, metric, device) triples given. */
-    private void recompute(Connection c, String[] keyIds, String[] metrics, String[] deviceIds) throws SQLException {
-        boolean byDevice = deviceIds != null;
-        String targets = byDevice ? "unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, metric, device_id)"
-                : "unnest(?::text[], ?::text[]) AS t(key_id, metric)";
-        String[][] params = byDevice ? new String[][] {keyIds, metrics, deviceIds} : new String[][] {keyIds, metrics};
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_leaderboard_row l USING " + targets
+    /** Rows of the (key, metric) pairs given, or {@code byDevice}, of the (key, metric, device) triples given. */
+    private <T extends Record> void recompute(Connection c, Columns<T> columns, List<T> targets, boolean byDevice)
+            throws SQLException {
+        String from = columns.unnest("t");
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_leaderboard_row l USING " + from
                 + " WHERE l.key_id = t.key_id AND l.metric = t.metric"
                 + (byDevice ? " AND l.device_id = t.device_id" : ""))) {
-            bind(c, ps, params);
+            columns.bind(ps, 1, targets);
             ps.executeUpdate();
         }
-        Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, """
-                SELECT t.key_id, t.metric, e.device_id, (array_agg(e.benchmark ORDER BY e.run_id))[1],
-                       (array_agg(e.unit ORDER BY e.run_id))[1], (array_agg(e.direction ORDER BY e.run_id))[1],
-                       array_agg(e.mean), sum(coalesce(e.n, 0)), max(e.finished_at),
-                       (array_agg(e.run_id ORDER BY e.run_id))[1]
-                FROM %s
-                CROSS JOIN LATERAL (
-                    SELECT m.device_id, r.run_id, r.benchmark, m.unit, m.direction, m.mean, m.n, r.finished_at
-                    FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
-                    WHERE m.key_id = t.key_id AND m.metric = t.metric %s
-                      AND m.device_id IS NOT NULL AND m.mean IS NOT NULL
-                      AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
-                    OFFSET 0) AS e
-                GROUP BY t.key_id, t.metric, e.device_id
-                ORDER BY t.key_id, t.metric, e.device_id""".formatted(targets,
-                byDevice ? "AND m.device_id = t.device_id" : ""), params);
-        Map<Touched.KeyMetric, Map<String, Group>> published = read(c, """
-                SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
-                       (array_agg(p.unit ORDER BY p.source, p.claim_id))[1],
-                       (array_agg(p.direction ORDER BY p.source, p.claim_id))[1],
-                       array_agg(p.value), count(*), NULL::timestamptz, NULL::uuid
-                FROM %s
-                JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric %s
-                WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
-                  AND p.value IS NOT NULL AND p.benchmark IS NOT NULL
-                GROUP BY p.key_id, p.metric, p.device_id
-                ORDER BY p.key_id, p.metric, p.device_id""".formatted(targets,
-                byDevice ? "AND p.device_id = t.device_id" : ""), params);
-        Rows rows = insert();
-        for (var pair : measured.entrySet()) {
-            for (var d : pair.getValue().entrySet()) {
-                add(rows, pair.getKey().keyId(), pair.getKey().metric(), d.getKey(), MEASURED, d.getValue());
-            }
-        }
-        for (var pair : published.entrySet()) {
-            for (var d : pair.getValue().entrySet()) {
-                add(rows, pair.getKey().keyId(), pair.getKey().metric(), d.getKey(), "published", d.getValue());
-            }
-        }
+        Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, MEASURED_GROUPS.formatted(from,
+                byDevice ? "AND m.device_id = t.device_id" : ""), columns, targets);
+        Map<Touched.KeyMetric, Map<String, Group>> published = read(c, PUBLISHED_GROUPS.formatted(from,
+                byDevice ? "AND p.device_id = t.device_id" : ""), columns, targets);
+        Rows<LeaderboardRow> rows = new Rows<>(ROW, INSERT, LeaderboardRow::key);
+        addAll(rows, measured, MEASURED);
+        addAll(rows, published, "published");
         rows.execute(c);
     }
 
-    /** The columns of a row as {@link #add} gives them, after its key. */
-    private static final String[] TYPES = {"text", "text", "text", "text", "text", "text", "text", "int", "int",
-        "float8", "float8", "float8", "float8", "float8", "timestamptz", "numeric", "numeric", "float8", "float8", "uuid"};
+    private static void addAll(Rows<LeaderboardRow> rows, Map<Touched.KeyMetric, Map<String, Group>> groups,
+            String source) {
+        for (var pair : groups.entrySet()) {
+            for (var d : pair.getValue().entrySet()) {
+                rows.add(LeaderboardRow.of(pair.getKey(), d.getKey(), source, d.getValue()));
+            }
+        }
+    }
+
+    /** The measured entries of the targets ({@code %s}: their FROM item, then a condition on the device or none). */
+    private static final String MEASURED_GROUPS = """
+            SELECT t.key_id, t.metric, e.device_id, (array_agg(e.benchmark ORDER BY e.run_id))[1],
+                   (array_agg(e.unit ORDER BY e.run_id))[1], (array_agg(e.direction ORDER BY e.run_id))[1],
+                   array_agg(e.mean), sum(coalesce(e.n, 0)), max(e.finished_at),
+                   (array_agg(e.run_id ORDER BY e.run_id))[1]
+            FROM %s
+            CROSS JOIN LATERAL (
+                SELECT m.device_id, r.run_id, r.benchmark, m.unit, m.direction, m.mean, m.n, r.finished_at
+                FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
+                WHERE m.key_id = t.key_id AND m.metric = t.metric %s
+                  AND m.device_id IS NOT NULL AND m.mean IS NOT NULL
+                  AND r.status = 'completed' AND r.valid AND NOT r.retracted AND r.benchmark IS NOT NULL
+                OFFSET 0) AS e
+            GROUP BY t.key_id, t.metric, e.device_id
+            ORDER BY t.key_id, t.metric, e.device_id""";
+
+    /** The published entries of the targets, in the same shape. */
+    private static final String PUBLISHED_GROUPS = """
+            SELECT p.key_id, p.metric, p.device_id, (array_agg(p.benchmark ORDER BY p.source, p.claim_id))[1],
+                   (array_agg(p.unit ORDER BY p.source, p.claim_id))[1],
+                   (array_agg(p.direction ORDER BY p.source, p.claim_id))[1],
+                   array_agg(p.value), count(*), NULL::timestamptz, NULL::uuid
+            FROM %s
+            JOIN proj_published_claim p ON p.key_id = t.key_id AND p.metric = t.metric %s
+            WHERE p.device_id IS NOT NULL AND p.value_kind = 'value' AND NOT p.is_ratio
+              AND p.value IS NOT NULL AND p.benchmark IS NOT NULL
+            GROUP BY p.key_id, p.metric, p.device_id
+            ORDER BY p.key_id, p.metric, p.device_id""";
 
     /**
      * A plain insert, after the recompute deleted the rows: if another batch inserts the same row at the same time, one
      * of the two fails and is read again, rather than one silently replacing the other's runs.
      */
-    private static Rows insert() {
-        return new Rows("""
-                INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
-                                                  mean, ci95_low, ci95_high, best, cv, last_run_at, mean_sum,
-                                                  mean_sum_squares, mean_min, mean_max, first_run_id)
-                SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
-                                     ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[],
-                                     ?::timestamptz[], ?::numeric[], ?::numeric[], ?::float8[], ?::float8[], ?::uuid[])""",
-                TYPES);
-    }
+    private static final String INSERT = """
+            INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n,
+                                              mean, ci95_low, ci95_high, best, cv, last_run_at, mean_sum,
+                                              mean_sum_squares, mean_min, mean_max, first_run_id)
+            SELECT key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, ci95_low, ci95_high,
+                   best, cv, last_run_at, mean_sum, mean_sum_squares, mean_min, mean_max, first_run_id
+            FROM %s""".formatted(ROW.unnest("x"));
 
     /** The extended rows, which {@link #currentRows} locked. */
-    private static Rows update() {
-        return new Rows("""
-                UPDATE proj_leaderboard_row l SET benchmark = x.benchmark, unit = x.unit, direction = x.direction,
-                    runs = x.runs, n = x.n, mean = x.mean, ci95_low = x.ci95_low, ci95_high = x.ci95_high, best = x.best,
-                    cv = x.cv, last_run_at = x.last_run_at, mean_sum = x.mean_sum, mean_sum_squares = x.mean_sum_squares,
-                    mean_min = x.mean_min, mean_max = x.mean_max, first_run_id = x.first_run_id
-                FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],
-                            ?::int[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::timestamptz[],
-                            ?::numeric[], ?::numeric[], ?::float8[], ?::float8[], ?::uuid[])
-                     AS x(key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, ci95_low,
-                          ci95_high, best, cv, last_run_at, mean_sum, mean_sum_squares, mean_min, mean_max, first_run_id)
-                WHERE l.key_id = x.key_id AND l.metric = x.metric AND l.device_id = x.device_id
-                  AND l.source = x.source""", TYPES);
-    }
+    private static final String UPDATE = """
+            UPDATE proj_leaderboard_row l SET benchmark = x.benchmark, unit = x.unit, direction = x.direction,
+                runs = x.runs, n = x.n, mean = x.mean, ci95_low = x.ci95_low, ci95_high = x.ci95_high, best = x.best,
+                cv = x.cv, last_run_at = x.last_run_at, mean_sum = x.mean_sum, mean_sum_squares = x.mean_sum_squares,
+                mean_min = x.mean_min, mean_max = x.mean_max, first_run_id = x.first_run_id
+            FROM %s
+            WHERE l.key_id = x.key_id AND l.metric = x.metric AND l.device_id = x.device_id
+              AND l.source = x.source""".formatted(ROW.unnest("x"));
 
-    /** Key, metric and device ids as three arrays, for an {@code unnest} of three columns. */
-    private static String[][] columns(Set<Touched.KeyMetricDevice> devices) {
-        return new String[][] {devices.stream().map(Touched.KeyMetricDevice::keyId).toArray(String[]::new),
-                devices.stream().map(Touched.KeyMetricDevice::metric).toArray(String[]::new),
-                devices.stream().map(Touched.KeyMetricDevice::deviceId).toArray(String[]::new)};
-    }
-
-    private static void bind(Connection c, PreparedStatement ps, String[][] params) throws SQLException {
-        for (int i = 0; i < params.length; i++) {
-            ps.setArray(i + 1, c.createArrayOf("text", params[i]));
-        }
-    }
-
-    private static Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql, String[][] params)
-            throws SQLException {
+    private static <T extends Record> Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql,
+            Columns<T> columns, List<T> targets) throws SQLException {
         Map<Touched.KeyMetric, Map<String, Group>> byPair = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(c, ps, params);
+            columns.bind(ps, 1, targets);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     List<Double> values = new ArrayList<>();
-                    for (Object v : (Object[]) rs.getArray(7).getArray()) {
-                        values.add(((Number) v).doubleValue());
+                    for (Number v : (Number[]) rs.getArray(7).getArray()) {
+                        values.add(v.doubleValue());
                     }
                     byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
                                     p -> new LinkedHashMap<>())
                             .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6),
-                                    RunMeans.of(values), (int) Math.min(Integer.MAX_VALUE, rs.getLong(8)), rs.getTimestamp(9), rs.getObject(10, UUID.class)));
+                                    RunMeans.of(values), (int) Math.min(Integer.MAX_VALUE, rs.getLong(8)),
+                                    rs.getTimestamp(9), rs.getObject(10, UUID.class)));
                 }
             }
         }
         return byPair;
-    }
-
-    private static void add(Rows rows, String keyId, String metric, String deviceId, String source, Group g) {
-        RunMeans m = g.means();
-        RunMeans.Figures f = m.figures();
-        Direction direction = Direction.HIGHER_IS_BETTER.name().equals(g.direction()) ? Direction.HIGHER_IS_BETTER
-                : Direction.LOWER_IS_BETTER;
-        rows.add(List.of(keyId, metric, deviceId, source), keyId, metric, deviceId, source, g.benchmark(), g.unit(),
-                g.direction(), m.runs(), g.n(), f.mean(), f.ci95Low(), f.ci95High(), m.best(direction), f.cv(),
-                g.last() == null ? null : g.last().toInstant(), m.sum().toPlainString(),
-                m.sumOfSquares().toPlainString(), m.min(), m.max(), g.firstRunId());
     }
 
     /** PostgreSQL orders uuids by their bytes, as unsigned numbers; {@link UUID#compareTo} compares signed halves. */

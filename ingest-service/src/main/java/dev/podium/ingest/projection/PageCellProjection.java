@@ -1,5 +1,6 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.ingest.store.Columns;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,6 +27,9 @@ public class PageCellProjection {
     static final List<String> TABLES = List.of("proj_comparison_cell", "proj_leaderboard_version_row",
             "proj_leaderboard_all_runs_row");
 
+    /** The cells to refresh, as the function's three arrays: key ids, metrics, device ids. */
+    private static final Columns<Touched.KeyMetricDevice> CELLS = Columns.of(Touched.KeyMetricDevice.class);
+
     void recompute(Connection c, Touched touched) throws SQLException {
         Set<Touched.KeyMetricDevice> cells = new LinkedHashSet<>(touched.devices());
         if (!touched.runs().isEmpty()) {
@@ -44,10 +48,8 @@ public class PageCellProjection {
         if (cells.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT podium_refresh_page_cells(?::text[], ?::text[], ?::text[])")) {
-            ps.setArray(1, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
-            ps.setArray(2, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::metric).toArray()));
-            ps.setArray(3, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::deviceId).toArray()));
+        try (PreparedStatement ps = c.prepareStatement("SELECT podium_refresh_page_cells(" + CELLS.parameters() + ")")) {
+            CELLS.bind(ps, 1, List.copyOf(cells));
             ps.execute();
         }
     }

@@ -3,12 +3,14 @@ package dev.podium.ingest.projection;
 import dev.podium.events.model.Metric;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.run.RunCompleted;
+import dev.podium.ingest.store.Columns;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * {@code proj_result}: one row per metric of a completed run, raw values and statistics. Where there are raw values the
@@ -17,6 +19,34 @@ import java.util.List;
  */
 @ApplicationScoped
 public class ResultProjection implements Projection {
+
+    /**
+     * A {@code proj_result} row as this projection writes it (the key and device come from the run row);
+     * {@code rawValues} is a float8[] literal ({@link #arrayLiteral}), since an array of arrays cannot be a column of
+     * unnest.
+     */
+    private record ResultRow(UUID runId, String metric, String unit, String direction, String scope,
+            boolean warmupExcluded, Integer n, Double mean, Double median, Double stdev, Double min, Double max,
+            Double ci95Low, Double ci95High, Double cv, String rawValues) {
+
+        /** The server's own figures where there are raw values; a harness's own ones (no values) as reported. */
+        static ResultRow of(UUID runId, Metric m) {
+            Statistics s = m.values() != null && !m.values().isEmpty() ? Statistics.of(m.values()) : m.statistics();
+            String raw = arrayLiteral(m.values());
+            if (s == null) {
+                return new ResultRow(runId, m.name(), m.unit(), m.direction().name(), m.scope().name(),
+                        m.warmupExcluded(), null, null, null, null, null, null, null, null, null, raw);
+            }
+            return new ResultRow(runId, m.name(), m.unit(), m.direction().name(), m.scope().name(), m.warmupExcluded(),
+                    s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(), s.ci95High(), s.cv(), raw);
+        }
+
+        Touched.Result key() {
+            return new Touched.Result(runId, metric);
+        }
+    }
+
+    private static final Columns<ResultRow> RESULT = Columns.of(ResultRow.class);
 
     /** Completed runs of this batch whose results are not sent yet. */
     private static final class Pending {
@@ -43,22 +73,15 @@ public class ResultProjection implements Projection {
         if (runs.isEmpty()) {
             return;
         }
-        Rows rows = new Rows(UPSERT, "uuid", "text", "text", "text", "text", "bool", "int", "float8", "float8", "float8",
-                "float8", "float8", "float8", "float8", "float8", "text");
+        Rows<ResultRow> rows = new Rows<>(RESULT, UPSERT, ResultRow::key);
         for (RunCompleted r : runs) {
             for (Metric m : r.metrics()) {
-                // the server's own figures where there are raw values; a harness's own ones (no values) as reported
-                Statistics s = m.values() != null && !m.values().isEmpty() ? Statistics.of(m.values()) : m.statistics();
-                rows.add(List.of(r.runId(), m.name()), r.runId(), m.name(), m.unit(),
-                        m.direction().name(), m.scope().name(), m.warmupExcluded(), s == null ? null : s.n(),
-                        s == null ? null : s.mean(), s == null ? null : s.median(), s == null ? null : s.stdev(),
-                        s == null ? null : s.min(), s == null ? null : s.max(), s == null ? null : s.ci95Low(),
-                        s == null ? null : s.ci95High(), s == null ? null : s.cv(), arrayLiteral(m.values()));
+                rows.add(ResultRow.of(r.runId(), m));
             }
         }
         rows.execute(c, rs -> {
             if (rs.getBoolean(3)) {
-                touched.newResult(rs.getObject(1, java.util.UUID.class), rs.getString(2));
+                touched.newResult(rs.getObject(1, UUID.class), rs.getString(2));
             }
         });
         runs.clear();
@@ -69,10 +92,7 @@ public class ResultProjection implements Projection {
                                      median, stdev, min, max, ci95_low, ci95_high, cv, raw_values)
             SELECT x.run_id, x.metric, x.unit, x.direction, x.scope, x.warmup_excluded, r.key_id, r.device_id, x.n, x.mean,
                    x.median, x.stdev, x.min, x.max, x.ci95_low, x.ci95_high, x.cv, x.raw_values::float8[]
-            FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bool[], ?::int[], ?::float8[],
-                        ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::text[])
-                 WITH ORDINALITY AS x(run_id, metric, unit, direction, scope, warmup_excluded, n, mean, median, stdev, min,
-                                      max, ci95_low, ci95_high, cv, raw_values, ord)
+            FROM %s
             LEFT JOIN proj_run r ON r.run_id = x.run_id
             ORDER BY x.ord
             ON CONFLICT (run_id, metric) DO UPDATE SET unit = excluded.unit, direction = excluded.direction,
@@ -80,10 +100,10 @@ public class ResultProjection implements Projection {
                 device_id = excluded.device_id, n = excluded.n, mean = excluded.mean, median = excluded.median,
                 stdev = excluded.stdev, min = excluded.min, max = excluded.max, ci95_low = excluded.ci95_low,
                 ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values
-            RETURNING run_id, metric, xmax = 0""";
+            RETURNING run_id, metric, xmax = 0""".formatted(RESULT.unnestWithOrdinality("x"));
 
     /**
-     * Raw values as a float8[] literal, since an array of arrays cannot be a column of unnest. {@link Double#toString}
+     * Raw values as a float8[] literal. {@link Double#toString}
      * gives a text that reads back as the same double (NaN and infinities included), so the stored values are exact.
      */
     static String arrayLiteral(List<Double> values) {

@@ -1,6 +1,6 @@
 package dev.podium.ingest.projection;
 
-import dev.podium.ingest.store.ArrayLiteral;
+import dev.podium.ingest.store.Columns;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,38 +9,48 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * The rows a batch writes to one table, sent as one statement that reads them from column arrays ({@code unnest}, one
- * array parameter per column, in the order of {@code types}, bound as {@link ArrayLiteral}s) instead of one statement
- * per row: the server plans and
+ * The rows of type {@code R} a batch writes to one table, sent as one statement that reads them from column arrays
+ * ({@link Columns}: one array parameter per record component) instead of one statement per row: the server plans and
  * executes once per batch, not once per run. An upsert may not change a row twice in one statement, so a row whose key
  * is already in the current statement starts the next one (rare: the same run twice in one batch); rows keep their
  * order.
  */
-final class Rows {
+final class Rows<R extends Record> {
 
     private final String sql;
-    private final String[] types;
-    private final List<List<Object[]>> statements = new ArrayList<>();
+    private final Columns<R> columns;
+    private final Function<R, Object> key;
+    private final List<List<R>> statements = new ArrayList<>();
     private final Set<Object> keys = new HashSet<>();
 
-    /** {@code sql} has one {@code ?::type[]} parameter per entry of {@code types}, in that order. */
-    Rows(String sql, String... types) {
+    /**
+     * {@code sql} reads the rows from {@code columns} ({@link Columns#unnest} and its like) and has no other parameter;
+     * {@code key} is a row's primary key.
+     */
+    Rows(Columns<R> columns, String sql, Function<R, Object> key) {
         this.sql = sql;
-        this.types = types;
+        this.columns = columns;
+        this.key = key;
     }
 
-    void add(Object key, Object... values) {
-        if (values.length != types.length) {
-            throw new IllegalArgumentException(values.length + " values for " + types.length + " columns");
-        }
-        if (statements.isEmpty() || !keys.add(key)) {
+    /** Writes one row at once. */
+    static <R extends Record> void writeOne(Connection c, Columns<R> columns, String sql, R row) throws SQLException {
+        Rows<R> rows = new Rows<>(columns, sql, r -> r);
+        rows.add(row);
+        rows.execute(c);
+    }
+
+    void add(R row) {
+        Object k = key.apply(row);
+        if (statements.isEmpty() || !keys.add(k)) {
             statements.add(new ArrayList<>());
             keys.clear();
-            keys.add(key);
+            keys.add(k);
         }
-        statements.get(statements.size() - 1).add(values);
+        statements.get(statements.size() - 1).add(row);
     }
 
     boolean isEmpty() {
@@ -57,10 +67,10 @@ final class Rows {
      * Executes several tables' rows as one statement of data-modifying CTEs (one round trip instead of one per table),
      * when each holds rows for one statement; otherwise each on its own. Forgets what was added.
      */
-    static void executeTogether(Connection c, List<Rows> parts) throws SQLException {
-        List<Rows> pending = parts.stream().filter(r -> !r.isEmpty()).toList();
+    static void executeTogether(Connection c, List<Rows<?>> parts) throws SQLException {
+        List<Rows<?>> pending = parts.stream().filter(r -> !r.isEmpty()).toList();
         if (pending.size() < 2 || pending.stream().anyMatch(r -> r.statements.size() > 1)) {
-            for (Rows r : pending) {
+            for (Rows<?> r : pending) {
                 r.execute(c);
             }
             return;
@@ -71,27 +81,19 @@ final class Rows {
         }
         try (PreparedStatement ps = c.prepareStatement(sql.append(" SELECT 1").toString())) {
             int next = 1;
-            for (Rows r : pending) {
-                next = r.bind(ps, r.statements.get(0), next);
+            for (Rows<?> r : pending) {
+                next = r.bindFirst(ps, next);
             }
             ps.execute();
         }
-        for (Rows r : pending) {
-            r.statements.clear();
-            r.keys.clear();
+        for (Rows<?> r : pending) {
+            r.clear();
         }
     }
 
-    /** Binds one statement's rows as column arrays from parameter {@code first} on; returns the next parameter. */
-    private int bind(PreparedStatement ps, List<Object[]> rows, int first) throws SQLException {
-        for (int col = 0; col < types.length; col++) {
-            Object[] column = new Object[rows.size()];
-            for (int row = 0; row < rows.size(); row++) {
-                column[row] = rows.get(row)[col];
-            }
-            ArrayLiteral.bind(ps, first + col, column);
-        }
-        return first + types.length;
+    /** Binds the first statement's rows from parameter {@code first} on; the next parameter. */
+    private int bindFirst(PreparedStatement ps, int first) throws SQLException {
+        return columns.bind(ps, first, statements.get(0));
     }
 
     /** Executes what was added, in order, and forgets it. */
@@ -101,9 +103,9 @@ final class Rows {
 
     /** The same for a statement with {@code RETURNING}: {@code returned} sees every row it gives back. */
     void execute(Connection c, Returned returned) throws SQLException {
-        for (List<Object[]> rows : statements) {
+        for (List<R> rows : statements) {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                bind(ps, rows, 1);
+                columns.bind(ps, 1, rows);
                 if (returned == null) {
                     ps.executeUpdate();
                 } else {
@@ -115,6 +117,10 @@ final class Rows {
                 }
             }
         }
+        clear();
+    }
+
+    private void clear() {
         statements.clear();
         keys.clear();
     }

@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -26,18 +27,48 @@ import java.util.UUID;
 @ApplicationScoped
 public class EventStore {
 
+    /** The {@code event_store} columns of a new event, but its payload, which is sent apart ({@link #jsonArray}). */
+    private record EventRow(UUID eventId, String streamId, long seq, String type, int schemaVersion, String writer,
+            String keyId, Instant occurredAt, String kafkaTopic, Integer kafkaPartition, Long kafkaOffset,
+            String payloadHash) {
+
+        static EventRow of(NewEvent e) {
+            Envelope env = e.envelope();
+            return new EventRow(env.eventId(), env.streamId(), env.seq(), env.type().name(), env.schemaVersion(),
+                    e.writer(), e.keyId(), env.occurredAt(), e.topic(), e.partition(), e.offset(), e.payloadHash());
+        }
+    }
+
+    /** What identifies a stored event: its id, and its place in its stream. */
+    private record EventIdentity(UUID eventId, String streamId, long seq) {
+    }
+
+    private static final Columns<EventRow> EVENT = Columns.of(EventRow.class);
+    private static final Columns<EventIdentity> IDENTITY = Columns.of(EventIdentity.class);
+
+    /**
+     * Occurred-at instants are truncated, not rounded, to PostgreSQL's microseconds ({@link ArrayLiteral}): the
+     * projections write the same instant.
+     */
     private static final String INSERT = """
             INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, key_id, occurred_at,
                                      kafka_topic, kafka_partition, kafka_offset, payload, payload_hash)
-            SELECT e, s, q, t, v, w, k, o, kt, kp, ko, p, h
-            FROM ROWS FROM (unnest(?::uuid[]), unnest(?::text[]), unnest(?::bigint[]), unnest(?::text[]),
-                            unnest(?::int[]), unnest(?::text[]), unnest(?::text[]), unnest(?::timestamptz[]),
-                            unnest(?::text[]), unnest(?::int[]), unnest(?::bigint[]), jsonb_array_elements(?::jsonb),
-                            unnest(?::text[]))
-                 WITH ORDINALITY AS x(e, s, q, t, v, w, k, o, kt, kp, ko, p, h, ord)
+            SELECT event_id, stream_id, seq, type, schema_version, writer, key_id, occurred_at, kafka_topic,
+                   kafka_partition, kafka_offset, payload, payload_hash
+            FROM ROWS FROM (unnest(%s), jsonb_array_elements(?::jsonb))
+                 WITH ORDINALITY AS x(%s, payload, ord)
             ORDER BY ord
             ON CONFLICT DO NOTHING
-            RETURNING position, event_id, stream_id, seq, payload_hash""";
+            RETURNING position, event_id, stream_id, seq, payload_hash""".formatted(EVENT.parameters(), EVENT.names());
+
+    /**
+     * The stored events that share an id or a stream seq with the events given: the parameters are the columns of
+     * {@link EventIdentity}, in its order.
+     */
+    private static final String TAKEN = """
+            SELECT event_id, stream_id, seq, payload_hash FROM event_store
+            WHERE event_id = ANY(?::uuid[])
+               OR (stream_id, seq) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))""";
 
     private record Row(UUID eventId, String streamId, long seq, String hash) {
     }
@@ -50,53 +81,9 @@ public class EventStore {
         if (events.isEmpty()) {
             return out;
         }
-        int n = events.size();
-        Object[] ids = new Object[n], streams = new Object[n], seqs = new Object[n], types = new Object[n],
-                versions = new Object[n], writers = new Object[n], keys = new Object[n], occurred = new Object[n],
-                topics = new Object[n], partitions = new Object[n], offsets = new Object[n], payloads = new Object[n],
-                hashes = new Object[n];
-        for (int i = 0; i < n; i++) {
-            NewEvent e = events.get(i);
-            Envelope env = e.envelope();
-            ids[i] = env.eventId();
-            streams[i] = env.streamId();
-            seqs[i] = env.seq();
-            types[i] = env.type().name();
-            versions[i] = env.schemaVersion();
-            writers[i] = e.writer();
-            keys[i] = e.keyId();
-            // Truncated, not rounded, to PostgreSQL's microseconds: the projections write the same instant (see Sql).
-            occurred[i] = env.occurredAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-            topics[i] = e.topic();
-            partitions[i] = e.partition();
-            offsets[i] = e.offset();
-            payloads[i] = e.payloadJson();
-            hashes[i] = e.payloadHash();
-        }
-        Map<Row, Long> inserted = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-            ArrayLiteral.bind(ps, 1, ids);
-            ArrayLiteral.bind(ps, 2, streams);
-            ArrayLiteral.bind(ps, 3, seqs);
-            ArrayLiteral.bind(ps, 4, types);
-            ArrayLiteral.bind(ps, 5, versions);
-            ArrayLiteral.bind(ps, 6, writers);
-            ArrayLiteral.bind(ps, 7, keys);
-            ArrayLiteral.bind(ps, 8, occurred);
-            ArrayLiteral.bind(ps, 9, topics);
-            ArrayLiteral.bind(ps, 10, partitions);
-            ArrayLiteral.bind(ps, 11, offsets);
-            ps.setObject(12, jsonArray(payloads), Types.OTHER);
-            ArrayLiteral.bind(ps, 13, hashes);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    inserted.put(new Row(rs.getObject(2, UUID.class), rs.getString(3), rs.getLong(4), rs.getString(5)),
-                            rs.getLong(1));
-                }
-            }
-        }
+        Map<Row, Long> inserted = insert(c, events);
         List<Integer> notInserted = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < events.size(); i++) {
             Envelope env = events.get(i).envelope();
             // remove(): of several identical records in one batch only the first was inserted.
             Long position = inserted.remove(new Row(env.eventId(), env.streamId(), env.seq(), events.get(i).payloadHash()));
@@ -111,44 +98,53 @@ public class EventStore {
         return out;
     }
 
+    /** The rows inserted, and their positions. */
+    private static Map<Row, Long> insert(Connection c, List<NewEvent> events) throws SQLException {
+        Map<Row, Long> inserted = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            int next = EVENT.bind(ps, 1, events.stream().map(EventRow::of).toList());
+            ps.setObject(next, jsonArray(events), Types.OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    inserted.put(new Row(rs.getObject(2, UUID.class), rs.getString(3), rs.getLong(4), rs.getString(5)),
+                            rs.getLong(1));
+                }
+            }
+        }
+        return inserted;
+    }
+
     /**
      * The payloads, each already JSON, as one JSON array: nothing to escape, where a text-array literal escaped every
      * quote of every ~1 KB payload in Java (the writing thread's busiest loop) and PostgreSQL then unescaped it and
      * parsed each element as jsonb again.
      */
-    private static String jsonArray(Object[] json) {
+    private static String jsonArray(List<NewEvent> events) {
         int length = 2;
-        for (Object j : json) {
-            length += ((String) j).length() + 1;
+        for (NewEvent e : events) {
+            length += e.payloadJson().length() + 1;
         }
         StringBuilder b = new StringBuilder(length).append('[');
-        for (int i = 0; i < json.length; i++) {
+        for (int i = 0; i < events.size(); i++) {
             if (i > 0) {
                 b.append(',');
             }
-            b.append((String) json[i]);
+            b.append(events.get(i).payloadJson());
         }
         return b.append(']').toString();
     }
 
     private void resolve(Connection c, List<NewEvent> events, List<Integer> indexes, List<Appended> out)
             throws SQLException {
-        Object[] ids = new Object[indexes.size()], streams = new Object[indexes.size()], seqs = new Object[indexes.size()];
-        for (int j = 0; j < indexes.size(); j++) {
-            Envelope env = events.get(indexes.get(j)).envelope();
-            ids[j] = env.eventId();
-            streams[j] = env.streamId();
-            seqs[j] = env.seq();
+        List<EventIdentity> given = new ArrayList<>(indexes.size());
+        for (int i : indexes) {
+            Envelope env = events.get(i).envelope();
+            given.add(new EventIdentity(env.eventId(), env.streamId(), env.seq()));
         }
         Map<UUID, Row> byId = new HashMap<>();
         Map<String, Row> bySeq = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT event_id, stream_id, seq, payload_hash FROM event_store
-                WHERE event_id = ANY(?)
-                   OR (stream_id, seq) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))""")) {
-            ArrayLiteral.bind(ps, 1, ids);
-            ArrayLiteral.bind(ps, 2, streams);
-            ArrayLiteral.bind(ps, 3, seqs);
+        try (PreparedStatement ps = c.prepareStatement(TAKEN)) {
+            IDENTITY.bind(ps, 1, given);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Row row = new Row(rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3), rs.getString(4));

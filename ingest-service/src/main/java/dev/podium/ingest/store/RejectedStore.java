@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -18,54 +19,42 @@ public class RejectedStore {
             String eventId, String streamId, RecordCopy copy, String signature) {
     }
 
+    /**
+     * A {@code rejected_event} row as a rejection writes it: the untrusted strings clipped ({@link #clip}), the record's
+     * kept bytes as bytea hex text ({@code \\x...}).
+     */
+    private record RejectedRow(String topic, String topicId, int kafkaPartition, long kafkaOffset, String reason,
+            String keyId, String eventId, String streamId, String record, int recordBytes, String recordSha256,
+            boolean recordTruncated, String signature) {
+
+        static RejectedRow of(Rejection r) {
+            byte[] kept = r.copy().bytes();
+            return new RejectedRow(r.topic(), r.topicId(), r.partition(), r.offset(), clip(r.reason(), 4000),
+                    clip(r.keyId(), 200), clip(r.eventId(), 200), clip(r.streamId(), 400),
+                    kept == null ? null : "\\x" + HexFormat.of().formatHex(kept), r.copy().originalBytes(),
+                    r.copy().sha256(), r.copy().truncated(), clip(r.signature(), 256));
+        }
+    }
+
+    private static final Columns<RejectedRow> REJECTED = Columns.of(RejectedRow.class);
+
+    private static final String INSERT = """
+            INSERT INTO rejected_event (topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id,
+                                        stream_id, record, record_bytes, record_sha256, record_truncated, signature)
+            SELECT topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id, stream_id, record::bytea,
+                   record_bytes, record_sha256, record_truncated, signature
+            FROM %s
+            ORDER BY ord
+            ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING""".formatted(
+            REJECTED.unnestWithOrdinality("x"));
+
     /** Inserts the rows not recorded yet; the number of new rows. */
     public int record(Connection c, List<Rejection> rejections) throws SQLException {
         if (rejections.isEmpty()) {
             return 0;
         }
-        int n = rejections.size();
-        Object[] topics = new Object[n], topicIds = new Object[n], partitions = new Object[n], offsets = new Object[n],
-                reasons = new Object[n], keys = new Object[n], events = new Object[n], streams = new Object[n],
-                sizes = new Object[n], hashes = new Object[n], truncated = new Object[n], signatures = new Object[n];
-        Object[] records = new Object[n];
-        for (int i = 0; i < n; i++) {
-            Rejection r = rejections.get(i);
-            topics[i] = r.topic();
-            topicIds[i] = r.topicId();
-            partitions[i] = r.partition();
-            offsets[i] = r.offset();
-            reasons[i] = clip(r.reason(), 4000);
-            keys[i] = clip(r.keyId(), 200);
-            events[i] = clip(r.eventId(), 200);
-            streams[i] = clip(r.streamId(), 400);
-            sizes[i] = r.copy().originalBytes();
-            hashes[i] = r.copy().sha256();
-            truncated[i] = r.copy().truncated();
-            signatures[i] = clip(r.signature(), 256);
-            records[i] = r.copy().bytes() == null ? null : "\\x" + java.util.HexFormat.of().formatHex(r.copy().bytes());
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO rejected_event (topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id,
-                                            stream_id, record, record_bytes, record_sha256, record_truncated, signature)
-                SELECT t, ti, p, o, r, k, e, s, b::bytea, n, h, tr, g
-                FROM unnest(?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[],
-                            ?::text[], ?::int[], ?::text[], ?::bool[], ?::text[])
-                     WITH ORDINALITY AS x(t, ti, p, o, r, k, e, s, b, n, h, tr, g, ord)
-                ORDER BY ord
-                ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING""")) {
-            ps.setArray(1, c.createArrayOf("text", topics));
-            ps.setArray(2, c.createArrayOf("text", topicIds));
-            ps.setArray(3, c.createArrayOf("int", partitions));
-            ps.setArray(4, c.createArrayOf("bigint", offsets));
-            ps.setArray(5, c.createArrayOf("text", reasons));
-            ps.setArray(6, c.createArrayOf("text", keys));
-            ps.setArray(7, c.createArrayOf("text", events));
-            ps.setArray(8, c.createArrayOf("text", streams));
-            ps.setArray(9, c.createArrayOf("text", records));
-            ps.setArray(10, c.createArrayOf("int", sizes));
-            ps.setArray(11, c.createArrayOf("text", hashes));
-            ps.setArray(12, c.createArrayOf("bool", truncated));
-            ps.setArray(13, c.createArrayOf("text", signatures));
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            REJECTED.bind(ps, 1, rejections.stream().map(RejectedRow::of).toList());
             return ps.executeUpdate();
         }
     }

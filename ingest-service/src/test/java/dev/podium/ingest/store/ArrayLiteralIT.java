@@ -36,7 +36,11 @@ class ArrayLiteralIT {
     private Object roundTrip(String type, Object[] values) throws Exception {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT ?::" + type + "[]")) {
-            ArrayLiteral.bind(ps, 1, values);
+            ArrayLiteral literal = new ArrayLiteral(values.length);
+            for (Object v : values) {
+                literal.add(v);
+            }
+            literal.bind(ps, 1);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getArray(1).getArray();
