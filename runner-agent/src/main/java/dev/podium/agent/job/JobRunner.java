@@ -43,13 +43,10 @@ import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.validate.Limits;
-<<<<<<< HEAD
+import dev.podium.events.validate.ValueChecks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-=======
-import dev.podium.events.validate.ValueChecks;
->>>>>>> r-close
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -443,24 +440,14 @@ public final class JobRunner {
                 .or(() -> metrics.stream().filter(x -> x.name().equals(JsonLinesParser.THROUGHPUT)).findFirst())
                 .or(() -> metrics.stream().filter(x -> x.direction() == Direction.HIGHER_IS_BETTER).findFirst())
                 .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
-<<<<<<< HEAD
         double duration = (System.nanoTime() - m.started) / 1e9;
         List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(),
                 m.perRepetition.size(), warmupCheck));
-        validity.add(RunChecks.duration(m.repetitionSeconds));
+        validity.add(ValueChecks.duration(m.repetitionSeconds));
         RunChecks.lossDecreased(m.losses).ifPresent(validity::add);
         RunChecks.deviceNotShared(m.utilisationBeforeStart, m.foreignProcesses).ifPresent(validity::add);
         List<Accelerator> accelerators = plan.accelerators();
         RunChecks.deviceMatches(plan.point().getOrDefault("device_id", plan.point().get("expected_device")),
-=======
-        double duration = (System.nanoTime() - started) / 1e9;
-        List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(), perRepetition.size(),
-                warmupCheck));
-        validity.add(ValueChecks.duration(repetitionSeconds));
-        RunChecks.lossDecreased(losses).ifPresent(validity::add);
-        RunChecks.deviceNotShared(utilisationBeforeStart, foreignProcesses).ifPresent(validity::add);
-        RunChecks.deviceMatches(point.getOrDefault("device_id", point.get("expected_device")),
->>>>>>> r-close
                 accelerators.isEmpty() ? null : accelerators.get(0).deviceId()).ifPresent(validity::add);
         stream.emit(new RunCompleted(runId, metrics, validity, duration));
         metrics.stream().filter(x -> x.name().equals(primary)).findFirst().ifPresent(x -> progress.line(String.format(
