@@ -25,14 +25,13 @@ import picocli.CommandLine.Option;
 /**
  * The page benchmark. {@code pages-load} stores signed runs in the event store and builds the read models with
  * ingest-service's own projections ({@code POST /admin/rebuild}); {@code pages} then measures query-service's pages
- * by their public URLs only, optionally while a fleet's events arrive through Kafka and ingest-service
- * ({@code --live}): latency for one client, throughput for several, cache on and off, the first request after a start,
- * produce-to-visible, and pages during a rebuild. Every ratio is printed beside its absolute figures.
+ * by their public URLs only, on a frozen store and while a fleet's events arrive through Kafka and ingest-service
+ * ({@code --live}), side by side: latency for one client, throughput for several; then produce-to-visible, pages during a
+ * rebuild and the first request after a start. Every ratio is printed beside its absolute figures.
  */
 final class PageBench {
 
     private static final String LOADED_PREFIX = "pages";
-    private static final String CACHE_OFF = "-Dpodium.query.cache.enabled=false";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private PageBench() {
@@ -129,7 +128,7 @@ final class PageBench {
         String bootstrap;
         @Option(names = "--topic", defaultValue = "podium.events")
         String topic;
-        @Option(names = "--live", defaultValue = "0", description = "events/s arriving through Kafka during every phase")
+        @Option(names = "--live", defaultValue = "0", description = "events/s arriving through Kafka in the live phase and after it")
         double live;
         @Option(names = "--query-jar", required = true, description = "query-service's target/quarkus-app/quarkus-run.jar")
         Path queryJar;
@@ -163,20 +162,24 @@ final class PageBench {
             Map<String, Supplier<String>> pages = PageUrls.pages(new PageEvents(LOADED_PREFIX, agent.agent, new byte[0]),
                     results);
             report.line("pages: %d loaded runs; live events %s; %d s per phase, %d clients for throughput; pages:", results,
-                    live > 0 ? String.format("%.0f/s through Kafka and ingest-service", live) : "none", seconds, clients);
+                    live > 0 ? String.format("%.0f/s through Kafka and ingest-service", live) : "none (frozen store only)", seconds,
+                    clients);
             PageUrls.examples(pages).forEach(e -> report.line("pages:   %s", e));
             String tag = Long.toString(System.currentTimeMillis(), 36);
             PageEvents liveEvents = new PageEvents(LOADED_PREFIX + "-live-" + tag, agent.agent,
                     EventSigner.secretBytes(agent.secret));
-            try (LiveRuns fleet = new LiveRuns(bootstrap, topic, agent.keyId, liveEvents, results, live)) {
+            try (LiveRuns fleet = new LiveRuns(bootstrap, topic, agent.keyId, liveEvents, results, 0)) {
                 fleet.start();
-                try (QueryServiceProcess qs = startQuery(List.of(), "cache-on")) {
-                    measurePages("cache on", pages);
+                try (QueryServiceProcess qs = startQuery("pages-query-service.log")) {
+                    Map<String, Phases> frozen = measurePages("frozen store (no events arriving)", pages);
+                    if (live > 0) {
+                        fleet.rate(live);
+                        Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(5, warmup)));
+                        Map<String, Phases> underLoad = measurePages(String.format("live, %.0f events/s arriving", live), pages);
+                        sideBySide(frozen, underLoad);
+                    }
                     produceToVisible(fleet);
                     duringRebuild(pages);
-                }
-                try (QueryServiceProcess qs = startCacheOff()) {
-                    measurePages("cache off (" + CACHE_OFF + ")", pages);
                 }
                 firstRequests(pages);
                 report.line("pages: live events sent during the run: %d", fleet.sent());
@@ -184,9 +187,8 @@ final class PageBench {
             return 0;
         }
 
-        private QueryServiceProcess startQuery(List<String> properties, String name) throws Exception {
-            QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort, properties,
-                    logs.resolve("pages-query-service-" + name + ".log"));
+        private QueryServiceProcess startQuery(String log) throws Exception {
+            QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort, logs.resolve(log));
             try {
                 qs.awaitReady(100, 180);
             } catch (IllegalStateException e) {
@@ -197,33 +199,19 @@ final class PageBench {
             return qs;
         }
 
-        /**
-         * query-service with its cache switched off. A build without the setting refuses to start on an unknown
-         * {@code podium.query} key; it is then started with unknown keys allowed, and the report says that both
-         * tables measure the same build.
-         */
-        private QueryServiceProcess startCacheOff() throws Exception {
-            try {
-                return startQuery(List.of(CACHE_OFF), "cache-off");
-            } catch (IllegalStateException e) {
-                Path log = logs.resolve("pages-query-service-cache-off.log");
-                if (!Files.readString(log).contains("podium.query.cache.enabled in SysPropConfigSource does not map")) {
-                    throw e;
-                }
-                report.line("pages: this query-service has no podium.query.cache.enabled: the cache-off table measures "
-                        + "the same build as the cache-on one");
-                return startQuery(List.of(CACHE_OFF, "-Dsmallrye.config.mapping.validate-unknown=false"), "cache-off");
-            }
+        /** One page's one-client (latency) and many-client (throughput, CPU per request) phases. */
+        private record Phases(Phase one, Phase many) {
         }
 
         /** Per page: warm-up, then one client (latency), then {@code clients} (throughput and CPU per request). */
-        private void measurePages(String mode, Map<String, Supplier<String>> pages) throws Exception {
+        private Map<String, Phases> measurePages(String mode, Map<String, Supplier<String>> pages) throws Exception {
             for (Supplier<String> urls : pages.values()) {
                 closedLoop(urls, 2, warmup);
             }
             report.line("pages, %s:", mode);
             report.line("  %-22s %8s %8s %8s %9s | %9s %9s %11s %11s", "page", "p50 ms", "p99 ms", "max ms", "req/s 1",
                     "req/s " + clients, "÷ trivial", "service µs", "postgres µs");
+            Map<String, Phases> out = new LinkedHashMap<>();
             double trivial = Double.NaN;
             for (Map.Entry<String, Supplier<String>> page : pages.entrySet()) {
                 Phase one = closedLoop(page.getValue(), 1, seconds);
@@ -231,6 +219,7 @@ final class PageBench {
                 if (page.getKey().equals(PageUrls.TRIVIAL)) {
                     trivial = many.throughput();
                 }
+                out.put(page.getKey(), new Phases(one, many));
                 report.line("  %-22s %8.2f %8.2f %8.2f %9.0f | %9.0f %9.2f %11.0f %11.0f%s", page.getKey(), one.p(50),
                         one.p(99), one.p(100), one.throughput(), many.throughput(), many.throughput() / trivial,
                         many.serviceMicros(), many.postgresMicros(),
@@ -238,6 +227,20 @@ final class PageBench {
             }
             report.line("  (service µs and postgres µs: CPU of query-service and of PostgreSQL's backends per request in the "
                     + "%d-client phase)", clients);
+            return out;
+        }
+
+        /** The two tables' latencies and throughputs per page beside each other, and how much the live load costs. */
+        private void sideBySide(Map<String, Phases> frozen, Map<String, Phases> live) {
+            report.line("pages, frozen store beside live load (one client's p50 and p99, %d clients' req/s):", clients);
+            report.line("  %-22s %8s %8s %9s | %8s %8s %9s | %11s", "page", "p50 ms", "p99 ms", "req/s", "p50 ms", "p99 ms",
+                    "req/s", "p99 live÷frozen");
+            for (Map.Entry<String, Phases> e : frozen.entrySet()) {
+                Phases f = e.getValue();
+                Phases l = live.get(e.getKey());
+                report.line("  %-22s %8.2f %8.2f %9.0f | %8.2f %8.2f %9.0f | %11.2f", e.getKey(), f.one().p(50), f.one().p(99),
+                        f.many().throughput(), l.one().p(50), l.one().p(99), l.many().throughput(), l.one().p(99) / f.one().p(99));
+            }
         }
 
         /**
@@ -356,12 +359,16 @@ final class PageBench {
                     Report.verdict(worst <= 100));
         }
 
-        /** Per page, a fresh query-service: its first request, sent the moment readiness reports UP (polled every 5 ms). */
+        /**
+         * Per page, a fresh query-service: its first request, sent the moment readiness reports UP (polled every 5 ms),
+         * with the live events still arriving.
+         */
         private void firstRequests(Map<String, Supplier<String>> pages) throws Exception {
-            report.line("pages: first request after a start, timed from readiness UP:");
+            report.line("pages: first request after a start, timed from readiness UP%s:",
+                    live > 0 ? String.format(", %.0f events/s arriving", live) : "");
             double worst = 0;
             for (Map.Entry<String, Supplier<String>> page : pages.entrySet()) {
-                try (QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort, List.of(),
+                try (QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort,
                         logs.resolve("pages-query-service-cold.log"))) {
                     long up = qs.awaitReady(5, 180);
                     int status;

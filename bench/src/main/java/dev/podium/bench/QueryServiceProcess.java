@@ -8,9 +8,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * query-service started from its build as a user starts it ({@code java -jar quarkus-run.jar}), with the harness's
- * system properties (port, cache switch), stopped at the end of each phase that needs a fresh or differently
- * configured service.
+ * query-service started from its build as a user starts it ({@code java -jar quarkus-run.jar}) on the harness's port,
+ * stopped at the end of each phase that needs a fresh service.
  */
 final class QueryServiceProcess implements AutoCloseable {
 
@@ -22,12 +21,11 @@ final class QueryServiceProcess implements AutoCloseable {
         this.port = port;
     }
 
-    static QueryServiceProcess start(Path jar, String dbUrl, int port, List<String> properties, Path log) throws IOException {
+    static QueryServiceProcess start(Path jar, String dbUrl, int port, Path log) throws IOException {
         // A longer wait for a database connection than the default 5 s: on a loaded machine the start's schema
         // validation otherwise fails before the first page is measured.
         List<String> command = new ArrayList<>(List.of("java", "-Xmx1g", "-Dquarkus.http.port=" + port,
                 "-Dquarkus.log.level=WARN", "-Dquarkus.datasource.jdbc.acquisition-timeout=60S"));
-        command.addAll(properties);
         command.addAll(List.of("-jar", jar.toString()));
         Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(

@@ -35,23 +35,26 @@ public class Projections {
     private final List<Projection> models;
     private final LeaderboardProjection leaderboard;
     private final PageCellProjection pageCells;
+    private final EnergyProjection energy;
 
     public Projections(CatalogProjection catalog, RunProjection runs, ResultProjection results, SeriesProjection series,
             AgentProjection agents, JobProjection jobs, RetractionProjection retractions,
-            PublishedClaimProjection published, LeaderboardProjection leaderboard, PageCellProjection pageCells) {
-        this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published);
+            PublishedClaimProjection published, LeaderboardProjection leaderboard, PageCellProjection pageCells,
+            EnergyProjection energy) {
+        this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published, energy);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
+        this.energy = energy;
     }
 
     /**
      * The read-model tables: what a rebuild builds in shadow tables and swaps in (see {@link Rebuilder}). Every table a
      * projection writes is listed here, and only those; those derived from the others first.
      */
-    public static final List<String> TABLES = Stream.concat(PageCellProjection.TABLES.stream(), Stream.of(
+    public static final List<String> TABLES = Stream.of(PageCellProjection.TABLES, EnergyProjection.TABLES, List.of(
             "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
             "proj_run", "proj_retraction", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
-            "proj_change_point", "proj_history")).toList();
+            "proj_change_point", "proj_history")).flatMap(List::stream).toList();
 
     /** Takes the shared projection lock for the current transaction. */
     public static void lockShared(Connection c) throws SQLException {
@@ -75,6 +78,7 @@ public class Projections {
     private void recompute(Connection c, Touched touched) throws SQLException {
         leaderboard.recompute(c, touched);
         pageCells.recompute(c, touched);
+        energy.recompute(c, touched);
     }
 
     /**
@@ -113,6 +117,7 @@ public class Projections {
     public void recomputeAll(Connection c) throws SQLException {
         leaderboard.recomputeAll(c);
         pageCells.recomputeAll(c);
+        energy.recomputeAll(c);
     }
 
     /**

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Sample;
+import dev.podium.events.model.SeriesKind;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
@@ -71,6 +73,14 @@ class RebuildIT {
         ComparisonKey plainKey = SampleEvents.referenceKey(1000 + new java.util.Random().nextInt(1_000_000));
         events.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "amd-mi300x", plainKey,
                 Instant.now(), List.of(500.0, 501.0, 502.0)));
+        // A run with power on two devices, one chunk of it after its completion, so that energy is rebuilt too.
+        UUID powerRun = UUID.randomUUID();
+        events.add(SampleEvents.runStarted(powerRun, agent.agentId(), "intel-gaudi2", plainKey, Instant.now()));
+        events.add(SampleEvents.metricSampled(powerRun, agent.agentId(), 2, SeriesKind.POWER, "W",
+                List.of(new Sample(1, 600, 0, 0), new Sample(1, 580, 0, 1))));
+        events.add(SampleEvents.runCompleted(powerRun, agent.agentId(), 3, List.of(300.0, 301.0, 302.0)));
+        events.add(SampleEvents.metricSampled(powerRun, agent.agentId(), 4, SeriesKind.POWER, "W",
+                List.of(new Sample(2, 620, 0, 0))));
         events.add(SampleEvents.runStarted(failedRun, agent.agentId(), "amd-mi300x", SampleEvents.referenceKey(2),
                 Instant.now()));
         events.add(SampleEvents.runFailed(failedRun, agent.agentId(), 2, "measure", "out of memory"));
@@ -105,6 +115,9 @@ class RebuildIT {
                 .isPositive();
         assertThat(db.count("SELECT count(*) FROM proj_leaderboard_version_row WHERE key_id = ? AND device_id = 'amd-mi300x' "
                 + "AND runs = 1 AND framework_version = ?", plainKey.id(), SampleEvents.software().frameworkVersion())).isPositive();
+
+        assertThat(db.count("SELECT count(*) FROM proj_energy_cell WHERE key_id = ? AND device_id = 'intel-gaudi2' AND runs = 1 "
+                + "AND watts_sum = 1190 AND failing_runs = 0", plainKey.id())).as(db.dump("proj_energy_cell").toString()).isOne();
 
         await().atMost(Duration.ofSeconds(5)).until(() -> db.count("SELECT count(*) FROM proj_change_point") > 0
                 && db.count("SELECT count(*) FROM history_touched") == 0);

@@ -9,8 +9,9 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Reads of the page-shaped cells ingest keeps per (key, metric, device): {@code proj_comparison_cell} and
- * {@code proj_leaderboard_version_row}. Each is one indexed read of rows whose figures follow from stored sums.
+ * Reads of the page-shaped cells ingest keeps per (key, metric, device): {@code proj_comparison_cell},
+ * {@code proj_leaderboard_version_row} and {@code proj_energy_cell}. Each is one read of the primary key's leading columns,
+ * of rows whose figures follow from stored sums.
  */
 @ApplicationScoped
 public class CellQueries {
@@ -49,6 +50,17 @@ public class CellQueries {
         return jdbc.list("SELECT key_id, device_id, scope, failing_runs FROM proj_comparison_cell WHERE key_id = ANY(?) AND metric = ?",
                 rs -> new CellFacts(rs.getString("key_id"), rs.getString("device_id"), rs.getString("scope"),
                         rs.getInt("failing_runs")),
+                keyIds.toArray(String[]::new), metric);
+    }
+
+    /** The energy of every device under {@code keyIds} that recorded power. */
+    public List<EnergyRow> energy(List<String> keyIds, String metric) {
+        return jdbc.list("""
+                SELECT key_id, device_id, runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, failing_watts_sum
+                FROM proj_energy_cell WHERE key_id = ANY(?) AND metric = ?""",
+                rs -> new EnergyRow(rs.getString("key_id"), rs.getString("device_id"), rs.getInt("runs"),
+                        rs.getBigDecimal("joules_sum"), rs.getBigDecimal("watts_sum"), rs.getInt("failing_runs"),
+                        rs.getBigDecimal("failing_joules_sum"), rs.getBigDecimal("failing_watts_sum")),
                 keyIds.toArray(String[]::new), metric);
     }
 

@@ -5,8 +5,8 @@ import java.util.Collections;
 import java.util.Map;
 
 /**
- * A comparison key as stored in proj_comparison_key, with its dimension map worked out once: keys are cached by
- * {@link Catalog} and every leaderboard and comparison request reads their dimensions.
+ * A comparison key as stored in proj_comparison_key, with its dimension map worked out once per read: a leaderboard or
+ * comparison request looks its keys' dimensions up many times.
  */
 public record KeyRow(String keyId, String benchmark, String canonical, ComparisonKey key, Map<String, String> dimensions) {
 

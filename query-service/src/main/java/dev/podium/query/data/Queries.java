@@ -18,9 +18,10 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * Every SQL statement of query-service. Each one is bounded (a LIMIT or a key lookup) and filters on the leading columns
- * of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark, metric), proj_result (run_id, metric) and
- * (key_id, metric, device_id), proj_run (run_id), (started_at DESC), event_store (stream_id, seq).
+ * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
+ * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
+ * metric, key_id, source), proj_comparison_key (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC),
+ * event_store (stream_id, seq). No page reads results or samples beyond one run's.
  */
 @ApplicationScoped
 public class Queries {
@@ -98,46 +99,39 @@ public class Queries {
         }
     }
 
-    /**
-     * Every leaderboard row of a benchmark and metric by key id (at most {@code max-rows} per key), for {@link Catalog}: one
-     * read of the (benchmark, metric) index serves the leaderboard of any of its keys and the comparison of any group.
-     */
-    public java.util.Map<String, List<LeaderboardRow>> leaderboardByKey(String benchmark, String metric) {
-        java.util.Map<String, List<LeaderboardRow>> byKey = new java.util.HashMap<>();
-        int max = config.maxRows();
-        jdbc.list("SELECT * FROM proj_leaderboard_row WHERE benchmark = ? AND metric = ? LIMIT 200000", rs -> {
-            List<LeaderboardRow> rows = byKey.computeIfAbsent(rs.getString("key_id"), k -> new ArrayList<>());
-            if (rows.size() < max) {
-                rows.add(leaderboardRow(rs));
-            }
-            return null;
-        }, benchmark, metric);
-        byKey.replaceAll((k, rows) -> List.copyOf(rows));
-        return java.util.Map.copyOf(byKey);
+    /** One key's leaderboard rows for a metric, both sources: at most {@code max-rows}, in primary-key order. */
+    public List<LeaderboardRow> leaderboardOfKey(String keyId, String metric) {
+        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? ORDER BY device_id, source LIMIT ?",
+                Queries::leaderboardRow, keyId, metric, config.maxRows());
     }
 
-    /**
-     * How far the event store has grown: its greatest position (null when empty) and how many events it holds among the
-     * {@value #RECENT_EVENTS} positions up to there. Every projection change comes with an appended event, so when neither
-     * has moved the read models have not either (see {@link Catalog}); the count catches an event that committed after one
-     * with a greater position, as two writers may. An index-only step down the primary key and a short range scan.
-     */
-    public EventStoreMark highWaterMark() {
-        return jdbc.list("SELECT m.position, (SELECT count(*) FROM event_store e WHERE e.position > m.position - " + RECENT_EVENTS
-                + " AND e.position <= m.position) FROM (SELECT max(position) AS position FROM event_store) m",
-                rs -> new EventStoreMark(rs.getObject(1, Long.class), rs.getLong(2))).get(0);
-    }
-
-    /** The window of positions below the greatest in which {@link #highWaterMark()} counts events. */
-    static final int RECENT_EVENTS = 1000;
-
-    /** The event store's greatest position and the number of events just below it, as {@link #highWaterMark()} reads them. */
-    public record EventStoreMark(Long position, long recent) {
-    }
-
+    /** The leaderboard rows of keys for a metric, both sources: at most {@code max-rows} a key. */
     public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {
         return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ANY(?) AND metric = ? LIMIT ?", Queries::leaderboardRow,
-                keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
+                keyIds.toArray(String[]::new), metric, config.maxRows() * Math.max(1, keyIds.size()));
+    }
+
+    /** A device's rows from one source. */
+    public record DeviceSource(String deviceId, String source) {
+    }
+
+    /**
+     * The rows with a positive mean of keys for a metric, from one source or (null) both, of the devices given (all when
+     * none are), but those of the devices and sources {@code without}: the curves a comparison shows under the groups it
+     * does not show, for the devices that have none under the group it shows. At most {@code max-rows} a key.
+     */
+    public List<LeaderboardRow> curveRowsWithout(List<String> keyIds, String metric, String source, List<String> devices,
+            List<DeviceSource> without) {
+        String[] deviceIds = devices.toArray(String[]::new);
+        return jdbc.list("""
+                SELECT l.* FROM proj_leaderboard_row l
+                WHERE l.key_id = ANY(?) AND l.metric = ? AND l.mean > 0 AND (?::text IS NULL OR l.source = ?::text)
+                  AND (cardinality(?::text[]) = 0 OR l.device_id = ANY(?::text[]))
+                  AND NOT EXISTS (SELECT 1 FROM unnest(?::text[], ?::text[]) AS x(device_id, source)
+                                  WHERE x.device_id = l.device_id AND x.source = l.source)
+                LIMIT ?""", Queries::leaderboardRow, keyIds.toArray(String[]::new), metric, source, source, deviceIds, deviceIds,
+                without.stream().map(DeviceSource::deviceId).toArray(String[]::new),
+                without.stream().map(DeviceSource::source).toArray(String[]::new), config.maxRows() * Math.max(1, keyIds.size()));
     }
 
     /**

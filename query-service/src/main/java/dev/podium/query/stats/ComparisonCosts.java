@@ -1,10 +1,9 @@
 package dev.podium.query.stats;
 
-import dev.podium.query.data.CellQueries;
-
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
-import dev.podium.query.data.Catalog;
+import dev.podium.query.data.CellQueries;
+import dev.podium.query.data.EnergyRow;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,64 +13,65 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@link CostCell}s for a comparison matrix, with the arithmetic of {@link Efficiency}: one read of the columns' counted
- * runs and one of their power samples, whatever the number of cells.
+ * {@link CostCell}s for a comparison matrix, with the arithmetic of {@link Efficiency}: one read of the columns' cell facts
+ * (scope) and one of their energy sums, whatever the number of cells and runs.
  */
 @ApplicationScoped
 public class ComparisonCosts {
 
-    private final StatsCache stats;
-    private final Catalog catalog;
     private final CellQueries cells;
     private final QueryConfig config;
 
-    public ComparisonCosts(StatsCache stats, Catalog catalog, CellQueries cells, QueryConfig config) {
-        this.stats = stats;
-        this.catalog = catalog;
+    public ComparisonCosts(CellQueries cells, QueryConfig config) {
         this.cells = cells;
         this.config = config;
     }
 
-    public List<CostCell> of(ComparisonView view) {
+    /** A device under one column's key. */
+    private record Cell(String keyId, String deviceId) {
+    }
+
+    /** The cost cells of {@code view}, whose columns are the keys {@code columnKeys}. */
+    public List<CostCell> of(ComparisonView view, List<KeyRow> columnKeys) {
         String metric = view.query().metric();
         if (view.columns().isEmpty() || metric == null || Efficiency.rateOf(view.unit()) == null) {
             return List.of();
         }
         List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
         boolean measured = view.rows().stream().anyMatch(r -> "measured".equals(r.source()));
-        // The runs themselves only for their power samples, and only under keys where some were recorded.
-        List<String> withPower = measured ? keyIds.stream().filter(k -> stats.hasPower(view.query().benchmark(), k, metric)).toList() : List.of();
+        Map<Cell, EnergyRow> energy = new HashMap<>();
+        if (measured) {
+            cells.energy(keyIds, metric).forEach(e -> energy.put(new Cell(e.keyId(), e.deviceId()), e));
+        }
         boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
-        if (withPower.isEmpty() && !scalingColumns && view.rows().stream().noneMatch(r -> config.prices().containsKey(r.deviceId()))) {
+        if (energy.isEmpty() && !scalingColumns && view.rows().stream().noneMatch(r -> config.prices().containsKey(r.deviceId()))) {
             return List.of(); // no price, no power, no scaling: every cell would be empty
         }
         Map<String, Integer> accelerators = new HashMap<>();
-        for (KeyRow k : catalog.keys(view.query().benchmark())) {
+        for (KeyRow k : columnKeys) {
             accelerators.put(k.keyId(), integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS)));
         }
-        Map<String, String> scopes = new HashMap<>();
+        Map<Cell, String> scopes = new HashMap<>();
         if (measured) {
-            cells.facts(keyIds, metric).forEach(f -> scopes.put(f.deviceId() + "\n" + f.keyId(), f.scope()));
+            cells.facts(keyIds, metric).forEach(f -> scopes.put(new Cell(f.keyId(), f.deviceId()), f.scope()));
         }
-        List<StatsQueries.RunValues> runs = withPower.isEmpty() ? List.of() : stats.runValues(withPower, metric, false);
-        runs.forEach(r -> scopes.put(r.deviceId() + "\n" + r.keyId(), r.scope()));
-        Map<String, Double> joules = Efficiency.meanJoules(runs, runs.isEmpty() ? Map.of() : stats.systemWatts(withPower, metric, false, 1000),
-                r -> r.deviceId() + "\n" + r.keyId());
         List<CostCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
+            boolean measuredRow = "measured".equals(row.source());
             Double baseValue = null;
             Integer base = null;
             for (ComparisonView.Cell cell : row.cells()) {
                 if (cell.value() == null || cell.value() <= 0) {
                     continue;
                 }
+                Cell at = new Cell(cell.keyId(), row.deviceId());
                 Integer n = accelerators.get(cell.keyId());
                 int devices = n == null ? 1 : n;
-                boolean perDevice = "measured".equals(row.source()) && "PER_ACCELERATOR".equals(scopes.get(row.deviceId() + "\n" + cell.keyId()));
+                boolean perDevice = measuredRow && "PER_ACCELERATOR".equals(scopes.get(at));
                 double system = perDevice ? cell.value() * devices : cell.value();
                 Double price = config.prices().get(row.deviceId());
                 Double perDollar = price == null ? null : Efficiency.perDollar(system, price, devices);
-                Double j = "measured".equals(row.source()) ? joules.get(row.deviceId() + "\n" + cell.keyId()) : null;
+                EnergyRow power = measuredRow ? energy.get(at) : null;
                 Double scaling = null;
                 Integer scalingBase = null;
                 if (scalingColumns && n != null) {
@@ -83,7 +83,9 @@ public class ComparisonCosts {
                         scalingBase = base;
                     }
                 }
-                CostCell c = new CostCell(row.deviceId(), row.source(), cell.keyId(), perDollar, j, scaling, scalingBase);
+                CostCell c = new CostCell(row.deviceId(), row.source(), cell.keyId(), perDollar,
+                        power == null ? null : power.joulesPerUnit(false), power == null ? null : power.systemWatts(false),
+                        scaling, scalingBase);
                 if (!c.empty()) {
                     out.add(c);
                 }

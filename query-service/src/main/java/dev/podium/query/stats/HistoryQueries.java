@@ -2,10 +2,13 @@ package dev.podium.query.stats;
 
 import dev.podium.query.data.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -96,6 +99,14 @@ public class HistoryQueries {
     private static HistoryRow historyRow(ResultSet rs) throws SQLException {
         return new HistoryRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
                 rs.getObject(7, UUID.class), Jdbc.instant(rs, "started_at"), rs.getDouble(9), Jdbc.integer(rs, "n"), rs.getString(11),
-                StatsQueries.doubles(rs.getArray(12)));
+                doubles(rs.getArray(12)));
+    }
+
+    /** A float8[] column without its nulls. */
+    private static double[] doubles(Array array) throws SQLException {
+        if (array == null) {
+            return new double[0];
+        }
+        return Arrays.stream((Object[]) array.getArray()).filter(Objects::nonNull).mapToDouble(v -> ((Number) v).doubleValue()).toArray();
     }
 }

@@ -11,9 +11,12 @@ import java.util.List;
  */
 public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, String rateOf, List<Columns> columns) {
 
-    /** One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. */
+    /**
+     * One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. {@code systemWatts}
+     * is the mean of the runs' average system power that {@code joulesPerUnit} comes from.
+     */
     public record Columns(String deviceId, String source, int failingRuns, Double perDollar, Double pricePerDeviceHour,
-            Double joulesPerUnit, Double scalingEfficiency, Integer accelerators, Integer scalingBase, List<String> notes,
+            Double joulesPerUnit, Double systemWatts, Double scalingEfficiency, Integer accelerators, Integer scalingBase, List<String> notes,
             String historyLink) {
     }
 

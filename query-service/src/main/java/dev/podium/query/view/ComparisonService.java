@@ -4,10 +4,11 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.claim.ClaimCheck;
 import dev.podium.query.claim.ClaimRule;
-import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
+import dev.podium.query.stats.ComparisonCosts;
+import dev.podium.query.stats.ComparisonIntervals;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,42 +23,49 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** Builds a comparison: devices x one parameter, ratios to a baseline device, and the published claims' verdicts. */
+/**
+ * Builds a comparison: devices x one parameter, ratios to a baseline device, and the published claims' verdicts. What it
+ * reads is scoped to the group shown: the benchmark's keys, the rows of the columns' keys, for the curves the other
+ * groups' rows of only the devices without a curve under the group shown, and the columns' cells (intervals, costs).
+ */
 @ApplicationScoped
 public class ComparisonService {
 
     private static final String AS_ABOVE = "as above";
+    /** The most keys whose rows make the curves. */
+    private static final int MAX_CURVE_KEYS = 500;
 
     private final Queries queries;
-    private final Catalog catalog;
-    @jakarta.inject.Inject
-    dev.podium.query.stats.ComparisonIntervals intervals;
-    @jakarta.inject.Inject
-    dev.podium.query.stats.ComparisonCosts costs;
+    private final ComparisonIntervals intervals;
+    private final ComparisonCosts costs;
 
-    public ComparisonService(Queries queries, Catalog catalog) {
+    public ComparisonService(Queries queries, ComparisonIntervals intervals, ComparisonCosts costs) {
         this.queries = queries;
-        this.catalog = catalog;
+        this.intervals = intervals;
+        this.costs = costs;
     }
 
     public ComparisonView build(ComparisonQuery q) {
-        List<String> benchmarks = catalog.benchmarks();
+        List<String> benchmarks = queries.benchmarks();
         String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark()) ? q.benchmark()
                 : benchmarks.isEmpty() ? null : benchmarks.get(0);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : catalog.metricKeys(benchmark, source);
+        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
         String metric = Metrics.choose(q.metric(), metrics);
-        List<String> varying = keySet(benchmark, metric, source).varying();
+        KeySet keySet = keySet(benchmark, metricKeys.keys(metric));
+        List<String> varying = keySet.varying();
         String param = q.param() != null && varying.contains(q.param()) ? q.param()
                 : varying.contains(LeaderboardService.WORKERS) ? LeaderboardService.WORKERS
                 : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
-        String mainId = main(groups(benchmark, metric, source, param), q.group()).stream().map(KeyRow::keyId).findFirst().orElse(null);
-        Frame f = catalog.cached("comparison frame\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param + "\n" + mainId,
-                () -> frame(benchmark, metric, source, param, mainId));
+        Map<Map<String, String>, List<KeyRow>> groups = groups(keySet.keys(), param);
+        List<KeyRow> main = main(groups, q.group());
+        String mainId = main.isEmpty() ? null : main.get(0).keyId();
+        List<String> requested = q.devices() == null ? List.of() : q.devices();
+        Frame f = frame(benchmark, metric, source, param, keySet.keys(), groups, main, requested);
 
-        // What follows depends on the devices and the baseline asked for: worked out per request from the frame.
-        List<String> chosen = q.devices() == null ? List.of() : q.devices().stream().filter(f.labels()::containsKey).distinct().toList();
+        // What follows depends on the devices and the baseline asked for.
+        List<String> chosen = requested.stream().filter(f.labels()::containsKey).distinct().toList();
         List<String> devices = chosen.isEmpty() ? f.available() : chosen;
         Set<String> shown = new HashSet<>(devices);
         List<String> ordered = chosen.isEmpty() ? f.ranked() : f.ranked().stream().filter(shown::contains).toList();
@@ -95,9 +103,9 @@ public class ComparisonService {
         ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
                 LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, f.groupOptions(),
                 f.unit(), f.direction(), baseline, baseline == null ? null : f.labels().get(baseline), f.columns(), matrix, f.curveValues(),
-                curvesOf(f.curves(), chosen.isEmpty() ? null : shown), benchmark == null ? List.of() : catalog.cached("claims\n" + benchmark, () -> claims(benchmark)));
-        view = intervals == null ? view : view.withIntervals(intervals.of(view));
-        return costs == null ? view : view.withCosts(costs.of(view));
+                curvesOf(f.curves(), chosen.isEmpty() ? null : shown), benchmark == null ? List.of() : claims(benchmark));
+        view = view.withIntervals(intervals.of(view));
+        return view.withCosts(costs.of(view, f.columnKeys()));
     }
 
     /** The curves of the devices shown (all when {@code shown} is null), at most 200. */
@@ -115,12 +123,13 @@ public class ComparisonService {
 
     /**
      * Everything of a comparison that follows from the rows and the group of keys alone, whatever devices and baseline a
-     * request asks for; {@link Catalog} keeps it as long as the rows it came from. {@code ranked} holds the available
-     * devices in the order rows are shown, so that a request filters it instead of sorting.
+     * request asks for. {@code ranked} holds the available devices in the order rows are shown, so that a request filters
+     * it instead of sorting; {@code columnKeys} are the columns' keys.
      */
-    private record Frame(List<ComparisonView.Column> columns, List<String> columnIds, String unit, String direction, boolean lower,
-            List<String> available, List<String> ranked, Map<String, String> labels, Map<String, Double> firstValues, Map<String, Double> maxValues,
-            Map<String, List<Line>> lines, List<KeyOption> groupOptions, List<String> curveValues, List<ComparisonView.Curve> curves) {
+    private record Frame(List<ComparisonView.Column> columns, List<KeyRow> columnKeys, List<String> columnIds, String unit,
+            String direction, boolean lower, List<String> available, List<String> ranked, Map<String, String> labels,
+            Map<String, Double> firstValues, Map<String, Double> maxValues, Map<String, List<Line>> lines,
+            List<KeyOption> groupOptions, List<String> curveValues, List<ComparisonView.Curve> curves) {
 
         Line line(String device, String source) {
             for (Line l : lines.getOrDefault(device, List.of())) {
@@ -132,39 +141,36 @@ public class ComparisonService {
         }
     }
 
-    private KeySet keySet(String benchmark, String metric, String source) {
-        if (benchmark == null) {
+    /** A device's row from one source under one key. */
+    private record CellAt(String deviceId, String source, String keyId) {
+    }
+
+    /** The benchmark's keys among {@code withRows} (those with rows for the metric), and the dimensions in which they vary. */
+    private KeySet keySet(String benchmark, Set<String> withRows) {
+        if (benchmark == null || withRows.isEmpty()) {
             return new KeySet(List.of(), List.of());
         }
-        return catalog.cached("comparison keys\n" + benchmark + "\n" + metric + "\n" + source, () -> {
-            Set<String> withRows = catalog.metricKeys(benchmark, source).keys(metric);
-            List<KeyRow> keys = catalog.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
-            return new KeySet(keys, varyingDimensions(keys));
-        });
+        List<KeyRow> keys = queries.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
+        return new KeySet(keys, varyingDimensions(keys));
     }
 
     /** The keys by everything but {@code param}: each group differs in {@code param} alone. */
-    private Map<String, List<KeyRow>> groups(String benchmark, String metric, String source, String param) {
-        return catalog.cached("comparison groups\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param, () -> {
-            Map<String, List<KeyRow>> groups = new LinkedHashMap<>();
-            for (KeyRow k : keySet(benchmark, metric, source).keys()) {
-                groups.computeIfAbsent(rest(k, param).toString(), x -> new ArrayList<>()).add(k);
-            }
-            return groups;
-        });
+    private static Map<Map<String, String>, List<KeyRow>> groups(List<KeyRow> keys, String param) {
+        Map<Map<String, String>, List<KeyRow>> groups = new LinkedHashMap<>();
+        for (KeyRow k : keys) {
+            groups.computeIfAbsent(rest(k, param), x -> new ArrayList<>()).add(k);
+        }
+        return groups;
     }
 
     /** The group that holds the key asked for, else the largest. */
-    private static List<KeyRow> main(Map<String, List<KeyRow>> groups, String keyId) {
+    private static List<KeyRow> main(Map<Map<String, String>, List<KeyRow>> groups, String keyId) {
         return groups.values().stream().filter(g -> g.stream().anyMatch(k -> k.keyId().equals(keyId))).findFirst()
                 .orElse(groups.values().stream().max(Comparator.comparingInt(List::size)).orElse(List.of()));
     }
 
-    private Frame frame(String benchmark, String metric, String source, String param, String mainId) {
-        // Read through the catalog again, not handed over from the request, so the frame is never older than its own entry.
-        List<KeyRow> keys = keySet(benchmark, metric, source).keys();
-        Map<String, List<KeyRow>> groups = groups(benchmark, metric, source, param);
-        List<KeyRow> main = main(groups, mainId);
+    private Frame frame(String benchmark, String metric, String source, String param, List<KeyRow> keys,
+            Map<Map<String, String>, List<KeyRow>> groups, List<KeyRow> main, List<String> requested) {
         Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0), param);
 
         List<ComparisonView.Column> columns = new ArrayList<>();
@@ -193,25 +199,29 @@ public class ComparisonService {
         }
         List<String> columnIds = columns.stream().map(ComparisonView.Column::keyId).toList();
 
-        Map<String, List<LeaderboardRow>> byKey = metric == null ? Map.of() : catalog.leaderboardByKey(benchmark, metric);
-        Map<String, Integer> column = new HashMap<>();
-        columnIds.forEach(id -> column.put(id, column.size()));
+        // One read of the rows of the columns' keys and the group shown's (its curves).
+        Set<String> read = new LinkedHashSet<>(columnIds);
+        main.forEach(k -> read.add(k.keyId()));
+        Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
+        if (metric != null && !read.isEmpty()) {
+            queries.leaderboard(List.copyOf(read), metric)
+                    .forEach(r -> byKey.computeIfAbsent(r.keyId(), k -> new ArrayList<>()).add(r));
+        }
         List<LeaderboardRow> rows = columnIds.stream().flatMap(id -> byKey.getOrDefault(id, List.of()).stream())
                 .filter(r -> source == null || source.equals(r.source())).toList();
-        Set<String> notAvailable = new HashSet<>();
+        Set<List<String>> notAvailable = new HashSet<>();
         if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
-            catalog.notAvailable(benchmark, metric).stream().filter(p -> column.containsKey(p[1]))
-                    .forEach(p -> notAvailable.add(p[0] + "\n" + p[1]));
+            queries.notAvailable(columnIds, metric).forEach(p -> notAvailable.add(List.of(p[0], p[1])));
         }
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
         boolean lower = Labels.lowerIsBetter(direction);
 
-        Map<String, LeaderboardRow> cell = new HashMap<>();
-        rows.forEach(r -> cell.put(r.deviceId() + "\n" + r.source() + "\n" + r.keyId(), r));
+        Map<CellAt, LeaderboardRow> cell = new HashMap<>();
+        rows.forEach(r -> cell.put(new CellAt(r.deviceId(), r.source(), r.keyId()), r));
         Set<String> available = new TreeSet<>();
         rows.forEach(r -> available.add(r.deviceId()));
-        notAvailable.forEach(s -> available.add(s.substring(0, s.indexOf('\n'))));
+        notAvailable.forEach(p -> available.add(p.get(0)));
 
         String firstColumn = columnIds.isEmpty() ? null : columnIds.get(0);
         Map<String, String> labels = new HashMap<>();
@@ -226,8 +236,8 @@ public class ComparisonService {
                 boolean[] na = new boolean[columnIds.size()];
                 boolean any = false;
                 for (int i = 0; i < columnIds.size(); i++) {
-                    values[i] = cell.get(device + "\n" + src + "\n" + columnIds.get(i));
-                    na[i] = notAvailable.contains(device + "\n" + columnIds.get(i));
+                    values[i] = cell.get(new CellAt(device, src, columnIds.get(i)));
+                    na[i] = notAvailable.contains(List.of(device, columnIds.get(i)));
                     any |= values[i] != null || ("published".equals(src) && na[i]);
                 }
                 if (any) {
@@ -249,91 +259,111 @@ public class ComparisonService {
                     first.key().withoutDimension(param).label(), r, g == main,
                     new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
         }).toList();
-        CurveData curveData = curveData(benchmark, metric, source, param);
+        List<String> chosen = requested.stream().filter(available::contains).distinct().toList();
+        CurveData curveData = curveData(metric, source, param, keys, main, byKey, chosen);
         // Best first by the first column's value, then by label: the rows' order, whatever subset a request shows.
         Comparator<String> better = Comparator.comparing((String d) -> firstValues.get(d),
                 Comparator.nullsLast(lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
                 .thenComparing(labels::get);
-        return new Frame(columns, columnIds, unit, direction, lower, List.copyOf(available), available.stream().sorted(better).toList(),
-                labels, firstValues, maxValues, lines,
+        return new Frame(columns, columnKeys, columnIds, unit, direction, lower, List.copyOf(available),
+                available.stream().sorted(better).toList(), labels, firstValues, maxValues, lines,
                 groupOptions, curveData.values(), curves(curveData, mainRest));
     }
 
     /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */
-    private record Series(String restText, Map<String, String> rest, String deviceId, String deviceLabel, String source,
-            List<String> cells) {
+    private record Series(Map<String, String> rest, String deviceId, String deviceLabel, String source, List<String> cells) {
     }
 
     /** The parameter values that have rows, and every series with at least two of them. */
     private record CurveData(List<String> values, List<Series> series) {
     }
 
+    /** Where a series' points come from: one setting of the other dimensions, one device and source. */
+    private record SeriesKey(Map<String, String> rest, String deviceId, String source) {
+    }
+
+    /** One point of a series: a parameter value and the mean there. */
+    private record Point(String value, double mean) {
+    }
+
     /**
      * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
-     * same for every group of the benchmark, so worked out once per benchmark, metric, source and parameter.
+     * curves under the group shown from its rows ({@code byKey}), and under the other groups those of the devices and
+     * sources ({@code chosen} ones, or all) that have no curve under the group shown, from one read of just those rows.
+     * The parameter values are those of the keys with rows.
      */
-    private CurveData curveData(String benchmark, String metric, String source, String param) {
-        return catalog.cached("comparison curves\n" + benchmark + "\n" + metric + "\n" + source + "\n" + param, () -> {
-            List<KeyRow> keys = keySet(benchmark, metric, source).keys();
-            if (keys.isEmpty() || metric == null) {
-                return new CurveData(List.of(), List.of());
+    private CurveData curveData(String metric, String source, String param, List<KeyRow> keys, List<KeyRow> main,
+            Map<String, List<LeaderboardRow>> byKey, List<String> chosen) {
+        if (keys.isEmpty() || metric == null) {
+            return new CurveData(List.of(), List.of());
+        }
+        Map<String, KeyRow> considered = new LinkedHashMap<>();
+        keys.stream().limit(MAX_CURVE_KEYS).filter(k -> k.key().valueOf(param) != null).forEach(k -> considered.put(k.keyId(), k));
+        Set<String> values = new TreeSet<>(Labels::compareValues);
+        considered.values().forEach(k -> values.add(k.key().valueOf(param)));
+        Map<SeriesKey, List<Point>> points = new LinkedHashMap<>();
+        Set<String> mainIds = new HashSet<>();
+        main.forEach(k -> mainIds.add(k.keyId()));
+        for (KeyRow k : considered.values()) {
+            if (mainIds.contains(k.keyId())) {
+                byKey.getOrDefault(k.keyId(), List.of()).forEach(r -> add(points, k, param, source, r));
             }
-            Map<String, List<LeaderboardRow>> byKey = catalog.leaderboardByKey(benchmark, metric);
-            record Point(String value, double mean) {
+        }
+        List<Queries.DeviceSource> underMain = new ArrayList<>();
+        points.forEach((s, p) -> {
+            if (distinctValues(p) >= 2) {
+                underMain.add(new Queries.DeviceSource(s.deviceId(), s.source()));
             }
-            record Builder(String restText, Map<String, String> rest, String deviceId, String source, List<Point> points) {
-            }
-            Set<String> values = new TreeSet<>(Labels::compareValues);
-            Map<String, Builder> series = new LinkedHashMap<>();
-            for (KeyRow k : keys.subList(0, Math.min(keys.size(), 500))) {
-                String value = k.key().valueOf(param);
-                if (value == null) {
-                    continue;
-                }
-                Map<String, String> rest = rest(k, param);
-                String restText = rest.toString();
-                for (LeaderboardRow r : byKey.getOrDefault(k.keyId(), List.of())) {
-                    if ((source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
-                        continue;
-                    }
-                    values.add(value);
-                    series.computeIfAbsent(restText + "\n" + r.deviceId() + "\n" + r.source(),
-                            x -> new Builder(restText, rest, r.deviceId(), r.source(), new ArrayList<>())).points().add(new Point(value, r.mean()));
-                }
-            }
-            List<Series> out = new ArrayList<>();
-            for (Builder b : series.values()) {
-                Map<String, Double> points = new HashMap<>();
-                b.points().forEach(p -> points.put(p.value(), p.mean()));
-                if (points.size() < 2) {
-                    continue;
-                }
-                String first = values.stream().filter(points::containsKey).findFirst().orElseThrow();
-                double base = points.get(first);
-                List<String> cells = values.stream().map(v -> points.containsKey(v) ? Ratios.twoDecimals(points.get(v), base) : null).toList();
-                out.add(new Series(b.restText(), b.rest(), b.deviceId(), Labels.device(b.deviceId()), b.source(), cells));
-            }
-            return new CurveData(List.copyOf(values), out);
         });
+        List<String> others = considered.keySet().stream().filter(id -> !mainIds.contains(id)).toList();
+        if (!others.isEmpty()) {
+            for (LeaderboardRow r : queries.curveRowsWithout(others, metric, source, chosen, underMain)) {
+                add(points, considered.get(r.keyId()), param, source, r);
+            }
+        }
+        List<Series> out = new ArrayList<>();
+        for (Map.Entry<SeriesKey, List<Point>> e : points.entrySet()) {
+            Map<String, Double> at = new HashMap<>();
+            e.getValue().forEach(p -> at.put(p.value(), p.mean()));
+            if (at.size() < 2) {
+                continue;
+            }
+            String first = values.stream().filter(at::containsKey).findFirst().orElseThrow();
+            double base = at.get(first);
+            List<String> cells = values.stream().map(v -> at.containsKey(v) ? Ratios.twoDecimals(at.get(v), base) : null).toList();
+            SeriesKey s = e.getKey();
+            out.add(new Series(s.rest(), s.deviceId(), Labels.device(s.deviceId()), s.source(), cells));
+        }
+        return new CurveData(List.copyOf(values), out);
+    }
+
+    private static void add(Map<SeriesKey, List<Point>> points, KeyRow k, String param, String source, LeaderboardRow r) {
+        if ((source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
+            return;
+        }
+        points.computeIfAbsent(new SeriesKey(rest(k, param), r.deviceId(), r.source()), x -> new ArrayList<>())
+                .add(new Point(k.key().valueOf(param), r.mean()));
+    }
+
+    private static long distinctValues(List<Point> points) {
+        return points.stream().map(Point::value).distinct().count();
     }
 
     /**
      * The curves labelled by how their setting differs from the group shown ("as above" when it does not): a device's
      * curve under the group shown, and its curves under other settings only where it has none under that group (a local
-     * single-accelerator run beside published eight-device figures). The other settings' curves are one choice of group
-     * away; listing every setting of every device made the table the largest part of the page.
+     * single-accelerator run beside published eight-device figures; {@link #curveData} reads no others). The other
+     * settings' curves are one choice of group away; listing every setting of every device made the table the largest
+     * part of the page.
      */
     private static List<ComparisonView.Curve> curves(CurveData data, Map<String, String> mainRest) {
-        Map<String, String> settings = new HashMap<>();
+        Map<Map<String, String>, String> settings = new HashMap<>();
         List<ComparisonView.Curve> out = new ArrayList<>(data.series().size());
         for (Series s : data.series()) {
-            String setting = settings.computeIfAbsent(s.restText(), x -> differences(s.rest(), mainRest).stream()
+            String setting = settings.computeIfAbsent(s.rest(), x -> differences(s.rest(), mainRest).stream()
                     .map(n -> s.rest().containsKey(n) ? n + "=" + s.rest().get(n) : "no " + n).collect(Collectors.joining(", ")));
             out.add(new ComparisonView.Curve(s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? AS_ABOVE : setting, s.cells()));
         }
-        Set<String> underMain = new HashSet<>();
-        out.stream().filter(c -> AS_ABOVE.equals(c.setting())).forEach(c -> underMain.add(c.deviceId() + "\n" + c.source()));
-        out.removeIf(c -> !AS_ABOVE.equals(c.setting()) && underMain.contains(c.deviceId() + "\n" + c.source()));
         out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));
         return out;
@@ -358,11 +388,11 @@ public class ComparisonService {
         return num != null && num.key() != null && benchmark.equals(num.key().benchmark());
     }
 
-    private static Double firstValue(Map<String, LeaderboardRow> cell, String device, String keyId) {
+    private static Double firstValue(Map<CellAt, LeaderboardRow> cell, String device, String keyId) {
         if (keyId == null) {
             return null;
         }
-        LeaderboardRow r = cell.getOrDefault(device + "\nmeasured\n" + keyId, cell.get(device + "\npublished\n" + keyId));
+        LeaderboardRow r = cell.getOrDefault(new CellAt(device, "measured", keyId), cell.get(new CellAt(device, "published", keyId)));
         return r == null ? null : r.mean();
     }
 

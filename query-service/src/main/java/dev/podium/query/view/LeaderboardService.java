@@ -1,17 +1,15 @@
 package dev.podium.query.view;
 
 import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.RunMeans;
-import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.data.CellQueries;
 import dev.podium.query.stats.LeaderboardExtras;
+import dev.podium.query.stats.LeaderboardExtrasService;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,10 +19,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Builds a leaderboard: one comparison key and one metric at a time, so results with different keys are never ranked
- * together. The filters narrow the keys on offer; the framework-version filter recomputes the rows from the results of
- * the runs with that version the way ingest computes a leaderboard row: one value per run (its mean), best = the best run.
- * The rows of a key and metric and their extra columns come from the read-model cache ({@link Catalog#cached}), computed
- * once per change of the read model; a request filters them by source, sorts and ranks them.
+ * together. The filters narrow the benchmark's keys on offer; the rows are the selected key's, read as ingest keeps them
+ * (all runs, those that failed a check too, or one framework version's), with their extra columns; a request filters
+ * them by source, sorts and ranks them. Every read is of one benchmark's keys or one key's cells.
  */
 @ApplicationScoped
 public class LeaderboardService {
@@ -33,24 +30,22 @@ public class LeaderboardService {
     private static final List<String> SORTS = List.of("mean", "best", "n", "runs", "cv", "ci", "device");
 
     private final Queries queries;
-    private final Catalog catalog;
     private final CellQueries cells;
-    @jakarta.inject.Inject
-    dev.podium.query.stats.LeaderboardExtrasService extras;
+    private final LeaderboardExtrasService extras;
 
-    public LeaderboardService(Queries queries, Catalog catalog, CellQueries cells) {
+    public LeaderboardService(Queries queries, CellQueries cells, LeaderboardExtrasService extras) {
         this.queries = queries;
-        this.catalog = catalog;
         this.cells = cells;
+        this.extras = extras;
     }
 
     public LeaderboardView build(LeaderboardQuery q) {
-        List<String> benchmarks = catalog.benchmarks();
+        List<String> benchmarks = queries.benchmarks();
         String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark()) ? q.benchmark()
                 : benchmarks.isEmpty() ? null : benchmarks.get(0);
-        List<KeyRow> allKeys = benchmark == null ? List.of() : catalog.keys(benchmark);
+        List<KeyRow> allKeys = benchmark == null ? List.of() : queries.keys(benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : catalog.metricKeys(benchmark, source);
+        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
         String metric = Metrics.choose(q.metric(), metrics);
 
@@ -66,7 +61,7 @@ public class LeaderboardService {
                 .orElse(candidates.isEmpty() ? null : candidates.get(0));
 
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
-        Board board = selected == null ? Board.NONE : board(selected, metric, q.includeFailing(), software);
+        Board board = selected == null ? Board.NONE : board(selected, allKeys, metric, q.includeFailing(), software);
         String unit = board.rows().isEmpty() ? null : board.rows().get(0).row().unit();
         String direction = board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
 
@@ -92,10 +87,10 @@ public class LeaderboardService {
         LeaderboardView view = new LeaderboardView(effective,
                 options(benchmarks, benchmark),
                 options(metrics, metric),
-                options(distinct(benchmark, allKeys, ComparisonKey.SCENARIO), q.scenario()),
-                options(distinct(benchmark, allKeys, ComparisonKey.PRECISION), q.precision()),
-                options(distinct(benchmark, allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
-                options(distinct(benchmark, allKeys, WORKERS), q.workers()),
+                options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
+                options(distinct(allKeys, ComparisonKey.PRECISION), q.precision()),
+                options(distinct(allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
+                options(distinct(allKeys, WORKERS), q.workers()),
                 options(selected == null ? List.of() : cells.frameworkVersions(selected.keyId()), software),
                 options(List.of("measured", "published"), source),
                 keyOptions, keyOption, unit, direction, sort, dir, entries);
@@ -120,34 +115,24 @@ public class LeaderboardService {
         }
     }
 
-    /**
-     * The board of a key and metric, with failing runs counted or not, of the runs with one framework version or all: read
-     * once per change of the read model, whatever the filters by source, the sort and the rest of the query.
-     */
-    private Board board(KeyRow key, String metric, boolean includeFailing, String software) {
-        if (software != null) {
-            return boardOf(key, metric, includeFailing, cells.versionRows(key.benchmark(), key.keyId(), metric, software));
-        }
-        return catalog.cached("leaderboard\n" + key.benchmark() + "\n" + key.keyId() + "\n" + metric + "\n" + includeFailing,
-                () -> boardOf(key, metric, includeFailing, includeFailing ? withFailingRuns(key.benchmark(), key.keyId(), metric)
-                        : catalog.leaderboard(key.benchmark(), key.keyId(), metric)));
-    }
-
-    private Board boardOf(KeyRow key, String metric, boolean includeFailing, List<LeaderboardRow> rows) {
-        LeaderboardExtras x = extras == null ? null : extras.of(key, metric, includeFailing, rows);
+    /** The board of a key and metric, with failing runs counted or not, of the runs with one framework version or all. */
+    private Board board(KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean includeFailing, String software) {
+        List<LeaderboardRow> rows = software != null ? cells.versionRows(key.benchmark(), key.keyId(), metric, software)
+                : includeFailing ? withFailingRuns(key.keyId(), metric) : queries.leaderboardOfKey(key.keyId(), metric);
+        LeaderboardExtras x = extras.of(key, benchmarkKeys, metric, includeFailing, rows);
         List<Board.Row> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             LeaderboardRow r = rows.get(i);
-            out.add(new Board.Row(r, Labels.device(r.deviceId()), x == null || x.columns().isEmpty() ? null : x.columns().get(i)));
+            out.add(new Board.Row(r, Labels.device(r.deviceId()), x.columns().isEmpty() ? null : x.columns().get(i)));
         }
-        return new Board(List.copyOf(out), x);
+        return new Board(out, x);
     }
 
-    /** Published rows as stored, measured rows recomputed over every completed run, those failing a validity check too. */
-    private List<LeaderboardRow> withFailingRuns(String benchmark, String keyId, String metric) {
-        List<LeaderboardRow> rows = new ArrayList<>(catalog.leaderboard(benchmark, keyId, metric).stream()
+    /** Published rows as stored, measured rows over every completed run, those failing a validity check too. */
+    private List<LeaderboardRow> withFailingRuns(String keyId, String metric) {
+        List<LeaderboardRow> rows = new ArrayList<>(queries.leaderboardOfKey(keyId, metric).stream()
                 .filter(r -> "published".equals(r.source())).toList());
-        catalog.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
+        queries.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
         return rows;
     }
 
@@ -176,18 +161,16 @@ public class LeaderboardService {
         return wanted == null || wanted.isBlank() || wanted.equals(key.valueOf(dimension));
     }
 
-    /** The values of a dimension under a benchmark's keys, in order; once per change of the read model. */
-    private List<String> distinct(String benchmark, List<KeyRow> keys, String dimension) {
-        return catalog.cached("leaderboard dimension values\n" + benchmark + "\n" + dimension, () -> {
-            Set<String> values = new TreeSet<>(Labels::compareValues);
-            keys.forEach(k -> {
-                String v = k.key().valueOf(dimension);
-                if (v != null) {
-                    values.add(v);
-                }
-            });
-            return List.copyOf(values);
+    /** The values of a dimension under a benchmark's keys, in order. */
+    private static List<String> distinct(List<KeyRow> keys, String dimension) {
+        Set<String> values = new TreeSet<>(Labels::compareValues);
+        keys.forEach(k -> {
+            String v = k.key().valueOf(dimension);
+            if (v != null) {
+                values.add(v);
+            }
         });
+        return List.copyOf(values);
     }
 
     static List<Option> options(List<String> values, String selected) {

@@ -3,7 +3,6 @@ package dev.podium.query.view;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.chart.Chart;
 import dev.podium.query.chart.LineCharts;
-import dev.podium.query.data.Catalog;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
@@ -33,11 +32,9 @@ public class LocalService {
     private static final int MAX_CURVES = 50;
 
     private final Queries queries;
-    private final Catalog catalog;
 
-    public LocalService(Queries queries, Catalog catalog) {
+    public LocalService(Queries queries) {
         this.queries = queries;
-        this.catalog = catalog;
     }
 
     public LocalView build(LocalQuery requested) {
@@ -71,9 +68,9 @@ public class LocalService {
         Chart chart = LineCharts.categorical(q.metric() + " ÷ its own value at " + q.param() + "=" + base + ", by " + q.param(),
                 "×", axis, lines);
 
-        List<RunSummary> runs = catalog.benchmarks().contains(q.benchmark()) ? queries.recentRunsOfBenchmark(q.benchmark(), 20) : List.of();
+        List<RunSummary> runs = queries.benchmarkExists(q.benchmark()) ? queries.recentRunsOfBenchmark(q.benchmark(), 20) : List.of();
         List<LocalView.Source> sources = new ArrayList<>();
-        if (catalog.benchmarks().contains(q.published())) {
+        if (queries.benchmarkExists(q.published())) {
             List<String> names = queries.claimSources(q.published());
             Map<String, PublishedClaim> first = new LinkedHashMap<>();
             if (!names.isEmpty()) {
@@ -92,10 +89,10 @@ public class LocalService {
     }
 
     private List<Series> series(String benchmark, String source, LocalQuery q) {
-        if (!catalog.benchmarks().contains(benchmark)) {
+        if (!queries.benchmarkExists(benchmark)) {
             return List.of();
         }
-        List<KeyRow> keys = catalog.keys(benchmark).stream().filter(k -> k.key().valueOf(q.param()) != null).toList();
+        List<KeyRow> keys = queries.keys(benchmark).stream().filter(k -> k.key().valueOf(q.param()) != null).toList();
         if (keys.isEmpty()) {
             return List.of();
         }

@@ -3,9 +3,6 @@ package dev.podium.query.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class EfficiencyTest {
@@ -36,26 +33,5 @@ class EfficiencyTest {
         // a time: 100 s on 1, 16 s on 8 (ideal 12.5 s)
         assertThat(Efficiency.scaling(16, 8, 100, 1, true)).isCloseTo(0.78125, within(1e-12));
         assertThat(Efficiency.scaling(0, 8, 100, 1, false)).isNull();
-    }
-
-    @Test
-    void systemPowerSumsEachDevicesAverage() {
-        assertThat(Efficiency.systemWatts(List.of(new double[] {0, 300}, new double[] {0, 500}, new double[] {1, 350}))).isCloseTo(750, within(1e-12));
-        assertThat(Efficiency.systemWatts(List.of())).isNull();
-    }
-
-    @Test
-    void joulesPerSampleAverageOverRunsWithPower() {
-        UUID a = new UUID(0, 1);
-        UUID b = new UUID(0, 2);
-        UUID c = new UUID(0, 3);
-        List<StatsQueries.RunValues> runs = List.of(
-                new StatsQueries.RunValues(a, "k", "d", 1, "SYSTEM", "samples/s", "HIGHER_IS_BETTER", 50.0, new double[0], true),
-                new StatsQueries.RunValues(b, "k", "d", 2, "PER_ACCELERATOR", "samples/s", "HIGHER_IS_BETTER", 50.0, new double[0], true),
-                new StatsQueries.RunValues(c, "k", "d", 1, "SYSTEM", "samples/s", "HIGHER_IS_BETTER", 50.0, new double[0], true));
-        Map<String, Double> j = Efficiency.meanJoules(runs, Map.of(a, 400.0, b, 800.0), StatsQueries.RunValues::deviceId);
-        // run a: 400 W / 50 = 8 J; run b: 800 W / (50 x 2) = 8 J; run c has no power.
-        assertThat(j).containsOnlyKeys("d");
-        assertThat(j.get("d")).isCloseTo(8.0, within(1e-12));
     }
 }

@@ -6,6 +6,7 @@ import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.Statistics;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -40,6 +41,8 @@ public final class StatsSeeds {
             + "in units of σ², σ from the MAD of first differences, segments of at least 3 points";
     public static final double[][] A100_RUNS = {{50.1, 49.8, 50.3}, {50.6, 50.2, 49.9}, {49.7, 50.0, 50.4}};
     public static final UUID FAILING_RUN = UUID.fromString("0193a0c0-0000-7000-8000-0000000005ff");
+    /** The A100 runs' power samples. */
+    private static final double A100_WATTS = 400;
     private static final Instant START = SeedData.T0.minusSeconds(40L * 86400);
     private static final ObjectMapper JSON = EventCodec.newMapper();
 
@@ -80,7 +83,7 @@ public final class StatsSeeds {
             a100Means.add(Statistics.of(toList(A100_RUNS[i])).mean());
             List<Sample> power = new ArrayList<>();
             for (int t = 0; t < 20; t++) {
-                power.add(new Sample(t * 5, 400, 0, 0));
+                power.add(new Sample(t * 5, A100_WATTS, 0, 0));
             }
             update(c, "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, 'POWER', 5, 'W', ?::jsonb)", id,
                     json(power));
@@ -101,6 +104,18 @@ public final class StatsSeeds {
         row(c, one, H200, h200Means);
         row(c, one, A100, a100Means);
         row(c, eight, H200, List.of(640.0));
+        energy(c, one, A100, a100Means, A100_WATTS);
+    }
+
+    /** The energy row ingest's EnergyProjection keeps for valid runs at {@code watts}: joules per sample and watts, summed. */
+    private static void energy(Connection c, ComparisonKey k, String device, List<Double> means, double watts) throws SQLException {
+        BigDecimal joules = BigDecimal.ZERO;
+        for (double m : means) {
+            joules = joules.add(new BigDecimal(Double.toString(watts / m)));
+        }
+        update(c, "INSERT INTO proj_energy_cell (key_id, metric, device_id, runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, "
+                + "failing_watts_sum) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0)", k.id(), METRIC, device, means.size(), joules,
+                BigDecimal.valueOf(watts * means.size()));
     }
 
     private static void history(Connection c, ComparisonKey k, String device, int points) throws SQLException {
