@@ -18,22 +18,40 @@ final class Layering {
     static final String BENCH = "dev.podium.bench..";
     static final String RELIABILITY = "dev.podium.reliability..";
 
-    static final ArchRule EVENTS_DEPENDS_ON_NOTHING_OF_OURS = noClasses().that().resideInAPackage(EVENTS)
-            .should().dependOnClassesThat().resideInAnyPackage(INGEST, QUERY, AGENT, BENCH, RELIABILITY)
+    static final ArchRule EVENTS_DEPENDS_ON_NOTHING_OF_OURS = noClasses()
+            .that()
+            .resideInAPackage(EVENTS)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(INGEST, QUERY, AGENT, BENCH, RELIABILITY)
             .as("events depends on nothing of ours");
-    static final ArchRule INGEST_USES_NO_OTHER_SERVICE = noClasses().that().resideInAPackage(INGEST)
-            .should().dependOnClassesThat().resideInAnyPackage(QUERY, AGENT, BENCH, RELIABILITY)
+    static final ArchRule INGEST_USES_NO_OTHER_SERVICE = noClasses()
+            .that()
+            .resideInAPackage(INGEST)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(QUERY, AGENT, BENCH, RELIABILITY)
             .as("ingest-service uses no other service's code");
-    static final ArchRule QUERY_USES_NO_OTHER_SERVICE = noClasses().that().resideInAPackage(QUERY)
-            .should().dependOnClassesThat().resideInAnyPackage(INGEST, AGENT, BENCH, RELIABILITY)
+    static final ArchRule QUERY_USES_NO_OTHER_SERVICE = noClasses()
+            .that()
+            .resideInAPackage(QUERY)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(INGEST, AGENT, BENCH, RELIABILITY)
             .as("query-service uses no other service's code");
-    static final ArchRule AGENT_USES_NO_OTHER_SERVICE = noClasses().that().resideInAPackage(AGENT)
-            .should().dependOnClassesThat().resideInAnyPackage(INGEST, QUERY, BENCH, RELIABILITY)
+    static final ArchRule AGENT_USES_NO_OTHER_SERVICE = noClasses()
+            .that()
+            .resideInAPackage(AGENT)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(INGEST, QUERY, BENCH, RELIABILITY)
             .as("runner-agent uses no other service's code");
 
-    static final List<ArchRule> ALL = List.of(EVENTS_DEPENDS_ON_NOTHING_OF_OURS, INGEST_USES_NO_OTHER_SERVICE,
-            QUERY_USES_NO_OTHER_SERVICE, AGENT_USES_NO_OTHER_SERVICE);
+    static final List<ArchRule> ALL = List.of(
+            EVENTS_DEPENDS_ON_NOTHING_OF_OURS,
+            INGEST_USES_NO_OTHER_SERVICE,
+            QUERY_USES_NO_OTHER_SERVICE,
+            AGENT_USES_NO_OTHER_SERVICE);
 
-    private Layering() {
-    }
+    private Layering() {}
 }

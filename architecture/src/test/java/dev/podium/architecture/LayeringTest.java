@@ -19,35 +19,46 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
 
-    private static final List<String> MODULES = List.of("events", "ingest-service", "query-service", "runner-agent",
-            "bench");
+    private static final List<String> MODULES =
+            List.of("events", "ingest-service", "query-service", "runner-agent", "bench");
 
     @Test
     void everyModuleKeepsTheLayering() {
         JavaClasses main = mainClasses();
         for (String pkg : List.of("dev.podium.events", "dev.podium.ingest", "dev.podium.query", "dev.podium.agent")) {
             assertThat(main.stream().anyMatch(c -> c.getPackageName().startsWith(pkg)))
-                    .as("classes of %s were imported", pkg).isTrue();
+                    .as("classes of %s were imported", pkg)
+                    .isTrue();
         }
         Layering.ALL.forEach(rule -> rule.check(main));
     }
 
     @Test
     void eachRuleCatchesTheFixtureThatBreaksIt() {
-        JavaClasses fixtures = new ClassFileImporter().importPackages("dev.podium.events.layeringfixture",
-                "dev.podium.ingest.layeringfixture", "dev.podium.query.layeringfixture", "dev.podium.agent.layeringfixture");
+        JavaClasses fixtures = new ClassFileImporter()
+                .importPackages(
+                        "dev.podium.events.layeringfixture",
+                        "dev.podium.ingest.layeringfixture",
+                        "dev.podium.query.layeringfixture",
+                        "dev.podium.agent.layeringfixture");
         Map<ArchRule, String> broken = Map.of(
-                Layering.EVENTS_DEPENDS_ON_NOTHING_OF_OURS, "dev.podium.events.layeringfixture.ContractReachingIntoIngest",
+                Layering.EVENTS_DEPENDS_ON_NOTHING_OF_OURS,
+                        "dev.podium.events.layeringfixture.ContractReachingIntoIngest",
                 Layering.INGEST_USES_NO_OTHER_SERVICE, "dev.podium.ingest.layeringfixture.IngestCallingQuery",
                 Layering.QUERY_USES_NO_OTHER_SERVICE, "dev.podium.query.layeringfixture.QueryCallingAgent",
                 Layering.AGENT_USES_NO_OTHER_SERVICE, "dev.podium.agent.layeringfixture.AgentCallingIngest");
         broken.forEach((rule, offender) -> assertThatThrownBy(() -> rule.check(fixtures))
-                .as(rule.getDescription()).isInstanceOf(AssertionError.class).hasMessageContaining(offender));
+                .as(rule.getDescription())
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining(offender));
     }
 
     private static JavaClasses mainClasses() {
-        ClassFileImporter importer = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
-        List<Path> dirs = MODULES.stream().map(m -> Path.of("..", m, "target", "classes")).filter(Files::isDirectory)
+        ClassFileImporter importer =
+                new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
+        List<Path> dirs = MODULES.stream()
+                .map(m -> Path.of("..", m, "target", "classes"))
+                .filter(Files::isDirectory)
                 .toList();
         assertThat(dirs).as("compiled modules").hasSize(MODULES.size());
         return importer.importPaths(dirs);

@@ -19,17 +19,22 @@ import picocli.CommandLine.Option;
  * under {@code podium-agent run} with its CPU and accelerator samplers on, in interleaved pairs whose order alternates.
  * The figure is the relative throughput loss per pair, (bare - agent) / bare, with a Student-t 95% interval.
  */
-@Command(name = "agent-overhead", mixinStandardHelpOptions = true,
+@Command(
+        name = "agent-overhead",
+        mixinStandardHelpOptions = true,
         description = "reference workload bare vs under the agent, interleaved pairs")
 final class AgentOverhead implements Callable<Integer> {
 
-    private static final Pattern METRIC = Pattern.compile("\"name\": \"train_samples_per_second\".*\"value\": ([0-9.eE+-]+)");
+    private static final Pattern METRIC =
+            Pattern.compile("\"name\": \"train_samples_per_second\".*\"value\": ([0-9.eE+-]+)");
     private static final Pattern AGENT = Pattern.compile("rep 1/1: train_samples_per_second = ([0-9.]+)");
 
     @Option(names = "--agent", required = true, description = "the podium-agent launcher")
     Path agent;
+
     @Option(names = "--python", defaultValue = "/usr/bin/python3")
     String python;
+
     @Option(names = "--work", required = true, description = "a scratch directory")
     Path work;
     /**
@@ -39,12 +44,16 @@ final class AgentOverhead implements Callable<Integer> {
      */
     @Option(names = "--pairs", defaultValue = "20")
     int pairs;
+
     @Option(names = "--steps", defaultValue = "200")
     int steps;
+
     @Option(names = "--size", defaultValue = "tiny")
     String size;
+
     @Option(names = "--sample-interval-ms", defaultValue = "1000")
     int sampleIntervalMs;
+
     @Option(names = "--report")
     Path reportFile;
 
@@ -74,14 +83,32 @@ final class AgentOverhead implements Callable<Integer> {
                 pool: default
                 """.formatted(size, steps, python));
         Path key = work.resolve("agent.key");
-        Files.writeString(key, "agent.id=bench-agent\nkey.id=bench-key\nkey.secret="
-                + EventSigner.newSecret() + "\n");
+        Files.writeString(key, "agent.id=bench-agent\nkey.id=bench-key\nkey.secret=" + EventSigner.newSecret() + "\n");
         // One agent run first: it extracts the script the bare runs use, and warms the file cache for both.
         agentRun(job, key, home);
         Path script = home.resolve("workload/podium_reference.py");
-        List<String> bare = List.of(python, "-u", script.toString(), "--size", size, "--batch-size", "8",
-                "--dataloader-num-workers", "0", "--precision", "fp32", "--steps", Integer.toString(steps),
-                "--warmup-steps", "3", "--seed", "42", "--device", "cpu", "--threads", "1");
+        List<String> bare = List.of(
+                python,
+                "-u",
+                script.toString(),
+                "--size",
+                size,
+                "--batch-size",
+                "8",
+                "--dataloader-num-workers",
+                "0",
+                "--precision",
+                "fp32",
+                "--steps",
+                Integer.toString(steps),
+                "--warmup-steps",
+                "3",
+                "--seed",
+                "42",
+                "--device",
+                "cpu",
+                "--threads",
+                "1");
         List<Double> losses = new ArrayList<>();
         for (int i = 0; i < pairs; i++) {
             double b;
@@ -98,9 +125,10 @@ final class AgentOverhead implements Callable<Integer> {
             report.line("agent-overhead: pair %2d: bare %.1f, agent %.1f samples/s: %+.2f%%", i + 1, b, a, 100 * loss);
         }
         Stats.MeanCi ci = Stats.meanCi(losses);
-        report.line("agent-overhead: %d pairs, throughput loss under the agent %.2f%% (95%% CI %.2f%% .. %.2f%%); "
-                + "target upper bound <= 2%%: %s", pairs, 100 * ci.mean(), 100 * ci.low(), 100 * ci.high(),
-                Report.verdict(ci.high() <= 0.02));
+        report.line(
+                "agent-overhead: %d pairs, throughput loss under the agent %.2f%% (95%% CI %.2f%% .. %.2f%%); "
+                        + "target upper bound <= 2%%: %s",
+                pairs, 100 * ci.mean(), 100 * ci.low(), 100 * ci.high(), Report.verdict(ci.high() <= 0.02));
         return 0;
     }
 
@@ -109,8 +137,20 @@ final class AgentOverhead implements Callable<Integer> {
     }
 
     private double agentRun(Path job, Path key, Path home) throws Exception {
-        return run(new ProcessBuilder(agent.toString(), "run", job.toString(), "--key-file", key.toString(), "--home",
-                home.toString(), "--sample-interval-ms", Integer.toString(sampleIntervalMs), "--python", python), AGENT);
+        return run(
+                new ProcessBuilder(
+                        agent.toString(),
+                        "run",
+                        job.toString(),
+                        "--key-file",
+                        key.toString(),
+                        "--home",
+                        home.toString(),
+                        "--sample-interval-ms",
+                        Integer.toString(sampleIntervalMs),
+                        "--python",
+                        python),
+                AGENT);
     }
 
     private static double run(ProcessBuilder pb, Pattern pattern) throws Exception {

@@ -17,7 +17,6 @@ import dev.podium.events.run.RunStarted;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
@@ -38,17 +37,18 @@ import java.util.UUID;
 final class BaselineWriter {
 
     /** An event prepared outside the timed part: JSON of the payload and the hash of the record bytes. */
-    record Prepared(Envelope envelope, String payloadJson, String hash, int partition, long offset) {
-    }
+    record Prepared(Envelope envelope, String payloadJson, String hash, int partition, long offset) {}
 
-    private record LeaderKey(String keyId, String metric, String deviceId) {
-    }
+    private record LeaderKey(String keyId, String metric, String deviceId) {}
 
     /** A leaderboard row's content; the first run is the first seen, which needs no ordering of run ids. */
     private record RowSums(RunMeans means, int n, Timestamp last, UUID firstRunId) {
 
         RowSums plus(double mean, int runN, Timestamp at, UUID runId) {
-            return new RowSums(means.plus(mean), n + runN, last == null || at.after(last) ? at : last,
+            return new RowSums(
+                    means.plus(mean),
+                    n + runN,
+                    last == null || at.after(last) ? at : last,
                     firstRunId == null ? runId : firstRunId);
         }
     }
@@ -62,7 +62,8 @@ final class BaselineWriter {
     }
 
     Prepared prepare(Envelope e, byte[] value, long offset) throws Exception {
-        return new Prepared(e, codec.mapper().writeValueAsString(e.payload()), EventCodec.contentHash(value), 0, offset);
+        return new Prepared(
+                e, codec.mapper().writeValueAsString(e.payload()), EventCodec.contentHash(value), 0, offset);
     }
 
     void writeBatch(Connection c, List<Prepared> batch) throws Exception {
@@ -77,8 +78,7 @@ final class BaselineWriter {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, key_id, occurred_at,
                                          kafka_topic, kafka_partition, kafka_offset, payload, payload_hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) RETURNING position""",
-                new String[] {"position"})) {
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?) RETURNING position""", new String[] {"position"})) {
             for (Prepared p : batch) {
                 Envelope e = p.envelope();
                 ps.setObject(1, e.eventId());
@@ -123,9 +123,19 @@ final class BaselineWriter {
                     for (Metric m : r.metrics()) {
                         results.add(new Object[] {r.runId(), m, s});
                         if (s != null) {
-                            LeaderKey k = new LeaderKey(s.key().id(), m.name(), s.accelerators().get(0).deviceId());
-                            leaderboard.put(k, leaderboard.getOrDefault(k, new RowSums(RunMeans.NONE, 0, null, null))
-                                    .plus(m.statistics().mean(), m.statistics().n(), ts(e.occurredAt()), r.runId()));
+                            LeaderKey k = new LeaderKey(
+                                    s.key().id(),
+                                    m.name(),
+                                    s.accelerators().get(0).deviceId());
+                            leaderboard.put(
+                                    k,
+                                    leaderboard
+                                            .getOrDefault(k, new RowSums(RunMeans.NONE, 0, null, null))
+                                            .plus(
+                                                    m.statistics().mean(),
+                                                    m.statistics().n(),
+                                                    ts(e.occurredAt()),
+                                                    r.runId()));
                             touched.put(k, true);
                         }
                     }
@@ -139,8 +149,13 @@ final class BaselineWriter {
         c.commit();
     }
 
-    private void writeCatalog(Connection c, Map<String, Object[]> hosts, Map<String, Long> devices,
-            Map<String, Long> benchmarks, Map<String, ComparisonKey> keys) throws Exception {
+    private void writeCatalog(
+            Connection c,
+            Map<String, Object[]> hosts,
+            Map<String, Long> devices,
+            Map<String, Long> benchmarks,
+            Map<String, ComparisonKey> keys)
+            throws Exception {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
                                        kernel, last_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -225,7 +240,11 @@ final class BaselineWriter {
                 if (s == null) {
                     ps.setNull(8, Types.INTEGER);
                 } else {
-                    ps.setInt(8, s.accelerators().stream().mapToInt(Accelerator::total).sum());
+                    ps.setInt(
+                            8,
+                            s.accelerators().stream()
+                                    .mapToInt(Accelerator::total)
+                                    .sum());
                 }
                 ps.setString(9, s == null ? null : s.host().machineId());
                 ps.setString(10, s == null ? null : codec.mapper().writeValueAsString(s.workload()));

@@ -13,11 +13,17 @@ import org.flywaydb.core.Flyway;
 /** Database helpers: the schema from the migrations module, and row counts of the tables the benchmarks write. */
 final class Db {
 
-    static final List<String> TABLES = List.of("event_store", "proj_run", "proj_result", "proj_leaderboard_row",
-            "proj_comparison_key", "proj_device", "proj_host", "proj_benchmark");
+    static final List<String> TABLES = List.of(
+            "event_store",
+            "proj_run",
+            "proj_result",
+            "proj_leaderboard_row",
+            "proj_comparison_key",
+            "proj_device",
+            "proj_host",
+            "proj_benchmark");
 
-    private Db() {
-    }
+    private Db() {}
 
     static Connection connect(String url) throws SQLException {
         return DriverManager.getConnection(url, "postgres", "");
@@ -25,11 +31,16 @@ final class Db {
 
     /** Applies db/migration of the migrations module: the same tables and indexes ingest-service writes to. */
     static void migrate(String url) {
-        Flyway.configure().dataSource(url, "postgres", "").locations("classpath:db/migration").load().migrate();
+        Flyway.configure()
+                .dataSource(url, "postgres", "")
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
     }
 
     static long count(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }

@@ -17,8 +17,7 @@ final class EventStoreLoader implements AutoCloseable {
     private static final int BATCH = 5000;
 
     /** An event ready to insert: its payload's JSON and the content hash of its record, computed off the writer. */
-    record Row(Envelope envelope, String payloadJson, String hash) {
-    }
+    record Row(Envelope envelope, String payloadJson, String hash) {}
 
     private final Connection connection;
     private final PreparedStatement insert;
@@ -39,7 +38,9 @@ final class EventStoreLoader implements AutoCloseable {
 
     static Row row(ResultEvents.Signed s, EventCodec codec) {
         try {
-            return new Row(s.envelope(), codec.mapper().writeValueAsString(s.envelope().payload()),
+            return new Row(
+                    s.envelope(),
+                    codec.mapper().writeValueAsString(s.envelope().payload()),
                     EventCodec.contentHash(s.value()));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
@@ -81,7 +82,8 @@ final class EventStoreLoader implements AutoCloseable {
     /** Commits what is left and analyzes the store, so that the rebuild's reads of it are planned on its real size. */
     @Override
     public void close() throws SQLException {
-        try (connection; insert) {
+        try (connection;
+                insert) {
             flush();
             connection.setAutoCommit(true);
             try (var s = connection.createStatement()) {

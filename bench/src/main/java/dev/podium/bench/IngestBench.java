@@ -39,39 +39,61 @@ import picocli.CommandLine.Option;
  * </ol>
  * Needs {@code track_commit_timestamp = on} on the ingest database's server.
  */
-@Command(name = "ingest", mixinStandardHelpOptions = true, description = "Kafka → event store + projections vs a JDBC baseline")
+@Command(
+        name = "ingest",
+        mixinStandardHelpOptions = true,
+        description = "Kafka → event store + projections vs a JDBC baseline")
 final class IngestBench implements Callable<Integer> {
 
     @Option(names = "--bootstrap", required = true)
     String bootstrap;
+
     @Option(names = "--topic", defaultValue = "podium.events")
     String topic;
+
     @Option(names = "--jdbc", required = true, description = "ingest-service's database (read only here)")
     String jdbc;
+
     @Option(names = "--baseline-jdbc", required = true, description = "an empty database for the baseline")
     String baselineJdbc;
+
     @Option(names = "--key-id", required = true)
     String keyId;
+
     @Option(names = "--secret", required = true, description = "the agent key's secret (URL-safe base64)")
     String secret;
+
     @Option(names = "--events", defaultValue = "40000", description = "events in the maximum-rate and baseline phases")
     int events;
+
     @Option(names = "--warmup", defaultValue = "10000")
     int warmup;
+
     @Option(names = "--batch", defaultValue = "500", description = "baseline batch size (ingest's max.poll.records)")
     int batch;
+
     @Option(names = "--keys", defaultValue = "200", description = "comparison keys the runs are spread over")
     int keys;
-    @Option(names = "--rates", split = ",", defaultValue = "0.25,0.5,0.75",
+
+    @Option(
+            names = "--rates",
+            split = ",",
+            defaultValue = "0.25,0.5,0.75",
             description = "open-loop rates as fractions of the measured maximum")
     List<Double> rates;
+
     @Option(names = "--rounds", defaultValue = "5", description = "baseline and ingest alternate this many times")
     int rounds;
+
     @Option(names = "--seconds", defaultValue = "20", description = "seconds of each open-loop phase")
     int seconds;
-    @Option(names = "--lag-warmup", defaultValue = "10",
+
+    @Option(
+            names = "--lag-warmup",
+            defaultValue = "10",
             description = "seconds of open loop at half the maximum before the measured phases, not counted")
     int lagWarmup;
+
     @Option(names = "--report", description = "append the results to this file")
     Path reportFile;
 
@@ -107,18 +129,21 @@ final class IngestBench implements Callable<Integer> {
                 ingestEvents += i[0];
                 ingestSeconds += i[1];
                 ratios.add(i[0] / i[1] / b);
-                report.line("ingest: round %d: baseline %.0f events/s, ingest %.0f events/s (%.0f transactions), ratio %.2fx",
+                report.line(
+                        "ingest: round %d: baseline %.0f events/s, ingest %.0f events/s (%.0f transactions), ratio %.2fx",
                         r, b, i[0] / i[1], i[2], i[0] / i[1] / b);
             }
             double baseline = rounds * perRound / baselineSeconds;
             max = ingestEvents / ingestSeconds;
             double ratio = max / baseline;
             double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).toArray();
-            report.line("baseline: %.0f events/s (%d events in batches of %d, %d rounds)", baseline, rounds * perRound,
-                    batch, rounds);
+            report.line(
+                    "baseline: %.0f events/s (%d events in batches of %d, %d rounds)",
+                    baseline, rounds * perRound, batch, rounds);
             report.line("ingest: sustained %.0f events/s over backlogs of %d events", max, perRound);
-            report.line("ingest: ratio to the baseline %.2fx (median of rounds %.2fx; target >= 0.6x: %s)", ratio,
-                    Stats.percentile(sorted, 50), Report.verdict(ratio >= 0.6));
+            report.line(
+                    "ingest: ratio to the baseline %.2fx (median of rounds %.2fx; target >= 0.6x: %s)",
+                    ratio, Stats.percentile(sorted, 50), Report.verdict(ratio >= 0.6));
         }
         // Settled only now that the baseline's connection is closed: a backend that stays open reports its inserts to
         // the statistics later, and autovacuum then analyzed the baseline's tables (0.6 s of CPU) in the middle of a
@@ -126,18 +151,31 @@ final class IngestBench implements Callable<Integer> {
         settle();
         try (KafkaProducer<String, byte[]> producer = producer(null)) {
             if (lagWarmup > 0) {
-                openLoop(producer, new ResultEvents(runTag + "-lagwarm", keys, secretBytes), 0.5, max * 0.5, lagWarmup,
+                openLoop(
+                        producer,
+                        new ResultEvents(runTag + "-lagwarm", keys, secretBytes),
+                        0.5,
+                        max * 0.5,
+                        lagWarmup,
                         false);
             }
             Map<Double, Double> p99s = new HashMap<>();
             for (double f : rates) {
-                p99s.put(f, openLoop(producer, new ResultEvents(runTag + "-lag" + f, keys, secretBytes), f, max * f,
-                        seconds, true));
+                p99s.put(
+                        f,
+                        openLoop(
+                                producer,
+                                new ResultEvents(runTag + "-lag" + f, keys, secretBytes),
+                                f,
+                                max * f,
+                                seconds,
+                                true));
             }
             Double atHalf = p99s.get(0.5);
             if (atHalf != null) {
-                report.line("ingest: p99 lag at half the maximum rate %.0f ms (target <= 200 ms: %s)", atHalf,
-                        Report.verdict(atHalf <= 200));
+                report.line(
+                        "ingest: p99 lag at half the maximum rate %.0f ms (target <= 200 ms: %s)",
+                        atHalf, Report.verdict(atHalf <= 200));
             }
         }
         report.line("ingest: rows in ingest's database  %s", Db.rowCounts(jdbc));
@@ -170,8 +208,10 @@ final class IngestBench implements Callable<Integer> {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        // The agent's settings (runner-agent's Publisher): 5 ms of linger lets the records of those milliseconds share a
-        // request. With 1 ms, as this command used until 2026-11-30, the broker took about one request per record, and on
+        // The agent's settings (runner-agent's Publisher): 5 ms of linger lets the records of those milliseconds share
+        // a
+        // request. With 1 ms, as this command used until 2026-11-30, the broker took about one request per record, and
+        // on
         // two cores its CPU and this process's came out of what ingest and PostgreSQL had at the lag phases' rates.
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId == null ? "podium-bench" : transactionalId);
@@ -219,7 +259,8 @@ final class IngestBench implements Callable<Integer> {
         System.gc();
         producer.commitTransaction();
         waitFor(before, records.size());
-        try (Connection c = Db.connect(jdbc); PreparedStatement ps = c.prepareStatement("""
+        try (Connection c = Db.connect(jdbc);
+                PreparedStatement ps = c.prepareStatement("""
                 SELECT count(*), t FROM (SELECT xmin::text AS x, extract(epoch FROM pg_xact_commit_timestamp(xmin))::float8 AS t
                                          FROM event_store WHERE position > ?) AS s
                 GROUP BY x, t ORDER BY t""")) {
@@ -244,8 +285,14 @@ final class IngestBench implements Callable<Integer> {
      * 500-870 ms, then 50-120 ms). A service that has been running meets neither; the warm-up pays for both and is
      * reported on one line, not counted.
      */
-    private double openLoop(KafkaProducer<String, byte[]> producer, ResultEvents gen, double fraction, double rate,
-            int seconds, boolean measured) throws Exception {
+    private double openLoop(
+            KafkaProducer<String, byte[]> producer,
+            ResultEvents gen,
+            double fraction,
+            double rate,
+            int seconds,
+            boolean measured)
+            throws Exception {
         int n = (int) Math.round(rate * seconds);
         List<ResultEvents.Signed> records = generate(gen, n);
         long before = maxPosition();
@@ -278,7 +325,8 @@ final class IngestBench implements Callable<Integer> {
         int i = 0;
         // recorded_at is the insert's clock_timestamp(): it splits each lag into the way to the database (Kafka, the
         // poll, the check, the batch ahead) and the rest of its transaction (projections, commit).
-        try (Connection c = Db.connect(jdbc); PreparedStatement ps = c.prepareStatement("""
+        try (Connection c = Db.connect(jdbc);
+                PreparedStatement ps = c.prepareStatement("""
                 SELECT event_id, (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000000)::bigint,
                        (extract(epoch FROM recorded_at) * 1000000)::bigint
                 FROM event_store WHERE position > ?""")) {
@@ -298,20 +346,34 @@ final class IngestBench implements Callable<Integer> {
         double p50 = Stats.percentile(lags, 50);
         double p99 = Stats.percentile(lags, 99);
         if (!measured) {
-            report.line("ingest: open-loop warm-up, %d s at %.2f of the maximum = %.0f events/s (not counted): lag p50 %.0f ms, "
-                    + "p99 %.0f ms; p99 per %d s: %s", seconds, fraction, rate, p50, p99, TIMELINE_WINDOW_SECONDS,
-                    timeline(lags, dueSeconds, i, start));
+            report.line(
+                    "ingest: open-loop warm-up, %d s at %.2f of the maximum = %.0f events/s (not counted): lag p50 %.0f ms, "
+                            + "p99 %.0f ms; p99 per %d s: %s",
+                    seconds, fraction, rate, p50, p99, TIMELINE_WINDOW_SECONDS, timeline(lags, dueSeconds, i, start));
             return p99;
         }
-        report.line("ingest: open loop at %.2f of the maximum = %.0f events/s (%d events, produced in %.1f s): "
-                + "lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (to the insert p50 %.0f / p99 %.0f ms, insert to commit "
-                + "p50 %.0f / p99 %.0f ms)", fraction, rate, records.size(), sent, p50, p99, Stats.percentile(lags, 100),
-                Stats.percentile(toInsert, 50), Stats.percentile(toInsert, 99), Stats.percentile(toCommit, 50),
+        report.line(
+                "ingest: open loop at %.2f of the maximum = %.0f events/s (%d events, produced in %.1f s): "
+                        + "lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (to the insert p50 %.0f / p99 %.0f ms, insert to commit "
+                        + "p50 %.0f / p99 %.0f ms)",
+                fraction,
+                rate,
+                records.size(),
+                sent,
+                p50,
+                p99,
+                Stats.percentile(lags, 100),
+                Stats.percentile(toInsert, 50),
+                Stats.percentile(toInsert, 99),
+                Stats.percentile(toCommit, 50),
                 Stats.percentile(toCommit, 99));
-        report.line("ingest:   p99 lag (ms) per %d s of the phase: %s", TIMELINE_WINDOW_SECONDS,
-                timeline(lags, dueSeconds, i, start));
-        report.line("ingest:   the producer's own delay (send() called after its scheduled time): p50 %.1f ms, p99 %.1f ms, "
-                + "max %.1f ms", Stats.percentile(late, 50), Stats.percentile(late, 99), Stats.percentile(late, 100));
+        report.line(
+                "ingest:   p99 lag (ms) per %d s of the phase: %s",
+                TIMELINE_WINDOW_SECONDS, timeline(lags, dueSeconds, i, start));
+        report.line(
+                "ingest:   the producer's own delay (send() called after its scheduled time): p50 %.1f ms, p99 %.1f ms, "
+                        + "max %.1f ms",
+                Stats.percentile(late, 50), Stats.percentile(late, 99), Stats.percentile(late, 100));
         return p99;
     }
 
@@ -325,12 +387,15 @@ final class IngestBench implements Callable<Integer> {
     private void settle() throws Exception {
         long t0 = System.nanoTime();
         for (String url : List.of(jdbc, baselineJdbc)) {
-            try (Connection c = Db.connect(url); Statement s = c.createStatement()) {
+            try (Connection c = Db.connect(url);
+                    Statement s = c.createStatement()) {
                 s.execute("VACUUM (ANALYZE)");
                 s.execute("CHECKPOINT");
             }
         }
-        report.line("ingest: both databases vacuumed and checkpointed before the lag phases (%.1f s)", (System.nanoTime() - t0) / 1e9);
+        report.line(
+                "ingest: both databases vacuumed and checkpointed before the lag phases (%.1f s)",
+                (System.nanoTime() - t0) / 1e9);
     }
 
     private static final int TIMELINE_WINDOW_SECONDS = 2;
@@ -342,21 +407,26 @@ final class IngestBench implements Callable<Integer> {
     private static String timeline(double[] lags, double[] dueSeconds, int n, Instant start) {
         Map<Integer, List<Double>> windows = new TreeMap<>();
         for (int k = 0; k < n; k++) {
-            windows.computeIfAbsent((int) (dueSeconds[k] / TIMELINE_WINDOW_SECONDS), w -> new ArrayList<>()).add(lags[k]);
+            windows.computeIfAbsent((int) (dueSeconds[k] / TIMELINE_WINDOW_SECONDS), w -> new ArrayList<>())
+                    .add(lags[k]);
         }
         StringBuilder out = new StringBuilder();
         int worst = -1;
         double worstP99 = -1;
         for (Map.Entry<Integer, List<Double>> w : windows.entrySet()) {
-            double p99 = Stats.percentile(w.getValue().stream().mapToDouble(Double::doubleValue).toArray(), 99);
+            double p99 = Stats.percentile(
+                    w.getValue().stream().mapToDouble(Double::doubleValue).toArray(), 99);
             out.append(String.format("%.0f ", p99));
             if (p99 > worstP99) {
                 worstP99 = p99;
                 worst = w.getKey();
             }
         }
-        return out + String.format("(worst from %s)", start.plusSeconds((long) worst * TIMELINE_WINDOW_SECONDS)
-                .truncatedTo(ChronoUnit.SECONDS));
+        return out
+                + String.format(
+                        "(worst from %s)",
+                        start.plusSeconds((long) worst * TIMELINE_WINDOW_SECONDS)
+                                .truncatedTo(ChronoUnit.SECONDS));
     }
 
     private long maxPosition() throws Exception {

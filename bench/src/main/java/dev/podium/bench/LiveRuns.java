@@ -33,8 +33,7 @@ final class LiveRuns implements AutoCloseable {
     private static final int PROGRESS_EVENTS = 2;
 
     /** A completion sent: the run and System.nanoTime() just before send(). */
-    record Completion(UUID runId, long sentNanos) {
-    }
+    record Completion(UUID runId, long sentNanos) {}
 
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;

@@ -34,34 +34,42 @@ final class PageBench {
     private static final String LOADED_PREFIX = "pages";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private PageBench() {
-    }
+    private PageBench() {}
 
     /** What both commands need: ingest-service, its admin token, the enrolled agent key, the loaded size, the report. */
     static final class Agent {
 
         @Option(names = "--ingest", required = true, description = "ingest-service, e.g. http://127.0.0.1:29084")
         String ingest;
+
         @Option(names = "--token", required = true, description = "an admin token of ingest-service")
         String token;
+
         @Option(names = "--agent", required = true, description = "the enrolled agent whose key signs the runs")
         String agent;
+
         @Option(names = "--key-id", required = true)
         String keyId;
+
         @Option(names = "--secret", required = true, description = "the agent key's secret (URL-safe base64)")
         String secret;
+
         @Option(names = "--results", defaultValue = "1000000", description = "runs loaded (one result each)")
         long results;
+
         @Option(names = "--report")
         Path reportFile;
     }
 
-    @Command(name = "pages-load", mixinStandardHelpOptions = true,
+    @Command(
+            name = "pages-load",
+            mixinStandardHelpOptions = true,
             description = "store N signed result runs in event_store, then POST /admin/rebuild builds the read models")
     static final class Load implements Callable<Integer> {
 
         @Option(names = "--jdbc", required = true, description = "ingest-service's database (already migrated)")
         String jdbc;
+
         @Mixin
         Agent agent;
 
@@ -72,7 +80,8 @@ final class PageBench {
             long t0 = System.nanoTime();
             long stored;
             try (EventStoreLoader store = new EventStoreLoader(jdbc, agent.keyId, events.codec())) {
-                // Chunks are generated and signed on the other cores while this thread inserts the one before, in order.
+                // Chunks are generated and signed on the other cores while this thread inserts the one before, in
+                // order.
                 ArrayDeque<CompletableFuture<List<EventStoreLoader.Row>>> ahead = new ArrayDeque<>();
                 long next = 0;
                 while (next < agent.results || !ahead.isEmpty()) {
@@ -86,13 +95,16 @@ final class PageBench {
                 }
                 stored = store.stored();
             }
-            report.line("pages: stored %d signed events (%d runs over %d keys and %d devices) in %.1f s", stored,
-                    agent.results, PageEvents.KEYS, PageEvents.DEVICES, (System.nanoTime() - t0) / 1e9);
+            report.line(
+                    "pages: stored %d signed events (%d runs over %d keys and %d devices) in %.1f s",
+                    stored, agent.results, PageEvents.KEYS, PageEvents.DEVICES, (System.nanoTime() - t0) / 1e9);
             Rebuild r = Rebuild.post(agent.ingest, agent.token).succeeded();
-            report.line("pages: POST /admin/rebuild built the read models in %.1f s (%.0f events/s)", r.seconds(),
-                    stored / r.seconds());
+            report.line(
+                    "pages: POST /admin/rebuild built the read models in %.1f s (%.0f events/s)",
+                    r.seconds(), stored / r.seconds());
             long v0 = System.nanoTime();
-            try (Connection c = Db.connect(jdbc); var s = c.createStatement()) {
+            try (Connection c = Db.connect(jdbc);
+                    var s = c.createStatement()) {
                 s.execute("VACUUM (ANALYZE)");
                 s.execute("CHECKPOINT");
             }
@@ -105,8 +117,8 @@ final class PageBench {
     private static final int CHUNK = 2000;
 
     /** Runs {@code from} to {@code to} of {@code total}, signed and prepared for the loader, on the common pool. */
-    private static CompletableFuture<List<EventStoreLoader.Row>> generate(PageEvents events, long from, long to,
-            long total) {
+    private static CompletableFuture<List<EventStoreLoader.Row>> generate(
+            PageEvents events, long from, long to, long total) {
         return CompletableFuture.supplyAsync(() -> {
             List<EventStoreLoader.Row> rows = new ArrayList<>((int) (2 * (to - from)));
             for (long run = from; run < to; run++) {
@@ -118,36 +130,64 @@ final class PageBench {
         });
     }
 
-    @Command(name = "pages", mixinStandardHelpOptions = true,
-            description = "measure query-service's pages over a loaded database (see pages-load), optionally with live events")
+    @Command(
+            name = "pages",
+            mixinStandardHelpOptions = true,
+            description =
+                    "measure query-service's pages over a loaded database (see pages-load), optionally with live events")
     static final class Run implements Callable<Integer> {
 
         @Mixin
         Agent agent;
+
         @Option(names = "--bootstrap", required = true, description = "the Kafka broker ingest-service consumes from")
         String bootstrap;
+
         @Option(names = "--topic", defaultValue = "podium.events")
         String topic;
-        @Option(names = "--live", defaultValue = "0", description = "events/s arriving through Kafka in the live phase and after it")
+
+        @Option(
+                names = "--live",
+                defaultValue = "0",
+                description = "events/s arriving through Kafka in the live phase and after it")
         double live;
-        @Option(names = "--query-jar", required = true, description = "query-service's target/quarkus-app/quarkus-run.jar")
+
+        @Option(
+                names = "--query-jar",
+                required = true,
+                description = "query-service's target/quarkus-app/quarkus-run.jar")
         Path queryJar;
+
         @Option(names = "--query-db", required = true, description = "the JDBC URL query-service reads")
         String queryDb;
+
         @Option(names = "--query-port", defaultValue = "29085")
         int queryPort;
-        @Option(names = "--pg-pid", defaultValue = "0", description = "the postmaster's pid: its backends' CPU per request")
+
+        @Option(
+                names = "--pg-pid",
+                defaultValue = "0",
+                description = "the postmaster's pid: its backends' CPU per request")
         long pgPid;
+
         @Option(names = "--seconds", defaultValue = "20", description = "seconds per measured phase")
         int seconds;
+
         @Option(names = "--clients", defaultValue = "4", description = "clients of the throughput phase")
         int clients;
+
         @Option(names = "--warmup", defaultValue = "5", description = "seconds of warm-up per page and service start")
         int warmup;
-        @Option(names = "--visible-rate", defaultValue = "500", description = "events/s of the produce-to-visible phase")
+
+        @Option(
+                names = "--visible-rate",
+                defaultValue = "500",
+                description = "events/s of the produce-to-visible phase")
         double visibleRate;
+
         @Option(names = "--visible-seconds", defaultValue = "30")
         int visibleSeconds;
+
         @Option(names = "--logs", defaultValue = ".podium/bench", description = "where query-service's logs go")
         Path logs;
 
@@ -159,15 +199,20 @@ final class PageBench {
         public Integer call() throws Exception {
             report = new Report(agent.reportFile);
             long results = agent.results;
-            Map<String, Supplier<String>> pages = PageUrls.pages(new PageEvents(LOADED_PREFIX, agent.agent, new byte[0]),
-                    results);
-            report.line("pages: %d loaded runs; live events %s; %d s per phase, %d clients for throughput; pages:", results,
-                    live > 0 ? String.format("%.0f/s through Kafka and ingest-service", live) : "none (frozen store only)", seconds,
+            Map<String, Supplier<String>> pages =
+                    PageUrls.pages(new PageEvents(LOADED_PREFIX, agent.agent, new byte[0]), results);
+            report.line(
+                    "pages: %d loaded runs; live events %s; %d s per phase, %d clients for throughput; pages:",
+                    results,
+                    live > 0
+                            ? String.format("%.0f/s through Kafka and ingest-service", live)
+                            : "none (frozen store only)",
+                    seconds,
                     clients);
             PageUrls.examples(pages).forEach(e -> report.line("pages:   %s", e));
             String tag = Long.toString(System.currentTimeMillis(), 36);
-            PageEvents liveEvents = new PageEvents(LOADED_PREFIX + "-live-" + tag, agent.agent,
-                    EventSigner.secretBytes(agent.secret));
+            PageEvents liveEvents =
+                    new PageEvents(LOADED_PREFIX + "-live-" + tag, agent.agent, EventSigner.secretBytes(agent.secret));
             try (LiveRuns fleet = new LiveRuns(bootstrap, topic, agent.keyId, liveEvents, results, 0)) {
                 fleet.start();
                 try (QueryServiceProcess qs = startQuery("pages-query-service.log")) {
@@ -175,7 +220,8 @@ final class PageBench {
                     if (live > 0) {
                         fleet.rate(live);
                         Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(5, warmup)));
-                        Map<String, Phases> underLoad = measurePages(String.format("live, %.0f events/s arriving", live), pages);
+                        Map<String, Phases> underLoad =
+                                measurePages(String.format("live, %.0f events/s arriving", live), pages);
                         sideBySide(frozen, underLoad);
                     }
                     produceToVisible(fleet);
@@ -200,8 +246,7 @@ final class PageBench {
         }
 
         /** One page's one-client (latency) and many-client (throughput, CPU per request) phases. */
-        private record Phases(Phase one, Phase many) {
-        }
+        private record Phases(Phase one, Phase many) {}
 
         /** Per page: warm-up, then one client (latency), then {@code clients} (throughput and CPU per request). */
         private Map<String, Phases> measurePages(String mode, Map<String, Supplier<String>> pages) throws Exception {
@@ -209,8 +254,17 @@ final class PageBench {
                 closedLoop(urls, 2, warmup);
             }
             report.line("pages, %s:", mode);
-            report.line("  %-22s %8s %8s %8s %9s | %9s %9s %11s %11s", "page", "p50 ms", "p99 ms", "max ms", "req/s 1",
-                    "req/s " + clients, "÷ trivial", "service µs", "postgres µs");
+            report.line(
+                    "  %-22s %8s %8s %8s %9s | %9s %9s %11s %11s",
+                    "page",
+                    "p50 ms",
+                    "p99 ms",
+                    "max ms",
+                    "req/s 1",
+                    "req/s " + clients,
+                    "÷ trivial",
+                    "service µs",
+                    "postgres µs");
             Map<String, Phases> out = new LinkedHashMap<>();
             double trivial = Double.NaN;
             for (Map.Entry<String, Supplier<String>> page : pages.entrySet()) {
@@ -220,26 +274,45 @@ final class PageBench {
                     trivial = many.throughput();
                 }
                 out.put(page.getKey(), new Phases(one, many));
-                report.line("  %-22s %8.2f %8.2f %8.2f %9.0f | %9.0f %9.2f %11.0f %11.0f%s", page.getKey(), one.p(50),
-                        one.p(99), one.p(100), one.throughput(), many.throughput(), many.throughput() / trivial,
-                        many.serviceMicros(), many.postgresMicros(),
+                report.line(
+                        "  %-22s %8.2f %8.2f %8.2f %9.0f | %9.0f %9.2f %11.0f %11.0f%s",
+                        page.getKey(),
+                        one.p(50),
+                        one.p(99),
+                        one.p(100),
+                        one.throughput(),
+                        many.throughput(),
+                        many.throughput() / trivial,
+                        many.serviceMicros(),
+                        many.postgresMicros(),
                         one.errors() + many.errors() > 0 ? "  errors: " + (one.errors() + many.errors()) : "");
             }
-            report.line("  (service µs and postgres µs: CPU of query-service and of PostgreSQL's backends per request in the "
-                    + "%d-client phase)", clients);
+            report.line(
+                    "  (service µs and postgres µs: CPU of query-service and of PostgreSQL's backends per request in the "
+                            + "%d-client phase)",
+                    clients);
             return out;
         }
 
         /** The two tables' latencies and throughputs per page beside each other, and how much the live load costs. */
         private void sideBySide(Map<String, Phases> frozen, Map<String, Phases> live) {
             report.line("pages, frozen store beside live load (one client's p50 and p99, %d clients' req/s):", clients);
-            report.line("  %-22s %8s %8s %9s | %8s %8s %9s | %11s", "page", "p50 ms", "p99 ms", "req/s", "p50 ms", "p99 ms",
-                    "req/s", "p99 live÷frozen");
+            report.line(
+                    "  %-22s %8s %8s %9s | %8s %8s %9s | %11s",
+                    "page", "p50 ms", "p99 ms", "req/s", "p50 ms", "p99 ms", "req/s", "p99 live÷frozen");
             for (Map.Entry<String, Phases> e : frozen.entrySet()) {
                 Phases f = e.getValue();
                 Phases l = live.get(e.getKey());
-                report.line("  %-22s %8.2f %8.2f %9.0f | %8.2f %8.2f %9.0f | %11.2f", e.getKey(), f.one().p(50), f.one().p(99),
-                        f.many().throughput(), l.one().p(50), l.one().p(99), l.many().throughput(), l.one().p(99) / f.one().p(99));
+                report.line(
+                        "  %-22s %8.2f %8.2f %9.0f | %8.2f %8.2f %9.0f | %11.2f",
+                        e.getKey(),
+                        f.one().p(50),
+                        f.one().p(99),
+                        f.many().throughput(),
+                        l.one().p(50),
+                        l.one().p(99),
+                        l.many().throughput(),
+                        l.one().p(99) / f.one().p(99));
             }
         }
 
@@ -280,9 +353,14 @@ final class PageBench {
             }
             fleet.rate(before);
             double[] l = lags.stream().mapToDouble(Double::doubleValue).toArray();
-            report.line("pages: produce -> visible on /api/v1/runs/{id} at %.0f events/s: %d runs followed, p50 %.0f ms, "
-                    + "p99 %.0f ms, max %.0f ms%s (target p99 <= 250 ms: %s)", visibleRate, l.length,
-                    Stats.percentile(l, 50), Stats.percentile(l, 99), Stats.percentile(l, 100),
+            report.line(
+                    "pages: produce -> visible on /api/v1/runs/{id} at %.0f events/s: %d runs followed, p50 %.0f ms, "
+                            + "p99 %.0f ms, max %.0f ms%s (target p99 <= 250 ms: %s)",
+                    visibleRate,
+                    l.length,
+                    Stats.percentile(l, 50),
+                    Stats.percentile(l, 99),
+                    Stats.percentile(l, 100),
                     timeouts > 0 ? ", not visible within 30 s: " + timeouts : "",
                     Report.verdict(timeouts == 0 && Stats.percentile(l, 99) <= 250));
         }
@@ -344,19 +422,27 @@ final class PageBench {
                 }
             }
             Rebuild r = rebuild.get();
-            report.line("pages: during POST /admin/rebuild (%.1f s, HTTP %d), one client over every page in turn:",
+            report.line(
+                    "pages: during POST /admin/rebuild (%.1f s, HTTP %d), one client over every page in turn:",
                     r.seconds(), r.status());
             double worst = 0;
             for (Map.Entry<String, List<Double>> e : latencies.entrySet()) {
-                double[] l = e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
+                double[] l =
+                        e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
                 worst = Math.max(worst, Stats.percentile(l, 99));
                 List<Integer> failed = failures.get(e.getKey());
-                report.line("  %-22s %6d requests  p50 %8.2f ms  p99 %8.2f ms  max %8.2f ms%s", e.getKey(), l.length,
-                        Stats.percentile(l, 50), Stats.percentile(l, 99), Stats.percentile(l, 100),
+                report.line(
+                        "  %-22s %6d requests  p50 %8.2f ms  p99 %8.2f ms  max %8.2f ms%s",
+                        e.getKey(),
+                        l.length,
+                        Stats.percentile(l, 50),
+                        Stats.percentile(l, 99),
+                        Stats.percentile(l, 100),
                         failed.isEmpty() ? "" : "  failed (HTTP status, -1: no answer): " + failed);
             }
-            report.line("pages: worst p99 during the rebuild %.1f ms (target <= 100 ms: %s)", worst,
-                    Report.verdict(worst <= 100));
+            report.line(
+                    "pages: worst p99 during the rebuild %.1f ms (target <= 100 ms: %s)",
+                    worst, Report.verdict(worst <= 100));
         }
 
         /**
@@ -364,12 +450,13 @@ final class PageBench {
          * with the live events still arriving.
          */
         private void firstRequests(Map<String, Supplier<String>> pages) throws Exception {
-            report.line("pages: first request after a start, timed from readiness UP%s:",
+            report.line(
+                    "pages: first request after a start, timed from readiness UP%s:",
                     live > 0 ? String.format(", %.0f events/s arriving", live) : "");
             double worst = 0;
             for (Map.Entry<String, Supplier<String>> page : pages.entrySet()) {
-                try (QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort,
-                        logs.resolve("pages-query-service-cold.log"))) {
+                try (QueryServiceProcess qs = QueryServiceProcess.start(
+                        queryJar, queryDb, queryPort, logs.resolve("pages-query-service-cold.log"))) {
                     long up = qs.awaitReady(5, 180);
                     int status;
                     try (KeepAliveClient c = new KeepAliveClient("127.0.0.1", queryPort)) {
@@ -380,7 +467,8 @@ final class PageBench {
                     report.line("  %-22s %8.1f ms (HTTP %d)", page.getKey(), ms, status);
                 }
             }
-            report.line("pages: worst first request %.1f ms (target <= 100 ms: %s)", worst, Report.verdict(worst <= 100));
+            report.line(
+                    "pages: worst first request %.1f ms (target <= 100 ms: %s)", worst, Report.verdict(worst <= 100));
         }
 
         /** {@code clients} keep-alive clients, each sending its next request when the last is answered. */
@@ -421,15 +509,23 @@ final class PageBench {
             }
             double elapsed = (System.nanoTime() - start) / 1e9;
             long[] cpu1 = {Cpu.ticks(current.pid()), Cpu.postgresTicks(pgPid)};
-            double[] all = perThread.stream().flatMap(List::stream).mapToDouble(Double::doubleValue).sorted().toArray();
-            return new Phase(all, elapsed, Arrays.stream(errors).sum(), Cpu.micros(cpu1[0] - cpu0[0]),
+            double[] all = perThread.stream()
+                    .flatMap(List::stream)
+                    .mapToDouble(Double::doubleValue)
+                    .sorted()
+                    .toArray();
+            return new Phase(
+                    all,
+                    elapsed,
+                    Arrays.stream(errors).sum(),
+                    Cpu.micros(cpu1[0] - cpu0[0]),
                     pgPid > 0 ? Cpu.micros(cpu1[1] - cpu0[1]) : Double.NaN);
         }
     }
 
     /** A closed-loop phase: sorted latencies, its length, failed requests, CPU µs of the service and of PostgreSQL. */
-    private record Phase(double[] latenciesMs, double seconds, long errors, double serviceCpuMicros,
-            double postgresCpuMicros) {
+    private record Phase(
+            double[] latenciesMs, double seconds, long errors, double serviceCpuMicros, double postgresCpuMicros) {
 
         double p(int percentile) {
             return Stats.percentile(latenciesMs, percentile);
@@ -453,8 +549,7 @@ final class PageBench {
 
         private static final double MICROS_PER_TICK = 10_000;
 
-        private Cpu() {
-        }
+        private Cpu() {}
 
         static double micros(long ticks) {
             return ticks * MICROS_PER_TICK;

@@ -5,8 +5,8 @@ import dev.podium.events.Event;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.Software;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.Software;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
@@ -62,8 +62,16 @@ final class PageEvents {
         int b = k / (KEYS / BENCHMARKS);
         TreeMap<String, String> extra = new TreeMap<>();
         extra.put("dataloader_num_workers", WORKERS[k % WORKERS.length]);
-        return new ComparisonKey(benchmark(b), "1", "training", "model-" + b, PRECISIONS[k / 12 % PRECISIONS.length],
-                BATCHES[k / 4 % BATCHES.length], 8, null, extra);
+        return new ComparisonKey(
+                benchmark(b),
+                "1",
+                "training",
+                "model-" + b,
+                PRECISIONS[k / 12 % PRECISIONS.length],
+                BATCHES[k / 4 % BATCHES.length],
+                8,
+                null,
+                extra);
     }
 
     static int keyOf(long run) {
@@ -91,8 +99,8 @@ final class PageEvents {
         String version = VERSIONS[VERSIONS.length - 1];
         events.add(started(run, at, version));
         for (int p = 1; p <= progress; p++) {
-            events.add(envelope(run, 1 + p, at, new RunProgress(runId(run), 1, p, progress + 1L, "measure",
-                    "step " + p)));
+            events.add(
+                    envelope(run, 1 + p, at, new RunProgress(runId(run), 1, p, progress + 1L, "measure", "step " + p)));
         }
         events.add(completed(run, progress + 2, at, version));
         return sign(events);
@@ -101,11 +109,24 @@ final class PageEvents {
     private Envelope started(long run, Instant at, String version) {
         ComparisonKey key = key(keyOf(run));
         Software s = SampleEvents.software();
-        Software software = new Software("pytorch", version, s.pythonVersion(), s.libraries(), s.containerImageDigest(),
-                s.workloadCommit());
-        return envelope(run, 1, at, new RunStarted(runId(run), null, null, SampleEvents.host(agentId),
-                List.of(SampleEvents.accelerator(device(deviceOf(run)), 8)), software, SampleEvents.workload(key), key,
-                3, 10, SampleEvents.provenance(agentId)));
+        Software software = new Software(
+                "pytorch", version, s.pythonVersion(), s.libraries(), s.containerImageDigest(), s.workloadCommit());
+        return envelope(
+                run,
+                1,
+                at,
+                new RunStarted(
+                        runId(run),
+                        null,
+                        null,
+                        SampleEvents.host(agentId),
+                        List.of(SampleEvents.accelerator(device(deviceOf(run)), 8)),
+                        software,
+                        SampleEvents.workload(key),
+                        key,
+                        3,
+                        10,
+                        SampleEvents.provenance(agentId)));
     }
 
     private Envelope completed(long run, long seq, Instant at, String version) {
@@ -116,8 +137,15 @@ final class PageEvents {
         }
         List<Double> values = List.of(level * 0.99, level, level * 1.01);
         Metric metric = SampleEvents.throughputMetric(values);
-        return envelope(run, seq, at, new RunCompleted(runId(run), List.of(metric),
-                SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)), 600));
+        return envelope(
+                run,
+                seq,
+                at,
+                new RunCompleted(
+                        runId(run),
+                        List.of(metric),
+                        SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)),
+                        600));
     }
 
     private Envelope envelope(long run, long seq, Instant at, Event payload) {

@@ -15,8 +15,7 @@ final class PageUrls {
 
     static final String TRIVIAL = "trivial /keys/{id}";
 
-    private PageUrls() {
-    }
+    private PageUrls() {}
 
     /** Page name to a supplier of its next URL; the trivial page first. {@code runs}: loaded runs to pick from. */
     static Map<String, Supplier<String>> pages(PageEvents events, long runs) {
@@ -24,32 +23,45 @@ final class PageUrls {
         pages.put(TRIVIAL, () -> "/keys/" + PageEvents.key(key()).id());
         pages.put("leaderboard", () -> {
             int k = key();
-            return "/leaderboard?benchmark=" + PageEvents.key(k).benchmark() + "&key=" + PageEvents.key(k).id();
+            return "/leaderboard?benchmark=" + PageEvents.key(k).benchmark() + "&key="
+                    + PageEvents.key(k).id();
         });
         pages.put("leaderboard+filters", () -> {
             ThreadLocalRandom r = ThreadLocalRandom.current();
             return "/leaderboard?benchmark=" + PageEvents.benchmark(r.nextInt(PageEvents.BENCHMARKS))
-                    + "&workers=" + pick(PageEvents.WORKERS) + "&batch=" + PageEvents.BATCHES[r.nextInt(PageEvents.BATCHES.length)]
+                    + "&workers=" + pick(PageEvents.WORKERS) + "&batch="
+                    + PageEvents.BATCHES[r.nextInt(PageEvents.BATCHES.length)]
                     + "&precision=" + pick(PageEvents.PRECISIONS) + "&software=" + pick(PageEvents.VERSIONS)
                     + "&source=measured&sort=" + pick(new String[] {"mean", "best", "n", "cv", "device"})
                     + "&dir=" + (r.nextBoolean() ? "asc" : "desc");
         });
         pages.put("comparison", () -> {
             int k = key();
-            return "/compare?benchmark=" + PageEvents.key(k).benchmark() + "&group=" + PageEvents.key(k).id()
-                    + "&param=dataloader_num_workers&baseline=" + PageEvents.device(device());
+            return "/compare?benchmark=" + PageEvents.key(k).benchmark() + "&group="
+                    + PageEvents.key(k).id() + "&param=dataloader_num_workers&baseline=" + PageEvents.device(device());
         });
-        pages.put("run /runs/{id}", () -> "/runs/" + events.runId(ThreadLocalRandom.current().nextLong(Math.max(1, runs))));
-        pages.put("history", () -> "/history?key=" + PageEvents.key(key()).id() + "&metric=" + PageEvents.METRIC
-                + "&device=" + PageEvents.device(device()));
-        pages.put("regressions", () -> ThreadLocalRandom.current().nextBoolean() ? "/regressions"
-                : "/regressions?kind=all&benchmark=" + PageEvents.benchmark(ThreadLocalRandom.current().nextInt(PageEvents.BENCHMARKS)));
+        pages.put(
+                "run /runs/{id}",
+                () -> "/runs/" + events.runId(ThreadLocalRandom.current().nextLong(Math.max(1, runs))));
+        pages.put(
+                "history",
+                () -> "/history?key=" + PageEvents.key(key()).id() + "&metric=" + PageEvents.METRIC + "&device="
+                        + PageEvents.device(device()));
+        pages.put(
+                "regressions",
+                () -> ThreadLocalRandom.current().nextBoolean()
+                        ? "/regressions"
+                        : "/regressions?kind=all&benchmark="
+                                + PageEvents.benchmark(
+                                        ThreadLocalRandom.current().nextInt(PageEvents.BENCHMARKS)));
         return pages;
     }
 
     /** One example URL of each page, for the report. */
     static List<String> examples(Map<String, Supplier<String>> pages) {
-        return pages.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().get()).toList();
+        return pages.entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue().get())
+                .toList();
     }
 
     private static int key() {

@@ -24,12 +24,17 @@ final class QueryServiceProcess implements AutoCloseable {
     static QueryServiceProcess start(Path jar, String dbUrl, int port, Path log) throws IOException {
         // A longer wait for a database connection than the default 5 s: on a loaded machine the start's schema
         // validation otherwise fails before the first page is measured.
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx1g", "-Dquarkus.http.port=" + port,
-                "-Dquarkus.log.level=WARN", "-Dquarkus.datasource.jdbc.acquisition-timeout=60S"));
+        List<String> command = new ArrayList<>(List.of(
+                "java",
+                "-Xmx1g",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.log.level=WARN",
+                "-Dquarkus.datasource.jdbc.acquisition-timeout=60S"));
         command.addAll(List.of("-jar", jar.toString()));
         Files.createDirectories(log.toAbsolutePath().getParent());
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(
-                ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("PODIUM_DB_URL", dbUrl);
         return new QueryServiceProcess(pb.start(), port);
     }

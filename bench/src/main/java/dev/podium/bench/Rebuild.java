@@ -10,10 +10,13 @@ import java.time.Duration;
 record Rebuild(int status, String body, double seconds) {
 
     static Rebuild post(String ingest, String token) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(ingest + "/admin/rebuild"))
-                .header("Authorization", "Bearer " + token).timeout(Duration.ofHours(4))
-                .POST(HttpRequest.BodyPublishers.noBody()).build();
+                .header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofHours(4))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build();
         long t0 = System.nanoTime();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
         return new Rebuild(r.statusCode(), r.body(), (System.nanoTime() - t0) / 1e9);

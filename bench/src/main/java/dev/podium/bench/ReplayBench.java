@@ -11,17 +11,20 @@ import picocli.CommandLine.Option;
 /** Replay: loads stored events straight into event_store, then times ingest-service's {@code POST /admin/rebuild}. */
 final class ReplayBench {
 
-    private ReplayBench() {
-    }
+    private ReplayBench() {}
 
-    @Command(name = "replay-load", mixinStandardHelpOptions = true,
+    @Command(
+            name = "replay-load",
+            mixinStandardHelpOptions = true,
             description = "migrate a database and store N result events in event_store as ingest would have")
     static final class Load implements Callable<Integer> {
 
         @Option(names = "--jdbc", required = true)
         String jdbc;
+
         @Option(names = "--events", defaultValue = "100000")
         int events;
+
         @Option(names = "--keys", defaultValue = "200")
         int keys;
 
@@ -42,18 +45,24 @@ final class ReplayBench {
         }
     }
 
-    @Command(name = "replay", mixinStandardHelpOptions = true,
+    @Command(
+            name = "replay",
+            mixinStandardHelpOptions = true,
             description = "time POST /admin/rebuild of a running ingest-service over its stored events")
     static final class Run implements Callable<Integer> {
 
         @Option(names = "--url", required = true, description = "ingest-service, e.g. http://127.0.0.1:29082")
         String url;
+
         @Option(names = "--token", required = true, description = "an admin token")
         String token;
+
         @Option(names = "--jdbc", required = true)
         String jdbc;
+
         @Option(names = "--ingest-report", description = "a report of the ingest benchmark: its sustained rate")
         Path ingestReport;
+
         @Option(names = "--report")
         Path reportFile;
 
@@ -66,14 +75,16 @@ final class ReplayBench {
             }
             double seconds = Rebuild.post(url, token).succeeded().seconds();
             double rate = stored / seconds;
-            report.line("replay: rebuilt the projections from %d stored events in %.1f s: %.0f events/s", stored, seconds,
-                    rate);
+            report.line(
+                    "replay: rebuilt the projections from %d stored events in %.1f s: %.0f events/s",
+                    stored, seconds, rate);
             report.line("replay: rows %s", Db.rowCounts(jdbc));
             Double ingest = ingestRate();
             if (ingest != null) {
                 double ratio = rate / ingest;
-                report.line("replay: ratio to the live ingest rate (%.0f events/s) %.2fx (target >= 1.5x: %s)", ingest,
-                        ratio, Report.verdict(ratio >= 1.5));
+                report.line(
+                        "replay: ratio to the live ingest rate (%.0f events/s) %.2fx (target >= 1.5x: %s)",
+                        ingest, ratio, Report.verdict(ratio >= 1.5));
             } else {
                 report.line("replay: no ingest report given: run ./podium bench ingest first for the ratio");
             }

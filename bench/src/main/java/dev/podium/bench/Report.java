@@ -27,8 +27,7 @@ final class Report {
         if (file != null) {
             try {
                 Files.createDirectories(file.toAbsolutePath().getParent());
-                Files.writeString(file, s + "\n", StandardOpenOption.CREATE,
-                        StandardOpenOption.APPEND);
+                Files.writeString(file, s + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -20,12 +20,12 @@ import java.util.UUID;
 public final class ResultEvents {
 
     public static final String AGENT_ID = "bench-agent";
-    private static final String[] DEVICES = {"nvidia-h100-sxm-80gb", "nvidia-h100-pcie-80gb", "intel-gaudi2",
-            "nvidia-a100-sxm-80gb", "amd-mi300x"};
+    private static final String[] DEVICES = {
+        "nvidia-h100-sxm-80gb", "nvidia-h100-pcie-80gb", "intel-gaudi2", "nvidia-a100-sxm-80gb", "amd-mi300x"
+    };
 
     /** One signed record: the exact value bytes, its Kafka key (the stream id) and the signature header. */
-    public record Signed(Envelope envelope, String streamId, byte[] value, String signature) {
-    }
+    public record Signed(Envelope envelope, String streamId, byte[] value, String signature) {}
 
     private final EventCodec codec = new EventCodec();
     private final String prefix;

@@ -7,8 +7,7 @@ import java.util.List;
 /** Percentiles and a mean with its 95% confidence interval (Student's t). */
 public final class Stats {
 
-    private Stats() {
-    }
+    private Stats() {}
 
     /** The p-th percentile (0..100) by nearest rank; NaN for no values. */
     public static double percentile(double[] values, double p) {

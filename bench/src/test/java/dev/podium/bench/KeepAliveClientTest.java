@@ -31,7 +31,8 @@ class KeepAliveClientTest {
 
     @Test
     void readsSizedAndChunkedResponsesOnOneConnection() throws Exception {
-        try (KeepAliveClient c = new KeepAliveClient("127.0.0.1", server.getAddress().getPort())) {
+        try (KeepAliveClient c =
+                new KeepAliveClient("127.0.0.1", server.getAddress().getPort())) {
             assertThat(c.fetch("/sized").text()).isEqualTo("sized body");
             assertThat(c.fetch("/chunked").body()).hasSize(200_000);
             assertThat(c.get("/sized")).isEqualTo(200);
@@ -40,7 +41,8 @@ class KeepAliveClientTest {
         }
     }
 
-    private static void reply(com.sun.net.httpserver.HttpExchange e, String body, boolean chunked) throws java.io.IOException {
+    private static void reply(com.sun.net.httpserver.HttpExchange e, String body, boolean chunked)
+            throws java.io.IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         e.sendResponseHeaders(200, chunked ? 0 : bytes.length);
         try (OutputStream out = e.getResponseBody()) {

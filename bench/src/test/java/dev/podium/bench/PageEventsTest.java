@@ -22,8 +22,11 @@ class PageEventsTest {
     void loadedAndLiveRunsAreAcceptedByTheContractAndSigned() {
         List<ResultEvents.Signed> loaded = events.loaded(123, 20_000);
         List<ResultEvents.Signed> live = events.live(20_001, 2, Instant.now());
-        assertThat(loaded).extracting(s -> (Object) s.envelope().payload().getClass()).containsExactly(RunStarted.class, RunCompleted.class);
-        assertThat(live).extracting(s -> (Object) s.envelope().payload().getClass())
+        assertThat(loaded)
+                .extracting(s -> (Object) s.envelope().payload().getClass())
+                .containsExactly(RunStarted.class, RunCompleted.class);
+        assertThat(live)
+                .extracting(s -> (Object) s.envelope().payload().getClass())
                 .containsExactly(RunStarted.class, RunProgress.class, RunProgress.class, RunCompleted.class);
         for (ResultEvents.Signed s : concat(loaded, live)) {
             assertThat(events.codec().decode(s.value())).isInstanceOf(Decoded.Accepted.class);

@@ -20,8 +20,16 @@ public record Envelope(
     public static final int CURRENT_SCHEMA_VERSION = 1;
 
     /** An envelope for a new event at the current schema version; the type follows from the payload. */
-    public static Envelope of(UUID eventId, StreamId streamId, long seq, String agentId, Instant occurredAt, Event payload) {
-        return new Envelope(eventId, EventType.of(payload), CURRENT_SCHEMA_VERSION, streamId.value(), seq, agentId,
-                occurredAt, payload);
+    public static Envelope of(
+            UUID eventId, StreamId streamId, long seq, String agentId, Instant occurredAt, Event payload) {
+        return new Envelope(
+                eventId,
+                EventType.of(payload),
+                CURRENT_SCHEMA_VERSION,
+                streamId.value(),
+                seq,
+                agentId,
+                occurredAt,
+                payload);
     }
 }

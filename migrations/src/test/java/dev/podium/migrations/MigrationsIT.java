@@ -19,8 +19,12 @@ import org.junit.jupiter.api.Test;
 class MigrationsIT {
 
     private static final List<String> VIEWS = List.of(
-            "analytics.results", "analytics.published_claims", "analytics.leaderboard", "analytics.runs",
-            "analytics.agents", "analytics.events");
+            "analytics.results",
+            "analytics.published_claims",
+            "analytics.leaderboard",
+            "analytics.runs",
+            "analytics.agents",
+            "analytics.events");
 
     private static TestDatabase db;
     private static MigrateResult migrated;
@@ -44,7 +48,8 @@ class MigrationsIT {
     void everyScriptAppliesToAFreshDatabase() throws SQLException {
         assertThat(migrated.success).isTrue();
         assertThat(migrated.migrationsExecuted).isGreaterThanOrEqualTo(3);
-        try (Connection c = db.connect(); Statement s = c.createStatement();
+        try (Connection c = db.connect();
+                Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
             rs.next();
             assertThat(rs.getInt(1)).isEqualTo(migrated.migrationsExecuted);
@@ -96,7 +101,8 @@ class MigrationsIT {
 
     @Test
     void onlyTheFirstGrantOfAJobsEpochIsStored() throws SQLException {
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             try {
                 s.execute("""
@@ -113,8 +119,7 @@ class MigrationsIT {
                 assertThat(s.executeUpdate(grant.formatted(2, "a3c40000-0000-4000-8000-000000000003", "second")))
                         .isEqualTo(1);
                 assertThatThrownBy(() -> s.execute("""
-                        UPDATE job SET state = 'lost' WHERE job_id = '6b1d0000-0000-4000-8000-000000000001'"""))
-                        .isInstanceOf(SQLException.class);
+                        UPDATE job SET state = 'lost' WHERE job_id = '6b1d0000-0000-4000-8000-000000000001'""")).isInstanceOf(SQLException.class);
             } finally {
                 c.rollback();
             }
@@ -129,8 +134,15 @@ class MigrationsIT {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
                 s.execute("SET ROLE podium_query");
-                for (String table : List.of("event_store", "proj_run", "proj_leaderboard_row", "job", "campaign",
-                        "agent_status", "flyway_schema_history", "analytics.results")) {
+                for (String table : List.of(
+                        "event_store",
+                        "proj_run",
+                        "proj_leaderboard_row",
+                        "job",
+                        "campaign",
+                        "agent_status",
+                        "flyway_schema_history",
+                        "analytics.results")) {
                     s.executeQuery("SELECT count(*) FROM " + table).close();
                 }
             } finally {
@@ -163,7 +175,8 @@ class MigrationsIT {
 
     @Test
     void analyticsEventsMasksJobEnvironmentValues() throws SQLException {
-        try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             try {
                 s.execute("""
@@ -176,8 +189,12 @@ class MigrationsIT {
                 try (ResultSet rs = s.executeQuery(
                         "SELECT payload::text FROM analytics.events WHERE event_id = '0c1d0000-0000-4000-8000-000000000001'")) {
                     assertThat(rs.next()).isTrue();
-                    assertThat(rs.getString(1)).doesNotContain("hf_leaked_value").doesNotContain("\"4\"")
-                            .contains("HF_TOKEN").contains("OMP_NUM_THREADS").contains("\"benchmark\": \"b\"");
+                    assertThat(rs.getString(1))
+                            .doesNotContain("hf_leaked_value")
+                            .doesNotContain("\"4\"")
+                            .contains("HF_TOKEN")
+                            .contains("OMP_NUM_THREADS")
+                            .contains("\"benchmark\": \"b\"");
                 }
             } finally {
                 c.rollback();

@@ -5,8 +5,7 @@ public final class AgentVersion {
 
     public static final String VERSION = version();
 
-    private AgentVersion() {
-    }
+    private AgentVersion() {}
 
     private static String version() {
         String v = AgentVersion.class.getPackage().getImplementationVersion();

@@ -1,9 +1,9 @@
 package dev.podium.events.agent;
 
-import dev.podium.events.validate.Nullable;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.Host;
 import dev.podium.events.model.Software;
+import dev.podium.events.validate.Nullable;
 import java.util.List;
 import java.util.UUID;
 
@@ -15,5 +15,5 @@ public record AgentRegistered(
         String agentVersion,
         Host host,
         List<Accelerator> accelerators,
-        @Nullable Software software) implements AgentEvent {
-}
+        @Nullable Software software)
+        implements AgentEvent {}

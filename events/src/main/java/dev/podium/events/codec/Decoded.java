@@ -9,8 +9,7 @@ import java.util.stream.Collectors;
 public sealed interface Decoded {
 
     /** A valid event and the SHA-256 of its bytes. */
-    record Accepted(Envelope envelope, String contentHash) implements Decoded {
-    }
+    record Accepted(Envelope envelope, String contentHash) implements Decoded {}
 
     /** Every rule the record broke, each naming the field and the reason. */
     record Rejected(List<Violation> violations) implements Decoded {

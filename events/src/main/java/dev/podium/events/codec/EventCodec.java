@@ -69,10 +69,11 @@ public final class EventCodec {
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
                 .build();
-        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(Limits.MAX_NESTING_DEPTH)
-                .maxStringLength(Limits.MAX_RECORD_BYTES)
-                .build());
+        mapper.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(Limits.MAX_NESTING_DEPTH)
+                        .maxStringLength(Limits.MAX_RECORD_BYTES)
+                        .build());
         return mapper;
     }
 
@@ -113,17 +114,20 @@ public final class EventCodec {
             return Decoded.rejected(new Violation("$", "empty record"));
         }
         if (bytes.length > Limits.MAX_RECORD_BYTES) {
-            return Decoded.rejected(new Violation("$", "record of " + bytes.length + " bytes is over the limit of "
-                    + Limits.MAX_RECORD_BYTES + " bytes"));
+            return Decoded.rejected(new Violation(
+                    "$",
+                    "record of " + bytes.length + " bytes is over the limit of " + Limits.MAX_RECORD_BYTES + " bytes"));
         }
         if (!isUtf8(bytes)) {
-            return Decoded.rejected(new Violation("$", "not UTF-8 (records are JSON in UTF-8, without a byte order mark)"));
+            return Decoded.rejected(
+                    new Violation("$", "not UTF-8 (records are JSON in UTF-8, without a byte order mark)"));
         }
         JsonNode root;
         try {
             root = mapper.readTree(bytes);
         } catch (IOException | RuntimeException e) {
-            // StreamConstraintsException (too deep, too long a number) is a JsonProcessingException, hence an IOException.
+            // StreamConstraintsException (too deep, too long a number) is a JsonProcessingException, hence an
+            // IOException.
             return Decoded.rejected(new Violation("$", "malformed JSON: " + firstLine(e)));
         }
         List<Violation> violations;
@@ -162,7 +166,8 @@ public final class EventCodec {
         try {
             return mapper.readValue(json, type.payloadType());
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("stored " + type + " payload does not bind: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(
+                    "stored " + type + " payload does not bind: " + e.getOriginalMessage(), e);
         }
     }
 
@@ -179,8 +184,8 @@ public final class EventCodec {
         EventType type = EventType.byName(root.get("type").asText())
                 .orElseThrow(() -> new IllegalArgumentException("unknown type"));
         JsonNode agent = root.get("agent_id");
-        Event payload = mapper.treeToValue(Upcaster.upcast(type, root.get("schema_version").asInt(), root.get("payload")),
-                type.payloadType());
+        Event payload = mapper.treeToValue(
+                Upcaster.upcast(type, root.get("schema_version").asInt(), root.get("payload")), type.payloadType());
         return new Envelope(
                 UUID.fromString(root.get("event_id").asText()),
                 type,
@@ -207,7 +212,9 @@ public final class EventCodec {
             return false;
         }
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes));
             return true;

@@ -9,8 +9,7 @@ import dev.podium.events.EventType;
  */
 final class Upcaster {
 
-    private Upcaster() {
-    }
+    private Upcaster() {}
 
     static JsonNode upcast(EventType type, int schemaVersion, JsonNode payload) {
         if (!type.knownVersions().contains(schemaVersion)) {

@@ -14,8 +14,7 @@ import java.util.stream.Collectors;
  */
 public final class DeviceAliases {
 
-    private record Rule(Pattern pattern, DeviceModel device) {
-    }
+    private record Rule(Pattern pattern, DeviceModel device) {}
 
     private static final List<Rule> RULES = List.of(
             rule("gh200", "nvidia-gh200", "NVIDIA", "NVIDIA GH200 Grace Hopper", true),
@@ -25,7 +24,12 @@ public final class DeviceAliases {
             rule("h100.*pcie", "nvidia-h100-pcie-80gb", "NVIDIA", "NVIDIA H100 PCIe 80GB", true),
             rule("h100.*(sxm|hbm3)", "nvidia-h100-sxm-80gb", "NVIDIA", "NVIDIA H100 SXM 80GB", true),
             rule("h100", "nvidia-h100", "NVIDIA", "NVIDIA H100 (variant unspecified)", false),
-            rule("a100.*pcie.*40\\s*gb|a100.*40\\s*gb.*pcie", "nvidia-a100-pcie-40gb", "NVIDIA", "NVIDIA A100 PCIe 40GB", true),
+            rule(
+                    "a100.*pcie.*40\\s*gb|a100.*40\\s*gb.*pcie",
+                    "nvidia-a100-pcie-40gb",
+                    "NVIDIA",
+                    "NVIDIA A100 PCIe 40GB",
+                    true),
             rule("a100.*pcie", "nvidia-a100-pcie-80gb", "NVIDIA", "NVIDIA A100 PCIe 80GB", true),
             rule("a100.*sxm.*40\\s*gb", "nvidia-a100-sxm-40gb", "NVIDIA", "NVIDIA A100 SXM 40GB", true),
             rule("a100.*sxm", "nvidia-a100-sxm-80gb", "NVIDIA", "NVIDIA A100 SXM 80GB", true),
@@ -48,14 +52,15 @@ public final class DeviceAliases {
             rule("tpu", "google-tpu", "Google", "Google TPU (variant unspecified)", false));
 
     /** The devices by canonical id (the first rule naming one wins); pages look labels up for every row. */
-    private static final Map<String, DeviceModel> BY_ID = RULES.stream().map(Rule::device)
+    private static final Map<String, DeviceModel> BY_ID = RULES.stream()
+            .map(Rule::device)
             .collect(Collectors.toMap(DeviceModel::id, d -> d, (first, later) -> first));
 
-    private DeviceAliases() {
-    }
+    private DeviceAliases() {}
 
     private static Rule rule(String regex, String id, String vendor, String label, boolean specified) {
-        return new Rule(Pattern.compile(regex, Pattern.CASE_INSENSITIVE), new DeviceModel(id, vendor, label, specified));
+        return new Rule(
+                Pattern.compile(regex, Pattern.CASE_INSENSITIVE), new DeviceModel(id, vendor, label, specified));
     }
 
     /** The canonical device for a reported or published name, or empty when no rule knows it. */
@@ -64,7 +69,10 @@ public final class DeviceAliases {
             return Optional.empty();
         }
         String name = reportedName.toLowerCase(Locale.ROOT);
-        return RULES.stream().filter(r -> r.pattern.matcher(name).find()).map(Rule::device).findFirst();
+        return RULES.stream()
+                .filter(r -> r.pattern.matcher(name).find())
+                .map(Rule::device)
+                .findFirst();
     }
 
     /** A device by canonical id, e.g. for labels on pages. */
@@ -82,10 +90,12 @@ public final class DeviceAliases {
      * {@code cpu-intel-xeon-platinum-8480}.
      */
     public static String cpuDeviceId(String cpuModel) {
-        String slug = cpuModel == null ? "unknown" : cpuModel.toLowerCase(Locale.ROOT)
-                .replaceAll("\\(r\\)|\\(tm\\)|cpu|processor|@.*$", " ")
-                .replaceAll("[^a-z0-9]+", "-")
-                .replaceAll("^-+|-+$", "");
+        String slug = cpuModel == null
+                ? "unknown"
+                : cpuModel.toLowerCase(Locale.ROOT)
+                        .replaceAll("\\(r\\)|\\(tm\\)|cpu|processor|@.*$", " ")
+                        .replaceAll("[^a-z0-9]+", "-")
+                        .replaceAll("^-+|-+$", "");
         return "cpu-" + (slug.isEmpty() ? "unknown" : slug);
     }
 }

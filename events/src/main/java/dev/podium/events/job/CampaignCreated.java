@@ -1,7 +1,7 @@
 package dev.podium.events.job;
 
-import dev.podium.events.validate.Nullable;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.validate.Nullable;
 import java.util.List;
 import java.util.UUID;
 
@@ -10,6 +10,10 @@ import java.util.UUID;
  * campaign, else how often it repeats: {@code hourly}, {@code nightly}, {@code weekly} or an ISO-8601 duration such as
  * {@code PT24H}. {@code actor} is the name of the admin token that submitted it.
  */
-public record CampaignCreated(UUID campaignId, String name, JobSpec spec, List<String> pools, @Nullable String schedule, String actor)
-        implements CampaignEvent {
-}
+public record CampaignCreated(
+        UUID campaignId,
+        String name,
+        JobSpec spec,
+        List<String> pools,
+        @Nullable String schedule,
+        String actor) implements CampaignEvent {}

@@ -11,8 +11,14 @@ import java.util.UUID;
  * run from an earlier epoch of the same job are superseded. {@code secrets} carries the campaign's secret environment,
  * sealed for the granted agent's key (null when the campaign has none).
  */
-public record JobAssigned(UUID jobId, UUID runId, String agentId, @NonNegative int leaseEpoch, @Nullable Instant leaseExpiresAt,
-        @Nullable SealedSecrets secrets) implements JobEvent {
+public record JobAssigned(
+        UUID jobId,
+        UUID runId,
+        String agentId,
+        @NonNegative int leaseEpoch,
+        @Nullable Instant leaseExpiresAt,
+        @Nullable SealedSecrets secrets)
+        implements JobEvent {
 
     /** A grant without secrets. */
     public JobAssigned(UUID jobId, UUID runId, String agentId, int leaseEpoch, Instant leaseExpiresAt) {

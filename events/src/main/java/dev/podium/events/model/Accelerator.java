@@ -17,5 +17,4 @@ public record Accelerator(
         @Nullable String interconnect,
         @Nullable String driver,
         @Nullable String firmware,
-        @Nullable String runtime) {
-}
+        @Nullable String runtime) {}

@@ -14,5 +14,4 @@ public record Host(
         @NonNegative long memoryBytes,
         String os,
         String kernel,
-        @NonNegative int nodes) {
-}
+        @NonNegative int nodes) {}

@@ -33,10 +33,34 @@ public record JobSpec(
     public static final String WARMUP_VERIFIED = "from-step-log";
 
     /** A job without a warm-up declaration. */
-    public JobSpec(String benchmark, String adapter, List<String> command, String parser, Map<String, String> parameters,
-            Map<String, List<String>> matrix, int repetitions, int warmupSteps, int timeoutSeconds,
-            Map<String, String> environment, int nodes, int devicesPerNode, String pool) {
-        this(benchmark, adapter, command, parser, parameters, matrix, repetitions, warmupSteps, timeoutSeconds, environment,
-                nodes, devicesPerNode, pool, null);
+    public JobSpec(
+            String benchmark,
+            String adapter,
+            List<String> command,
+            String parser,
+            Map<String, String> parameters,
+            Map<String, List<String>> matrix,
+            int repetitions,
+            int warmupSteps,
+            int timeoutSeconds,
+            Map<String, String> environment,
+            int nodes,
+            int devicesPerNode,
+            String pool) {
+        this(
+                benchmark,
+                adapter,
+                command,
+                parser,
+                parameters,
+                matrix,
+                repetitions,
+                warmupSteps,
+                timeoutSeconds,
+                environment,
+                nodes,
+                devicesPerNode,
+                pool,
+                null);
     }
 }

@@ -20,7 +20,13 @@ public record Metric(
         @Nullable Percentiles percentiles) {
 
     /** A metric without per-request or per-step percentiles. */
-    public Metric(String name, String unit, Direction direction, Scope scope, boolean warmupExcluded, List<Double> values,
+    public Metric(
+            String name,
+            String unit,
+            Direction direction,
+            Scope scope,
+            boolean warmupExcluded,
+            List<Double> values,
             Statistics statistics) {
         this(name, unit, direction, scope, warmupExcluded, values, statistics, null);
     }

@@ -8,7 +8,11 @@ import java.util.List;
  * and how many values there were. Interpolated linearly between the nearest ranks, as numpy's default does, so a
  * harness's own percentiles and these agree.
  */
-public record Percentiles(@NonNegative int n, @NonNegative double p50, @NonNegative double p90, @NonNegative double p99) {
+public record Percentiles(
+        @NonNegative int n,
+        @NonNegative double p50,
+        @NonNegative double p90,
+        @NonNegative double p99) {
 
     public static Percentiles of(List<Double> values) {
         if (values == null || values.isEmpty()) {

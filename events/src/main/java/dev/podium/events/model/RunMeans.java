@@ -16,8 +16,8 @@ public record RunMeans(int runs, BigDecimal sum, BigDecimal sumOfSquares, double
     /** Enough digits that the one rounding to a double is the only one that shows. */
     private static final MathContext DIVISION = new MathContext(40);
 
-    public static final RunMeans NONE = new RunMeans(0, BigDecimal.ZERO, BigDecimal.ZERO, Double.POSITIVE_INFINITY,
-            Double.NEGATIVE_INFINITY);
+    public static final RunMeans NONE =
+            new RunMeans(0, BigDecimal.ZERO, BigDecimal.ZERO, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
 
     public RunMeans {
         if (runs < 0 || sum == null || sumOfSquares == null) {
@@ -39,13 +39,17 @@ public record RunMeans(int runs, BigDecimal sum, BigDecimal sumOfSquares, double
             throw new IllegalArgumentException("a run mean must be finite, not " + mean);
         }
         BigDecimal x = new BigDecimal(mean);
-        return new RunMeans(runs + 1, sum.add(x), sumOfSquares.add(x.multiply(x)), Math.min(min, mean),
-                Math.max(max, mean));
+        return new RunMeans(
+                runs + 1, sum.add(x), sumOfSquares.add(x.multiply(x)), Math.min(min, mean), Math.max(max, mean));
     }
 
     public RunMeans plus(RunMeans other) {
-        return new RunMeans(runs + other.runs, sum.add(other.sum), sumOfSquares.add(other.sumOfSquares),
-                Math.min(min, other.min), Math.max(max, other.max));
+        return new RunMeans(
+                runs + other.runs,
+                sum.add(other.sum),
+                sumOfSquares.add(other.sumOfSquares),
+                Math.min(min, other.min),
+                Math.max(max, other.max));
     }
 
     public double mean() {
@@ -61,12 +65,13 @@ public record RunMeans(int runs, BigDecimal sum, BigDecimal sumOfSquares, double
         }
         BigDecimal n = BigDecimal.valueOf(runs);
         BigDecimal numerator = n.multiply(sumOfSquares).subtract(sum.multiply(sum));
-        return Math.sqrt(numerator.divide(n.multiply(BigDecimal.valueOf(runs - 1L)), DIVISION).doubleValue());
+        return Math.sqrt(numerator
+                .divide(n.multiply(BigDecimal.valueOf(runs - 1L)), DIVISION)
+                .doubleValue());
     }
 
     /** Mean, sample stdev, the 95% interval and cv, each computed once (the exact divisions are not free). */
-    public record Figures(double mean, double stdev, double ci95Low, double ci95High, double cv) {
-    }
+    public record Figures(double mean, double stdev, double ci95Low, double ci95High, double cv) {}
 
     public Figures figures() {
         double mean = mean();

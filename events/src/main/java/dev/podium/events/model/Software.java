@@ -10,5 +10,4 @@ public record Software(
         @Nullable String pythonVersion,
         @Nullable Map<String, String> libraries,
         @Nullable String containerImageDigest,
-        @Nullable String workloadCommit) {
-}
+        @Nullable String workloadCommit) {}

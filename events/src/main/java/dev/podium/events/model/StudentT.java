@@ -16,10 +16,11 @@ public final class StudentT {
      * two terms of the Cornish-Fisher expansion around the normal quantile leave an error of order 1e-16.
      */
     private static final double EXPANSION_FROM = 1e5;
-    private static final double NORMAL_975 = new NormalDistribution(null, 0, 1, ACCURACY).inverseCumulativeProbability(0.975);
 
-    private StudentT() {
-    }
+    private static final double NORMAL_975 =
+            new NormalDistribution(null, 0, 1, ACCURACY).inverseCumulativeProbability(0.975);
+
+    private StudentT() {}
 
     /** The 0.975 quantile for {@code df} degrees of freedom (df of at least 1; infinite gives the normal quantile). */
     public static double quantile975(double df) {

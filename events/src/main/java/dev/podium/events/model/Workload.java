@@ -12,5 +12,4 @@ public record Workload(
         @Nullable String model,
         @Nullable String dataset,
         @Nullable Map<String, String> parameters,
-        @Nullable @Text String command) {
-}
+        @Nullable @Text String command) {}

@@ -57,18 +57,39 @@ public final class ClaimFile {
     private static final Pattern BOUND = Pattern.compile("\\s*(>=|<=|>|<)\\s*([-+0-9.eE]+)\\s*");
     private static final Set<String> FILE_FIELDS = Set.of("source", "title", "url", "defaults", "claims");
     private static final Set<String> DEFAULT_FIELDS = Set.of("metric", "unit", "direction", "device_count", "key");
-    private static final Set<String> CLAIM_FIELDS = Set.of("id", "quote", "device", "device_id", "device_count", "key",
-            "metric", "unit", "direction", "value", "range", "bound", "decimals", "approximate", "ratio");
+    private static final Set<String> CLAIM_FIELDS = Set.of(
+            "id",
+            "quote",
+            "device",
+            "device_id",
+            "device_count",
+            "key",
+            "metric",
+            "unit",
+            "direction",
+            "value",
+            "range",
+            "bound",
+            "decimals",
+            "approximate",
+            "ratio");
     private static final Set<String> RATIO_FIELDS = Set.of("baseline", "numerator", "denominator", "form");
-    private static final Set<String> KEY_FIELDS = Set.of("benchmark", "benchmark_version", "scenario", "model",
-            "precision", "per_device_batch_size", "total_accelerators", "input_size", "extra");
+    private static final Set<String> KEY_FIELDS = Set.of(
+            "benchmark",
+            "benchmark_version",
+            "scenario",
+            "model",
+            "precision",
+            "per_device_batch_size",
+            "total_accelerators",
+            "input_size",
+            "extra");
 
     private static final YAMLMapper YAML = YAMLMapper.builder(new YAMLFactory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    private ClaimFile() {
-    }
+    private ClaimFile() {}
 
     // ---- reading ----
 
@@ -76,8 +97,9 @@ public final class ClaimFile {
     public static List<PublishedClaim> parse(Path file) throws IOException {
         long size = Files.size(file);
         if (size > MAX_FILE_BYTES) {
-            throw ClaimFileException.ofFile(file.getFileName().toString(), "file of " + size
-                    + " bytes is over the limit of " + MAX_FILE_BYTES + " bytes");
+            throw ClaimFileException.ofFile(
+                    file.getFileName().toString(),
+                    "file of " + size + " bytes is over the limit of " + MAX_FILE_BYTES + " bytes");
         }
         return parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8));
     }
@@ -86,7 +108,9 @@ public final class ClaimFile {
     public static List<PublishedClaim> parseDirectory(Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+            files = s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                    .sorted()
+                    .toList();
         }
         List<PublishedClaim> all = new ArrayList<>();
         List<String> problems = new ArrayList<>();
@@ -126,7 +150,9 @@ public final class ClaimFile {
         } catch (JsonProcessingException e) {
             throw syntaxError(fileName, yaml, e);
         } catch (IOException | RuntimeException e) {
-            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            String m = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().findFirst().orElse("");
             throw ClaimFileException.ofFile(fileName, "not valid YAML: " + m);
         }
         return new Reader(fileName).read(root);
@@ -140,7 +166,8 @@ public final class ClaimFile {
      * itself rejects some values ({@code .inf}, duplicate keys) before a claim exists.
      */
     private static ClaimFileException syntaxError(String fileName, String yaml, JsonProcessingException e) {
-        String m = e.getOriginalMessage() == null ? e.getClass().getSimpleName()
+        String m = e.getOriginalMessage() == null
+                ? e.getClass().getSimpleName()
                 : e.getOriginalMessage().lines().findFirst().orElse("");
         int line = e.getLocation() == null ? -1 : e.getLocation().getLineNr();
         String[] lines = yaml.split("\n", -1);
@@ -159,10 +186,12 @@ public final class ClaimFile {
         Matcher f = FIELD.matcher(lines[line - 1]);
         String field = f.find() ? f.group(1) : null;
         String reason = "not valid YAML: " + m + " (line " + line + ")";
-        String path = claim == null ? (field == null ? "$" : field)
-                : claimPath(claim) + (field == null ? "" : "." + field);
-        return new ClaimFileException(List.of(fileName + (claim == null ? "" : ": claim '" + claim + "'")
-                + (field == null ? "" : ": " + field) + ": " + reason), List.of(new Violation(path, reason)));
+        String path =
+                claim == null ? (field == null ? "$" : field) : claimPath(claim) + (field == null ? "" : "." + field);
+        return new ClaimFileException(
+                List.of(fileName + (claim == null ? "" : ": claim '" + claim + "'")
+                        + (field == null ? "" : ": " + field) + ": " + reason),
+                List.of(new Violation(path, reason)));
     }
 
     /** A claim as a path in its file: by id, {@code claims['gaudi2-workers0']}, or without one by position, {@code claims[2]}. */
@@ -216,8 +245,15 @@ public final class ClaimFile {
 
     /** The event that imports {@code claim} as the {@code seq}-th event of its {@code published/<source>} stream. */
     public static Envelope envelope(PublishedClaim claim, long seq, String actor, Instant at) {
-        return new Envelope(eventId(claim), EventType.PublishedClaimImported, Envelope.CURRENT_SCHEMA_VERSION,
-                StreamId.published(claim.source()).value(), seq, null, at, new PublishedClaimImported(claim, actor));
+        return new Envelope(
+                eventId(claim),
+                EventType.PublishedClaimImported,
+                Envelope.CURRENT_SCHEMA_VERSION,
+                StreamId.published(claim.source()).value(),
+                seq,
+                null,
+                at,
+                new PublishedClaimImported(claim, actor));
     }
 
     // ---- the reader ----
@@ -299,7 +335,8 @@ public final class ClaimFile {
                     problem("device_id", "'" + deviceId + "' is not a canonical device id");
                 }
             } else if (deviceLabel != null) {
-                deviceId = DeviceAliases.resolve(deviceLabel).map(DeviceModel::id).orElse(null);
+                deviceId =
+                        DeviceAliases.resolve(deviceLabel).map(DeviceModel::id).orElse(null);
                 if (deviceId == null) {
                     problem("device", "'" + deviceLabel + "' is not a known device (see DeviceAliases)");
                 }
@@ -308,24 +345,44 @@ public final class ClaimFile {
             ComparisonKey key = key(defaults.get("key"), c.get("key"));
             RatioBasis ratio = ratio(c.get("ratio"));
             String metric = inherited(c, defaults, "metric", true);
-            String unit = c.has("unit") ? text(c, "unit", true, Limits.MAX_STRING_CHARS)
-                    : ratio != null ? (ratio.form() == RatioBasis.RatioForm.TIMES ? "x" : "%")
-                    : inherited(c, defaults, "unit", true);
+            String unit = c.has("unit")
+                    ? text(c, "unit", true, Limits.MAX_STRING_CHARS)
+                    : ratio != null
+                            ? (ratio.form() == RatioBasis.RatioForm.TIMES ? "x" : "%")
+                            : inherited(c, defaults, "unit", true);
             Direction direction = direction(c.has("direction") ? c : defaults);
             ClaimValue value = value(c);
             Precision precision = precision(c);
             if (problems.size() > before) {
                 return null;
             }
-            return new PublishedClaim(id, source, title, url, quote, deviceId, deviceLabel, deviceCount, key, metric, unit,
-                    direction, value, precision, ratio);
+            return new PublishedClaim(
+                    id,
+                    source,
+                    title,
+                    url,
+                    quote,
+                    deviceId,
+                    deviceLabel,
+                    deviceCount,
+                    key,
+                    metric,
+                    unit,
+                    direction,
+                    value,
+                    precision,
+                    ratio);
         }
 
         private ClaimValue value(JsonNode c) {
-            List<String> stated = Stream.of("value", "range", "bound").filter(c::has).toList();
+            List<String> stated =
+                    Stream.of("value", "range", "bound").filter(c::has).toList();
             if (stated.size() != 1) {
-                problem("value", stated.isEmpty() ? "missing: state one of value, range or bound"
-                        : "states " + String.join(" and ", stated) + ": state only one");
+                problem(
+                        "value",
+                        stated.isEmpty()
+                                ? "missing: state one of value, range or bound"
+                                : "states " + String.join(" and ", stated) + ": state only one");
                 return null;
             }
             JsonNode v = c.get(stated.get(0));
@@ -415,8 +472,10 @@ public final class ClaimFile {
             String numerator = text(r, "numerator", false, 128, "ratio.numerator");
             String denominator = text(r, "denominator", false, 128, "ratio.denominator");
             if ((numerator == null) != (denominator == null)) {
-                problem("ratio", "names " + (numerator == null ? "a denominator" : "a numerator")
-                        + " without the other: name both figures or neither");
+                problem(
+                        "ratio",
+                        "names " + (numerator == null ? "a denominator" : "a numerator")
+                                + " without the other: name both figures or neither");
             }
             String form = text(r, "form", true, 32, "ratio.form");
             RatioBasis.RatioForm f = null;
@@ -439,7 +498,8 @@ public final class ClaimFile {
                 }
                 where = file + ": claim '" + c.claimId() + "'";
                 claimPath = claimPath(c.claimId());
-                for (String[] ref : List.of(new String[] {"ratio.numerator", c.ratio().numeratorClaimId()},
+                for (String[] ref : List.of(
+                        new String[] {"ratio.numerator", c.ratio().numeratorClaimId()},
                         new String[] {"ratio.denominator", c.ratio().denominatorClaimId()})) {
                     PublishedClaim target = byId.get(ref[1]);
                     if (target == null) {
@@ -473,8 +533,11 @@ public final class ClaimFile {
                 Iterator<Map.Entry<String, JsonNode>> it = k.fields();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
-                    if (e.getKey().equals("extra") && merged.has("extra") && e.getValue().isObject()) {
-                        ((ObjectNode) merged.get("extra")).setAll((ObjectNode) e.getValue().deepCopy());
+                    if (e.getKey().equals("extra")
+                            && merged.has("extra")
+                            && e.getValue().isObject()) {
+                        ((ObjectNode) merged.get("extra"))
+                                .setAll((ObjectNode) e.getValue().deepCopy());
                     } else {
                         merged.set(e.getKey(), e.getValue().deepCopy());
                     }
@@ -500,15 +563,23 @@ public final class ClaimFile {
                 }
             }
             try {
-                return benchmark == null ? null : new ComparisonKey(benchmark,
-                        text(merged, "benchmark_version", false, Limits.MAX_STRING_CHARS, "key.benchmark_version"),
-                        text(merged, "scenario", false, Limits.MAX_STRING_CHARS, "key.scenario"),
-                        text(merged, "model", false, Limits.MAX_STRING_CHARS, "key.model"),
-                        text(merged, "precision", false, Limits.MAX_STRING_CHARS, "key.precision"),
-                        integer(merged, "per_device_batch_size", "key."),
-                        integer(merged, "total_accelerators", "key."),
-                        integer(merged, "input_size", "key."),
-                        extra);
+                return benchmark == null
+                        ? null
+                        : new ComparisonKey(
+                                benchmark,
+                                text(
+                                        merged,
+                                        "benchmark_version",
+                                        false,
+                                        Limits.MAX_STRING_CHARS,
+                                        "key.benchmark_version"),
+                                text(merged, "scenario", false, Limits.MAX_STRING_CHARS, "key.scenario"),
+                                text(merged, "model", false, Limits.MAX_STRING_CHARS, "key.model"),
+                                text(merged, "precision", false, Limits.MAX_STRING_CHARS, "key.precision"),
+                                integer(merged, "per_device_batch_size", "key."),
+                                integer(merged, "total_accelerators", "key."),
+                                integer(merged, "input_size", "key."),
+                                extra);
             } catch (IllegalArgumentException e) {
                 problem("key.extra", e.getMessage());
                 return null;
@@ -600,15 +671,19 @@ public final class ClaimFile {
         private void unknown(JsonNode node, Set<String> known, String prefix) {
             Set<String> seen = new HashSet<>();
             node.fieldNames().forEachRemaining(seen::add);
-            seen.stream().filter(n -> !known.contains(n)).sorted()
-                    .forEach(n -> problem(prefix + n, "unknown field (known: " + String.join(", ",
-                            known.stream().sorted().toList()) + ")"));
+            seen.stream()
+                    .filter(n -> !known.contains(n))
+                    .sorted()
+                    .forEach(n -> problem(
+                            prefix + n,
+                            "unknown field (known: "
+                                    + String.join(", ", known.stream().sorted().toList()) + ")"));
         }
 
         private void problem(String field, String reason) {
             problems.add(where + (field == null ? "" : ": " + field) + ": " + reason);
-            String path = claimPath == null ? (field == null ? "$" : field)
-                    : claimPath + (field == null ? "" : "." + field);
+            String path =
+                    claimPath == null ? (field == null ? "$" : field) : claimPath + (field == null ? "" : "." + field);
             violations.add(new Violation(path, reason));
         }
     }

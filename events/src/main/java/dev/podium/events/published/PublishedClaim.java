@@ -1,12 +1,11 @@
 package dev.podium.events.published;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Direction;
 import dev.podium.events.validate.NonNegative;
 import dev.podium.events.validate.Nullable;
 import dev.podium.events.validate.Text;
-import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.Direction;
 
 /**
  * A figure or claim from a publication, kept as the publication stated it.

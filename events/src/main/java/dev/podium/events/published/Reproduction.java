@@ -24,17 +24,34 @@ import java.util.TreeSet;
  * @param spec        the job spec of the campaign, one matrix point per value of {@code parameter}
  * @param metric      the metric the ratio is computed on
  */
-public record Reproduction(String source, String claimId, String dimension, String baseline, String compared,
-        String parameter, String baselineParameterValue, String comparedParameterValue, JobSpec spec, String metric) {
+public record Reproduction(
+        String source,
+        String claimId,
+        String dimension,
+        String baseline,
+        String compared,
+        String parameter,
+        String baselineParameterValue,
+        String comparedParameterValue,
+        JobSpec spec,
+        String metric) {
 
     public static final String DEVICE = "device";
     public static final String TRAINING = "podium-reference";
     public static final String INFERENCE = "podium-inference";
 
     /** The dimensions a shipped workload can vary, and its parameter for each. */
-    private static final Map<String, String> PARAMETERS = Map.of("dataloader_num_workers", "dataloader_num_workers",
-            "dataloader", "dataloader", ComparisonKey.BATCH_SIZE, "batch_size", ComparisonKey.TOTAL_ACCELERATORS, "nproc",
-            "compiler", "compiler");
+    private static final Map<String, String> PARAMETERS = Map.of(
+            "dataloader_num_workers",
+            "dataloader_num_workers",
+            "dataloader",
+            "dataloader",
+            ComparisonKey.BATCH_SIZE,
+            "batch_size",
+            ComparisonKey.TOTAL_ACCELERATORS,
+            "nproc",
+            "compiler",
+            "compiler");
 
     /** Whether the two pools of a cross-device plan must be given: the subject's first, then the baseline's. */
     public boolean crossDevice() {
@@ -57,13 +74,22 @@ public record Reproduction(String source, String claimId, String dimension, Stri
         String baselineLabel = claim.ratio().baselineLabel();
         if (numerator != null && denominator != null) {
             if (!Objects.equals(numerator.deviceId(), denominator.deviceId())) {
-                return Result.of(crossDevice(claim, numerator.deviceLabel(), denominator.deviceLabel(), numerator.key()));
+                return Result.of(
+                        crossDevice(claim, numerator.deviceLabel(), denominator.deviceLabel(), numerator.key()));
             }
             return varied(claim, numerator.key(), denominator.key());
         }
         String baseline = baselineLabel.toLowerCase(Locale.ROOT);
         if (baseline.contains("eager")) {
-            return Result.of(build(claim, "compiler", "eager", "compiled", "compiler", "eager", "compiled", INFERENCE,
+            return Result.of(build(
+                    claim,
+                    "compiler",
+                    "eager",
+                    "compiled",
+                    "compiler",
+                    "eager",
+                    "compiled",
+                    INFERENCE,
                     Map.of("task", "classify")));
         }
         if (claim.deviceLabel() != null) {
@@ -82,7 +108,8 @@ public record Reproduction(String source, String claimId, String dimension, Stri
                 }
             });
         }
-        String workload = key != null && key.benchmark() != null && key.benchmark().contains("inference") ? INFERENCE : TRAINING;
+        String workload =
+                key != null && key.benchmark() != null && key.benchmark().contains("inference") ? INFERENCE : TRAINING;
         if (INFERENCE.equals(workload)) {
             fixed.putIfAbsent("task", "classify");
         }
@@ -94,7 +121,8 @@ public record Reproduction(String source, String claimId, String dimension, Stri
         Map<String, String> b = denominator == null ? Map.of() : denominator.dimensions();
         Set<String> names = new TreeSet<>(a.keySet());
         names.addAll(b.keySet());
-        List<String> differing = names.stream().filter(n -> !Objects.equals(a.get(n), b.get(n))).toList();
+        List<String> differing =
+                names.stream().filter(n -> !Objects.equals(a.get(n), b.get(n))).toList();
         if (differing.size() != 1) {
             return Result.no("its figures differ in " + differing + ", not in one dimension a shipped workload varies");
         }
@@ -113,7 +141,8 @@ public record Reproduction(String source, String claimId, String dimension, Stri
                 fixed.put(p, shippedValue(k, v));
             }
         });
-        return Result.of(build(claim, dimension, b.get(dimension), a.get(dimension), parameter, from, to, TRAINING, fixed));
+        return Result.of(
+                build(claim, dimension, b.get(dimension), a.get(dimension), parameter, from, to, TRAINING, fixed));
     }
 
     /** A published value as the shipped workload's parameter takes it: mediapipe is the device-side pipeline. */
@@ -131,8 +160,16 @@ public record Reproduction(String source, String claimId, String dimension, Stri
         return value.matches("[A-Za-z0-9._-]{1,64}") ? value : null;
     }
 
-    private static Reproduction build(PublishedClaim claim, String dimension, String baseline, String compared,
-            String parameter, String from, String to, String workload, Map<String, String> fixed) {
+    private static Reproduction build(
+            PublishedClaim claim,
+            String dimension,
+            String baseline,
+            String compared,
+            String parameter,
+            String from,
+            String to,
+            String workload,
+            Map<String, String> fixed) {
         Map<String, String> parameters = new LinkedHashMap<>(fixed);
         boolean inference = INFERENCE.equals(workload);
         if (!inference) {
@@ -147,9 +184,30 @@ public record Reproduction(String source, String claimId, String dimension, Stri
             parameters.remove(parameter);
             matrix.put(parameter, List.of(from, to));
         }
-        JobSpec spec = new JobSpec(workload, inference ? "inference" : "reference", null, "jsonl", parameters, matrix, 3,
-                inference ? 3 : 2, 1800, Map.of(), 1, 1, null);
-        return new Reproduction(claim.source(), claim.claimId(), dimension, baseline, compared, parameter, from, to, spec,
+        JobSpec spec = new JobSpec(
+                workload,
+                inference ? "inference" : "reference",
+                null,
+                "jsonl",
+                parameters,
+                matrix,
+                3,
+                inference ? 3 : 2,
+                1800,
+                Map.of(),
+                1,
+                1,
+                null);
+        return new Reproduction(
+                claim.source(),
+                claim.claimId(),
+                dimension,
+                baseline,
+                compared,
+                parameter,
+                from,
+                to,
+                spec,
                 metricFor(workload));
     }
 

@@ -1,13 +1,13 @@
 package dev.podium.events.run;
 
-import dev.podium.events.validate.NonNegative;
-import dev.podium.events.validate.Nullable;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Host;
 import dev.podium.events.model.Provenance;
 import dev.podium.events.model.Software;
 import dev.podium.events.model.Workload;
+import dev.podium.events.validate.NonNegative;
+import dev.podium.events.validate.Nullable;
 import java.util.List;
 import java.util.UUID;
 
@@ -27,5 +27,5 @@ public record RunStarted(
         ComparisonKey key,
         @NonNegative int repetitions,
         @NonNegative int warmupSteps,
-        Provenance provenance) implements RunEvent {
-}
+        Provenance provenance)
+        implements RunEvent {}

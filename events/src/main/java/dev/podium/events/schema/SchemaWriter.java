@@ -39,6 +39,7 @@ public final class SchemaWriter {
 
     /** Where the schema files live, relative to the module and as a class-path resource. */
     public static final String RESOURCE_DIR = "schemas/v1";
+
     public static final String DIALECT = "https://json-schema.org/draft/2020-12/schema";
     public static final String ID_BASE = "https://podium.dev/schemas/v1/";
 
@@ -50,8 +51,7 @@ public final class SchemaWriter {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private SchemaWriter() {
-    }
+    private SchemaWriter() {}
 
     /** The file name of a type's schema, e.g. {@code RunStarted.schema.json}. */
     public static String fileName(EventType type) {
@@ -65,11 +65,16 @@ public final class SchemaWriter {
         root.put("$schema", DIALECT);
         root.put("$id", ID_BASE + fileName(type));
         root.put("title", type.name());
-        root.put("description", "A Podium v1 " + type.name() + " event on a " + type.streamKind().prefix()
-                + " stream. Ingest also rejects records over " + Limits.MAX_RECORD_BYTES + " bytes, nesting deeper than "
-                + Limits.MAX_NESTING_DEPTH + ", duplicate keys, non-finite numbers, an agent_id that does not own an"
-                + " agent stream, and occurred_at more than " + Limits.MAX_CLOCK_AHEAD.toHours()
-                + " hours ahead of its clock.");
+        root.put(
+                "description",
+                "A Podium v1 " + type.name() + " event on a "
+                        + type.streamKind().prefix()
+                        + " stream. Ingest also rejects records over " + Limits.MAX_RECORD_BYTES
+                        + " bytes, nesting deeper than "
+                        + Limits.MAX_NESTING_DEPTH
+                        + ", duplicate keys, non-finite numbers, an agent_id that does not own an"
+                        + " agent stream, and occurred_at more than " + Limits.MAX_CLOCK_AHEAD.toHours()
+                        + " hours ahead of its clock.");
         root.put("type", "object");
         ArrayNode required = root.putArray("required");
         for (String f : List.of("event_id", "type", "schema_version", "stream_id", "seq")) {
@@ -84,7 +89,8 @@ public final class SchemaWriter {
         ObjectNode props = root.putObject("properties");
         props.set("event_id", uuid());
         props.putObject("type").put("const", type.name());
-        ArrayNode versions = props.putObject("schema_version").put("type", "integer").putArray("enum");
+        ArrayNode versions =
+                props.putObject("schema_version").put("type", "integer").putArray("enum");
         type.knownVersions().stream().sorted().forEach(versions::add);
         ObjectNode stream = string(Limits.MAX_STRING_CHARS);
         stream.put("pattern", "^" + streamPattern(type.streamKind()) + "$");
@@ -92,9 +98,13 @@ public final class SchemaWriter {
         props.putObject("seq").put("type", "integer").put("minimum", 1).put("maximum", Long.MAX_VALUE);
         ObjectNode agent = string(Limits.MAX_STRING_CHARS);
         agent.put("pattern", "^" + AGENT_ID_PATTERN + "$");
-        agent.put("description", type.streamKind() == StreamKind.AGENT
-                ? "The writer; must be the agent named in stream_id."
-                : type.streamKind().writtenByAgent() ? "The writer of the stream." : "Absent on command-side streams.");
+        agent.put(
+                "description",
+                type.streamKind() == StreamKind.AGENT
+                        ? "The writer; must be the agent named in stream_id."
+                        : type.streamKind().writtenByAgent()
+                                ? "The writer of the stream."
+                                : "Absent on command-side streams.");
         props.set("agent_id", agent);
         ObjectNode at = string(Limits.MAX_STRING_CHARS);
         at.put("format", "date-time");
@@ -251,7 +261,10 @@ public final class SchemaWriter {
     }
 
     private static ObjectNode string(int maxLength) {
-        return JSON.objectNode().put("type", "string").put("maxLength", maxLength).put("pattern", NO_NUL);
+        return JSON.objectNode()
+                .put("type", "string")
+                .put("maxLength", maxLength)
+                .put("pattern", NO_NUL);
     }
 
     private static ObjectNode integer(long min, long max) {

@@ -32,11 +32,10 @@ public final class JobSecrets {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private JobSecrets() {
-    }
+    private JobSecrets() {}
 
-    public static SealedSecrets seal(String keyId, byte[] agentSecret, UUID jobId, UUID runId, int leaseEpoch,
-            Map<String, String> values) {
+    public static SealedSecrets seal(
+            String keyId, byte[] agentSecret, UUID jobId, UUID runId, int leaseEpoch, Map<String, String> values) {
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
         try {
@@ -52,8 +51,9 @@ public final class JobSecrets {
     /**
      * The values, or an exception when {@code sealed} was not made for this key, job, run and epoch (or was changed).
      */
-    public static Map<String, String> open(SealedSecrets sealed, byte[] agentSecret, UUID jobId, UUID runId,
-            int leaseEpoch) throws GeneralSecurityException {
+    public static Map<String, String> open(
+            SealedSecrets sealed, byte[] agentSecret, UUID jobId, UUID runId, int leaseEpoch)
+            throws GeneralSecurityException {
         byte[] nonce;
         byte[] ciphertext;
         try {
@@ -68,16 +68,20 @@ public final class JobSecrets {
         byte[] plain = cipher(Cipher.DECRYPT_MODE, agentSecret, nonce, sealed.keyId(), jobId, runId, leaseEpoch)
                 .doFinal(ciphertext);
         try {
-            return JSON.readValue(plain, new TypeReference<TreeMap<String, String>>() { });
+            return JSON.readValue(plain, new TypeReference<TreeMap<String, String>>() {});
         } catch (IOException e) {
             throw new GeneralSecurityException("sealed secrets are not a string map", e);
         }
     }
 
-    private static Cipher cipher(int mode, byte[] agentSecret, byte[] nonce, String keyId, UUID jobId, UUID runId,
-            int leaseEpoch) throws GeneralSecurityException {
+    private static Cipher cipher(
+            int mode, byte[] agentSecret, byte[] nonce, String keyId, UUID jobId, UUID runId, int leaseEpoch)
+            throws GeneralSecurityException {
         Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-        cipher.init(mode, new SecretKeySpec(hkdf(agentSecret, INFO.getBytes(StandardCharsets.UTF_8)), "AES"), new GCMParameterSpec(TAG_BITS, nonce));
+        cipher.init(
+                mode,
+                new SecretKeySpec(hkdf(agentSecret, INFO.getBytes(StandardCharsets.UTF_8)), "AES"),
+                new GCMParameterSpec(TAG_BITS, nonce));
         cipher.updateAAD((keyId + "\n" + jobId + "\n" + runId + "\n" + leaseEpoch).getBytes(StandardCharsets.UTF_8));
         return cipher;
     }

@@ -30,8 +30,7 @@ public final class CommandSignature {
     static final String DOMAIN = "podium.jobs/v1";
     private static final String ALGORITHM = "Ed25519";
 
-    private CommandSignature() {
-    }
+    private CommandSignature() {}
 
     /** The run a record names: the run granted or expired, else null. */
     public static UUID runOf(JobEvent event) {
@@ -95,8 +94,9 @@ public final class CommandSignature {
 
     static byte[] message(UUID jobId, UUID runId, int epoch, byte[] value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + 128);
-        for (String part : new String[] {DOMAIN, jobId.toString(), runId == null ? "" : runId.toString(),
-                Integer.toString(epoch)}) {
+        for (String part :
+                new String[] {DOMAIN, jobId.toString(), runId == null ? "" : runId.toString(), Integer.toString(epoch)
+                }) {
             out.writeBytes(part.getBytes(StandardCharsets.US_ASCII));
             out.write(0);
         }

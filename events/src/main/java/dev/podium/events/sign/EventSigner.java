@@ -24,8 +24,7 @@ public final class EventSigner {
     private static final String ALGORITHM = "HmacSHA256";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private EventSigner() {
-    }
+    private EventSigner() {}
 
     /** The signature of {@code value} under {@code secret}, as lower-case hex. */
     public static String sign(byte[] value, byte[] secret) {
@@ -44,7 +43,8 @@ public final class EventSigner {
             return false;
         }
         byte[] expected = sign(value, secret).getBytes(StandardCharsets.US_ASCII);
-        return MessageDigest.isEqual(expected, signature.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+        return MessageDigest.isEqual(
+                expected, signature.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
     }
 
     /**

@@ -23,8 +23,8 @@ import java.util.UUID;
 public final class EnvelopeValidator {
 
     /** The envelope's fields in JSON. */
-    public static final List<String> ENVELOPE_FIELDS = List.of(
-            "event_id", "type", "schema_version", "stream_id", "seq", "agent_id", "occurred_at", "payload");
+    public static final List<String> ENVELOPE_FIELDS =
+            List.of("event_id", "type", "schema_version", "stream_id", "seq", "agent_id", "occurred_at", "payload");
 
     public List<Violation> validate(JsonNode root, Instant now) {
         List<Violation> out = new ArrayList<>();
@@ -48,7 +48,8 @@ public final class EnvelopeValidator {
         } else if (!version.isIntegralNumber() || !version.canConvertToInt()) {
             out.add(new Violation("schema_version", "must be an integer"));
         } else if (type.isPresent() && !type.get().knownVersions().contains(version.asInt())) {
-            out.add(new Violation("schema_version", "unknown schema_version " + version.asText() + " for " + type.get()));
+            out.add(new Violation(
+                    "schema_version", "unknown schema_version " + version.asText() + " for " + type.get()));
         }
         Optional<String> stream = string(root, "stream_id", true, out);
         stream.ifPresent(s -> checkStream(s, type, root, out));
@@ -83,23 +84,29 @@ public final class EnvelopeValidator {
             return out;
         }
         checkRecord(node, recordType, "", out);
-        return out.stream().map(v -> new Violation(v.field().substring(1), v.reason())).toList();
+        return out.stream()
+                .map(v -> new Violation(v.field().substring(1), v.reason()))
+                .toList();
     }
 
     private void checkStream(String stream, Optional<EventType> type, JsonNode root, List<Violation> out) {
         Optional<StreamId> id = StreamId.parse(stream);
         if (id.isEmpty()) {
             boolean upperCase = StreamId.parse(stream.toLowerCase(Locale.ROOT)).isPresent();
-            out.add(new Violation("stream_id", "'" + clip(stream) + "' is not a valid stream id"
-                    + (upperCase ? ": its UUID must be in lower case" : "")));
+            out.add(new Violation(
+                    "stream_id",
+                    "'" + clip(stream) + "' is not a valid stream id"
+                            + (upperCase ? ": its UUID must be in lower case" : "")));
             return;
         }
         Optional<String> given = root.has("agent_id") && !root.get("agent_id").isNull()
                 ? string(root, "agent_id", true, out)
                 : Optional.empty();
         if (given.isPresent() && !StreamId.isValidAgentId(given.get())) {
-            out.add(new Violation("agent_id", "'" + clip(given.get()) + "' is not a valid agent id (a letter or digit,"
-                    + " then letters, digits, '.', '_', '-'; 128 characters at most)"));
+            out.add(new Violation(
+                    "agent_id",
+                    "'" + clip(given.get()) + "' is not a valid agent id (a letter or digit,"
+                            + " then letters, digits, '.', '_', '-'; 128 characters at most)"));
         }
         Optional<String> agent = given.filter(StreamId::isValidAgentId);
         if (type.isEmpty()) {
@@ -107,17 +114,21 @@ public final class EnvelopeValidator {
         }
         var expected = type.get().streamKind();
         if (id.get().kind() != expected) {
-            out.add(new Violation("stream_id", type.get() + " belongs on a " + expected.prefix()
-                    + " stream, not '" + clip(stream) + "'"));
+            out.add(new Violation(
+                    "stream_id",
+                    type.get() + " belongs on a " + expected.prefix() + " stream, not '" + clip(stream) + "'"));
         }
         if (expected.writtenByAgent() && agent.isEmpty()) {
             out.add(new Violation("agent_id", "missing: required on " + expected.prefix() + " streams"));
         }
-        id.get().agentId().ifPresent(owner -> agent.ifPresent(a -> {
-            if (!owner.equals(a)) {
-                out.add(new Violation("agent_id", "'" + clip(a) + "' does not own stream '" + clip(stream) + "'"));
-            }
-        }));
+        id.get()
+                .agentId()
+                .ifPresent(owner -> agent.ifPresent(a -> {
+                    if (!owner.equals(a)) {
+                        out.add(new Violation(
+                                "agent_id", "'" + clip(a) + "' does not own stream '" + clip(stream) + "'"));
+                    }
+                }));
     }
 
     private void checkOccurredAt(JsonNode root, Instant now, List<Violation> out) {
@@ -125,7 +136,8 @@ public final class EnvelopeValidator {
             try {
                 Instant at = Instant.parse(s);
                 if (at.isAfter(now.plus(Limits.MAX_CLOCK_AHEAD))) {
-                    out.add(new Violation("occurred_at", s + " is more than a day ahead of ingest's clock (" + now + ")"));
+                    out.add(new Violation(
+                            "occurred_at", s + " is more than a day ahead of ingest's clock (" + now + ")"));
                 }
             } catch (DateTimeParseException e) {
                 out.add(new Violation("occurred_at", "must be an ISO-8601 instant such as 2026-01-31T12:00:00Z"));
@@ -158,7 +170,8 @@ public final class EnvelopeValidator {
                 checkString(value.asText(), f.text() ? Limits.MAX_TEXT_CHARS : Limits.MAX_STRING_CHARS, path, out);
             }
         } else if (c == int.class || c == Integer.class || c == long.class || c == Long.class) {
-            if (!value.isIntegralNumber() || !value.canConvertToLong()
+            if (!value.isIntegralNumber()
+                    || !value.canConvertToLong()
                     || ((c == int.class || c == Integer.class) && !value.canConvertToInt())) {
                 out.add(new Violation(path, "must be an integer"));
             } else if (f.nonNegative() && value.asLong() < 0) {
@@ -228,8 +241,8 @@ public final class EnvelopeValidator {
                 return;
             }
         }
-        out.add(new Violation(path, "'" + clip(value.asText()) + "' is not one of "
-                + Arrays.toString(c.getEnumConstants())));
+        out.add(new Violation(
+                path, "'" + clip(value.asText()) + "' is not one of " + Arrays.toString(c.getEnumConstants())));
     }
 
     private void checkList(JsonNode value, Type type, RecordRules.Field f, String path, List<Violation> out) {
@@ -258,7 +271,8 @@ public final class EnvelopeValidator {
             return;
         }
         if (value.size() > Limits.MAX_MAP_ENTRIES) {
-            out.add(new Violation(path, "has " + value.size() + " entries, over the limit of " + Limits.MAX_MAP_ENTRIES));
+            out.add(new Violation(
+                    path, "has " + value.size() + " entries, over the limit of " + Limits.MAX_MAP_ENTRIES));
             return;
         }
         Type valueType = RecordRules.typeArgument(type, 1);
@@ -286,8 +300,8 @@ public final class EnvelopeValidator {
         if (missing(kind) || !kind.isTextual()) {
             out.add(new Violation(path + "." + property, "missing: one of " + subtypes.keySet()));
         } else if (!subtypes.containsKey(kind.asText())) {
-            out.add(new Violation(path + "." + property, "'" + clip(kind.asText()) + "' is not one of "
-                    + subtypes.keySet()));
+            out.add(new Violation(
+                    path + "." + property, "'" + clip(kind.asText()) + "' is not one of " + subtypes.keySet()));
         } else {
             checkRecord(value, subtypes.get(kind.asText()), path, out);
         }
@@ -316,7 +330,8 @@ public final class EnvelopeValidator {
             out.add(new Violation(path, "must be finite, was " + clip(value.asText())));
         } else if (value.isArray()) {
             if (value.size() > Limits.MAX_ARRAY_ITEMS) {
-                out.add(new Violation(path, "has " + value.size() + " items, over the limit of " + Limits.MAX_ARRAY_ITEMS));
+                out.add(new Violation(
+                        path, "has " + value.size() + " items, over the limit of " + Limits.MAX_ARRAY_ITEMS));
                 return;
             }
             for (int i = 0; i < value.size(); i++) {
@@ -324,8 +339,8 @@ public final class EnvelopeValidator {
             }
         } else if (value.isObject()) {
             if (value.size() > Limits.MAX_MAP_ENTRIES) {
-                out.add(new Violation(path, "has " + value.size() + " entries, over the limit of "
-                        + Limits.MAX_MAP_ENTRIES));
+                out.add(new Violation(
+                        path, "has " + value.size() + " entries, over the limit of " + Limits.MAX_MAP_ENTRIES));
                 return;
             }
             checkUnknownFields(value, List.of(), path + ".", out);

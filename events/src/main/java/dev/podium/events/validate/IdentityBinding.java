@@ -19,23 +19,22 @@ import java.util.Optional;
  */
 public final class IdentityBinding {
 
-    private IdentityBinding() {
-    }
+    private IdentityBinding() {}
 
     /** What the payload names that its envelope does not allow; empty when every identity agrees. */
     public static Optional<Violation> violation(Envelope e) {
         Object p = e.payload();
         if (p instanceof JobClaimed j && !Objects.equals(j.agentId(), e.agentId())) {
-            return Optional.of(new Violation("payload.agent_id", "'" + j.agentId() + "' is not the writer '"
-                    + e.agentId() + "'"));
+            return Optional.of(
+                    new Violation("payload.agent_id", "'" + j.agentId() + "' is not the writer '" + e.agentId() + "'"));
         }
         if (p instanceof RunEvent r) {
             return mismatch("payload.run_id", "run", r.runId(), StreamId.run(r.runId()), e);
         }
         if (p instanceof AgentRegistered a) {
             if (!Objects.equals(a.agentId(), e.agentId())) {
-                return Optional.of(new Violation("payload.agent_id", "'" + a.agentId() + "' is not the writer '"
-                        + e.agentId() + "'"));
+                return Optional.of(new Violation(
+                        "payload.agent_id", "'" + a.agentId() + "' is not the writer '" + e.agentId() + "'"));
             }
             return mismatch("payload.boot_id", "boot", a.bootId(), StreamId.agent(a.agentId(), a.bootId()), e);
         }
@@ -52,7 +51,7 @@ public final class IdentityBinding {
         if (named != null && implied.value().equals(e.streamId())) {
             return Optional.empty();
         }
-        return Optional.of(new Violation(field, "'" + named + "' is not the " + noun + " of stream '" + e.streamId()
-                + "'"));
+        return Optional.of(
+                new Violation(field, "'" + named + "' is not the " + noun + " of stream '" + e.streamId() + "'"));
     }
 }

@@ -26,6 +26,5 @@ public final class Limits {
     /** How far ahead of ingest's clock {@code occurred_at} may be. */
     public static final Duration MAX_CLOCK_AHEAD = Duration.ofDays(1);
 
-    private Limits() {
-    }
+    private Limits() {}
 }

@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** A record component that may be absent or null. Components without it are required. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.RECORD_COMPONENT, ElementType.PARAMETER, ElementType.FIELD, ElementType.METHOD})
-public @interface Nullable {
-}
+public @interface Nullable {}

@@ -22,18 +22,18 @@ public final class RecordRules {
     private static final PropertyNamingStrategies.NamingBase SNAKE =
             (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
-    private RecordRules() {
-    }
+    private RecordRules() {}
 
     /** One component of a record as it appears in JSON. */
-    public record Field(String jsonName, Type type, boolean required, boolean text, boolean nonNegative) {
-    }
+    public record Field(String jsonName, Type type, boolean required, boolean text, boolean nonNegative) {}
 
     /** Read once per record type: reflection on components and annotations is costly, and records never change. */
     private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
         @Override
         protected List<Field> computeValue(Class<?> recordType) {
-            return Arrays.stream(recordType.getRecordComponents()).map(RecordRules::field).toList();
+            return Arrays.stream(recordType.getRecordComponents())
+                    .map(RecordRules::field)
+                    .toList();
         }
     };
 

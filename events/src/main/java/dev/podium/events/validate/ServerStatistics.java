@@ -30,8 +30,7 @@ public final class ServerStatistics {
     /** Relative tolerance of an interval's half-width: a t quantile of older agents' table is up to about 1% off. */
     static final double T_TABLE = 0.025;
 
-    private ServerStatistics() {
-    }
+    private ServerStatistics() {}
 
     /** What the figures of a RunCompleted claim that its values do not give; empty for every other event. */
     public static List<Violation> violations(Envelope e) {
@@ -82,8 +81,16 @@ public final class ServerStatistics {
         double centre = claimed.ci95Low() + half;
         double allowed = T_TABLE * ownHalf + ROUNDING * scale;
         if (!(Math.abs(half - ownHalf) <= allowed) || !(Math.abs(centre - own.mean()) <= allowed)) {
-            out.add(new Violation(p + "ci95", String.format(Locale.ROOT, "[%s, %s] is not the interval the %d values give"
-                    + " ([%s, %s])", claimed.ci95Low(), claimed.ci95High(), own.n(), own.ci95Low(), own.ci95High())));
+            out.add(new Violation(
+                    p + "ci95",
+                    String.format(
+                            Locale.ROOT,
+                            "[%s, %s] is not the interval the %d values give" + " ([%s, %s])",
+                            claimed.ci95Low(),
+                            claimed.ci95High(),
+                            own.n(),
+                            own.ci95Low(),
+                            own.ci95High())));
         }
     }
 
@@ -112,28 +119,44 @@ public final class ServerStatistics {
         for (int j = 0; j < r.validity().size(); j++) {
             ValidityCheck c = r.validity().get(j);
             if (c.passed()) {
-                checkCheck(c, metrics, shown, Math.max(done, 1), r.durationSeconds(), "payload.validity[" + j + "]", out);
+                checkCheck(
+                        c, metrics, shown, Math.max(done, 1), r.durationSeconds(), "payload.validity[" + j + "]", out);
             }
         }
         if (!r.metrics().isEmpty() && r.validity().stream().allMatch(ValidityCheck::passed)) {
             List<String> missing = ValueChecks.REQUIRED.stream()
-                    .filter(n -> r.validity().stream().noneMatch(c -> c.name().equals(n))).toList();
+                    .filter(n -> r.validity().stream().noneMatch(c -> c.name().equals(n)))
+                    .toList();
             if (!missing.isEmpty()) {
-                out.add(new Violation("payload.validity", "a run whose checks all pass must carry the checks the server"
-                        + " re-evaluates; missing: " + String.join(", ", missing)));
+                out.add(new Violation(
+                        "payload.validity",
+                        "a run whose checks all pass must carry the checks the server" + " re-evaluates; missing: "
+                                + String.join(", ", missing)));
             }
             int repetitions = Math.max(done, 1);
             if (r.validity().stream().noneMatch(c -> c.name().equals(ValueChecks.MIN_DURATION))
                     && !fits(repetitions, ValueChecks.MIN_REPETITION_SECONDS, r.durationSeconds())) {
-                out.add(new Violation("payload.duration_seconds", String.format(Locale.ROOT, "a run whose checks all pass"
-                        + " must hold %d repetitions of %.0f s or more, which %s s cannot", repetitions,
-                        ValueChecks.MIN_REPETITION_SECONDS, r.durationSeconds())));
+                out.add(new Violation(
+                        "payload.duration_seconds",
+                        String.format(
+                                Locale.ROOT,
+                                "a run whose checks all pass"
+                                        + " must hold %d repetitions of %.0f s or more, which %s s cannot",
+                                repetitions,
+                                ValueChecks.MIN_REPETITION_SECONDS,
+                                r.durationSeconds())));
             }
         }
     }
 
-    private static void checkCheck(ValidityCheck c, Map<String, Metric> metrics, int shown, int done, double duration,
-            String path, List<Violation> out) {
+    private static void checkCheck(
+            ValidityCheck c,
+            Map<String, Metric> metrics,
+            int shown,
+            int done,
+            double duration,
+            String path,
+            List<Violation> out) {
         String detail = c.detail() == null ? "" : c.detail();
         String cannot = c.name() + " cannot pass: ";
         Matcher cvName = ValueChecks.CV_NAME.matcher(c.name());
@@ -145,8 +168,10 @@ public final class ServerStatistics {
             } else if (m.values() != null && m.values().size() >= 2) {
                 double own = Statistics.of(m.values()).cv();
                 if (own > Integer.parseInt(cvName.group(1)) / 100.0 * (1 + ROUNDING)) {
-                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT, "%sthe cv of %s's values is %.2f%%",
-                            cannot, m.name(), own * 100)));
+                    out.add(new Violation(
+                            path + ".passed",
+                            String.format(
+                                    Locale.ROOT, "%sthe cv of %s's values is %.2f%%", cannot, m.name(), own * 100)));
                 }
             }
             return;
@@ -166,9 +191,12 @@ public final class ServerStatistics {
                 if (!reps.matches()) {
                     out.add(unreadable(path, c, "how many repetitions of how many ran"));
                 } else if (shown > 0 && Integer.parseInt(reps.group(1)) != shown) {
-                    out.add(new Violation(path + ".passed", cannot + "it claims " + reps.group(1)
-                            + " repetitions where the metrics have " + shown + " values each"));
-                } else if (!ValueChecks.enoughRepetitions(Integer.parseInt(reps.group(1)), Integer.parseInt(reps.group(2)))) {
+                    out.add(new Violation(
+                            path + ".passed",
+                            cannot + "it claims " + reps.group(1) + " repetitions where the metrics have " + shown
+                                    + " values each"));
+                } else if (!ValueChecks.enoughRepetitions(
+                        Integer.parseInt(reps.group(1)), Integer.parseInt(reps.group(2)))) {
                     out.add(new Violation(path + ".passed", cannot + "with " + detail));
                 }
             }
@@ -180,11 +208,24 @@ public final class ServerStatistics {
                 }
                 double seconds = Double.parseDouble(shortest.group(1));
                 if (seconds < ValueChecks.MIN_REPETITION_SECONDS) {
-                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT, "%sits shortest repetition ran"
-                            + " %s s, under %.0f s", cannot, shortest.group(1), ValueChecks.MIN_REPETITION_SECONDS)));
+                    out.add(new Violation(
+                            path + ".passed",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%sits shortest repetition ran" + " %s s, under %.0f s",
+                                    cannot,
+                                    shortest.group(1),
+                                    ValueChecks.MIN_REPETITION_SECONDS)));
                 } else if (!fits(done, seconds - ValueChecks.DURATION_ROUNDING, duration)) {
-                    out.add(new Violation(path + ".passed", String.format(Locale.ROOT, "%s%d repetitions of %s s or more"
-                            + " do not fit in the run's duration of %s s", cannot, done, shortest.group(1), duration)));
+                    out.add(new Violation(
+                            path + ".passed",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%s%d repetitions of %s s or more" + " do not fit in the run's duration of %s s",
+                                    cannot,
+                                    done,
+                                    shortest.group(1),
+                                    duration)));
                 }
             }
             default -> {
@@ -199,12 +240,18 @@ public final class ServerStatistics {
     }
 
     private static Violation unreadable(String path, ValidityCheck c, String what) {
-        return new Violation(path + ".detail", c.name() + " passes, but its detail does not say " + what + ", so the"
-                + " server cannot re-evaluate it");
+        return new Violation(
+                path + ".detail",
+                c.name() + " passes, but its detail does not say " + what + ", so the"
+                        + " server cannot re-evaluate it");
     }
 
     /** How many values each metric has, the repetitions its values show; 0 when no metric has values. */
     private static int repetitionsShown(RunCompleted r) {
-        return r.metrics().stream().filter(m -> m.values() != null).mapToInt(m -> m.values().size()).max().orElse(0);
+        return r.metrics().stream()
+                .filter(m -> m.values() != null)
+                .mapToInt(m -> m.values().size())
+                .max()
+                .orElse(0);
     }
 }

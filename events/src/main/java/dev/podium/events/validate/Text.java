@@ -8,5 +8,4 @@ import java.lang.annotation.Target;
 /** A free-text string (quote, log tail, command) allowed up to {@link Limits#MAX_TEXT_CHARS} characters. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.RECORD_COMPONENT, ElementType.PARAMETER, ElementType.FIELD, ElementType.METHOD})
-public @interface Text {
-}
+public @interface Text {}

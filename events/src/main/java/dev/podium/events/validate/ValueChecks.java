@@ -19,6 +19,7 @@ public final class ValueChecks {
     public static final String MIN_DURATION = "min_duration";
     /** A coefficient of variation above this marks the run as noisy (it still counts, with the check failed). */
     public static final double MAX_CV = 0.10;
+
     public static final String CV = "cv_below_" + Math.round(MAX_CV * 100) + "pct";
     /** Repetitions a confidence interval wants; a job that asked for fewer passes with all of them. */
     public static final int REPETITIONS_FOR_INTERVAL = 3;
@@ -38,33 +39,47 @@ public final class ValueChecks {
     /** The shortest repetition's seconds are written with two decimals. */
     static final double DURATION_ROUNDING = 0.005;
 
-    private ValueChecks() {
-    }
+    private ValueChecks() {}
 
     /** {@value #MIN_REPETITIONS}: at least {@link #REPETITIONS_FOR_INTERVAL} ran, or all of fewer that were asked for. */
     public static ValidityCheck repetitions(int done, int wanted) {
-        return new ValidityCheck(MIN_REPETITIONS, enoughRepetitions(done, wanted), done + " of " + wanted
-                + " repetitions (" + REPETITIONS_FOR_INTERVAL + " or more wanted for a confidence interval)");
+        return new ValidityCheck(
+                MIN_REPETITIONS,
+                enoughRepetitions(done, wanted),
+                done + " of " + wanted + " repetitions (" + REPETITIONS_FOR_INTERVAL
+                        + " or more wanted for a confidence interval)");
     }
 
     /** The cv check of a run's primary metric: at most {@link #MAX_CV}, or fewer than two values. */
     public static ValidityCheck cv(Metric primary) {
         double cv = primary.statistics().cv();
-        return new ValidityCheck(CV, primary.values().size() < 2 || cv <= MAX_CV,
+        return new ValidityCheck(
+                CV,
+                primary.values().size() < 2 || cv <= MAX_CV,
                 String.format(Locale.ROOT, "cv of %s = %.2f%%", primary.name(), cv * 100));
     }
 
     /** {@value #POSITIVE_FINITE}: every value of the primary metric is above zero and finite. */
     public static ValidityCheck positiveFinite(Metric primary) {
-        return new ValidityCheck(POSITIVE_FINITE, primary.values().stream().allMatch(v -> v > 0 && Double.isFinite(v)),
+        return new ValidityCheck(
+                POSITIVE_FINITE,
+                primary.values().stream().allMatch(v -> v > 0 && Double.isFinite(v)),
                 primary.name() + " values are positive and finite");
     }
 
     /** {@value #MIN_DURATION}: every repetition ran at least {@link #MIN_REPETITION_SECONDS}. */
     public static ValidityCheck duration(List<Double> repetitionSeconds) {
-        double shortest = repetitionSeconds.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-        return new ValidityCheck(MIN_DURATION, !repetitionSeconds.isEmpty() && shortest >= MIN_REPETITION_SECONDS,
-                String.format(Locale.ROOT, "shortest repetition %.2f s (%.0f s or more wanted)", shortest,
+        double shortest = repetitionSeconds.stream()
+                .mapToDouble(Double::doubleValue)
+                .min()
+                .orElse(0);
+        return new ValidityCheck(
+                MIN_DURATION,
+                !repetitionSeconds.isEmpty() && shortest >= MIN_REPETITION_SECONDS,
+                String.format(
+                        Locale.ROOT,
+                        "shortest repetition %.2f s (%.0f s or more wanted)",
+                        shortest,
                         MIN_REPETITION_SECONDS));
     }
 

@@ -10,7 +10,6 @@ import dev.podium.events.Envelope;
 import dev.podium.events.EventType;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.events.validate.Violation;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -31,8 +30,7 @@ class HostileInputProperties {
     private final EventCodec codec = new EventCodec(Clock.fixed(SampleEvents.AT, ZoneOffset.UTC));
 
     /** A field of a sample's JSON tree: the object holding it, its name, and its path as the validator writes it. */
-    record Site(EventType type, String path, List<Object> steps) {
-    }
+    record Site(EventType type, String path, List<Object> steps) {}
 
     @Test
     void decodeNeverThrowsForArbitraryBytes() {
@@ -94,7 +92,10 @@ class HostileInputProperties {
             Decoded d = codec.decode(bytes(root));
             assertWellFormedOutcome(d);
             if (d instanceof Decoded.Rejected r) {
-                assertThat(r.violations()).as(site.toString()).extracting(Violation::field).contains(site.path());
+                assertThat(r.violations())
+                        .as(site.toString())
+                        .extracting(Violation::field)
+                        .contains(site.path());
                 rejected++;
             }
         }
@@ -107,9 +108,18 @@ class HostileInputProperties {
         return values[random.nextInt(values.length)];
     }
 
-    private static final String[] EDGE_STRINGS = {"", "\u0000", "2026-01-15T10:00:00Z",
-        "0b7c6a1e-4d6f-4b8e-9a5c-2e1f3d4c5b6a", "value", "HIGHER_IS_BETTER", "run/not-a-uuid", "x".repeat(2000),
-        "<script>alert(1)</script>", "'; DROP TABLE event_store; --"};
+    private static final String[] EDGE_STRINGS = {
+        "",
+        "\u0000",
+        "2026-01-15T10:00:00Z",
+        "0b7c6a1e-4d6f-4b8e-9a5c-2e1f3d4c5b6a",
+        "value",
+        "HIGHER_IS_BETTER",
+        "run/not-a-uuid",
+        "x".repeat(2000),
+        "<script>alert(1)</script>",
+        "'; DROP TABLE event_store; --"
+    };
     private static final double[] EDGE_NUMBERS = {-1.0, 0.0, 1e308, -0.0, Double.MIN_VALUE};
 
     private static JsonNode jsonValue(Random random, int depth) {

@@ -57,7 +57,9 @@ class DeviceAliasesTest {
 
     @Test
     void resolutionIgnoresCaseAndSurroundingSpace() {
-        assertThat(DeviceAliases.resolve("  nvidia h100 pcie  ")).map(DeviceModel::id).hasValue("nvidia-h100-pcie-80gb");
+        assertThat(DeviceAliases.resolve("  nvidia h100 pcie  "))
+                .map(DeviceModel::id)
+                .hasValue("nvidia-h100-pcie-80gb");
     }
 
     @Test
@@ -70,12 +72,14 @@ class DeviceAliasesTest {
 
     @Test
     void variantUnspecifiedEntriesSayWhatTheyStandFor() {
-        assertThat(DeviceAliases.byId("nvidia-h100")).get()
-                .satisfies(d -> {
-                    assertThat(d.variantSpecified()).isFalse();
-                    assertThat(d.label()).contains("variant unspecified");
-                });
-        assertThat(DeviceAliases.byId("nvidia-a100-80gb")).get().extracting(DeviceModel::variantSpecified).isEqualTo(false);
+        assertThat(DeviceAliases.byId("nvidia-h100")).get().satisfies(d -> {
+            assertThat(d.variantSpecified()).isFalse();
+            assertThat(d.label()).contains("variant unspecified");
+        });
+        assertThat(DeviceAliases.byId("nvidia-a100-80gb"))
+                .get()
+                .extracting(DeviceModel::variantSpecified)
+                .isEqualTo(false);
     }
 
     @Test
@@ -87,8 +91,14 @@ class DeviceAliasesTest {
             assertThat(d.id()).matches("[a-z0-9]+(-[a-z0-9]+)*");
             assertThat(DeviceAliases.byId(d.id())).hasValue(d);
         }
-        assertThat(ids).contains("intel-gaudi2", "nvidia-h100", "nvidia-h100-sxm-80gb", "nvidia-a100-80gb", "amd-mi250",
-                "nvidia-h200-sxm-141gb");
+        assertThat(ids)
+                .contains(
+                        "intel-gaudi2",
+                        "nvidia-h100",
+                        "nvidia-h100-sxm-80gb",
+                        "nvidia-a100-80gb",
+                        "amd-mi250",
+                        "nvidia-h200-sxm-141gb");
         assertThat(DeviceAliases.byId("nvidia-b200")).isEmpty();
     }
 

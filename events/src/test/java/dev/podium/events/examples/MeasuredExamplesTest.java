@@ -41,23 +41,34 @@ class MeasuredExamplesTest {
         List<RunStarted> started = payloads(events, RunStarted.class);
         List<RunCompleted> completed = payloads(events, RunCompleted.class);
         assertThat(started).hasSize(7);
-        assertThat(completed).extracting(RunCompleted::runId)
-                .containsExactlyInAnyOrderElementsOf(started.stream().map(RunStarted::runId).toList());
-        assertThat(started).allSatisfy(s -> assertThat(s.accelerators()).singleElement()
-                .satisfies(a -> assertThat(a.deviceId()).isEqualTo("nvidia-h200-sxm-141gb")));
+        assertThat(completed)
+                .extracting(RunCompleted::runId)
+                .containsExactlyInAnyOrderElementsOf(
+                        started.stream().map(RunStarted::runId).toList());
+        assertThat(started)
+                .allSatisfy(s -> assertThat(s.accelerators())
+                        .singleElement()
+                        .satisfies(a -> assertThat(a.deviceId()).isEqualTo("nvidia-h200-sxm-141gb")));
         // Two runs were noisy on that machine (cv 23.6% at one worker, 10.6% at two): the agent says so, truthfully.
         Map<String, List<String>> failedChecksByPoint = new TreeMap<>();
         for (RunStarted s : started) {
-            RunCompleted c = completed.stream().filter(r -> r.runId().equals(s.runId())).findFirst().orElseThrow();
-            List<String> failed = c.validity().stream().filter(v -> !v.passed()).map(v -> v.name()).toList();
+            RunCompleted c = completed.stream()
+                    .filter(r -> r.runId().equals(s.runId()))
+                    .findFirst()
+                    .orElseThrow();
+            List<String> failed = c.validity().stream()
+                    .filter(v -> !v.passed())
+                    .map(v -> v.name())
+                    .toList();
             if (!failed.isEmpty()) {
-                failedChecksByPoint.put(s.key().precision() + " workers=" + s.key().extra().get("dataloader_num_workers"),
-                        failed);
+                failedChecksByPoint.put(
+                        s.key().precision() + " workers=" + s.key().extra().get("dataloader_num_workers"), failed);
             }
         }
-        assertThat(failedChecksByPoint).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "bf16 workers=1", List.of("cv_below_10pct"),
-                "bf16 workers=2", List.of("cv_below_10pct")));
+        assertThat(failedChecksByPoint)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "bf16 workers=1", List.of("cv_below_10pct"),
+                        "bf16 workers=2", List.of("cv_below_10pct")));
     }
 
     @Test
@@ -68,10 +79,16 @@ class MeasuredExamplesTest {
             if (!s.key().precision().equals("bf16")) {
                 continue;
             }
-            RunCompleted c = payloads(events, RunCompleted.class).stream().filter(r -> r.runId().equals(s.runId()))
-                    .findFirst().orElseThrow();
-            double mean = c.metrics().stream().filter(m -> m.name().equals("train_samples_per_second")).findFirst()
-                    .orElseThrow().statistics().mean();
+            RunCompleted c = payloads(events, RunCompleted.class).stream()
+                    .filter(r -> r.runId().equals(s.runId()))
+                    .findFirst()
+                    .orElseThrow();
+            double mean = c.metrics().stream()
+                    .filter(m -> m.name().equals("train_samples_per_second"))
+                    .findFirst()
+                    .orElseThrow()
+                    .statistics()
+                    .mean();
             meanByWorkers.put(Integer.valueOf(s.key().extra().get("dataloader_num_workers")), mean);
         }
         assertThat(meanByWorkers).containsOnlyKeys(0, 1, 2, 4, 8);
@@ -89,7 +106,8 @@ class MeasuredExamplesTest {
         for (Path file : files) {
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                 Decoded d = codec.decode(line.getBytes(StandardCharsets.UTF_8));
-                assertThat(d).as(file.getFileName() + ": " + line.substring(0, Math.min(120, line.length())))
+                assertThat(d)
+                        .as(file.getFileName() + ": " + line.substring(0, Math.min(120, line.length())))
                         .isInstanceOf(Decoded.Accepted.class);
                 out.add(((Decoded.Accepted) d).envelope());
             }
@@ -98,6 +116,10 @@ class MeasuredExamplesTest {
     }
 
     private static <T> List<T> payloads(List<Envelope> events, Class<T> type) {
-        return events.stream().map(Envelope::payload).filter(type::isInstance).map(type::cast).toList();
+        return events.stream()
+                .map(Envelope::payload)
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
     }
 }

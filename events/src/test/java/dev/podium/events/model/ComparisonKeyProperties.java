@@ -20,7 +20,8 @@ class ComparisonKeyProperties {
             String a = text(random);
             String b = text(random);
             if (!a.equals(b)) {
-                assertThat(key(a, extra()).canonical()).isNotEqualTo(key(b, extra()).canonical());
+                assertThat(key(a, extra()).canonical())
+                        .isNotEqualTo(key(b, extra()).canonical());
             }
         }
     }
@@ -37,7 +38,8 @@ class ComparisonKeyProperties {
             TreeMap<String, String> one = extra(k1, text(random));
             TreeMap<String, String> two = extra(k2, text(random));
             if (!one.equals(two)) {
-                assertThat(key(null, one).canonical()).isNotEqualTo(key(null, two).canonical());
+                assertThat(key(null, one).canonical())
+                        .isNotEqualTo(key(null, two).canonical());
             }
         }
     }

@@ -23,8 +23,8 @@ class ComparisonKeyTest {
 
     @Test
     void canonicalTextIsStable() {
-        assertThat(SampleEvents.bridgeTowerKey(0, "default").canonical()).isEqualTo(
-                "benchmark=bridgetower-finetune;benchmark_version=-;scenario=-;"
+        assertThat(SampleEvents.bridgeTowerKey(0, "default").canonical())
+                .isEqualTo("benchmark=bridgetower-finetune;benchmark_version=-;scenario=-;"
                         + "model=BridgeTower/bridgetower-large-itm-mlm-itc;precision=-;per_device_batch_size=-;"
                         + "total_accelerators=8;input_size=-;dataloader=default;dataloader_num_workers=0");
     }
@@ -45,8 +45,9 @@ class ComparisonKeyTest {
         TreeMap<String, String> reversed = new TreeMap<>(java.util.Comparator.reverseOrder());
         reversed.put("a", "1");
         reversed.put("b", "2");
-        assertThat(key(null, reversed).canonical()).endsWith(";a=1;b=2").isEqualTo(key(null, extra("b", "2", "a", "1"))
-                .canonical());
+        assertThat(key(null, reversed).canonical())
+                .endsWith(";a=1;b=2")
+                .isEqualTo(key(null, extra("b", "2", "a", "1")).canonical());
     }
 
     @Test
@@ -65,7 +66,8 @@ class ComparisonKeyTest {
 
     @Test
     void aValueOfDashIsNotAnAbsentValue() {
-        assertThat(key("-", extra()).canonical()).isNotEqualTo(key(null, extra()).canonical());
+        assertThat(key("-", extra()).canonical())
+                .isNotEqualTo(key(null, extra()).canonical());
         assertThat(key("-", extra()).id()).isNotEqualTo(key(null, extra()).id());
     }
 
@@ -82,14 +84,18 @@ class ComparisonKeyTest {
         ComparisonKey w2 = SampleEvents.bridgeTowerKey(2, "default");
         ComparisonKey mediapipe = SampleEvents.bridgeTowerKey(2, "mediapipe");
 
-        assertThat(w0.withoutDimension("dataloader_num_workers")).isEqualTo(w2.withoutDimension("dataloader_num_workers"));
-        assertThat(w0.canonicalWithout("dataloader_num_workers")).isEqualTo(w2.canonicalWithout("dataloader_num_workers"))
+        assertThat(w0.withoutDimension("dataloader_num_workers"))
+                .isEqualTo(w2.withoutDimension("dataloader_num_workers"));
+        assertThat(w0.canonicalWithout("dataloader_num_workers"))
+                .isEqualTo(w2.canonicalWithout("dataloader_num_workers"))
                 .doesNotContain("dataloader_num_workers");
         assertThat(w2.canonicalWithout("dataloader_num_workers"))
                 .isNotEqualTo(mediapipe.canonicalWithout("dataloader_num_workers"));
         assertThat(w0.withoutDimension(ComparisonKey.MODEL).model()).isNull();
-        assertThat(w0.withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).totalAccelerators()).isNull();
-        assertThat(w0.withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).extra()).isEqualTo(w0.extra());
+        assertThat(w0.withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).totalAccelerators())
+                .isNull();
+        assertThat(w0.withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).extra())
+                .isEqualTo(w0.extra());
         assertThat(w0.withoutDimension("no_such_dimension")).isEqualTo(w0);
     }
 
@@ -107,7 +113,9 @@ class ComparisonKeyTest {
         ComparisonKey stated = SampleEvents.referenceKey(1);
         ComparisonKey sparse = new ComparisonKey("b", null, null, null, null, null, null, null, null);
         for (ComparisonKey k : java.util.List.of(stated, sparse)) {
-            k.dimensions().forEach((name, value) -> assertThat(k.valueOf(name)).as(name).isEqualTo(value));
+            k.dimensions()
+                    .forEach((name, value) ->
+                            assertThat(k.valueOf(name)).as(name).isEqualTo(value));
             assertThat(k.valueOf("not_a_dimension")).isNull();
             assertThat(k.valueOf(null)).isNull();
         }
@@ -122,9 +130,13 @@ class ComparisonKeyTest {
     void labelReadsAsWordsAndNeverAsTheCanonicalText() {
         assertThat(SampleEvents.bridgeTowerKey(2, "mediapipe").label())
                 .isEqualTo("bridgetower-large-itm-mlm-itc \u00b7 8 accelerators \u00b7 mediapipe \u00b7 workers 2");
-        assertThat(new ComparisonKey("b", "2", "offline", "m", "bf16", 32, 1, 224, extra("max_new_tokens", "128")).label())
-                .isEqualTo("m \u00b7 version 2 \u00b7 offline \u00b7 bf16 \u00b7 batch 32 \u00b7 1 accelerator \u00b7 input 224"
-                        + " \u00b7 max new tokens 128");
-        assertThat(key(null, extra()).label()).as("a key that states nothing is its benchmark").isEqualTo("bench");
+        assertThat(new ComparisonKey("b", "2", "offline", "m", "bf16", 32, 1, 224, extra("max_new_tokens", "128"))
+                        .label())
+                .isEqualTo(
+                        "m \u00b7 version 2 \u00b7 offline \u00b7 bf16 \u00b7 batch 32 \u00b7 1 accelerator \u00b7 input 224"
+                                + " \u00b7 max new tokens 128");
+        assertThat(key(null, extra()).label())
+                .as("a key that states nothing is its benchmark")
+                .isEqualTo("bench");
     }
 }

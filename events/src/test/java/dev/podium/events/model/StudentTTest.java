@@ -64,8 +64,10 @@ class StudentTTest {
 
     private static List<String> reference() throws IOException {
         try (InputStream in = StudentTTest.class.getResourceAsStream("/student-t/q975.csv")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(line -> !line.startsWith("#") && !line.startsWith("df,")).toList();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(line -> !line.startsWith("#") && !line.startsWith("df,"))
+                    .toList();
         }
     }
 }

@@ -35,7 +35,8 @@ class ClaimFileTest {
     }
 
     private static Map<String, PublishedClaim> byId(String source) throws IOException {
-        return examples().stream().filter(c -> c.source().equals(source))
+        return examples().stream()
+                .filter(c -> c.source().equals(source))
                 .collect(Collectors.toMap(PublishedClaim::claimId, Function.identity()));
     }
 
@@ -47,7 +48,8 @@ class ClaimFileTest {
         try (var s = Files.list(EXAMPLES)) {
             files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
-        assertThat(files).extracting(p -> p.getFileName().toString())
+        assertThat(files)
+                .extracting(p -> p.getFileName().toString())
                 .containsExactly("hf-habana-bridgetower.yaml", "meta-aitemplate.yaml", "stability-ai-sd3-beluga.yaml");
         for (Path f : files) {
             assertThat(ClaimFile.parse(f)).as(f.toString()).isNotEmpty();
@@ -56,8 +58,8 @@ class ClaimFileTest {
 
     @Test
     void countsOfFiguresAndClaimsMatchSeeds() throws IOException {
-        Map<String, List<PublishedClaim>> bySource = examples().stream()
-                .collect(Collectors.groupingBy(PublishedClaim::source));
+        Map<String, List<PublishedClaim>> bySource =
+                examples().stream().collect(Collectors.groupingBy(PublishedClaim::source));
         // seeds.md section 1: a 3 x 4 table (two cells n/a) and nine ratio claims in the text.
         assertCounts(bySource.get("hf-habana-bridgetower"), 12, 2, 9);
         // section 2: 927, 1,254, 3.2 s, 3.6 s, 2.7 s, 116,777, 673, 525; claims 1.5x, > 3x, 28% faster.
@@ -69,7 +71,9 @@ class ClaimFileTest {
 
     private static void assertCounts(List<PublishedClaim> claims, int figures, int notAvailable, int ratios) {
         assertThat(claims.stream().filter(c -> !c.isRatio()).count()).isEqualTo(figures);
-        assertThat(claims.stream().filter(c -> c.value() instanceof ClaimValue.NotAvailable).count())
+        assertThat(claims.stream()
+                        .filter(c -> c.value() instanceof ClaimValue.NotAvailable)
+                        .count())
                 .isEqualTo(notAvailable);
         assertThat(claims.stream().filter(PublishedClaim::isRatio).count()).isEqualTo(ratios);
     }
@@ -77,7 +81,8 @@ class ClaimFileTest {
     @Test
     void bridgeTowerTableCellsMatchTheSeedsTable() throws IOException {
         List<String> rows = Files.readAllLines(SEEDS).stream()
-                .filter(l -> l.startsWith("| Intel") || l.startsWith("| NVIDIA")).toList();
+                .filter(l -> l.startsWith("| Intel") || l.startsWith("| NVIDIA"))
+                .toList();
         assertThat(rows).hasSize(3);
         Map<String, PublishedClaim> claims = byId("hf-habana-bridgetower");
         String[] prefixes = {"gaudi2", "h100", "a100"};
@@ -115,8 +120,9 @@ class ClaimFileTest {
         PublishedClaim r179 = c.get("gaudi2-vs-h100-workers0");
         assertThat(r179.value()).isEqualTo(new ClaimValue.Exact(1.79));
         assertThat(r179.precision()).isEqualTo(new Precision(2, false));
-        assertThat(r179.ratio()).isEqualTo(new RatioBasis("NVIDIA H100 GPU", "gaudi2-workers0", "h100-workers0",
-                RatioBasis.RatioForm.TIMES));
+        assertThat(r179.ratio())
+                .isEqualTo(new RatioBasis(
+                        "NVIDIA H100 GPU", "gaudi2-workers0", "h100-workers0", RatioBasis.RatioForm.TIMES));
         assertThat(r179.unit()).isEqualTo("x");
 
         assertThat(c.get("gaudi2-vs-h100-workers2").precision()).isEqualTo(new Precision(1, false));
@@ -141,7 +147,8 @@ class ClaimFileTest {
         assertThat(value(c, vsH100.ratio().denominatorClaimId())).isEqualTo(602.1);
         assertThat(vsH100.key().extra()).doesNotContainKeys("dataloader", "dataloader_num_workers");
 
-        assertThat(value(c, c.get("h100-workers1-vs-workers0").ratio().numeratorClaimId())).isEqualTo(580.1);
+        assertThat(value(c, c.get("h100-workers1-vs-workers0").ratio().numeratorClaimId()))
+                .isEqualTo(580.1);
     }
 
     private static double value(Map<String, PublishedClaim> claims, String id) {
@@ -155,7 +162,9 @@ class ClaimFileTest {
         assertThat(g0.key().benchmark()).isEqualTo("bridgetower-finetune");
         assertThat(g0.key().model()).isEqualTo("BridgeTower/bridgetower-large-itm-mlm-itc");
         assertThat(g0.key().totalAccelerators()).isEqualTo(8);
-        assertThat(g0.key().extra()).containsEntry("dataloader_num_workers", "0").containsEntry("dataloader", "default");
+        assertThat(g0.key().extra())
+                .containsEntry("dataloader_num_workers", "0")
+                .containsEntry("dataloader", "default");
         assertThat(g0.metric()).isEqualTo("train_samples_per_second");
         assertThat(g0.unit()).isEqualTo("samples/s");
         assertThat(g0.direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
@@ -167,7 +176,8 @@ class ClaimFileTest {
         assertThat(c.get("a100-workers0").deviceId()).isEqualTo("nvidia-a100-80gb");
         assertThat(c.get("a100-workers0").deviceLabel()).isEqualTo("NVIDIA A100 80GB GPU");
         // Same key for the same column on every device, so the comparison page can line them up.
-        assertThat(c.get("h100-workers1").key()).isEqualTo(c.get("gaudi2-workers1").key());
+        assertThat(c.get("h100-workers1").key())
+                .isEqualTo(c.get("gaudi2-workers1").key());
     }
 
     @Test
@@ -182,7 +192,8 @@ class ClaimFileTest {
         PublishedClaim faster = c.get("beluga-70b-infer-gaudi2-vs-a100");
         assertThat(faster.ratio().numeratorClaimId()).isEqualTo("beluga-70b-infer-gaudi2");
         assertThat(faster.ratio().denominatorClaimId()).isEqualTo("beluga-70b-infer-a100-trtllm");
-        assertThat(c.get("sd3-2b-train-gaudi2-vs-h100-batch16").ratio().numeratorClaimId()).isNull();
+        assertThat(c.get("sd3-2b-train-gaudi2-vs-h100-batch16").ratio().numeratorClaimId())
+                .isNull();
     }
 
     @Test
@@ -192,7 +203,8 @@ class ClaimFileTest {
         assertThat(c.get("mi250-bert-ait-vs-eager").value()).isEqualTo(new ClaimValue.Range(1.5, 2));
         assertThat(c.get("mi250-bert-ait-vs-eager").deviceId()).isEqualTo("amd-mi250");
         assertThat(c.get("a100-vs-mi250-resnet50-ait").value()).isEqualTo(new ClaimValue.Exact(1.0));
-        assertThat(c.get("a100-vs-mi250-resnet50-ait").precision().approximate()).isTrue();
+        assertThat(c.get("a100-vs-mi250-resnet50-ait").precision().approximate())
+                .isTrue();
         assertThat(c.get("a100-vs-mi250-bert-ait").precision()).isEqualTo(new Precision(0, true));
         assertThat(c.get("a100-bert-seq4096-batch1-ait-vs-eager").value()).isEqualTo(new ClaimValue.Exact(80));
         assertThat(c.get("mi250-vs-a100-bert-seq4096-larger-batches").value()).isEqualTo(new ClaimValue.Range(2, 3));
@@ -215,7 +227,8 @@ class ClaimFileTest {
     @Test
     void uuidV5MatchesTheRfcAlgorithm() {
         UUID dns = UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
-        assertThat(ClaimFile.uuidV5(dns, "python.org")).isEqualTo(UUID.fromString("886313e1-3b8a-5372-9b90-0c9aee199e5d"));
+        assertThat(ClaimFile.uuidV5(dns, "python.org"))
+                .isEqualTo(UUID.fromString("886313e1-3b8a-5372-9b90-0c9aee199e5d"));
     }
 
     @Test
@@ -232,7 +245,8 @@ class ClaimFileTest {
             assertThat(ids.add(id)).isTrue();
         }
         assertThat(ClaimFile.eventId("hf-habana-bridgetower", "gaudi2-workers0"))
-                .isEqualTo(ClaimFile.uuidV5(ClaimFile.URL_NAMESPACE, "podium:published/hf-habana-bridgetower/gaudi2-workers0"))
+                .isEqualTo(ClaimFile.uuidV5(
+                        ClaimFile.URL_NAMESPACE, "podium:published/hf-habana-bridgetower/gaudi2-workers0"))
                 .isNotEqualTo(ClaimFile.eventId("hf-habana-bridgetower", "gaudi2-workers1"))
                 .isNotEqualTo(ClaimFile.eventId("other-source", "gaudi2-workers0"));
     }
@@ -301,14 +315,16 @@ class ClaimFileTest {
                   quote: q
                   device: Cerebras WSE-3
                   value: 1
-                """)).containsExactly("bad.yaml: claim 'fig-c': device: 'Cerebras WSE-3' is not a known device "
-                + "(see DeviceAliases)");
+                """))
+                .containsExactly("bad.yaml: claim 'fig-c': device: 'Cerebras WSE-3' is not a known device "
+                        + "(see DeviceAliases)");
         assertThat(problemsWithClaim("""
                 - id: fig-c
                   quote: q
                   device_id: nvidia-b300
                   value: 1
-                """)).containsExactly("bad.yaml: claim 'fig-c': device_id: 'nvidia-b300' is not a canonical device id");
+                """))
+                .containsExactly("bad.yaml: claim 'fig-c': device_id: 'nvidia-b300' is not a canonical device id");
     }
 
     @Test
@@ -339,7 +355,8 @@ class ClaimFileTest {
                 - id: r
                   quote: q
                   range: [1, 2, 3]
-                """)).containsExactly("bad.yaml: claim 'r': range: must be a list of two numbers, [low, high]");
+                """))
+                .containsExactly("bad.yaml: claim 'r': range: must be a list of two numbers, [low, high]");
     }
 
     @Test
@@ -349,8 +366,9 @@ class ClaimFileTest {
                   quote: q
                   ratio: {baseline: b, numerator: fig-a, denominator: fig-z, form: TIMES}
                   value: 2
-                """)).containsExactly("bad.yaml: claim 'r': ratio.denominator: names figure 'fig-z', which this file "
-                + "does not hold");
+                """))
+                .containsExactly("bad.yaml: claim 'r': ratio.denominator: names figure 'fig-z', which this file "
+                        + "does not hold");
     }
 
     @Test
@@ -368,9 +386,10 @@ class ClaimFileTest {
                   quote: q
                   ratio: {baseline: b, numerator: fig-a, form: TIMES}
                   value: 2
-                """)).containsExactly(
-                "bad.yaml: claim 'r3': ratio: names a numerator without the other: name both figures or neither",
-                "bad.yaml: claim 'r2': ratio.numerator: names 'r1', which is a ratio claim, not a figure");
+                """))
+                .containsExactly(
+                        "bad.yaml: claim 'r3': ratio: names a numerator without the other: name both figures or neither",
+                        "bad.yaml: claim 'r2': ratio.numerator: names 'r1', which is a ratio claim, not a figure");
     }
 
     @Test
@@ -380,14 +399,18 @@ class ClaimFileTest {
                     - id: n
                       quote: q
                       value: %s
-                    """.formatted(bad))).as(bad).singleElement().asString()
+                    """.formatted(bad)))
+                    .as(bad)
+                    .singleElement()
+                    .asString()
                     .matches("bad\\.yaml: claim 'n': value: (must be finite|not valid YAML: .*\\(line 19\\)).*");
         }
         assertThat(problemsWithClaim("""
                 - id: n
                   quote: q
                   value: -3
-                """)).containsExactly("bad.yaml: claim 'n': value: must not be negative, was -3.0");
+                """))
+                .containsExactly("bad.yaml: claim 'n': value: must not be negative, was -3.0");
         assertThat(problemsWithClaim("""
                 - id: n
                   quote: q
@@ -398,7 +421,8 @@ class ClaimFileTest {
                   quote: q
                   ratio: {baseline: b, form: TIMES}
                   bound: "> Infinity"
-                """)).containsExactly("bad.yaml: claim 'n': bound: must be an operator and a number, such as \"> 3\"");
+                """))
+                .containsExactly("bad.yaml: claim 'n': bound: must be an operator and a number, such as \"> 3\"");
     }
 
     @Test
@@ -408,11 +432,13 @@ class ClaimFileTest {
                   quote: q
                   value: 1
                   range: [1, 2]
-                """)).containsExactly("bad.yaml: claim 'v': value: states value and range: state only one");
+                """))
+                .containsExactly("bad.yaml: claim 'v': value: states value and range: state only one");
         assertThat(problemsWithClaim("""
                 - id: v
                   quote: q
-                """)).containsExactly("bad.yaml: claim 'v': value: missing: state one of value, range or bound");
+                """))
+                .containsExactly("bad.yaml: claim 'v': value: missing: state one of value, range or bound");
     }
 
     @Test
@@ -422,7 +448,10 @@ class ClaimFileTest {
                   quote: q
                   value: 1.3
                   decimal: 1
-                """)).singleElement().asString().startsWith("bad.yaml: claim 't': decimal: unknown field (known: ");
+                """))
+                .singleElement()
+                .asString()
+                .startsWith("bad.yaml: claim 't': decimal: unknown field (known: ");
     }
 
     @Test
@@ -437,23 +466,32 @@ class ClaimFileTest {
                   quote: q
                   value: 1
                   value: 2
-                """)).singleElement().asString().startsWith("bad.yaml: claim 'd': ")
+                """))
+                .singleElement()
+                .asString()
+                .startsWith("bad.yaml: claim 'd': ")
                 .contains("not valid YAML: Duplicate field 'value'");
     }
 
     @Test
     void malformedOrEmptyFilesAreRejected() {
-        assertThat(problems("source: [unclosed")).singleElement().asString()
-                .startsWith("bad.yaml: source: not valid YAML: ").endsWith("(line 1)");
+        assertThat(problems("source: [unclosed"))
+                .singleElement()
+                .asString()
+                .startsWith("bad.yaml: source: not valid YAML: ")
+                .endsWith("(line 1)");
         assertThat(problems("")).containsExactly("bad.yaml: must be a mapping with source, title and claims");
-        assertThat(problems("- just\n- a list\n")).containsExactly("bad.yaml: must be a mapping with source, title and claims");
-        assertThat(problems("source: s\ntitle: t\nclaims: []\n")).containsExactly("bad.yaml: claims: must be a non-empty list");
+        assertThat(problems("- just\n- a list\n"))
+                .containsExactly("bad.yaml: must be a mapping with source, title and claims");
+        assertThat(problems("source: s\ntitle: t\nclaims: []\n"))
+                .containsExactly("bad.yaml: claims: must be a non-empty list");
     }
 
     @Test
     void sourceMustBeASlugAndTextMustHoldNoNul() {
         assertThat(problems(HEAD.replace("source: test-source", "source: Test Source")))
-                .containsExactly("bad.yaml: source: 'Test Source' is not a slug (lower-case letters, digits, '.', '_', '-')");
+                .containsExactly(
+                        "bad.yaml: source: 'Test Source' is not a slug (lower-case letters, digits, '.', '_', '-')");
         assertThat(problems(HEAD.replace("\"a is 10\"", "\"a \\0 10\"")))
                 .containsExactly("bad.yaml: claim 'fig-a': quote: contains the NUL character \\u0000");
     }
@@ -467,10 +505,11 @@ class ClaimFileTest {
                   key: {extra: {model: x}}
                   ratio: {baseline: b, form: HALVES}
                   value: 1
-                """)).containsExactlyInAnyOrder(
-                "bad.yaml: claim 'k': key.extra: extra parameter 'model' has the name of a fixed dimension",
-                "bad.yaml: claim 'k': ratio.form: 'HALVES' is not one of TIMES, PERCENT_MORE",
-                "bad.yaml: claim 'k': direction: 'UP' is not one of HIGHER_IS_BETTER, LOWER_IS_BETTER");
+                """))
+                .containsExactlyInAnyOrder(
+                        "bad.yaml: claim 'k': key.extra: extra parameter 'model' has the name of a fixed dimension",
+                        "bad.yaml: claim 'k': ratio.form: 'HALVES' is not one of TIMES, PERCENT_MORE",
+                        "bad.yaml: claim 'k': direction: 'UP' is not one of HIGHER_IS_BETTER, LOWER_IS_BETTER");
     }
 
     @Test
@@ -487,30 +526,37 @@ class ClaimFileTest {
 
     @Test
     void everyProblemAlsoNamesItsFieldAsAPathInTheFile() {
-        ClaimFileException e = catchThrowableOfType(ClaimFileException.class,
-                () -> ClaimFile.parse("bad.yaml", HEAD.replace("source: test-source", "source: Test Source") + """
+        ClaimFileException e = catchThrowableOfType(
+                ClaimFileException.class,
+                () -> ClaimFile.parse(
+                        "bad.yaml", HEAD.replace("source: test-source", "source: Test Source") + """
                         - id: r
                           quote: q
                           ratio: {baseline: b, form: TIMES}
                           range: [12, 3]
                         - value: 1
                         """.indent(2)));
-        assertThat(e.violations()).containsExactly(
-                new Violation("source", "'Test Source' is not a slug (lower-case letters, digits, '.', '_', '-')"),
-                new Violation("claims['r'].range", "low 12.0 is above high 3.0"),
-                new Violation("claims[3].id", "missing"),
-                new Violation("claims[3].quote", "missing"));
+        assertThat(e.violations())
+                .containsExactly(
+                        new Violation(
+                                "source", "'Test Source' is not a slug (lower-case letters, digits, '.', '_', '-')"),
+                        new Violation("claims['r'].range", "low 12.0 is above high 3.0"),
+                        new Violation("claims[3].id", "missing"),
+                        new Violation("claims[3].quote", "missing"));
         assertThat(e.problems()).hasSameSizeAs(e.violations());
-        ClaimFileException syntax = catchThrowableOfType(ClaimFileException.class,
-                () -> ClaimFile.parse("bad.yaml", "source: [unclosed"));
-        assertThat(syntax.violations()).singleElement().satisfies(v -> assertThat(v.field()).isEqualTo("source"));
+        ClaimFileException syntax =
+                catchThrowableOfType(ClaimFileException.class, () -> ClaimFile.parse("bad.yaml", "source: [unclosed"));
+        assertThat(syntax.violations())
+                .singleElement()
+                .satisfies(v -> assertThat(v.field()).isEqualTo("source"));
     }
 
     @Test
     void oversizedFileIsRejected(@TempDir Path dir) throws IOException {
         Path big = dir.resolve("big.yaml");
         Files.writeString(big, HEAD + "#" + "x".repeat(ClaimFile.MAX_FILE_BYTES));
-        assertThatThrownBy(() -> ClaimFile.parse(big)).isInstanceOf(ClaimFileException.class)
+        assertThatThrownBy(() -> ClaimFile.parse(big))
+                .isInstanceOf(ClaimFileException.class)
                 .hasMessageStartingWith("big.yaml: file of");
     }
 
@@ -518,7 +564,8 @@ class ClaimFileTest {
     void sameIdInTwoFilesOfOneSourceIsRejected(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("a.yaml"), HEAD);
         Files.writeString(dir.resolve("b.yml"), HEAD);
-        assertThatThrownBy(() -> ClaimFile.parseDirectory(dir)).isInstanceOf(ClaimFileException.class)
+        assertThatThrownBy(() -> ClaimFile.parseDirectory(dir))
+                .isInstanceOf(ClaimFileException.class)
                 .hasMessageContaining("b.yml: claim 'fig-a': id: also used for source 'test-source' in a.yaml");
     }
 }

@@ -24,7 +24,9 @@ class ReproductionTest {
     private static Reproduction.Result plan(String id) {
         PublishedClaim c = claims.get(id);
         RatioBasis r = c.ratio();
-        return Reproduction.plan(c, r == null || r.numeratorClaimId() == null ? null : claims.get(r.numeratorClaimId()),
+        return Reproduction.plan(
+                c,
+                r == null || r.numeratorClaimId() == null ? null : claims.get(r.numeratorClaimId()),
                 r == null || r.denominatorClaimId() == null ? null : claims.get(r.denominatorClaimId()));
     }
 
@@ -35,7 +37,9 @@ class ReproductionTest {
         assertThat(p.crossDevice()).isFalse();
         assertThat(p.spec().adapter()).isEqualTo("reference");
         assertThat(p.spec().matrix()).isEqualTo(Map.of("dataloader_num_workers", List.of("0", "1")));
-        assertThat(p.spec().parameters()).containsEntry("dataloader", "cpu").doesNotContainKey("dataloader_num_workers");
+        assertThat(p.spec().parameters())
+                .containsEntry("dataloader", "cpu")
+                .doesNotContainKey("dataloader_num_workers");
         assertThat(p.metric()).isEqualTo("train_samples_per_second");
     }
 
@@ -77,7 +81,9 @@ class ReproductionTest {
     void everySeedRatioClaimHasAPlanOrAReason() {
         claims.values().stream().filter(PublishedClaim::isRatio).forEach(c -> {
             Reproduction.Result r = plan(c.claimId());
-            assertThat(r.plan().isPresent() || r.reason() != null).as(c.claimId()).isTrue();
+            assertThat(r.plan().isPresent() || r.reason() != null)
+                    .as(c.claimId())
+                    .isTrue();
         });
     }
 }

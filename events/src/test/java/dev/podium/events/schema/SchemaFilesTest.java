@@ -48,7 +48,9 @@ class SchemaFilesTest {
     @EnumSource(EventType.class)
     void committedFileIsWhatTheGeneratorWrites(EventType type) throws IOException {
         Path file = DIR.resolve(SchemaWriter.fileName(type));
-        assertThat(file).as("missing: regenerate with -Dpodium.schemas.write=true").exists();
+        assertThat(file)
+                .as("missing: regenerate with -Dpodium.schemas.write=true")
+                .exists();
         assertThat(Files.readString(file, StandardCharsets.UTF_8))
                 .as("%s differs from SchemaWriter's output: regenerate with -Dpodium.schemas.write=true", file)
                 .isEqualTo(SchemaWriter.render(type));
@@ -58,14 +60,17 @@ class SchemaFilesTest {
     void folderHoldsOneFilePerTypeAndNothingElse() throws IOException {
         try (Stream<Path> files = Files.list(DIR)) {
             assertThat(files.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrderElementsOf(Stream.of(EventType.values()).map(SchemaWriter::fileName).toList());
+                    .containsExactlyInAnyOrderElementsOf(Stream.of(EventType.values())
+                            .map(SchemaWriter::fileName)
+                            .toList());
         }
     }
 
     @Test
     void schemasAreOnTheClassPath() throws IOException {
         for (EventType type : EventType.values()) {
-            try (InputStream in = getClass().getClassLoader()
+            try (InputStream in = getClass()
+                    .getClassLoader()
                     .getResourceAsStream(SchemaWriter.RESOURCE_DIR + "/" + SchemaWriter.fileName(type))) {
                 assertThat(in).as(type.name()).isNotNull();
             }
@@ -76,29 +81,37 @@ class SchemaFilesTest {
     void schemaStatesTheRulesOfTheRecords() {
         ObjectNode s = SchemaWriter.schema(EventType.RunCompleted);
         assertThat(s.get("$schema").asText()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
-        assertThat(s.get("required")).extracting(JsonNode::asText)
-                .contains("event_id", "type", "schema_version", "stream_id", "seq", "agent_id", "occurred_at", "payload");
+        assertThat(s.get("required"))
+                .extracting(JsonNode::asText)
+                .contains(
+                        "event_id", "type", "schema_version", "stream_id", "seq", "agent_id", "occurred_at", "payload");
         JsonNode metric = s.at("/$defs/Metric");
         assertThat(metric.at("/properties/values/type").toString()).isEqualTo("[\"array\",\"null\"]");
         assertThat(metric.at("/properties/values/maxItems").asInt()).isEqualTo(10_000);
         assertThat(metric.at("/properties/values/items/minimum").asInt()).isZero();
-        assertThat(metric.at("/properties/direction/enum")).extracting(JsonNode::asText)
+        assertThat(metric.at("/properties/direction/enum"))
+                .extracting(JsonNode::asText)
                 .containsExactly("HIGHER_IS_BETTER", "LOWER_IS_BETTER");
         assertThat(metric.at("/properties/name/maxLength").asInt()).isEqualTo(1024);
         assertThat(metric.at("/properties/name/pattern").asText()).isEqualTo("^[^\\u0000]*$");
 
         ObjectNode claim = SchemaWriter.schema(EventType.PublishedClaimImported);
         assertThat(claim.at("/$defs/ClaimValue/oneOf")).hasSize(4);
-        assertThat(claim.at("/$defs/ClaimValueRange/properties/kind/const").asText()).isEqualTo("range");
-        assertThat(claim.at("/$defs/PublishedClaim/properties/quote/maxLength").asInt()).isEqualTo(16 * 1024);
-        assertThat(claim.at("/$defs/ComparisonKey/properties/extra/maxProperties").asInt()).isEqualTo(256);
+        assertThat(claim.at("/$defs/ClaimValueRange/properties/kind/const").asText())
+                .isEqualTo("range");
+        assertThat(claim.at("/$defs/PublishedClaim/properties/quote/maxLength").asInt())
+                .isEqualTo(16 * 1024);
+        assertThat(claim.at("/$defs/ComparisonKey/properties/extra/maxProperties")
+                        .asInt())
+                .isEqualTo(256);
         assertThat(claim.get("required")).extracting(JsonNode::asText).doesNotContain("agent_id");
     }
 
     // ---- an independent validator ----
 
     private static JsonSchema load(EventType type) throws IOException {
-        SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+        SchemaValidatorsConfig config =
+                SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
         return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
                 .getSchema(Files.readString(DIR.resolve(SchemaWriter.fileName(type))), config);
     }
@@ -112,7 +125,8 @@ class SchemaFilesTest {
         }
     }
 
-    private static Set<ValidationMessage> validateMutated(EventType type, Consumer<ObjectNode> mutation) throws IOException {
+    private static Set<ValidationMessage> validateMutated(EventType type, Consumer<ObjectNode> mutation)
+            throws IOException {
         ObjectNode root = CODEC.toTree(SampleEvents.of(type));
         mutation.accept(root);
         return load(type).validate(root);
@@ -135,21 +149,32 @@ class SchemaFilesTest {
                 r -> ((ObjectNode) r.at("/payload/metrics/0")).put("name", "n".repeat(1025)),
                 r -> ((ObjectNode) r.at("/payload/metrics/0")).put("scope", "GALAXY"));
         for (int i = 0; i < breakages.size(); i++) {
-            assertThat(validateMutated(EventType.RunCompleted, breakages.get(i))).as("breakage %d", i).isNotEmpty();
+            assertThat(validateMutated(EventType.RunCompleted, breakages.get(i)))
+                    .as("breakage %d", i)
+                    .isNotEmpty();
         }
     }
 
     @Test
     void claimValueOneOfAcceptsEachKindAndRejectsAnUnknownOne() throws IOException {
-        for (String value : List.of("{\"kind\":\"range\",\"low\":3,\"high\":12}", "{\"kind\":\"n/a\"}",
+        for (String value : List.of(
+                "{\"kind\":\"range\",\"low\":3,\"high\":12}",
+                "{\"kind\":\"n/a\"}",
                 "{\"kind\":\"bound\",\"operator\":\"GREATER_THAN\",\"value\":3}")) {
             JsonNode v = CODEC.mapper().readTree(value);
-            assertThat(validateMutated(EventType.PublishedClaimImported,
-                    r -> ((ObjectNode) r.at("/payload/claim")).set("value", v))).as(value).isEmpty();
+            assertThat(validateMutated(
+                            EventType.PublishedClaimImported,
+                            r -> ((ObjectNode) r.at("/payload/claim")).set("value", v)))
+                    .as(value)
+                    .isEmpty();
         }
-        assertThat(validateMutated(EventType.PublishedClaimImported,
-                r -> ((ObjectNode) r.at("/payload/claim/value")).put("kind", "guess"))).isNotEmpty();
-        assertThat(validateMutated(EventType.PublishedClaimImported,
-                r -> ((ObjectNode) r.at("/payload/claim/value")).remove("value"))).isNotEmpty();
+        assertThat(validateMutated(
+                        EventType.PublishedClaimImported,
+                        r -> ((ObjectNode) r.at("/payload/claim/value")).put("kind", "guess")))
+                .isNotEmpty();
+        assertThat(validateMutated(
+                        EventType.PublishedClaimImported,
+                        r -> ((ObjectNode) r.at("/payload/claim/value")).remove("value")))
+                .isNotEmpty();
     }
 }

@@ -23,13 +23,16 @@ class JobSecretsTest {
     void theGrantedAgentOpensWhatWasSealedForIt() throws GeneralSecurityException {
         SealedSecrets sealed = JobSecrets.seal("pk_1", mine, job, run, 3, values);
         assertThat(JobSecrets.open(sealed, mine, job, run, 3)).isEqualTo(values);
-        assertThat(sealed.ciphertext() + sealed.nonce()).doesNotContain("hf_s3cr3t").doesNotContain("w4ndb");
+        assertThat(sealed.ciphertext() + sealed.nonce())
+                .doesNotContain("hf_s3cr3t")
+                .doesNotContain("w4ndb");
     }
 
     @Test
     void anotherAgentsKeyDoesNotOpenIt() {
         SealedSecrets sealed = JobSecrets.seal("pk_1", mine, job, run, 3, values);
-        assertThatThrownBy(() -> JobSecrets.open(sealed, other, job, run, 3)).isInstanceOf(GeneralSecurityException.class);
+        assertThatThrownBy(() -> JobSecrets.open(sealed, other, job, run, 3))
+                .isInstanceOf(GeneralSecurityException.class);
     }
 
     @Test
@@ -39,9 +42,11 @@ class JobSecretsTest {
                 .isInstanceOf(GeneralSecurityException.class);
         assertThatThrownBy(() -> JobSecrets.open(sealed, mine, job, UUID.randomUUID(), 3))
                 .isInstanceOf(GeneralSecurityException.class);
-        assertThatThrownBy(() -> JobSecrets.open(sealed, mine, job, run, 4)).isInstanceOf(GeneralSecurityException.class);
-        assertThatThrownBy(() -> JobSecrets.open(new SealedSecrets("pk_2", sealed.nonce(), sealed.ciphertext()), mine, job,
-                run, 3)).isInstanceOf(GeneralSecurityException.class);
+        assertThatThrownBy(() -> JobSecrets.open(sealed, mine, job, run, 4))
+                .isInstanceOf(GeneralSecurityException.class);
+        assertThatThrownBy(() -> JobSecrets.open(
+                        new SealedSecrets("pk_2", sealed.nonce(), sealed.ciphertext()), mine, job, run, 3))
+                .isInstanceOf(GeneralSecurityException.class);
     }
 
     @Test
@@ -49,11 +54,14 @@ class JobSecretsTest {
         SealedSecrets sealed = JobSecrets.seal("pk_1", mine, job, run, 1, values);
         byte[] bytes = Base64.getDecoder().decode(sealed.ciphertext());
         bytes[0] ^= 1;
-        SealedSecrets flipped = new SealedSecrets("pk_1", sealed.nonce(), Base64.getEncoder().encodeToString(bytes));
-        assertThatThrownBy(() -> JobSecrets.open(flipped, mine, job, run, 1)).isInstanceOf(GeneralSecurityException.class);
+        SealedSecrets flipped =
+                new SealedSecrets("pk_1", sealed.nonce(), Base64.getEncoder().encodeToString(bytes));
+        assertThatThrownBy(() -> JobSecrets.open(flipped, mine, job, run, 1))
+                .isInstanceOf(GeneralSecurityException.class);
         assertThatThrownBy(() -> JobSecrets.open(new SealedSecrets("pk_1", "%%", "%%"), mine, job, run, 1))
                 .isInstanceOf(GeneralSecurityException.class);
-        assertThatThrownBy(() -> JobSecrets.open(new SealedSecrets("pk_1", "AAAA", sealed.ciphertext()), mine, job, run, 1))
+        assertThatThrownBy(() ->
+                        JobSecrets.open(new SealedSecrets("pk_1", "AAAA", sealed.ciphertext()), mine, job, run, 1))
                 .isInstanceOf(GeneralSecurityException.class);
     }
 

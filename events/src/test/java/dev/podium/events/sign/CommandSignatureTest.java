@@ -21,18 +21,27 @@ class CommandSignatureTest {
     @Test
     void aSignedGrantVerifiesUnderThePublicKeyFromItsText() {
         String sig = CommandSignature.sign(key.getPrivate(), grant, 2, value);
-        assertThat(CommandSignature.verify(CommandSignature.publicKey(CommandSignature.publicKeyText(key.getPublic())),
-                grant, 2, value, sig)).isTrue();
+        assertThat(CommandSignature.verify(
+                        CommandSignature.publicKey(CommandSignature.publicKeyText(key.getPublic())),
+                        grant,
+                        2,
+                        value,
+                        sig))
+                .isTrue();
     }
 
     @Test
     void anotherKeyAnotherValueAnotherRunOrAnotherEpochDoesNotVerify() {
         String sig = CommandSignature.sign(key.getPrivate(), grant, 2, value);
-        assertThat(CommandSignature.verify(CommandSignature.newKeyPair().getPublic(), grant, 2, value, sig)).isFalse();
-        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, "{}".getBytes(StandardCharsets.UTF_8), sig)).isFalse();
-        assertThat(CommandSignature.verify(key.getPublic(), new JobAssigned(job, UUID.randomUUID(), "a1", 2, null), 2, value,
-                sig)).isFalse();
-        assertThat(CommandSignature.verify(key.getPublic(), new JobAssigned(job, run, "a1", 3, null), 3, value, sig)).isFalse();
+        assertThat(CommandSignature.verify(CommandSignature.newKeyPair().getPublic(), grant, 2, value, sig))
+                .isFalse();
+        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, "{}".getBytes(StandardCharsets.UTF_8), sig))
+                .isFalse();
+        assertThat(CommandSignature.verify(
+                        key.getPublic(), new JobAssigned(job, UUID.randomUUID(), "a1", 2, null), 2, value, sig))
+                .isFalse();
+        assertThat(CommandSignature.verify(key.getPublic(), new JobAssigned(job, run, "a1", 3, null), 3, value, sig))
+                .isFalse();
     }
 
     @Test
@@ -41,16 +50,25 @@ class CommandSignatureTest {
                 .isInstanceOf(IllegalArgumentException.class);
         JobCancelled cancel = new JobCancelled(job, null, "alice");
         String sig = CommandSignature.sign(key.getPrivate(), cancel, 4, value);
-        assertThat(CommandSignature.verify(key.getPublic(), cancel, 4, value, sig)).isTrue();
-        assertThat(CommandSignature.verify(key.getPublic(), cancel, 5, value, sig)).isFalse();
+        assertThat(CommandSignature.verify(key.getPublic(), cancel, 4, value, sig))
+                .isTrue();
+        assertThat(CommandSignature.verify(key.getPublic(), cancel, 5, value, sig))
+                .isFalse();
     }
 
     @Test
     void anAgentsHmacOverTheSameBytesOrGarbageIsNoSignature() {
-        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, value,
-                EventSigner.sign(value, EventSigner.secretBytes(EventSigner.newSecret())))).isFalse();
-        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, value, "not base64 !")).isFalse();
-        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, value, null)).isFalse();
+        assertThat(CommandSignature.verify(
+                        key.getPublic(),
+                        grant,
+                        2,
+                        value,
+                        EventSigner.sign(value, EventSigner.secretBytes(EventSigner.newSecret()))))
+                .isFalse();
+        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, value, "not base64 !"))
+                .isFalse();
+        assertThat(CommandSignature.verify(key.getPublic(), grant, 2, value, null))
+                .isFalse();
         assertThatThrownBy(() -> CommandSignature.publicKey("AAAA")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -38,14 +38,17 @@ class EventSignerTest {
         for (int i = 0; i < record.length; i += 7) {
             byte[] changed = record.clone();
             changed[i] ^= 0x01;
-            assertThat(EventSigner.verify(changed, signature, secret)).as("byte %d", i).isFalse();
+            assertThat(EventSigner.verify(changed, signature, secret))
+                    .as("byte %d", i)
+                    .isFalse();
         }
     }
 
     @Test
     void reEncodedButSemanticallyEqualJsonDoesNotVerify() {
         String signature = EventSigner.sign(record, secret);
-        byte[] spaced = new String(record, StandardCharsets.UTF_8).replace(",", ", ").getBytes(StandardCharsets.UTF_8);
+        byte[] spaced =
+                new String(record, StandardCharsets.UTF_8).replace(",", ", ").getBytes(StandardCharsets.UTF_8);
         byte[] extended = (new String(record, StandardCharsets.UTF_8) + " ").getBytes(StandardCharsets.UTF_8);
 
         assertThat(EventSigner.verify(spaced, signature, secret)).isFalse();
@@ -69,7 +72,8 @@ class EventSignerTest {
         assertThat(EventSigner.verify(record, null, secret)).isFalse();
         assertThat(EventSigner.verify(record, "", secret)).isFalse();
         assertThat(EventSigner.verify(record, "not hex at all", secret)).isFalse();
-        assertThat(EventSigner.verify(record, signature.substring(0, 63), secret)).isFalse();
+        assertThat(EventSigner.verify(record, signature.substring(0, 63), secret))
+                .isFalse();
         assertThat(EventSigner.verify(record, signature + "00", secret)).isFalse();
         assertThat(EventSigner.verify(record, flipped, secret)).isFalse();
         assertThat(EventSigner.verify(record, "\u0000".repeat(64), secret)).isFalse();

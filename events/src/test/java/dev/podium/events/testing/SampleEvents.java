@@ -28,7 +28,6 @@ import dev.podium.events.model.SeriesKind;
 import dev.podium.events.model.Software;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
-import dev.podium.events.validate.ValueChecks;
 import dev.podium.events.model.Workload;
 import dev.podium.events.published.ClaimFile;
 import dev.podium.events.published.ClaimValue;
@@ -42,6 +41,7 @@ import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
+import dev.podium.events.validate.ValueChecks;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,6 +61,7 @@ public final class SampleEvents {
 
     /** The instant sample events happen at unless a builder is given another. */
     public static final Instant AT = Instant.parse("2026-01-15T10:00:00Z");
+
     public static final String AGENT_ID = "gaudi2-host-1";
     public static final UUID BOOT_ID = uuid("boot-1");
     public static final UUID RUN_ID = uuid("run-1");
@@ -75,6 +76,7 @@ public final class SampleEvents {
 
     /** The metric of the reference workload and of the BridgeTower figures. */
     public static final String THROUGHPUT_METRIC = "train_samples_per_second";
+
     public static final String THROUGHPUT_UNIT = "samples/s";
     /** How long each repetition of {@link #runCompleted} ran. */
     public static final double REPETITION_SECONDS = 42.5;
@@ -82,8 +84,7 @@ public final class SampleEvents {
     /** The reference workload's benchmark name (the PyTorch fine-tuning workload the agent ships). */
     public static final String REFERENCE_BENCHMARK = "reference-finetune";
 
-    private SampleEvents() {
-    }
+    private SampleEvents() {}
 
     /** One valid envelope of every type, in {@link EventType} order. */
     public static List<Envelope> all() {
@@ -100,28 +101,85 @@ public final class SampleEvents {
         m.put(EventType.AgentRegistered, agentRegistered(AGENT_ID, BOOT_ID, DEVICE_ID, AT));
         m.put(EventType.RunStarted, runStarted(RUN_ID, AGENT_ID, DEVICE_ID, referenceKey(0), AT));
         m.put(EventType.RunProgress, runProgress(RUN_ID, AGENT_ID, 2, 1, 50, 200));
-        m.put(EventType.MetricSampled, metricSampled(RUN_ID, AGENT_ID, 3, SeriesKind.STEP_THROUGHPUT, "samples/s",
-                List.of(new Sample(1.0, 598.2, 0, null), new Sample(2.0, 603.9, 0, null), new Sample(3.0, 601.1, 0, null))));
+        m.put(
+                EventType.MetricSampled,
+                metricSampled(
+                        RUN_ID,
+                        AGENT_ID,
+                        3,
+                        SeriesKind.STEP_THROUGHPUT,
+                        "samples/s",
+                        List.of(
+                                new Sample(1.0, 598.2, 0, null),
+                                new Sample(2.0, 603.9, 0, null),
+                                new Sample(3.0, 601.1, 0, null))));
         m.put(EventType.RunCompleted, runCompleted(RUN_ID, AGENT_ID, 4, List.of(601.1, 600.4, 603.0)));
         m.put(EventType.RunFailed, runFailed(uuid("run-failed"), AGENT_ID, 2, "measure", "exit code 137 (killed)"));
-        m.put(EventType.RunCancelled, envelope(StreamId.run(uuid("run-cancelled")), 2, AGENT_ID, AT.plusSeconds(30),
-                new RunCancelled(uuid("run-cancelled"), "JobCancelled by ops-admin")));
+        m.put(
+                EventType.RunCancelled,
+                envelope(
+                        StreamId.run(uuid("run-cancelled")),
+                        2,
+                        AGENT_ID,
+                        AT.plusSeconds(30),
+                        new RunCancelled(uuid("run-cancelled"), "JobCancelled by ops-admin")));
         m.put(EventType.JobClaimed, jobClaimed(uuid("run-claim"), JOB_ID, AGENT_ID, POOL, AT));
-        m.put(EventType.CampaignCreated, envelope(StreamId.campaign(CAMPAIGN_ID), 1, null, AT,
-                new CampaignCreated(CAMPAIGN_ID, "nightly reference", jobSpec(), List.of("gaudi2", "h100"), "0 2 * * *",
-                        ACTOR)));
+        m.put(
+                EventType.CampaignCreated,
+                envelope(
+                        StreamId.campaign(CAMPAIGN_ID),
+                        1,
+                        null,
+                        AT,
+                        new CampaignCreated(
+                                CAMPAIGN_ID,
+                                "nightly reference",
+                                jobSpec(),
+                                List.of("gaudi2", "h100"),
+                                "0 2 * * *",
+                                ACTOR)));
         m.put(EventType.JobRequested, jobRequested(JOB_ID, POOL, AT));
         m.put(EventType.JobAssigned, jobAssigned(JOB_ID, uuid("run-claim"), AGENT_ID, 1, 2, AT.plusSeconds(5)));
-        m.put(EventType.JobLeaseExpired, envelope(StreamId.job(JOB_ID), 3, null, AT.plusSeconds(600),
-                new JobLeaseExpired(JOB_ID, uuid("run-claim"), AGENT_ID, 1)));
-        m.put(EventType.JobCancelled, envelope(StreamId.job(uuid("job-2")), 2, null, AT.plusSeconds(60),
-                new JobCancelled(uuid("job-2"), "wrong pool", ACTOR)));
-        m.put(EventType.ResultRetracted, envelope(StreamId.admin(ADMIN_STREAM_ID), 1, null, AT.plusSeconds(3600),
-                new ResultRetracted(RUN_ID, "thermal throttling seen in the power series", ACTOR)));
-        m.put(EventType.AgentKeyIssued, envelope(StreamId.admin(uuid("admin-key-1")), 1, null, AT,
-                new AgentKeyIssued(AGENT_ID, "key-gaudi2-host-1-1", ACTOR)));
-        m.put(EventType.AgentKeyRevoked, envelope(StreamId.admin(uuid("admin-key-2")), 1, null, AT.plusSeconds(7200),
-                new AgentKeyRevoked(AGENT_ID, "key-gaudi2-host-1-1", "rotated", ACTOR)));
+        m.put(
+                EventType.JobLeaseExpired,
+                envelope(
+                        StreamId.job(JOB_ID),
+                        3,
+                        null,
+                        AT.plusSeconds(600),
+                        new JobLeaseExpired(JOB_ID, uuid("run-claim"), AGENT_ID, 1)));
+        m.put(
+                EventType.JobCancelled,
+                envelope(
+                        StreamId.job(uuid("job-2")),
+                        2,
+                        null,
+                        AT.plusSeconds(60),
+                        new JobCancelled(uuid("job-2"), "wrong pool", ACTOR)));
+        m.put(
+                EventType.ResultRetracted,
+                envelope(
+                        StreamId.admin(ADMIN_STREAM_ID),
+                        1,
+                        null,
+                        AT.plusSeconds(3600),
+                        new ResultRetracted(RUN_ID, "thermal throttling seen in the power series", ACTOR)));
+        m.put(
+                EventType.AgentKeyIssued,
+                envelope(
+                        StreamId.admin(uuid("admin-key-1")),
+                        1,
+                        null,
+                        AT,
+                        new AgentKeyIssued(AGENT_ID, "key-gaudi2-host-1-1", ACTOR)));
+        m.put(
+                EventType.AgentKeyRevoked,
+                envelope(
+                        StreamId.admin(uuid("admin-key-2")),
+                        1,
+                        null,
+                        AT.plusSeconds(7200),
+                        new AgentKeyRevoked(AGENT_ID, "key-gaudi2-host-1-1", "rotated", ACTOR)));
         m.put(EventType.PublishedClaimImported, publishedClaimImported(gaudi2Workers0Claim(), 1));
         return m;
     }
@@ -132,8 +190,8 @@ public final class SampleEvents {
     public static ComparisonKey referenceKey(int dataloaderWorkers) {
         TreeMap<String, String> extra = new TreeMap<>();
         extra.put("dataloader_num_workers", Integer.toString(dataloaderWorkers));
-        return new ComparisonKey(REFERENCE_BENCHMARK, "1", "training", "tiny-transformer-classifier", "fp32", 32, 1, 128,
-                extra);
+        return new ComparisonKey(
+                REFERENCE_BENCHMARK, "1", "training", "tiny-transformer-classifier", "fp32", 32, 1, 128, extra);
     }
 
     /** The key of the published BridgeTower figures (8 devices); {@code dataloader} is "default" or "mediapipe". */
@@ -141,8 +199,16 @@ public final class SampleEvents {
         TreeMap<String, String> extra = new TreeMap<>();
         extra.put("dataloader", dataloader);
         extra.put("dataloader_num_workers", Integer.toString(dataloaderWorkers));
-        return new ComparisonKey("bridgetower-finetune", null, null, "BridgeTower/bridgetower-large-itm-mlm-itc", null,
-                null, 8, null, extra);
+        return new ComparisonKey(
+                "bridgetower-finetune",
+                null,
+                null,
+                "BridgeTower/bridgetower-large-itm-mlm-itc",
+                null,
+                null,
+                8,
+                null,
+                extra);
     }
 
     // ---- run streams ----------------------------------------------------------------------------------------------
@@ -151,8 +217,8 @@ public final class SampleEvents {
      * A complete run stream as an agent writes it: RunStarted (seq 1), one MetricSampled of step throughput (seq 2) and
      * RunCompleted with {@code throughputs} as per-repetition values (seq 3).
      */
-    public static List<Envelope> completedRun(UUID runId, String agentId, String deviceId, ComparisonKey key, Instant at,
-            List<Double> throughputs) {
+    public static List<Envelope> completedRun(
+            UUID runId, String agentId, String deviceId, ComparisonKey key, Instant at, List<Double> throughputs) {
         List<Sample> samples = new ArrayList<>();
         for (int i = 0; i < throughputs.size(); i++) {
             samples.add(new Sample(i + 1.0, throughputs.get(i), i, null));
@@ -165,17 +231,52 @@ public final class SampleEvents {
 
     /** RunStarted (seq 1) on {@code run/<runId>} for a self-started run of {@code key} on {@code deviceId}. */
     public static Envelope runStarted(UUID runId, String agentId, String deviceId, ComparisonKey key, Instant at) {
-        return envelope(StreamId.run(runId), 1, agentId, at, new RunStarted(runId, null, null, host(agentId),
-                List.of(accelerator(deviceId, key.totalAccelerators() == null ? 1 : key.totalAccelerators())),
-                software(), workload(key), key, 3, 10, provenance(agentId)));
+        return envelope(
+                StreamId.run(runId),
+                1,
+                agentId,
+                at,
+                new RunStarted(
+                        runId,
+                        null,
+                        null,
+                        host(agentId),
+                        List.of(accelerator(deviceId, key.totalAccelerators() == null ? 1 : key.totalAccelerators())),
+                        software(),
+                        workload(key),
+                        key,
+                        3,
+                        10,
+                        provenance(agentId)));
     }
 
     /** RunStarted (seq {@code seq}) for a run that executes a granted job under {@code leaseEpoch}. */
-    public static Envelope runStartedForJob(UUID runId, UUID jobId, int leaseEpoch, long seq, String agentId,
-            String deviceId, ComparisonKey key, Instant at) {
-        return envelope(StreamId.run(runId), seq, agentId, at, new RunStarted(runId, jobId, leaseEpoch, host(agentId),
-                List.of(accelerator(deviceId, key.totalAccelerators() == null ? 1 : key.totalAccelerators())),
-                software(), workload(key), key, 3, 10, provenance(agentId)));
+    public static Envelope runStartedForJob(
+            UUID runId,
+            UUID jobId,
+            int leaseEpoch,
+            long seq,
+            String agentId,
+            String deviceId,
+            ComparisonKey key,
+            Instant at) {
+        return envelope(
+                StreamId.run(runId),
+                seq,
+                agentId,
+                at,
+                new RunStarted(
+                        runId,
+                        jobId,
+                        leaseEpoch,
+                        host(agentId),
+                        List.of(accelerator(deviceId, key.totalAccelerators() == null ? 1 : key.totalAccelerators())),
+                        software(),
+                        workload(key),
+                        key,
+                        3,
+                        10,
+                        provenance(agentId)));
     }
 
     /**
@@ -184,36 +285,65 @@ public final class SampleEvents {
      */
     public static Envelope runCompleted(UUID runId, String agentId, long seq, List<Double> throughputs) {
         Metric metric = throughputMetric(throughputs);
-        return envelope(StreamId.run(runId), seq, agentId, AT.plusSeconds(60 * seq),
-                new RunCompleted(runId, List.of(metric), valueChecks(metric, 3, Collections.nCopies(throughputs.size(),
-                        REPETITION_SECONDS)), REPETITION_SECONDS * throughputs.size()));
+        return envelope(
+                StreamId.run(runId),
+                seq,
+                agentId,
+                AT.plusSeconds(60 * seq),
+                new RunCompleted(
+                        runId,
+                        List.of(metric),
+                        valueChecks(metric, 3, Collections.nCopies(throughputs.size(), REPETITION_SECONDS)),
+                        REPETITION_SECONDS * throughputs.size()));
     }
 
     /** The checks of a run's values an agent writes: repetitions, cv, positive and finite values, durations. */
     public static List<ValidityCheck> valueChecks(Metric primary, int wanted, List<Double> repetitionSeconds) {
-        return List.of(ValueChecks.repetitions(primary.values().size(), wanted), ValueChecks.cv(primary),
-                ValueChecks.positiveFinite(primary), ValueChecks.duration(repetitionSeconds));
+        return List.of(
+                ValueChecks.repetitions(primary.values().size(), wanted),
+                ValueChecks.cv(primary),
+                ValueChecks.positiveFinite(primary),
+                ValueChecks.duration(repetitionSeconds));
     }
 
     /** The throughput metric with raw values and their statistics. */
     public static Metric throughputMetric(List<Double> throughputs) {
-        return new Metric(THROUGHPUT_METRIC, THROUGHPUT_UNIT, Direction.HIGHER_IS_BETTER, Scope.SYSTEM, true,
-                List.copyOf(throughputs), Statistics.of(throughputs));
+        return new Metric(
+                THROUGHPUT_METRIC,
+                THROUGHPUT_UNIT,
+                Direction.HIGHER_IS_BETTER,
+                Scope.SYSTEM,
+                true,
+                List.copyOf(throughputs),
+                Statistics.of(throughputs));
     }
 
-    public static Envelope runProgress(UUID runId, String agentId, long seq, int repetition, long step, long totalSteps) {
-        return envelope(StreamId.run(runId), seq, agentId, AT.plusSeconds(seq),
+    public static Envelope runProgress(
+            UUID runId, String agentId, long seq, int repetition, long step, long totalSteps) {
+        return envelope(
+                StreamId.run(runId),
+                seq,
+                agentId,
+                AT.plusSeconds(seq),
                 new RunProgress(runId, repetition, step, totalSteps, "measure", "step " + step + " of " + totalSteps));
     }
 
-    public static Envelope metricSampled(UUID runId, String agentId, long seq, SeriesKind series, String unit,
-            List<Sample> samples) {
-        return envelope(StreamId.run(runId), seq, agentId, AT.plusSeconds(seq),
+    public static Envelope metricSampled(
+            UUID runId, String agentId, long seq, SeriesKind series, String unit, List<Sample> samples) {
+        return envelope(
+                StreamId.run(runId),
+                seq,
+                agentId,
+                AT.plusSeconds(seq),
                 new MetricSampled(runId, series, unit, List.copyOf(samples)));
     }
 
     public static Envelope runFailed(UUID runId, String agentId, long seq, String phase, String reason) {
-        return envelope(StreamId.run(runId), seq, agentId, AT.plusSeconds(seq),
+        return envelope(
+                StreamId.run(runId),
+                seq,
+                agentId,
+                AT.plusSeconds(seq),
                 new RunFailed(runId, phase, 137, reason, "RuntimeError: out of memory\n"));
     }
 
@@ -230,8 +360,19 @@ public final class SampleEvents {
 
     /** AgentRegistered (seq 1) on {@code agent/<agentId>/<bootId>} for a host with 8 devices of {@code deviceId}. */
     public static Envelope agentRegistered(String agentId, UUID bootId, String deviceId, Instant at) {
-        return envelope(StreamId.agent(agentId, bootId), 1, agentId, at, new AgentRegistered(agentId, bootId, POOL,
-                AGENT_VERSION, host(agentId), List.of(accelerator(deviceId, 8)), software()));
+        return envelope(
+                StreamId.agent(agentId, bootId),
+                1,
+                agentId,
+                at,
+                new AgentRegistered(
+                        agentId,
+                        bootId,
+                        POOL,
+                        AGENT_VERSION,
+                        host(agentId),
+                        List.of(accelerator(deviceId, 8)),
+                        software()));
     }
 
     /** JobRequested (seq 1) on {@code job/<jobId>}, written by the command side (no agent id). */
@@ -240,7 +381,11 @@ public final class SampleEvents {
     }
 
     public static Envelope jobAssigned(UUID jobId, UUID runId, String agentId, int leaseEpoch, long seq, Instant at) {
-        return envelope(StreamId.job(jobId), seq, null, at,
+        return envelope(
+                StreamId.job(jobId),
+                seq,
+                null,
+                at,
                 new JobAssigned(jobId, runId, agentId, leaseEpoch, at.plusSeconds(300)));
     }
 
@@ -251,26 +396,58 @@ public final class SampleEvents {
 
     /** The figure "Intel Gaudi 2 HPU, dataloader_num_workers=0: 601.5 samples/s" of the BridgeTower table. */
     public static PublishedClaim gaudi2Workers0Claim() {
-        return new PublishedClaim("gaudi2-workers0", PUBLISHED_SOURCE, "BridgeTower fine-tuning on Gaudi 2",
-                "https://huggingface.co/blog/bridgetower", "Intel Gaudi 2 HPU | dataloader_num_workers=0 | 601.5",
-                "intel-gaudi2", "Intel Gaudi 2 HPU", 8, bridgeTowerKey(0, "default"), THROUGHPUT_METRIC, THROUGHPUT_UNIT,
-                Direction.HIGHER_IS_BETTER, new ClaimValue.Exact(601.5), new Precision(1, false), null);
+        return new PublishedClaim(
+                "gaudi2-workers0",
+                PUBLISHED_SOURCE,
+                "BridgeTower fine-tuning on Gaudi 2",
+                "https://huggingface.co/blog/bridgetower",
+                "Intel Gaudi 2 HPU | dataloader_num_workers=0 | 601.5",
+                "intel-gaudi2",
+                "Intel Gaudi 2 HPU",
+                8,
+                bridgeTowerKey(0, "default"),
+                THROUGHPUT_METRIC,
+                THROUGHPUT_UNIT,
+                Direction.HIGHER_IS_BETTER,
+                new ClaimValue.Exact(601.5),
+                new Precision(1, false),
+                null);
     }
 
     /** The claim "Gaudi 2 vs H100 at workers=0: 1.79x", computed from two figures of the same source. */
     public static PublishedClaim gaudi2VsH100Workers0Claim() {
-        return new PublishedClaim("ratio-gaudi2-vs-h100-workers0", PUBLISHED_SOURCE, null, null,
-                "Gaudi 2 vs H100 at workers=0: 1.79x", "intel-gaudi2", "Intel Gaudi 2 HPU", 8,
-                bridgeTowerKey(0, "default"), THROUGHPUT_METRIC, "x", Direction.HIGHER_IS_BETTER,
-                new ClaimValue.Exact(1.79), new Precision(2, false),
+        return new PublishedClaim(
+                "ratio-gaudi2-vs-h100-workers0",
+                PUBLISHED_SOURCE,
+                null,
+                null,
+                "Gaudi 2 vs H100 at workers=0: 1.79x",
+                "intel-gaudi2",
+                "Intel Gaudi 2 HPU",
+                8,
+                bridgeTowerKey(0, "default"),
+                THROUGHPUT_METRIC,
+                "x",
+                Direction.HIGHER_IS_BETTER,
+                new ClaimValue.Exact(1.79),
+                new Precision(2, false),
                 new RatioBasis("NVIDIA H100 GPU", "gaudi2-workers0", "h100-workers0", RatioBasis.RatioForm.TIMES));
     }
 
     // ---- parts ----------------------------------------------------------------------------------------------------
 
     public static Host host(String hostname) {
-        return new Host(hostname, "4f1c2d3e4a5b6c7d8e9f0a1b2c3d4e5f", "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz", 2, 80,
-                160, 1_081_000_000_000L, "Ubuntu 22.04.4 LTS", "5.15.0-107-generic", 1);
+        return new Host(
+                hostname,
+                "4f1c2d3e4a5b6c7d8e9f0a1b2c3d4e5f",
+                "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz",
+                2,
+                80,
+                160,
+                1_081_000_000_000L,
+                "Ubuntu 22.04.4 LTS",
+                "5.15.0-107-generic",
+                1);
     }
 
     /**
@@ -287,22 +464,42 @@ public final class SampleEvents {
         };
         java.util.regex.Matcher gb = java.util.regex.Pattern.compile("(\\d+)gb").matcher(d.id());
         long memoryGb = gb.find() ? Long.parseLong(gb.group(1)) : "intel-gaudi2".equals(d.id()) ? 96 : 64;
-        return new Accelerator(d.vendor(), d.label(), d.id(), memoryGb * 1024 * 1024 * 1024, Math.min(total, 8), total,
-                "RoCE v2", "1.16.0", "hl-1.16.0-fw-50.1.0", runtime);
+        return new Accelerator(
+                d.vendor(),
+                d.label(),
+                d.id(),
+                memoryGb * 1024 * 1024 * 1024,
+                Math.min(total, 8),
+                total,
+                "RoCE v2",
+                "1.16.0",
+                "hl-1.16.0-fw-50.1.0",
+                runtime);
     }
 
     public static Software software() {
         TreeMap<String, String> libraries = new TreeMap<>();
         libraries.put("transformers", "4.40.2");
         libraries.put("optimum-habana", "1.11.1");
-        return new Software("pytorch", "2.2.2", "3.10.12", libraries,
-                "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "3c1e2a7");
+        return new Software(
+                "pytorch",
+                "2.2.2",
+                "3.10.12",
+                libraries,
+                "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                "3c1e2a7");
     }
 
     public static Workload workload(ComparisonKey key) {
         TreeMap<String, String> parameters = new TreeMap<>(key.extra());
-        return new Workload(key.benchmark(), key.benchmarkVersion(), key.scenario(), key.model(), "jxie/flickr8k",
-                parameters, "python run_example.py --token=[REDACTED] --dataloader_num_workers "
+        return new Workload(
+                key.benchmark(),
+                key.benchmarkVersion(),
+                key.scenario(),
+                key.model(),
+                "jxie/flickr8k",
+                parameters,
+                "python run_example.py --token=[REDACTED] --dataloader_num_workers "
                         + key.extra().getOrDefault("dataloader_num_workers", "0"));
     }
 
@@ -317,8 +514,8 @@ public final class SampleEvents {
         matrix.put("dataloader_num_workers", List.of("0", "1", "2"));
         TreeMap<String, String> environment = new TreeMap<>();
         environment.put("PT_HPU_LAZY_MODE", "1");
-        return new JobSpec(REFERENCE_BENCHMARK, "reference", null, null, parameters, matrix, 3, 10, 3600, environment, 1,
-                1, POOL);
+        return new JobSpec(
+                REFERENCE_BENCHMARK, "reference", null, null, parameters, matrix, 3, 10, 3600, environment, 1, 1, POOL);
     }
 
     // ---- envelopes and ids ----------------------------------------------------------------------------------------

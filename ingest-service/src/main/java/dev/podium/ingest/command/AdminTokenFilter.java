@@ -28,7 +28,10 @@ public class AdminTokenFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
-        if (!(path.equals("/admin") || path.startsWith("/admin/") || path.equals("admin") || path.startsWith("admin/"))) {
+        if (!(path.equals("/admin")
+                || path.startsWith("/admin/")
+                || path.equals("admin")
+                || path.startsWith("admin/"))) {
             return;
         }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
@@ -42,12 +45,13 @@ public class AdminTokenFilter implements ContainerRequestFilter {
         String absolute = path.startsWith("/") ? path : "/" + path;
         AdminScope required = AdminScope.required(request.getMethod(), absolute);
         if (!found.scope().includes(required)) {
-            request.abortWith(Problems.outOfScope("token '" + found.name() + "' has scope " + found.scope().text() + "; "
-                    + request.getMethod() + " " + absolute + " needs " + required.text(), required.text(),
+            request.abortWith(Problems.outOfScope(
+                    "token '" + found.name() + "' has scope " + found.scope().text() + "; " + request.getMethod() + " "
+                            + absolute + " needs " + required.text(),
+                    required.text(),
                     found.scope().text()));
             return;
         }
         caller.authenticated(found.name());
     }
-
 }

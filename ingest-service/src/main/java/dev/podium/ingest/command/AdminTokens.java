@@ -24,8 +24,7 @@ public class AdminTokens {
     }
 
     /** A token that matched: its name and its scope. */
-    public record Caller(String name, AdminScope scope) {
-    }
+    public record Caller(String name, AdminScope scope) {}
 
     /**
      * Every configured scope names a token and is a scope.

@@ -49,7 +49,11 @@ public class AgentKeyResource {
     private final AdminCaller caller;
     private final CommandKey commandKey;
 
-    public AgentKeyResource(AgroalDataSource dataSource, AgentKeyStore keys, CommandAppender appender, AdminCaller caller,
+    public AgentKeyResource(
+            AgroalDataSource dataSource,
+            AgentKeyStore keys,
+            CommandAppender appender,
+            AdminCaller caller,
             CommandKey commandKey) {
         this.dataSource = dataSource;
         this.keys = keys;
@@ -75,8 +79,8 @@ public class AgentKeyResource {
             try {
                 if (keys.hasActiveKey(c, body.agentId())) {
                     c.rollback();
-                    return Problems.conflict("agent " + body.agentId()
-                            + " already has an active key; rotate it to get a new one");
+                    return Problems.conflict(
+                            "agent " + body.agentId() + " already has an active key; rotate it to get a new one");
                 }
                 AgentKeyStore.Issued issued = keys.issue(c, body.agentId(), pool, caller.tokenName());
                 appendIssued(c, issued);
@@ -103,7 +107,8 @@ public class AgentKeyResource {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                String pool = newPool != null ? newPool : keys.pool(c, agentId).orElse(RegisterAgentRequest.DEFAULT_POOL);
+                String pool =
+                        newPool != null ? newPool : keys.pool(c, agentId).orElse(RegisterAgentRequest.DEFAULT_POOL);
                 List<String> retired = keys.retireActive(c, agentId);
                 if (retired.isEmpty()) {
                     c.rollback();
@@ -134,8 +139,15 @@ public class AgentKeyResource {
                 }
                 Optional<String> agent = keys.revoke(c, keyId, caller.tokenName());
                 if (agent.isPresent()) {
-                    appender.append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
-                            Instant.now(), new AgentKeyRevoked(agent.get(), keyId, reason, caller.tokenName()))),
+                    appender.append(
+                            c,
+                            List.of(Envelope.of(
+                                    UUID.randomUUID(),
+                                    StreamId.admin(UUID.randomUUID()),
+                                    1,
+                                    null,
+                                    Instant.now(),
+                                    new AgentKeyRevoked(agent.get(), keyId, reason, caller.tokenName()))),
                             caller.writer());
                 }
                 c.commit();
@@ -151,8 +163,16 @@ public class AgentKeyResource {
     }
 
     private void appendIssued(Connection c, AgentKeyStore.Issued issued) throws SQLException {
-        appender.append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
-                Instant.now(), new AgentKeyIssued(issued.agentId(), issued.keyId(), caller.tokenName()))), caller.writer());
+        appender.append(
+                c,
+                List.of(Envelope.of(
+                        UUID.randomUUID(),
+                        StreamId.admin(UUID.randomUUID()),
+                        1,
+                        null,
+                        Instant.now(),
+                        new AgentKeyIssued(issued.agentId(), issued.keyId(), caller.tokenName()))),
+                caller.writer());
     }
 
     private Response issuedResponse(AgentKeyStore.Issued issued, String pool, List<String> retired) {
@@ -166,6 +186,9 @@ public class AgentKeyResource {
             out.put("retired_key_ids", retired);
         }
         out.put("note", "the secret is shown once; store it in the agent's key file now");
-        return Response.status(Response.Status.CREATED).header("Cache-Control", "no-store").entity(out).build();
+        return Response.status(Response.Status.CREATED)
+                .header("Cache-Control", "no-store")
+                .entity(out)
+                .build();
     }
 }

@@ -20,8 +20,7 @@ public final class CampaignPlan {
     /** More jobs than this in one issuing of a campaign is refused. */
     public static final int MAX_JOBS = 1000;
 
-    private CampaignPlan() {
-    }
+    private CampaignPlan() {}
 
     /**
      * How many points {@link #points} would make, without making them: the product of the axis sizes, saturated at
@@ -65,20 +64,41 @@ public final class CampaignPlan {
 
     /** The spec as a campaign takes it: {@code parameters}, {@code matrix} and {@code environment} left out are empty. */
     public static JobSpec withDefaults(JobSpec spec) {
-        return new JobSpec(spec.benchmark(), spec.adapter(), spec.command(), spec.parser(),
-                spec.parameters() == null ? Map.of() : spec.parameters(), spec.matrix() == null ? Map.of() : spec.matrix(),
-                spec.repetitions(), spec.warmupSteps(), spec.timeoutSeconds(),
-                spec.environment() == null ? Map.of() : spec.environment(), spec.nodes(), spec.devicesPerNode(),
-                spec.pool(), spec.warmup());
+        return new JobSpec(
+                spec.benchmark(),
+                spec.adapter(),
+                spec.command(),
+                spec.parser(),
+                spec.parameters() == null ? Map.of() : spec.parameters(),
+                spec.matrix() == null ? Map.of() : spec.matrix(),
+                spec.repetitions(),
+                spec.warmupSteps(),
+                spec.timeoutSeconds(),
+                spec.environment() == null ? Map.of() : spec.environment(),
+                spec.nodes(),
+                spec.devicesPerNode(),
+                spec.pool(),
+                spec.warmup());
     }
 
     /** The spec of the job that runs {@code point} on {@code pool}. */
     public static JobSpec jobSpec(JobSpec spec, Map<String, String> point, String pool) {
         Map<String, String> parameters = new TreeMap<>(spec.parameters() == null ? Map.of() : spec.parameters());
         parameters.putAll(point);
-        return new JobSpec(spec.benchmark(), spec.adapter(), spec.command(), spec.parser(), parameters, Map.of(),
-                spec.repetitions(), spec.warmupSteps(), spec.timeoutSeconds(),
-                spec.environment() == null ? Map.of() : spec.environment(), spec.nodes(), spec.devicesPerNode(), pool,
+        return new JobSpec(
+                spec.benchmark(),
+                spec.adapter(),
+                spec.command(),
+                spec.parser(),
+                parameters,
+                Map.of(),
+                spec.repetitions(),
+                spec.warmupSteps(),
+                spec.timeoutSeconds(),
+                spec.environment() == null ? Map.of() : spec.environment(),
+                spec.nodes(),
+                spec.devicesPerNode(),
+                pool,
                 spec.warmup());
     }
 

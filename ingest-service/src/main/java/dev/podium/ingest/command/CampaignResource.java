@@ -52,7 +52,11 @@ public class CampaignResource {
     private final RequestBinder binder;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public CampaignResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller, CampaignSecretStore secrets,
+    public CampaignResource(
+            AgroalDataSource dataSource,
+            JobCommands jobs,
+            AdminCaller caller,
+            CampaignSecretStore secrets,
             RequestBinder binder) {
         this.dataSource = dataSource;
         this.jobs = jobs;
@@ -69,17 +73,26 @@ public class CampaignResource {
      */
     @POST
     @Consumes({MediaType.APPLICATION_JSON, "application/yaml", "application/x-yaml", "text/yaml"})
-    public Response submit(InputStream body, @Context HttpHeaders headers, @QueryParam("pools") String poolsParam,
-            @QueryParam("name") String nameParam, @QueryParam("schedule") String scheduleParam) throws SQLException {
+    public Response submit(
+            InputStream body,
+            @Context HttpHeaders headers,
+            @QueryParam("pools") String poolsParam,
+            @QueryParam("name") String nameParam,
+            @QueryParam("schedule") String scheduleParam)
+            throws SQLException {
         RequestBinder.Body read = binder.read(body, headers.getMediaType());
         if (read.tree().isObject() && !read.tree().has("spec") && read.tree().has("benchmark")) {
             read = read.with(JsonNodeFactory.instance.objectNode().set("spec", read.tree()));
         }
         NewCampaignRequest request = binder.valid(binder.bind(read, NewCampaignRequest.class)
                 .with(r -> r.overriddenBy(nameParam, Pools.fromQuery(poolsParam), scheduleParam)));
-        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign(request.name(), request.spec(),
-                List.copyOf(new LinkedHashSet<>(request.pools())), request.scheduleOrNull(),
-                CampaignPlan.period(request.schedule()).orElse(null), new TreeMap<>(request.secrets()));
+        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign(
+                request.name(),
+                request.spec(),
+                List.copyOf(new LinkedHashSet<>(request.pools())),
+                request.scheduleOrNull(),
+                CampaignPlan.period(request.schedule()).orElse(null),
+                new TreeMap<>(request.secrets()));
         List<FieldViolation> problems = jobs.problems(campaign);
         if (!problems.isEmpty()) {
             throw new InvalidRequestException(problems);
@@ -164,6 +177,7 @@ public class CampaignResource {
                 return Problems.notFound("no campaign " + id);
             }
         }
-        return Response.ok(Map.of("campaign_id", campaignId, "schedule", "none")).build();
+        return Response.ok(Map.of("campaign_id", campaignId, "schedule", "none"))
+                .build();
     }
 }

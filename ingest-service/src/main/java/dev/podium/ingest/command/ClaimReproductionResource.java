@@ -45,8 +45,8 @@ public class ClaimReproductionResource {
     private final Validator validator;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public ClaimReproductionResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller,
-            Validator validator) {
+    public ClaimReproductionResource(
+            AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller, Validator validator) {
         this.dataSource = dataSource;
         this.jobs = jobs;
         this.caller = caller;
@@ -58,8 +58,11 @@ public class ClaimReproductionResource {
      * figure, or a claim no shipped workload can vary).
      */
     @POST
-    public Response reproduce(@PathParam("source") String source, @PathParam("claim") String claimId,
-            @QueryParam("pools") String poolsParam) throws SQLException {
+    public Response reproduce(
+            @PathParam("source") String source,
+            @PathParam("claim") String claimId,
+            @QueryParam("pools") String poolsParam)
+            throws SQLException {
         ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam);
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
         Reproduction.Result result;
@@ -69,7 +72,8 @@ public class ClaimReproductionResource {
                 return Problems.notFound("no published claim " + source + "/" + claimId);
             }
             RatioBasis ratio = claim.get().ratio();
-            result = Reproduction.plan(claim.get(),
+            result = Reproduction.plan(
+                    claim.get(),
                     ratio == null ? null : figure(c, source, ratio.numeratorClaimId()),
                     ratio == null ? null : figure(c, source, ratio.denominatorClaimId()));
         }
@@ -77,16 +81,18 @@ public class ClaimReproductionResource {
             problems.add(0, new FieldViolation("claim", result.reason()));
         } else if (result.plan().get().crossDevice() && request.pools().size() != 2) {
             Reproduction p = result.plan().get();
-            problems.add(new FieldViolation("pools", "two pools, the subject's (" + p.compared() + ") first, then the "
-                    + "baseline's (" + p.baseline() + ")"));
+            problems.add(new FieldViolation(
+                    "pools",
+                    "two pools, the subject's (" + p.compared() + ") first, then the " + "baseline's (" + p.baseline()
+                            + ")"));
         }
         if (!problems.isEmpty()) {
             throw new InvalidRequestException(problems);
         }
         Reproduction plan = result.plan().get();
         List<String> pools = request.pools();
-        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign("reproduce " + source + "/" + claimId, plan.spec(),
-                pools, null, null, Map.of());
+        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign(
+                "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of());
         List<FieldViolation> jobProblems = jobs.problems(campaign);
         if (!jobProblems.isEmpty()) {
             throw new InvalidRequestException(jobProblems);
@@ -115,8 +121,8 @@ public class ClaimReproductionResource {
     }
 
     private Optional<PublishedClaim> claim(Connection c, String source, String claimId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT claim::text FROM proj_published_claim WHERE source = ? AND claim_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT claim::text FROM proj_published_claim WHERE source = ? AND claim_id = ?")) {
             ps.setString(1, source);
             ps.setString(2, claimId);
             try (ResultSet rs = ps.executeQuery()) {

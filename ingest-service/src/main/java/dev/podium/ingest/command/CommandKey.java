@@ -29,8 +29,7 @@ public class CommandKey {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private record Loaded(String keyId, PublicKey publicKey, PrivateKey privateKey) {
-    }
+    private record Loaded(String keyId, PublicKey publicKey, PrivateKey privateKey) {}
 
     private final AgroalDataSource dataSource;
     private final SecretCipher cipher;
@@ -43,8 +42,11 @@ public class CommandKey {
 
     /** The headers of a job record: its lease epoch and the command signature binding job, run, epoch and value. */
     public Map<String, String> headers(JobEvent event, int epoch, byte[] value) {
-        return Map.of(CommandSignature.EPOCH_HEADER, Integer.toString(epoch),
-                CommandSignature.SIGNATURE_HEADER, CommandSignature.sign(key().privateKey(), event, epoch, value));
+        return Map.of(
+                CommandSignature.EPOCH_HEADER,
+                Integer.toString(epoch),
+                CommandSignature.SIGNATURE_HEADER,
+                CommandSignature.sign(key().privateKey(), event, epoch, value));
     }
 
     /** The public key as agents keep it ({@code command.public.key} in their key file). */
@@ -76,7 +78,8 @@ public class CommandKey {
             byte[] id = new byte[8];
             RANDOM.nextBytes(id);
             String keyId = "ck_" + HexFormat.of().formatHex(id);
-            SecretCipher.Sealed sealed = cipher.seal(associatedData(keyId), pair.getPrivate().getEncoded());
+            SecretCipher.Sealed sealed =
+                    cipher.seal(associatedData(keyId), pair.getPrivate().getEncoded());
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO command_key (key_id, public_key, private_ciphertext, private_nonce)
                     VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING""")) {
@@ -98,7 +101,7 @@ public class CommandKey {
 
     private Loaded active(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT key_id, public_key, private_ciphertext, private_nonce FROM command_key WHERE status = 'active'");
+                        "SELECT key_id, public_key, private_ciphertext, private_nonce FROM command_key WHERE status = 'active'");
                 ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) {
                 return null;
@@ -109,8 +112,8 @@ public class CommandKey {
                 PrivateKey priv = CommandSignature.privateKey(pkcs8);
                 return new Loaded(keyId, CommandSignature.publicKey(rs.getBytes(2)), priv);
             } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("command key " + keyId + " does not decrypt under the configured master key",
-                        e);
+                throw new IllegalStateException(
+                        "command key " + keyId + " does not decrypt under the configured master key", e);
             }
         }
     }

@@ -17,12 +17,12 @@ import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
+import dev.podium.events.secret.JobSecrets;
+import dev.podium.events.secret.SealedSecrets;
 import dev.podium.events.sign.CommandSignature;
 import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.projection.Projections;
-import dev.podium.events.secret.JobSecrets;
-import dev.podium.events.secret.SealedSecrets;
 import dev.podium.ingest.store.AgentKey;
 import dev.podium.ingest.store.AgentKeyStore;
 import dev.podium.ingest.store.Appended;
@@ -61,20 +61,26 @@ public class JobCommands {
 
     /** Writers of the events the command side decides by itself. */
     public static final String GRANT_WRITER = "command:grant";
+
     public static final String REAPER_WRITER = "command:reaper";
     public static final String SCHEDULE_WRITER = "command:schedule";
 
     /** Advisory locks (transaction level) that keep one reaper and one schedule check at a time. */
     public static final long REAPER_LOCK = 0x706f6469756d02L;
+
     public static final long SCHEDULE_LOCK = 0x706f6469756d03L;
 
     /**
      * A campaign to create; {@code period} follows from {@code schedule} (see {@link CampaignPlan#period}).
      * {@code secrets} are environment values no event carries in clear: each grant carries them sealed for its agent.
      */
-    public record NewCampaign(String name, JobSpec spec, List<String> pools, String schedule, Duration period,
-            Map<String, String> secrets) {
-    }
+    public record NewCampaign(
+            String name,
+            JobSpec spec,
+            List<String> pools,
+            String schedule,
+            Duration period,
+            Map<String, String> secrets) {}
 
     /** What a cancel found and left: {@code before} is requested or assigned when it cancelled the job. */
     public record Cancellation(UUID jobId, String before, String after) {
@@ -92,8 +98,13 @@ public class JobCommands {
     private final CampaignSecretStore campaignSecrets;
     private final EventCodec codec = new EventCodec();
 
-    public JobCommands(CommandAppender appender, Outbox outbox, CommandKey commandKey, AgentKeyStore keys,
-            IngestConfig config, CampaignSecretStore campaignSecrets) {
+    public JobCommands(
+            CommandAppender appender,
+            Outbox outbox,
+            CommandKey commandKey,
+            AgentKeyStore keys,
+            IngestConfig config,
+            CampaignSecretStore campaignSecrets) {
         this.appender = appender;
         this.outbox = outbox;
         this.commandKey = commandKey;
@@ -108,19 +119,29 @@ public class JobCommands {
      */
     public List<FieldViolation> problems(NewCampaign campaign) {
         long count = CampaignPlan.count(campaign.spec().matrix());
-        long jobCount = count > CampaignPlan.MAX_JOBS ? count : count * campaign.pools().size();
+        long jobCount =
+                count > CampaignPlan.MAX_JOBS ? count : count * campaign.pools().size();
         if (jobCount > CampaignPlan.MAX_JOBS) {
-            return List.of(new FieldViolation("spec.matrix", "the campaign would make "
-                    + (jobCount == Long.MAX_VALUE ? "at least " + jobCount : jobCount) + " jobs, over the limit of "
-                    + CampaignPlan.MAX_JOBS));
+            return List.of(new FieldViolation(
+                    "spec.matrix",
+                    "the campaign would make "
+                            + (jobCount == Long.MAX_VALUE ? "at least " + jobCount : jobCount)
+                            + " jobs, over the limit of "
+                            + CampaignPlan.MAX_JOBS));
         }
         Set<FieldViolation> out = new LinkedHashSet<>();
         List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
         for (String pool : campaign.pools()) {
             for (Map<String, String> point : points) {
                 UUID id = UUID.randomUUID();
-                Envelope env = Envelope.of(UUID.randomUUID(), StreamId.job(id), 1, null, Instant.now(),
-                        new JobRequested(id, UUID.randomUUID(), pool, CampaignPlan.jobSpec(campaign.spec(), point, pool)));
+                Envelope env = Envelope.of(
+                        UUID.randomUUID(),
+                        StreamId.job(id),
+                        1,
+                        null,
+                        Instant.now(),
+                        new JobRequested(
+                                id, UUID.randomUUID(), pool, CampaignPlan.jobSpec(campaign.spec(), point, pool)));
                 if (codec.decode(codec.encode(env)) instanceof Decoded.Rejected r) {
                     r.violations().forEach(v -> out.add(new FieldViolation(requestField(v.field()), v.reason())));
                 }
@@ -156,14 +177,28 @@ public class JobCommands {
             ps.executeUpdate();
         }
         campaignSecrets.put(c, campaignId, campaign.secrets());
-        append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.campaign(campaignId), 1, null, Instant.now(),
-                new CampaignCreated(campaignId, campaign.name(), campaign.spec(), campaign.pools(), campaign.schedule(),
-                        actor))), writer);
+        append(
+                c,
+                List.of(Envelope.of(
+                        UUID.randomUUID(),
+                        StreamId.campaign(campaignId),
+                        1,
+                        null,
+                        Instant.now(),
+                        new CampaignCreated(
+                                campaignId,
+                                campaign.name(),
+                                campaign.spec(),
+                                campaign.pools(),
+                                campaign.schedule(),
+                                actor))),
+                writer);
         return issueJobs(c, campaignId, campaign.spec(), campaign.pools(), 1, writer);
     }
 
-    private List<UUID> issueJobs(Connection c, UUID campaignId, JobSpec spec, List<String> pools, int issue,
-            String writer) throws SQLException {
+    private List<UUID> issueJobs(
+            Connection c, UUID campaignId, JobSpec spec, List<String> pools, int issue, String writer)
+            throws SQLException {
         List<UUID> ids = new ArrayList<>();
         List<Envelope> events = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
@@ -180,7 +215,12 @@ public class JobCommands {
                     ps.setString(5, json(jobSpec));
                     ps.addBatch();
                     ids.add(jobId);
-                    events.add(Envelope.of(UUID.randomUUID(), StreamId.job(jobId), 1, null, Instant.now(),
+                    events.add(Envelope.of(
+                            UUID.randomUUID(),
+                            StreamId.job(jobId),
+                            1,
+                            null,
+                            Instant.now(),
                             new JobRequested(jobId, campaignId, pool, jobSpec)));
                 }
             }
@@ -276,8 +316,12 @@ public class JobCommands {
         // The pool bound to the agent's key decides, not what the claim says: a claim naming no pool, another pool, or
         // coming from a key bound to none is refused.
         Optional<String> keyPool = keys.pool(c, agentId);
-        if (claim.pool() == null || !claim.pool().equals(pool) || keyPool.isEmpty() || !keyPool.get().equals(pool)) {
-            LOG.infof("claim of run %s refused: job %s is in pool %s, the claim names %s, agent %s's key is bound to %s",
+        if (claim.pool() == null
+                || !claim.pool().equals(pool)
+                || keyPool.isEmpty()
+                || !keyPool.get().equals(pool)) {
+            LOG.infof(
+                    "claim of run %s refused: job %s is in pool %s, the claim names %s, agent %s's key is bound to %s",
                     claim.runId(), claim.jobId(), pool, claim.pool(), agentId, keyPool.orElse("no pool"));
             return;
         }
@@ -287,12 +331,13 @@ public class JobCommands {
         if (!secretValues.isEmpty()) {
             Optional<AgentKey> key = keys.active(c, agentId);
             if (key.isEmpty()) {
-                LOG.warnf("claim of run %s ignored: job %s has secrets and agent %s no active key to seal them for",
+                LOG.warnf(
+                        "claim of run %s ignored: job %s has secrets and agent %s no active key to seal them for",
                         claim.runId(), claim.jobId(), agentId);
                 return;
             }
-            secrets = JobSecrets.seal(key.get().keyId(), key.get().secret(), claim.jobId(), claim.runId(), epoch,
-                    secretValues);
+            secrets = JobSecrets.seal(
+                    key.get().keyId(), key.get().secret(), claim.jobId(), claim.runId(), epoch, secretValues);
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO job_grant (job_id, lease_epoch, run_id, agent_id) VALUES (?, ?, ?, ?)
@@ -323,8 +368,15 @@ public class JobCommands {
                 seq = rs.getLong(2);
             }
         }
-        append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.job(claim.jobId()), seq, null, Instant.now(),
-                new JobAssigned(claim.jobId(), claim.runId(), agentId, epoch, expires, secrets))),
+        append(
+                c,
+                List.of(Envelope.of(
+                        UUID.randomUUID(),
+                        StreamId.job(claim.jobId()),
+                        seq,
+                        null,
+                        Instant.now(),
+                        new JobAssigned(claim.jobId(), claim.runId(), agentId, epoch, expires, secrets))),
                 GRANT_WRITER);
     }
 
@@ -378,14 +430,25 @@ public class JobCommands {
                     int epoch = rs.getInt(4);
                     long seq = rs.getLong(5);
                     JobSpec spec = spec(rs.getString(8));
-                    events.add(Envelope.of(UUID.randomUUID(), StreamId.job(jobId), seq + 1, null, Instant.now(),
+                    events.add(Envelope.of(
+                            UUID.randomUUID(),
+                            StreamId.job(jobId),
+                            seq + 1,
+                            null,
+                            Instant.now(),
                             new JobLeaseExpired(jobId, runId, agentId, epoch)));
-                    events.add(Envelope.of(UUID.randomUUID(), StreamId.job(jobId), seq + 2, null, Instant.now(),
+                    events.add(Envelope.of(
+                            UUID.randomUUID(),
+                            StreamId.job(jobId),
+                            seq + 2,
+                            null,
+                            Instant.now(),
                             new JobRequested(jobId, rs.getObject(6, UUID.class), rs.getString(7), spec)));
                     update.setObject(1, jobId);
                     update.addBatch();
-                    LOG.infof("lease of job %s (run %s, agent %s, epoch %d) expired; offered again as epoch %d", jobId,
-                            runId, agentId, epoch, epoch + 1);
+                    LOG.infof(
+                            "lease of job %s (run %s, agent %s, epoch %d) expired; offered again as epoch %d",
+                            jobId, runId, agentId, epoch, epoch + 1);
                 }
             }
             update.executeBatch();
@@ -419,8 +482,16 @@ public class JobCommands {
             ps.setObject(1, jobId);
             ps.executeUpdate();
         }
-        append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.job(jobId), seq + 1, null, Instant.now(),
-                new JobCancelled(jobId, reason, actor))), writer);
+        append(
+                c,
+                List.of(Envelope.of(
+                        UUID.randomUUID(),
+                        StreamId.job(jobId),
+                        seq + 1,
+                        null,
+                        Instant.now(),
+                        new JobCancelled(jobId, reason, actor))),
+                writer);
         return Optional.of(new Cancellation(jobId, state, "cancelled"));
     }
 
@@ -442,8 +513,7 @@ public class JobCommands {
             return 0;
         }
         Projections.lockShared(c);
-        record Due(UUID id, JobSpec spec, List<String> pools) {
-        }
+        record Due(UUID id, JobSpec spec, List<String> pools) {}
         List<Due> due = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT campaign_id, spec::text, pools FROM campaign
@@ -452,15 +522,15 @@ public class JobCommands {
                 ORDER BY last_issued_at FOR UPDATE SKIP LOCKED""")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    due.add(new Due(rs.getObject(1, UUID.class), spec(rs.getString(2)),
-                            List.of((String[]) rs.getArray(3).getArray())));
+                    due.add(new Due(rs.getObject(1, UUID.class), spec(rs.getString(2)), List.of((String[])
+                            rs.getArray(3).getArray())));
                 }
             }
         }
         for (Due d : due) {
             int issue;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT coalesce(max(issue), 0) + 1 FROM job WHERE campaign_id = ?")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT coalesce(max(issue), 0) + 1 FROM job WHERE campaign_id = ?")) {
                 ps.setObject(1, d.id());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
@@ -500,16 +570,23 @@ public class JobCommands {
                 Integer stated = CommandSignature.epochInPayload(job);
                 int epoch = stated != null ? stated : rowEpochs.get(job.jobId());
                 byte[] value = codec.encode(events.get(i));
-                outbox.add(c, config.topics().jobs(), job.jobId().toString(), value,
+                outbox.add(
+                        c,
+                        config.topics().jobs(),
+                        job.jobId().toString(),
+                        value,
                         commandKey.headers(job, epoch, value));
             }
         }
     }
 
     private static Map<UUID, Integer> rowEpochs(Connection c, List<Envelope> events) throws SQLException {
-        List<UUID> ids = events.stream().map(Envelope::payload)
+        List<UUID> ids = events.stream()
+                .map(Envelope::payload)
                 .filter(p -> p instanceof JobEvent j && CommandSignature.epochInPayload(j) == null)
-                .map(p -> ((JobEvent) p).jobId()).distinct().toList();
+                .map(p -> ((JobEvent) p).jobId())
+                .distinct()
+                .toList();
         Map<UUID, Integer> out = new java.util.HashMap<>();
         if (ids.isEmpty()) {
             return out;
@@ -526,7 +603,8 @@ public class JobCommands {
     }
 
     private static boolean tryLock(Connection c, long key) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_try_advisory_xact_lock(" + key + ")")) {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_try_advisory_xact_lock(" + key + ")")) {
             rs.next();
             return rs.getBoolean(1);
         }

@@ -46,7 +46,8 @@ public class JobResource {
         if (jobId.isEmpty()) {
             return Problems.notFound("no job " + id);
         }
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("""
                 SELECT job_id, issue, pool, spec->'parameters', state, lease_epoch, run_id, agent_id, lease_expires_at,
                        campaign_id
                 FROM job WHERE job_id = ?""")) {
@@ -86,7 +87,8 @@ public class JobResource {
             return Problems.notFound("no job " + id);
         }
         if (!job.get().cancelled()) {
-            return Problems.conflict("job " + id + " has already ended: " + job.get().before());
+            return Problems.conflict(
+                    "job " + id + " has already ended: " + job.get().before());
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("job_id", job.get().jobId());

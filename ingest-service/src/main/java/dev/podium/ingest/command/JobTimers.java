@@ -35,7 +35,9 @@ public class JobTimers {
         active = false;
     }
 
-    @Scheduled(identity = "lease-reaper", every = "${podium.ingest.jobs.reaper-interval}",
+    @Scheduled(
+            identity = "lease-reaper",
+            every = "${podium.ingest.jobs.reaper-interval}",
             concurrentExecution = ConcurrentExecution.SKIP)
     void reapExpiredLeases() {
         if (active) {
@@ -43,7 +45,9 @@ public class JobTimers {
         }
     }
 
-    @Scheduled(identity = "campaign-schedule", every = "${podium.ingest.jobs.schedule-interval}",
+    @Scheduled(
+            identity = "campaign-schedule",
+            every = "${podium.ingest.jobs.schedule-interval}",
             concurrentExecution = ConcurrentExecution.SKIP)
     void issueDueCampaigns() {
         if (active) {

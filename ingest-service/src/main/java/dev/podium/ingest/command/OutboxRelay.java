@@ -75,7 +75,9 @@ public class OutboxRelay {
         return producer != null;
     }
 
-    @Scheduled(identity = "outbox-relay", every = "${podium.ingest.jobs.relay-interval}",
+    @Scheduled(
+            identity = "outbox-relay",
+            every = "${podium.ingest.jobs.relay-interval}",
             concurrentExecution = ConcurrentExecution.SKIP)
     synchronized void tick() {
         if (producer == null) {
@@ -110,9 +112,11 @@ public class OutboxRelay {
                 }
                 List<Future<RecordMetadata>> acks = new ArrayList<>(rows.size());
                 for (Outbox.Row row : rows) {
-                    ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(row.topic(),
-                            row.key().getBytes(StandardCharsets.UTF_8), row.value());
-                    row.headers().forEach((name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+                    ProducerRecord<byte[], byte[]> record =
+                            new ProducerRecord<>(row.topic(), row.key().getBytes(StandardCharsets.UTF_8), row.value());
+                    row.headers()
+                            .forEach((name, value) ->
+                                    record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
                     acks.add(producer.send(record));
                 }
                 for (Future<RecordMetadata> ack : acks) {

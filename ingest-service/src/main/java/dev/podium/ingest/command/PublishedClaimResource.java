@@ -59,10 +59,12 @@ public class PublishedClaimResource {
             claims = ClaimFile.parse(fileName, yaml == null ? "" : yaml);
         } catch (ClaimFileException e) {
             throw new InvalidRequestException(e.violations().stream()
-                    .map(v -> new FieldViolation(v.field(), v.reason())).toList());
+                    .map(v -> new FieldViolation(v.field(), v.reason()))
+                    .toList());
         }
         Map<String, List<PublishedClaim>> bySource = new LinkedHashMap<>();
-        claims.forEach(c -> bySource.computeIfAbsent(c.source(), s -> new ArrayList<>()).add(c));
+        claims.forEach(c ->
+                bySource.computeIfAbsent(c.source(), s -> new ArrayList<>()).add(c));
         int imported = 0;
         int unchanged = 0;
         Instant now = Instant.now();
@@ -84,7 +86,8 @@ public class PublishedClaimResource {
                     }
                     for (Appended a : appender.append(c, fresh, caller.writer())) {
                         if (!(a instanceof Appended.Inserted)) {
-                            throw new IllegalStateException("claim import raced another import of " + stream + ": " + a);
+                            throw new IllegalStateException(
+                                    "claim import raced another import of " + stream + ": " + a);
                         }
                         imported++;
                     }
@@ -113,7 +116,10 @@ public class PublishedClaimResource {
     private static Set<UUID> presentEventIds(Connection c, List<PublishedClaim> claims) throws SQLException {
         Set<UUID> out = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT event_id FROM event_store WHERE event_id = ANY(?)")) {
-            ps.setArray(1, c.createArrayOf("uuid", claims.stream().map(ClaimFile::eventId).toArray()));
+            ps.setArray(
+                    1,
+                    c.createArrayOf(
+                            "uuid", claims.stream().map(ClaimFile::eventId).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(rs.getObject(1, UUID.class));
@@ -124,7 +130,8 @@ public class PublishedClaimResource {
     }
 
     private static long lastSeq(Connection c, String stream) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(max(seq), 0) FROM event_store WHERE stream_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT coalesce(max(seq), 0) FROM event_store WHERE stream_id = ?")) {
             ps.setString(1, stream);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

@@ -39,7 +39,8 @@ public class RegressionWebhook {
 
     private final HistoryConfig config;
     private final AgroalDataSource dataSource;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public RegressionWebhook(HistoryConfig config, AgroalDataSource dataSource) {
         this.config = config;
@@ -47,12 +48,17 @@ public class RegressionWebhook {
     }
 
     void announce(@Observes StartupEvent e) {
-        config.webhook().url().ifPresent(url -> LOG.infof("regression webhook on: %s every %s", url.getHost(),
-                config.webhook().interval()));
+        config.webhook()
+                .url()
+                .ifPresent(url -> LOG.infof(
+                        "regression webhook on: %s every %s",
+                        url.getHost(), config.webhook().interval()));
     }
 
     /** Without a URL nothing is queued, so there is nothing to send. */
-    @Scheduled(identity = "regression-webhook", every = "${podium.history.webhook.interval}",
+    @Scheduled(
+            identity = "regression-webhook",
+            every = "${podium.history.webhook.interval}",
             concurrentExecution = ConcurrentExecution.SKIP)
     void deliverDue() {
         config.webhook().url().ifPresent(url -> {
@@ -66,8 +72,7 @@ public class RegressionWebhook {
         });
     }
 
-    private record Due(UUID id, String payload, int attempts) {
-    }
+    private record Due(UUID id, String payload, int attempts) {}
 
     /** Sends the rows that are due; the number taken. */
     int deliver(URI url) throws SQLException {
@@ -102,9 +107,14 @@ public class RegressionWebhook {
     /** Null when the receiver answered 2xx, else why not. */
     private String send(URI url, Due d) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-                    .header(DELIVERY_HEADER, d.id().toString()).POST(HttpRequest.BodyPublishers.ofString(d.payload())).build();
-            int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            HttpRequest request = HttpRequest.newBuilder(url)
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json")
+                    .header(DELIVERY_HEADER, d.id().toString())
+                    .POST(HttpRequest.BodyPublishers.ofString(d.payload()))
+                    .build();
+            int status =
+                    http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
             return status / 100 == 2 ? null : "answered " + status;
         } catch (IOException e) {
             return "unreachable: " + e.getMessage();
@@ -124,10 +134,12 @@ public class RegressionWebhook {
             return;
         }
         LOG.warnf("regression webhook: delivery %s %s; will retry", d.id(), failure);
-        long backoff = Math.min(config.webhook().maxBackoff().toMillis(),
+        long backoff = Math.min(
+                config.webhook().maxBackoff().toMillis(),
                 config.webhook().backoff().toMillis() << Math.min(20, d.attempts()));
-        try (PreparedStatement ps = c.prepareStatement("UPDATE regression_delivery SET attempts = attempts + 1, last_error = ?, "
-                + "next_attempt_at = now() + ? * interval '1 millisecond' WHERE id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE regression_delivery SET attempts = attempts + 1, last_error = ?, "
+                        + "next_attempt_at = now() + ? * interval '1 millisecond' WHERE id = ?")) {
             ps.setString(1, failure.length() > 500 ? failure.substring(0, 500) : failure);
             ps.setLong(2, backoff);
             ps.setObject(3, d.id(), Types.OTHER);

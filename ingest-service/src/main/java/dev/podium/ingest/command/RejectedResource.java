@@ -61,8 +61,12 @@ public class RejectedResource {
      * {@code next_after} is the {@code after} of the next page, null on the last.
      */
     @GET
-    public Response list(@QueryParam("reason") String reason, @QueryParam("topic") String topic,
-            @QueryParam("after") String after, @QueryParam("limit") String limit) throws SQLException {
+    public Response list(
+            @QueryParam("reason") String reason,
+            @QueryParam("topic") String topic,
+            @QueryParam("after") String after,
+            @QueryParam("limit") String limit)
+            throws SQLException {
         List<FieldViolation> problems = new ArrayList<>();
         long afterId = number(after, 0, Long.MAX_VALUE, 0, "after", problems);
         int pageSize = (int) number(limit, 1, MAX_LIMIT, DEFAULT_LIMIT, "limit", problems);
@@ -85,7 +89,9 @@ public class RejectedResource {
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("rejected", out);
-        body.put("next_after", page.size() == pageSize ? page.get(page.size() - 1).id() : null);
+        body.put(
+                "next_after",
+                page.size() == pageSize ? page.get(page.size() - 1).id() : null);
         return Response.ok(body).build();
     }
 
@@ -160,13 +166,16 @@ public class RejectedResource {
      */
     static Optional<String> utf8(byte[] prefix) {
         CharBuffer out = CharBuffer.allocate(prefix.length);
-        CoderResult result = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(prefix), out, false);
+        CoderResult result = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(prefix), out, false);
         return result.isError() ? Optional.empty() : Optional.of(out.flip().toString());
     }
 
-    private static long number(String text, long min, long max, long absent, String name,
-            List<FieldViolation> problems) {
+    private static long number(
+            String text, long min, long max, long absent, String name, List<FieldViolation> problems) {
         if (text == null || text.isBlank()) {
             return absent;
         }

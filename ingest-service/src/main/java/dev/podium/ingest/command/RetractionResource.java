@@ -56,19 +56,26 @@ public class RetractionResource {
     @POST
     @Path("/{id}/retract")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response retract(@PathParam("id") String id,
-            @NotNull(message = "required: a body with the reason") @Valid RetractRequest body) throws SQLException {
+    public Response retract(
+            @PathParam("id") String id,
+            @NotNull(message = "required: a body with the reason") @Valid RetractRequest body)
+            throws SQLException {
         Optional<UUID> runId = canonicalUuid(id);
         if (runId.isEmpty()) {
             return noRun(id);
         }
         // Microseconds, as PostgreSQL keeps them: the retraction time is the same live and after a rebuild.
-        Envelope event = Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
-                Instant.now().truncatedTo(ChronoUnit.MICROS), new ResultRetracted(runId.get(), body.reason(),
-                        caller.tokenName()));
+        Envelope event = Envelope.of(
+                UUID.randomUUID(),
+                StreamId.admin(UUID.randomUUID()),
+                1,
+                null,
+                Instant.now().truncatedTo(ChronoUnit.MICROS),
+                new ResultRetracted(runId.get(), body.reason(), caller.tokenName()));
         if (codec.decode(codec.encode(event)) instanceof Decoded.Rejected rejected) {
             throw new InvalidRequestException(rejected.violations().stream()
-                    .map(v -> new FieldViolation(v.field().replaceFirst("^payload\\.", ""), v.reason())).toList());
+                    .map(v -> new FieldViolation(v.field().replaceFirst("^payload\\.", ""), v.reason()))
+                    .toList());
         }
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
@@ -104,8 +111,8 @@ public class RetractionResource {
     }
 
     private static Optional<Map<String, Object>> retraction(Connection c, UUID runId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT reason, actor, retracted_at FROM proj_retraction WHERE run_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT reason, actor, retracted_at FROM proj_retraction WHERE run_id = ?")) {
             ps.setObject(1, runId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {

@@ -8,16 +8,17 @@ import java.util.Map;
  */
 public final class KafkaLogin {
 
-    private KafkaLogin() {
-    }
+    private KafkaLogin() {}
 
     public static void apply(IngestConfig config, Map<Object, Object> clientProperties) {
         config.kafkaUsername().ifPresent(user -> {
             String password = config.kafkaPassword().orElse("");
             clientProperties.put("security.protocol", "SASL_PLAINTEXT");
             clientProperties.put("sasl.mechanism", "SCRAM-SHA-512");
-            clientProperties.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
-                    + " username=\"" + quoted(user) + "\" password=\"" + quoted(password) + "\";");
+            clientProperties.put(
+                    "sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required" + " username=\"" + quoted(user)
+                            + "\" password=\"" + quoted(password) + "\";");
         });
     }
 

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.podium.events.StreamKind;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.ingest.command.JobCommands;
-import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
 import dev.podium.ingest.dlq.DlqPublisher;
+import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
 import dev.podium.ingest.projection.Projections;
 import dev.podium.ingest.store.AgentKey;
 import dev.podium.ingest.store.AgentKeyStore;
@@ -13,8 +13,8 @@ import dev.podium.ingest.store.Appended;
 import dev.podium.ingest.store.EventStore;
 import dev.podium.ingest.store.NewEvent;
 import dev.podium.ingest.store.RecordCopy;
-import dev.podium.ingest.store.RejectedStore.Rejection;
 import dev.podium.ingest.store.RejectedStore;
+import dev.podium.ingest.store.RejectedStore.Rejection;
 import dev.podium.ingest.store.StoredEvent;
 import dev.podium.ingest.verify.Verdict;
 import dev.podium.ingest.verify.Verifier;
@@ -54,8 +54,7 @@ public class BatchProcessor {
     private static final Logger LOG = Logger.getLogger(BatchProcessor.class);
 
     /** What the batch did; dead letters are every refusal of this pass, whether or not it was recorded before. */
-    public record Result(int accepted, int duplicates, int conflicts, int rejected, List<DeadLetter> deadLetters) {
-    }
+    public record Result(int accepted, int duplicates, int conflicts, int rejected, List<DeadLetter> deadLetters) {}
 
     /**
      * A batch after {@link #check}: per record its verdict and, when verified, its payload as JSON (null otherwise). Keys
@@ -86,8 +85,15 @@ public class BatchProcessor {
     private final EventCodec codec = new EventCodec();
     private final Verifier verifier = new Verifier(codec);
 
-    public BatchProcessor(AgroalDataSource dataSource, AgentKeyStore keys, EventStore store, RejectedStore rejectedStore,
-            Projections projections, CrashPoint crashPoint, JobCommands jobs, TopicIncarnations incarnations) {
+    public BatchProcessor(
+            AgroalDataSource dataSource,
+            AgentKeyStore keys,
+            EventStore store,
+            RejectedStore rejectedStore,
+            Projections projections,
+            CrashPoint crashPoint,
+            JobCommands jobs,
+            TopicIncarnations incarnations) {
         this.dataSource = dataSource;
         this.keys = keys;
         this.store = store;
@@ -134,8 +140,9 @@ public class BatchProcessor {
                 if (attempt == CONFLICT_ATTEMPTS || !isConcurrencyConflict(e)) {
                     throw e;
                 }
-                LOG.infof("batch of %d lost a race with another transaction (SQLSTATE %s); writing it again", batch.records().size(),
-                        e.getSQLState());
+                LOG.infof(
+                        "batch of %d lost a race with another transaction (SQLSTATE %s); writing it again",
+                        batch.records().size(), e.getSQLState());
             }
         }
     }
@@ -172,16 +179,32 @@ public class BatchProcessor {
             c.setAutoCommit(false);
             try {
                 String keyId = Verifier.keyId(r.headers()).orElse(null);
-                rejectedStore.record(c, List.of(new Rejection(r.topic(), topicId, r.partition(), r.offset(), reason,
-                        keyId, null, null, copy, Verifier.signature(r.headers()).orElse(null))));
+                rejectedStore.record(
+                        c,
+                        List.of(new Rejection(
+                                r.topic(),
+                                topicId,
+                                r.partition(),
+                                r.offset(),
+                                reason,
+                                keyId,
+                                null,
+                                null,
+                                copy,
+                                Verifier.signature(r.headers()).orElse(null))));
                 c.commit();
             } catch (Throwable e) {
                 c.rollback();
                 throw e;
             }
         }
-        return new Result(0, 0, 0, 1, List.of(new DeadLetter(r.topic(), topicId, r.partition(), r.offset(), r.key(),
-                copy, r.headers(), reason)));
+        return new Result(
+                0,
+                0,
+                0,
+                1,
+                List.of(new DeadLetter(
+                        r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(), reason)));
     }
 
     /** Notes on their rejected_event rows why the copies of these refusals to the DLQ failed. */
@@ -239,8 +262,15 @@ public class BatchProcessor {
         for (int i = 0; i < records.size(); i++) {
             if (verdicts[i] instanceof Verdict.Verified v) {
                 ConsumerRecord<byte[], byte[]> r = records.get(i);
-                candidates.add(new NewEvent(v.envelope(), v.agentId(), v.keyId(), batch.payloads().get(i),
-                        v.contentHash(), r.topic(), r.partition(), r.offset()));
+                candidates.add(new NewEvent(
+                        v.envelope(),
+                        v.agentId(),
+                        v.keyId(),
+                        batch.payloads().get(i),
+                        v.contentHash(),
+                        r.topic(),
+                        r.partition(),
+                        r.offset()));
                 candidateIndex.add(i);
             }
         }
@@ -302,15 +332,29 @@ public class BatchProcessor {
                     topicIds.put(r.topic(), topicId);
                 }
                 RecordCopy copy = RecordCopy.of(r.value(), redrivable);
-                rejections.add(new Rejection(r.topic(), topicId, r.partition(), r.offset(), reason, keyId, eventId,
-                        streamId, copy, Verifier.signature(r.headers()).orElse(null)));
-                letters.add(new DeadLetter(r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(),
-                        reason));
+                rejections.add(new Rejection(
+                        r.topic(),
+                        topicId,
+                        r.partition(),
+                        r.offset(),
+                        reason,
+                        keyId,
+                        eventId,
+                        streamId,
+                        copy,
+                        Verifier.signature(r.headers()).orElse(null)));
+                letters.add(new DeadLetter(
+                        r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(), reason));
             }
         }
         rejectedStore.record(c, rejections);
-        LOG.debugf("batch of %d: owners %d ms, append %d ms, projections %d ms, rejects %d ms", records.size(),
-                (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
+        LOG.debugf(
+                "batch of %d: owners %d ms, append %d ms, projections %d ms, rejects %d ms",
+                records.size(),
+                (t1 - t0) / 1_000_000,
+                (t2 - t1) / 1_000_000,
+                (t3 - t2) / 1_000_000,
+                (System.nanoTime() - t3) / 1_000_000);
         return new Result(accepted, duplicates, conflicts, rejected, letters);
     }
 
@@ -332,8 +376,12 @@ public class BatchProcessor {
                 String stream = v.envelope().streamId();
                 String owner = owners.putIfAbsent(stream, v.agentId());
                 if (owner != null && !owner.equals(v.agentId())) {
-                    verdicts[i] = new Verdict.Refused("not the writer: " + stream + " is owned by agent '" + owner
-                            + "', not '" + v.agentId() + "'", v.keyId(), v.envelope().eventId().toString(), stream);
+                    verdicts[i] = new Verdict.Refused(
+                            "not the writer: " + stream + " is owned by agent '" + owner + "', not '" + v.agentId()
+                                    + "'",
+                            v.keyId(),
+                            v.envelope().eventId().toString(),
+                            stream);
                 }
             }
         }

@@ -79,8 +79,13 @@ public class EventConsumer {
     private final Progress progress;
     private volatile Worker worker;
 
-    public EventConsumer(IngestConfig config, BatchProcessor processor, DlqPublisher dlq, IngestMetrics metrics,
-            CrashPoint crashPoint, Progress progress) {
+    public EventConsumer(
+            IngestConfig config,
+            BatchProcessor processor,
+            DlqPublisher dlq,
+            IngestMetrics metrics,
+            CrashPoint crashPoint,
+            Progress progress) {
         this.config = config;
         this.processor = processor;
         this.dlq = dlq;
@@ -123,16 +128,20 @@ public class EventConsumer {
         // result that was never sent. Records of plain producers (the agents) are visible as soon as they are written.
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.consumer().maxPollRecords());
-        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) config.consumer().sessionTimeout().toMillis());
-        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int)
+                config.consumer().sessionTimeout().toMillis());
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int)
+                Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-ingest-events");
         return p;
     }
 
     /** A polled batch: its records, the offsets to commit once it is stored, and its check, running or done. */
-    private record Polled(List<ConsumerRecord<byte[], byte[]>> records, Map<TopicPartition, OffsetAndMetadata> offsets,
-            Future<BatchProcessor.Checked> checked, Timer.Sample sample) {
-    }
+    private record Polled(
+            List<ConsumerRecord<byte[], byte[]>> records,
+            Map<TopicPartition, OffsetAndMetadata> offsets,
+            Future<BatchProcessor.Checked> checked,
+            Timer.Sample sample) {}
 
     private final class Worker extends Thread {
 
@@ -149,8 +158,8 @@ public class EventConsumer {
         /** Polled (and being checked) but not written; only this thread reads or sets it. */
         private Polled inFlight;
         /** The partitions this member owns, as the rebalance callbacks tell. */
-        private final Set<TopicPartition> owned = new TreeSet<>(
-                Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        private final Set<TopicPartition> owned =
+                new TreeSet<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
 
         Worker() {
             super("podium-ingest-events");
@@ -182,7 +191,9 @@ public class EventConsumer {
                         }
                     } catch (Exception e) {
                         // The consumer is closed without committing; a new one resumes from the committed offsets.
-                        LOG.errorf(e, "batch failed; reading again from the committed offsets in %s",
+                        LOG.errorf(
+                                e,
+                                "batch failed; reading again from the committed offsets in %s",
                                 config.consumer().retryBackoff());
                         backoff();
                     }
@@ -194,8 +205,8 @@ public class EventConsumer {
         }
 
         private void consume() throws Exception {
-            KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProperties(), new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer());
+            KafkaConsumer<byte[], byte[]> c =
+                    new KafkaConsumer<>(consumerProperties(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
             consumer = c;
             written.clear();
             owned(Set.of(), Set.of());
@@ -208,8 +219,8 @@ public class EventConsumer {
                     Polled current = inFlight;
                     if (current == null || isBacklog(current)) {
                         // With a batch in hand, take only what is already fetched: the batch must not wait for more.
-                        List<ConsumerRecord<byte[], byte[]>> polled = topUp(c, c.poll(current == null
-                                ? config.consumer().pollTimeout() : Duration.ZERO));
+                        List<ConsumerRecord<byte[], byte[]>> polled = topUp(
+                                c, c.poll(current == null ? config.consumer().pollTimeout() : Duration.ZERO));
                         OptionalLong lag = updateLag(c);
                         if (!polled.isEmpty() || lag.orElse(0) > 0) {
                             progress.recordsWaiting();
@@ -254,11 +265,12 @@ public class EventConsumer {
          * one, which would double its lag and cost a transaction for a handful of records. Records of partitions
          * revoked during that poll are left out (never written, never committed: their new owner reads them).
          */
-        private List<ConsumerRecord<byte[], byte[]>> topUp(KafkaConsumer<byte[], byte[]> c,
-                ConsumerRecords<byte[], byte[]> polled) {
+        private List<ConsumerRecord<byte[], byte[]>> topUp(
+                KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> polled) {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(polled.count());
             polled.forEach(records::add);
-            if (records.isEmpty() || records.size() >= config.consumer().maxPollRecords()
+            if (records.isEmpty()
+                    || records.size() >= config.consumer().maxPollRecords()
                     || config.consumer().topUp().isZero()) {
                 return records;
             }
@@ -282,7 +294,9 @@ public class EventConsumer {
             Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 // the highest: after a rebalance during the second poll a partition's records may start over
-                offsets.merge(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1),
+                offsets.merge(
+                        new TopicPartition(r.topic(), r.partition()),
+                        new OffsetAndMetadata(r.offset() + 1),
                         (a, b) -> a.offset() >= b.offset() ? a : b);
             }
             if (overlapped || records.size() < 2) {
@@ -407,8 +421,13 @@ public class EventConsumer {
             boolean changed = owned.addAll(added) | owned.removeAll(removed);
             metrics.partitions(owned.size());
             if (changed) {
-                LOG.infof("partitions of %s owned now: %d %s", config.topics().events(), owned.size(),
-                        owned.stream().map(tp -> Integer.toString(tp.partition())).toList());
+                LOG.infof(
+                        "partitions of %s owned now: %d %s",
+                        config.topics().events(),
+                        owned.size(),
+                        owned.stream()
+                                .map(tp -> Integer.toString(tp.partition()))
+                                .toList());
             }
         }
 
@@ -419,8 +438,9 @@ public class EventConsumer {
          */
         private BatchProcessor.Result oneByOne(List<ConsumerRecord<byte[], byte[]>> records, SQLException cause)
                 throws SQLException {
-            LOG.warnf("batch of %d records hit a data error (%s); processing it one record at a time", records.size(),
-                    cause.getMessage());
+            LOG.warnf(
+                    "batch of %d records hit a data error (%s); processing it one record at a time",
+                    records.size(), cause.getMessage());
             int accepted = 0;
             int duplicates = 0;
             int conflicts = 0;

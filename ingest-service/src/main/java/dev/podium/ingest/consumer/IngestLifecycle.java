@@ -21,8 +21,13 @@ public class IngestLifecycle {
     private final OutboxRelay relay;
     private final JobTimers timers;
 
-    public IngestLifecycle(IngestConfig config, TopicSetup topics, EventConsumer events, HeartbeatConsumer heartbeats,
-            OutboxRelay relay, JobTimers timers) {
+    public IngestLifecycle(
+            IngestConfig config,
+            TopicSetup topics,
+            EventConsumer events,
+            HeartbeatConsumer heartbeats,
+            OutboxRelay relay,
+            JobTimers timers) {
         this.config = config;
         this.topics = topics;
         this.events = events;

@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public class IngestMetrics {
 
     public enum Outcome {
-        ACCEPTED, REJECTED, DUPLICATE, CONFLICT
+        ACCEPTED,
+        REJECTED,
+        DUPLICATE,
+        CONFLICT
     }
 
     private final Counter accepted;
@@ -33,19 +36,29 @@ public class IngestMetrics {
         rejected = events(registry, "rejected");
         duplicate = events(registry, "duplicate");
         conflict = events(registry, "conflict");
-        heartbeatsStored = Counter.builder("podium.ingest.heartbeats").tag("outcome", "stored").register(registry);
-        heartbeatsDropped = Counter.builder("podium.ingest.heartbeats").tag("outcome", "dropped").register(registry);
-        batch = Timer.builder("podium.ingest.batch").description("Time to process one polled batch, database and DLQ included")
-                .publishPercentileHistogram(false).register(registry);
+        heartbeatsStored = Counter.builder("podium.ingest.heartbeats")
+                .tag("outcome", "stored")
+                .register(registry);
+        heartbeatsDropped = Counter.builder("podium.ingest.heartbeats")
+                .tag("outcome", "dropped")
+                .register(registry);
+        batch = Timer.builder("podium.ingest.batch")
+                .description("Time to process one polled batch, database and DLQ included")
+                .publishPercentileHistogram(false)
+                .register(registry);
         Gauge.builder("podium.ingest.consumer.lag", lag, AtomicLong::get)
-                .description("Records on podium.events not yet read by this instance").register(registry);
+                .description("Records on podium.events not yet read by this instance")
+                .register(registry);
         Gauge.builder("podium.ingest.consumer.partitions", partitions, AtomicLong::get)
-                .description("Partitions of podium.events this instance owns; a rebalance changes it").register(registry);
+                .description("Partitions of podium.events this instance owns; a rebalance changes it")
+                .register(registry);
     }
 
     private static Counter events(MeterRegistry registry, String outcome) {
-        return Counter.builder("podium.ingest.events").tag("outcome", outcome)
-                .description("Records of podium.events by outcome").register(registry);
+        return Counter.builder("podium.ingest.events")
+                .tag("outcome", outcome)
+                .description("Records of podium.events by outcome")
+                .register(registry);
     }
 
     public void count(Outcome outcome, int n) {

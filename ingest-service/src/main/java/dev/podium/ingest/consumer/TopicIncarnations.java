@@ -24,7 +24,12 @@ public class TopicIncarnations {
 
     /** The id of {@code topic} as the broker knows it now. */
     public String of(String topic) throws InterruptedException, ExecutionException, TimeoutException {
-        return admin.get().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId()
+        return admin.get()
+                .describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(30, TimeUnit.SECONDS)
+                .get(topic)
+                .topicId()
                 .toString();
     }
 }

@@ -35,16 +35,22 @@ public class TopicSetup {
     public void ensureTopics() throws InterruptedException, ExecutionException, TimeoutException {
         IngestConfig.Topics t = config.topics();
         short rf = t.replicationFactor();
-        // The broker stamps agents' records with its own time: a retired key's grace is judged by a time they cannot set.
+        // The broker stamps agents' records with its own time: a retired key's grace is judged by a time they cannot
+        // set.
         List<NewTopic> wanted = List.of(
-                new NewTopic(t.events(), t.eventsPartitions(), rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB,
-                        TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME)),
-                new NewTopic(t.dlq(), 3, rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-                        Integer.toString(3 * 1024 * 1024))),
-                new NewTopic(t.heartbeats(), 3, rf).configs(Map.of(
-                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB,
-                        TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME)),
+                new NewTopic(t.events(), t.eventsPartitions(), rf)
+                        .configs(Map.of(
+                                TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                                ONE_MIB,
+                                TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                                LOG_APPEND_TIME)),
+                new NewTopic(t.dlq(), 3, rf)
+                        .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(3 * 1024 * 1024))),
+                new NewTopic(t.heartbeats(), 3, rf)
+                        .configs(Map.of(
+                                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB,
+                                TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME)),
                 new NewTopic(t.jobs(), 3, rf).configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB)));
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());

@@ -49,13 +49,18 @@ public class DlqPublisher {
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
 
     /** A refused record and why. */
-    public record DeadLetter(String topic, String topicId, int partition, long offset, byte[] key, RecordCopy copy,
-            Headers headers, String reason) {
-    }
+    public record DeadLetter(
+            String topic,
+            String topicId,
+            int partition,
+            long offset,
+            byte[] key,
+            RecordCopy copy,
+            Headers headers,
+            String reason) {}
 
     /** A dead letter the DLQ did not take, and the error. */
-    public record Failed(DeadLetter letter, String error) {
-    }
+    public record Failed(DeadLetter letter, String error) {}
 
     private final IngestConfig config;
     private volatile KafkaProducer<byte[], byte[]> producer;
@@ -74,8 +79,8 @@ public class DlqPublisher {
         KafkaProducer<byte[], byte[]> p = producer();
         for (DeadLetter d : letters) {
             try {
-                acks.add(p.send(new ProducerRecord<>(config.topics().dlq(), null, d.key(), d.copy().bytes(),
-                        headers(d))));
+                acks.add(p.send(new ProducerRecord<>(
+                        config.topics().dlq(), null, d.key(), d.copy().bytes(), headers(d))));
             } catch (KafkaException e) {
                 acks.add(CompletableFuture.failedFuture(e));
             }
@@ -91,7 +96,8 @@ public class DlqPublisher {
             }
         }
         if (!failed.isEmpty()) {
-            LOG.warnf("%d of %d records could not be copied to the DLQ (%s); their refusals stay in rejected_event",
+            LOG.warnf(
+                    "%d of %d records could not be copied to the DLQ (%s); their refusals stay in rejected_event",
                     failed.size(), letters.size(), failed.get(0).error());
             // A producer with failed sends may be left fenced or with a stuck batch: the next publish starts afresh.
             reset(p);

@@ -2,8 +2,8 @@ package dev.podium.ingest.dlq;
 
 import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.consumer.BatchProcessor;
-import dev.podium.ingest.store.RejectedRows.Redrivable;
 import dev.podium.ingest.store.RejectedRows;
+import dev.podium.ingest.store.RejectedRows.Redrivable;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -45,8 +45,7 @@ public class Redriver {
     }
 
     /** The outcome for one row; {@code reason} for a refusal again or a record that cannot be redriven. */
-    public record Redriven(long id, Outcome outcome, String reason) {
-    }
+    public record Redriven(long id, Outcome outcome, String reason) {}
 
     private final AgroalDataSource dataSource;
     private final RejectedRows rows;
@@ -69,8 +68,11 @@ public class Redriver {
         }
         Redrivable r = row.get();
         if (!r.complete()) {
-            return new Redriven(id, Outcome.NOT_REDRIVABLE, "only " + (r.record() == null ? 0 : r.record().length)
-                    + " of its " + r.recordBytes() + " bytes were kept");
+            return new Redriven(
+                    id,
+                    Outcome.NOT_REDRIVABLE,
+                    "only " + (r.record() == null ? 0 : r.record().length) + " of its " + r.recordBytes()
+                            + " bytes were kept");
         }
         BatchProcessor.Result result;
         try {
@@ -87,8 +89,12 @@ public class Redriver {
         } else if (result.duplicates() == 1) {
             out = new Redriven(id, Outcome.DUPLICATE, null);
         } else {
-            out = new Redriven(id, Outcome.REJECTED, result.deadLetters().isEmpty() ? null
-                    : result.deadLetters().get(0).reason());
+            out = new Redriven(
+                    id,
+                    Outcome.REJECTED,
+                    result.deadLetters().isEmpty()
+                            ? null
+                            : result.deadLetters().get(0).reason());
         }
         try (Connection c = dataSource.getConnection()) {
             rows.redriven(c, id, out.outcome().label(), out.reason());
@@ -105,8 +111,17 @@ public class Redriver {
         if (r.signature() != null) {
             headers.add(EventSigner.SIGNATURE_HEADER, r.signature().getBytes(StandardCharsets.UTF_8));
         }
-        return new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), ConsumerRecord.NO_TIMESTAMP,
-                TimestampType.NO_TIMESTAMP_TYPE, ConsumerRecord.NULL_SIZE, r.record().length, null, r.record(), headers,
+        return new ConsumerRecord<>(
+                r.topic(),
+                r.partition(),
+                r.offset(),
+                ConsumerRecord.NO_TIMESTAMP,
+                TimestampType.NO_TIMESTAMP_TYPE,
+                ConsumerRecord.NULL_SIZE,
+                r.record().length,
+                null,
+                r.record(),
+                headers,
                 Optional.empty());
     }
 }

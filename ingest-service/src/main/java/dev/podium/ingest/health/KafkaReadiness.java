@@ -27,7 +27,11 @@ public class KafkaReadiness implements HealthCheck {
     private final Progress progress;
     private final KafkaAdmin admin;
 
-    public KafkaReadiness(IngestConfig config, EventConsumer events, HeartbeatConsumer heartbeats, Progress progress,
+    public KafkaReadiness(
+            IngestConfig config,
+            EventConsumer events,
+            HeartbeatConsumer heartbeats,
+            Progress progress,
             KafkaAdmin admin) {
         this.config = config;
         this.events = events;
@@ -39,19 +43,26 @@ public class KafkaReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder b = HealthCheckResponse.named("kafka");
-        boolean stalled = config.consumer().enabled() && progress.stalled(config.consumer().stallTimeout());
-        boolean consumersUp = !config.consumer().enabled()
-                || (events.isRunning() && heartbeats.isRunning() && !stalled);
-        b.withData("event-consumer", events.isRunning()).withData("heartbeat-consumer", heartbeats.isRunning())
+        boolean stalled = config.consumer().enabled()
+                && progress.stalled(config.consumer().stallTimeout());
+        boolean consumersUp =
+                !config.consumer().enabled() || (events.isRunning() && heartbeats.isRunning() && !stalled);
+        b.withData("event-consumer", events.isRunning())
+                .withData("heartbeat-consumer", heartbeats.isRunning())
                 .withData("event-consumer-stalled", stalled);
         long timeout = config.consumer().healthTimeout().toMillis();
         try {
-            int nodes = admin.get().describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout))
-                    .nodes().get(timeout, TimeUnit.MILLISECONDS).size();
+            int nodes = admin.get()
+                    .describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout))
+                    .nodes()
+                    .get(timeout, TimeUnit.MILLISECONDS)
+                    .size();
             b.withData("brokers", nodes);
             return b.status(consumersUp && nodes > 0).build();
         } catch (Exception e) {
-            return b.withData("error", "broker unreachable: " + e.getClass().getSimpleName()).down().build();
+            return b.withData("error", "broker unreachable: " + e.getClass().getSimpleName())
+                    .down()
+                    .build();
         }
     }
 }

@@ -30,8 +30,7 @@ public record Heartbeat(
     public static final int MAX_SENSORS = 128;
 
     /** What ingest last stored of an agent's heartbeats. */
-    public record Last(UUID bootId, Long seq, Instant sentAt) {
-    }
+    public record Last(UUID bootId, Long seq, Instant sentAt) {}
 
     /** Whether this heartbeat is newer than {@code last} (null: none stored yet); one that is not renews nothing. */
     public boolean newerThan(Last last) {
@@ -65,7 +64,9 @@ public record Heartbeat(
                 return "more than " + MAX_SENSORS + " sensors";
             }
             for (Map.Entry<String, Double> e : sensors.entrySet()) {
-                if (e.getKey().length() > MAX_STRING || e.getKey().indexOf('\u0000') >= 0 || e.getValue() == null
+                if (e.getKey().length() > MAX_STRING
+                        || e.getKey().indexOf('\u0000') >= 0
+                        || e.getValue() == null
                         || !Double.isFinite(e.getValue())) {
                     return "sensor '" + e.getKey() + "' has a bad name or a value that is not a finite number";
                 }

@@ -57,7 +57,11 @@ public class HeartbeatConsumer {
     private volatile boolean running;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
 
-    public HeartbeatConsumer(IngestConfig config, AgroalDataSource dataSource, AgentKeyStore keys, IngestMetrics metrics,
+    public HeartbeatConsumer(
+            IngestConfig config,
+            AgroalDataSource dataSource,
+            AgentKeyStore keys,
+            IngestMetrics metrics,
             JobCommands jobs) {
         this.config = config;
         this.dataSource = dataSource;
@@ -105,18 +109,20 @@ public class HeartbeatConsumer {
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-ingest-heartbeats");
-            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) config.consumer().sessionTimeout().toMillis());
-            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
-                    (int) Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
-            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())) {
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int)
+                    config.consumer().sessionTimeout().toMillis());
+            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int)
+                    Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
+            try (KafkaConsumer<byte[], byte[]> c =
+                    new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
                 consumer = c;
                 if (!running) {
                     return;
                 }
                 c.subscribe(List.of(config.topics().heartbeats()));
                 while (running) {
-                    ConsumerRecords<byte[], byte[]> polled = c.poll(config.consumer().pollTimeout());
+                    ConsumerRecords<byte[], byte[]> polled =
+                            c.poll(config.consumer().pollTimeout());
                     if (!polled.isEmpty()) {
                         store(polled);
                         c.commitSync();
@@ -150,9 +156,10 @@ public class HeartbeatConsumer {
             for (ConsumerRecord<byte[], byte[]> r : polled) {
                 Heartbeat hb = accept(r, known);
                 if (hb != null && !hb.newerThan(last.computeIfAbsent(hb.agentId(), a -> lastStored(c, a)))) {
-                    LOG.warnf("dropped heartbeat %s/%d@%d of agent %s: a replay (boot %s, seq %s, sent at %s is not newer"
-                            + " than the last one stored)", r.topic(), r.partition(), r.offset(), hb.agentId(),
-                            hb.bootId(), hb.seq(), hb.sentAt());
+                    LOG.warnf(
+                            "dropped heartbeat %s/%d@%d of agent %s: a replay (boot %s, seq %s, sent at %s is not newer"
+                                    + " than the last one stored)",
+                            r.topic(), r.partition(), r.offset(), hb.agentId(), hb.bootId(), hb.seq(), hb.sentAt());
                     hb = null;
                 }
                 if (hb != null) {
@@ -178,8 +185,8 @@ public class HeartbeatConsumer {
                 }
                 long seq = rs.getLong(2);
                 Timestamp sent = rs.getTimestamp(3);
-                return new Heartbeat.Last(rs.getObject(1, UUID.class), rs.wasNull() ? null : seq,
-                        sent == null ? null : sent.toInstant());
+                return new Heartbeat.Last(
+                        rs.getObject(1, UUID.class), rs.wasNull() ? null : seq, sent == null ? null : sent.toInstant());
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read agent_status of " + agentId, e);
@@ -196,8 +203,11 @@ public class HeartbeatConsumer {
             LOG.warnf("dropped heartbeat %s: unsigned or unknown key", where);
             return null;
         }
-        if (!key.verifiesAt(Verifier.appendedAt(r)) || r.value() == null || r.value().length > Heartbeat.MAX_BYTES
-                || !EventSigner.verifyHeartbeat(r.value(), new String(sig.value(), StandardCharsets.UTF_8), key.secret())) {
+        if (!key.verifiesAt(Verifier.appendedAt(r))
+                || r.value() == null
+                || r.value().length > Heartbeat.MAX_BYTES
+                || !EventSigner.verifyHeartbeat(
+                        r.value(), new String(sig.value(), StandardCharsets.UTF_8), key.secret())) {
             LOG.warnf("dropped heartbeat %s: key %s revoked or signature does not match", where, keyId);
             return null;
         }
@@ -205,7 +215,9 @@ public class HeartbeatConsumer {
         try {
             hb = mapper.readValue(r.value(), Heartbeat.class);
         } catch (Exception e) {
-            LOG.warnf("dropped heartbeat %s: not a heartbeat (%s)", where, e.getClass().getSimpleName());
+            LOG.warnf(
+                    "dropped heartbeat %s: not a heartbeat (%s)",
+                    where, e.getClass().getSimpleName());
             return null;
         }
         String problem = hb == null ? "empty" : hb.problem();

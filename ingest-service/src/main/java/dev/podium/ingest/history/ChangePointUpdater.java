@@ -28,12 +28,14 @@ public class ChangePointUpdater {
 
     /** The advisory lock that serialises rounds across instances, and that a rebuild's swap takes. */
     public static final long LOCK = 0x706f6469756d20L;
+
     static final int ROUND = 5000;
     /**
      * The position of the touches V20 wrote for the runs that existed before it: their steps are stored but not told
      * as new regressions, which would send every old regression to a webhook at the first start.
      */
     static final long BACKFILL = 0;
+
     private static final Logger LOG = Logger.getLogger(ChangePointUpdater.class);
 
     private final AgroalDataSource dataSource;
@@ -50,7 +52,10 @@ public class ChangePointUpdater {
     }
 
     /** Skipped while a round is still running: rounds are serialised by the advisory lock anyway. */
-    @Scheduled(identity = "change-points", every = "${podium.history.interval}", concurrentExecution = ConcurrentExecution.SKIP)
+    @Scheduled(
+            identity = "change-points",
+            every = "${podium.history.interval}",
+            concurrentExecution = ConcurrentExecution.SKIP)
     void catchUp() {
         try {
             while (round() == ROUND) {
@@ -109,7 +114,9 @@ public class ChangePointUpdater {
         Set<HistoryId> live = Set.copyOf(histories);
         histories.addAll(ChangePoints.historiesOf(c, backfilledRuns));
         List<ChangePointRow> added = ChangePoints.update(c, histories);
-        List<ChangePointRow> regressions = added.stream().filter(r -> r.regression() && live.contains(r.history())).toList();
+        List<ChangePointRow> regressions = added.stream()
+                .filter(r -> r.regression() && live.contains(r.history()))
+                .toList();
         if (!regressions.isEmpty()) {
             for (NewRegressions l : listeners) {
                 l.added(c, regressions);

@@ -29,8 +29,7 @@ public final class ChangePoints {
 
     private static final StepDetector DETECTOR = StepDetector.DEFAULT;
 
-    private ChangePoints() {
-    }
+    private ChangePoints() {}
 
     /** How the steps are found, in words, for the pages. */
     public static String method() {
@@ -45,7 +44,8 @@ public final class ChangePoints {
         if (histories.isEmpty()) {
             return List.of();
         }
-        List<HistoryId> ordered = histories.stream().distinct().sorted(HistoryId.ORDER).toList();
+        List<HistoryId> ordered =
+                histories.stream().distinct().sorted(HistoryId.ORDER).toList();
         Map<HistoryId, List<HistoryPoint>> points = read(c, ordered);
         Set<ChangePointKey> before = deleteRows(c, ordered);
         List<ChangePointRow> rows = new ArrayList<>();
@@ -54,7 +54,9 @@ public final class ChangePoints {
         }
         insert(c, rows);
         writeHistories(c, points);
-        return rows.stream().filter(r -> !before.contains(new ChangePointKey(r.history(), r.runId()))).toList();
+        return rows.stream()
+                .filter(r -> !before.contains(new ChangePointKey(r.history(), r.runId())))
+                .toList();
     }
 
     /** The steps of one history, given its points oldest first. */
@@ -66,9 +68,19 @@ public final class ChangePoints {
             HistoryPoint previous = points.get(s.index() - 1);
             boolean lower = first.direction() != null && first.direction().equals(Direction.LOWER_IS_BETTER.name());
             boolean worse = lower ? s.after() > s.before() : s.after() < s.before();
-            out.add(new ChangePointRow(h, first.runId(), worse ? ChangePointRow.REGRESSION : ChangePointRow.IMPROVEMENT,
-                    first.benchmark(), first.unit(), s.before(), s.after(), finite(s.sigmas()), s.index(), first.startedAt(),
-                    previous.frameworkVersion(), first.frameworkVersion()));
+            out.add(new ChangePointRow(
+                    h,
+                    first.runId(),
+                    worse ? ChangePointRow.REGRESSION : ChangePointRow.IMPROVEMENT,
+                    first.benchmark(),
+                    first.unit(),
+                    s.before(),
+                    s.after(),
+                    finite(s.sigmas()),
+                    s.index(),
+                    first.startedAt(),
+                    previous.frameworkVersion(),
+                    first.frameworkVersion()));
         }
         return out;
     }
@@ -78,10 +90,10 @@ public final class ChangePoints {
         return Double.isFinite(sigmas) ? sigmas : Double.MAX_VALUE;
     }
 
-    private record ChangePointKey(HistoryId history, UUID runId) {
-    }
+    private record ChangePointKey(HistoryId history, UUID runId) {}
 
-    private static Map<HistoryId, List<HistoryPoint>> read(Connection c, List<HistoryId> histories) throws SQLException {
+    private static Map<HistoryId, List<HistoryPoint>> read(Connection c, List<HistoryId> histories)
+            throws SQLException {
         Map<HistoryId, List<HistoryPoint>> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT h.key_id, h.metric, h.device_id, p.run_id, p.benchmark, p.unit, p.direction, p.started_at, p.mean,
@@ -102,8 +114,15 @@ public final class ChangePoints {
                 while (rs.next()) {
                     HistoryId h = new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3));
                     Timestamp at = rs.getTimestamp(8);
-                    out.computeIfAbsent(h, k -> new ArrayList<>()).add(new HistoryPoint(rs.getObject(4, UUID.class),
-                            rs.getString(5), rs.getString(6), rs.getString(7), at.toInstant(), rs.getDouble(9), rs.getString(10)));
+                    out.computeIfAbsent(h, k -> new ArrayList<>())
+                            .add(new HistoryPoint(
+                                    rs.getObject(4, UUID.class),
+                                    rs.getString(5),
+                                    rs.getString(6),
+                                    rs.getString(7),
+                                    at.toInstant(),
+                                    rs.getDouble(9),
+                                    rs.getString(10)));
                 }
             }
         }
@@ -119,7 +138,8 @@ public final class ChangePoints {
             bindHistories(c, ps, histories);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    deleted.add(new ChangePointKey(new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)),
+                    deleted.add(new ChangePointKey(
+                            new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)),
                             rs.getObject(4, UUID.class)));
                 }
             }
@@ -180,7 +200,8 @@ public final class ChangePoints {
         }
     }
 
-    private static void bindHistories(Connection c, PreparedStatement ps, List<HistoryId> histories) throws SQLException {
+    private static void bindHistories(Connection c, PreparedStatement ps, List<HistoryId> histories)
+            throws SQLException {
         ps.setArray(1, textArray(c, histories.stream().map(HistoryId::keyId).toList()));
         ps.setArray(2, textArray(c, histories.stream().map(HistoryId::metric).toList()));
         ps.setArray(3, textArray(c, histories.stream().map(HistoryId::deviceId).toList()));

@@ -14,8 +14,7 @@ import java.util.UUID;
  */
 public final class HistoryTouches {
 
-    private HistoryTouches() {
-    }
+    private HistoryTouches() {}
 
     public static void record(Connection c, Touched touched, long position) throws SQLException {
         if (touched.runs().isEmpty() && touched.devices().isEmpty()) {
@@ -30,9 +29,25 @@ public final class HistoryTouches {
             ps.setLong(1, position);
             ps.setArray(2, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
             ps.setLong(3, position);
-            ps.setArray(4, c.createArrayOf("text", devices.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
-            ps.setArray(5, c.createArrayOf("text", devices.stream().map(Touched.KeyMetricDevice::metric).toArray()));
-            ps.setArray(6, c.createArrayOf("text", devices.stream().map(Touched.KeyMetricDevice::deviceId).toArray()));
+            ps.setArray(
+                    4,
+                    c.createArrayOf(
+                            "text",
+                            devices.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
+            ps.setArray(
+                    5,
+                    c.createArrayOf(
+                            "text",
+                            devices.stream()
+                                    .map(Touched.KeyMetricDevice::metric)
+                                    .toArray()));
+            ps.setArray(
+                    6,
+                    c.createArrayOf(
+                            "text",
+                            devices.stream()
+                                    .map(Touched.KeyMetricDevice::deviceId)
+                                    .toArray()));
             ps.executeUpdate();
         }
     }

@@ -57,9 +57,13 @@ public final class StepDetector {
     }
 
     public String describe() {
-        return String.format(Locale.ROOT, "penalised least-squares segmentation (optimal partitioning), "
-                + "penalty max(%.1f·ln n, %.0f) in units of σ², σ from the MAD of first differences, segments of at least %d points",
-                penaltyPerLogN, minPenalty, minSegment);
+        return String.format(
+                Locale.ROOT,
+                "penalised least-squares segmentation (optimal partitioning), "
+                        + "penalty max(%.1f·ln n, %.0f) in units of σ², σ from the MAD of first differences, segments of at least %d points",
+                penaltyPerLogN,
+                minPenalty,
+                minSegment);
     }
 
     /** Robust σ of one point: 1.4826 · MAD of first differences / √2; 0 for fewer than two points. */
@@ -89,7 +93,8 @@ public final class StepDetector {
         }
         double sigma = noise(y);
         if (sigma == 0) {
-            // More than half the points repeat exactly (a deterministic benchmark): fall back to the RMS of the differences.
+            // More than half the points repeat exactly (a deterministic benchmark): fall back to the RMS of the
+            // differences.
             double ss = 0;
             for (int i = 1; i < n; i++) {
                 ss += (y[i] - y[i - 1]) * (y[i] - y[i - 1]);
@@ -134,7 +139,11 @@ public final class StepDetector {
         bounds.add(n);
         List<Step> steps = new ArrayList<>();
         for (int i = 1; i + 1 < bounds.size(); i++) {
-            steps.add(new Step(bounds.get(i), mean(y, bounds.get(i - 1), bounds.get(i)), mean(y, bounds.get(i), bounds.get(i + 1)), sigma));
+            steps.add(new Step(
+                    bounds.get(i),
+                    mean(y, bounds.get(i - 1), bounds.get(i)),
+                    mean(y, bounds.get(i), bounds.get(i + 1)),
+                    sigma));
         }
         return steps;
     }

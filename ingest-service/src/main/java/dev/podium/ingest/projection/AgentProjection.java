@@ -14,9 +14,15 @@ import java.util.UUID;
 public class AgentProjection implements Projection {
 
     /** A {@code proj_agent} row; {@code accelerators} is JSON. */
-    private record AgentRow(String agentId, String pool, String agentVersion, String hostname, UUID bootId,
-            String accelerators, Instant registeredAt, long lastPosition) {
-    }
+    private record AgentRow(
+            String agentId,
+            String pool,
+            String agentVersion,
+            String hostname,
+            UUID bootId,
+            String accelerators,
+            Instant registeredAt,
+            long lastPosition) {}
 
     private static final Columns<AgentRow> AGENT = Columns.of(AgentRow.class);
 
@@ -35,8 +41,18 @@ public class AgentProjection implements Projection {
         if (!(event.envelope().payload() instanceof AgentRegistered a)) {
             return;
         }
-        Rows.writeOne(c, AGENT, UPSERT, new AgentRow(a.agentId(), a.pool(), a.agentVersion(),
-                a.host() == null ? null : a.host().hostname(), a.bootId(), Json.of(a.accelerators()),
-                event.envelope().occurredAt(), event.position()));
+        Rows.writeOne(
+                c,
+                AGENT,
+                UPSERT,
+                new AgentRow(
+                        a.agentId(),
+                        a.pool(),
+                        a.agentVersion(),
+                        a.host() == null ? null : a.host().hostname(),
+                        a.bootId(),
+                        Json.of(a.accelerators()),
+                        event.envelope().occurredAt(),
+                        event.position()));
     }
 }

@@ -26,22 +26,40 @@ import java.util.Optional;
 public class CatalogProjection implements Projection {
 
     /** A {@code proj_host} row: the host as the run of {@code lastPosition} described it. */
-    private record HostRow(String hostKey, String hostname, String machineId, String cpuModel, int sockets, int cores,
-            int threads, long memoryBytes, String os, String kernel, long lastPosition) {
+    private record HostRow(
+            String hostKey,
+            String hostname,
+            String machineId,
+            String cpuModel,
+            int sockets,
+            int cores,
+            int threads,
+            long memoryBytes,
+            String os,
+            String kernel,
+            long lastPosition) {
 
         static HostRow of(Host h, long position) {
-            return new HostRow(CatalogProjection.hostKey(h), h.hostname(), h.machineId(), h.cpuModel(), h.sockets(), h.cores(),
-                    h.threads(), h.memoryBytes(), h.os(), h.kernel(), position);
+            return new HostRow(
+                    CatalogProjection.hostKey(h),
+                    h.hostname(),
+                    h.machineId(),
+                    h.cpuModel(),
+                    h.sockets(),
+                    h.cores(),
+                    h.threads(),
+                    h.memoryBytes(),
+                    h.os(),
+                    h.kernel(),
+                    position);
         }
     }
 
     /** A {@code proj_device} row. */
-    private record DeviceRow(String deviceId, String vendor, String label, long lastPosition) {
-    }
+    private record DeviceRow(String deviceId, String vendor, String label, long lastPosition) {}
 
     /** A {@code proj_benchmark} row. */
-    private record BenchmarkRow(String benchmark, long lastPosition) {
-    }
+    private record BenchmarkRow(String benchmark, long lastPosition) {}
 
     /** A {@code proj_comparison_key} row; {@code dimensions} is JSON. */
     private record KeyRow(String keyId, String benchmark, String canonical, String dimensions) {
@@ -77,22 +95,30 @@ public class CatalogProjection implements Projection {
                 pending.hosts.put(hostKey(r.host()), HostRow.of(r.host(), position));
             }
             if (r.accelerators() == null || r.accelerators().isEmpty()) {
-                String cpu = DeviceAliases.cpuDeviceId(r.host() == null ? null : r.host().cpuModel());
+                String cpu = DeviceAliases.cpuDeviceId(
+                        r.host() == null ? null : r.host().cpuModel());
                 pending.device(cpu, null, r.host() == null ? cpu : r.host().cpuModel(), position);
             } else {
                 for (Accelerator a : r.accelerators()) {
                     Optional<DeviceModel> known = DeviceAliases.byId(a.deviceId());
-                    pending.device(a.deviceId(), known.map(DeviceModel::vendor).orElse(a.vendor()),
-                            known.map(DeviceModel::label).orElse(a.model()), position);
+                    pending.device(
+                            a.deviceId(),
+                            known.map(DeviceModel::vendor).orElse(a.vendor()),
+                            known.map(DeviceModel::label).orElse(a.model()),
+                            position);
                 }
             }
             key(pending, r.key(), position);
-        } else if (event.envelope().payload() instanceof PublishedClaimImported p && p.claim().key() != null) {
+        } else if (event.envelope().payload() instanceof PublishedClaimImported p
+                && p.claim().key() != null) {
             key(pending, p.claim().key(), position);
             if (p.claim().deviceId() != null) {
                 Optional<DeviceModel> known = DeviceAliases.byId(p.claim().deviceId());
-                pending.device(p.claim().deviceId(), known.map(DeviceModel::vendor).orElse(null),
-                        known.map(DeviceModel::label).orElse(p.claim().deviceLabel()), position);
+                pending.device(
+                        p.claim().deviceId(),
+                        known.map(DeviceModel::vendor).orElse(null),
+                        known.map(DeviceModel::label).orElse(p.claim().deviceLabel()),
+                        position);
             }
         }
     }

@@ -8,8 +8,14 @@ import java.math.BigDecimal;
  * for those that failed a validity check. Each value is added as the exact decimal of its shortest text, so the sums do
  * not depend on the order runs are read in: a rebuild gives the same rows.
  */
-record EnergyCell(Touched.KeyMetricDevice cell, int runs, BigDecimal joulesSum, BigDecimal wattsSum, int failingRuns,
-        BigDecimal failingJoulesSum, BigDecimal failingWattsSum) {
+record EnergyCell(
+        Touched.KeyMetricDevice cell,
+        int runs,
+        BigDecimal joulesSum,
+        BigDecimal wattsSum,
+        int failingRuns,
+        BigDecimal failingJoulesSum,
+        BigDecimal failingWattsSum) {
 
     private static final String PER_ACCELERATOR = "PER_ACCELERATOR";
 
@@ -42,8 +48,22 @@ record EnergyCell(Touched.KeyMetricDevice cell, int runs, BigDecimal joulesSum, 
         BigDecimal j = exact(joules);
         BigDecimal w = exact(run.systemWatts());
         return run.valid()
-                ? new EnergyCell(cell, runs + 1, joulesSum.add(j), wattsSum.add(w), failingRuns, failingJoulesSum, failingWattsSum)
-                : new EnergyCell(cell, runs, joulesSum, wattsSum, failingRuns + 1, failingJoulesSum.add(j), failingWattsSum.add(w));
+                ? new EnergyCell(
+                        cell,
+                        runs + 1,
+                        joulesSum.add(j),
+                        wattsSum.add(w),
+                        failingRuns,
+                        failingJoulesSum,
+                        failingWattsSum)
+                : new EnergyCell(
+                        cell,
+                        runs,
+                        joulesSum,
+                        wattsSum,
+                        failingRuns + 1,
+                        failingJoulesSum.add(j),
+                        failingWattsSum.add(w));
     }
 
     boolean isEmpty() {

@@ -74,8 +74,10 @@ public class EnergyProjection implements Projection {
      */
     private static void refreshPower(Connection c, UUID[] runIds) throws SQLException {
         String only = runIds == null ? "" : "s.run_id = ANY(?::uuid[]) AND";
-        try (PreparedStatement delete = c.prepareStatement(runIds == null ? "DELETE FROM proj_run_power"
-                : "DELETE FROM proj_run_power WHERE run_id = ANY(?::uuid[])");
+        try (PreparedStatement delete = c.prepareStatement(
+                        runIds == null
+                                ? "DELETE FROM proj_run_power"
+                                : "DELETE FROM proj_run_power WHERE run_id = ANY(?::uuid[])");
                 PreparedStatement insert = c.prepareStatement("""
                         INSERT INTO proj_run_power (run_id, system_watts, samples)
                         SELECT d.run_id, sum(d.watts)::float8, sum(d.samples)::int
@@ -114,7 +116,8 @@ public class EnergyProjection implements Projection {
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Touched.KeyMetricDevice(rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id")));
+                    out.add(new Touched.KeyMetricDevice(
+                            rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id")));
                 }
             }
         }
@@ -146,7 +149,8 @@ public class EnergyProjection implements Projection {
             bindCells(c, ps, cells);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    var cell = new Touched.KeyMetricDevice(rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id"));
+                    var cell = new Touched.KeyMetricDevice(
+                            rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id"));
                     sums.put(cell, sums.get(cell).plus(run(rs)));
                 }
             }
@@ -167,12 +171,20 @@ public class EnergyProjection implements Projection {
                 SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::numeric[], ?::numeric[], ?::int[],
                                      ?::numeric[], ?::numeric[])""")) {
             bindCells(c, ps, rows.stream().map(EnergyCell::cell).toList());
-            ps.setArray(4, c.createArrayOf("int4", rows.stream().map(EnergyCell::runs).toArray()));
+            ps.setArray(
+                    4,
+                    c.createArrayOf("int4", rows.stream().map(EnergyCell::runs).toArray()));
             ps.setArray(5, numeric(c, rows.stream().map(EnergyCell::joulesSum).toList()));
             ps.setArray(6, numeric(c, rows.stream().map(EnergyCell::wattsSum).toList()));
-            ps.setArray(7, c.createArrayOf("int4", rows.stream().map(EnergyCell::failingRuns).toArray()));
-            ps.setArray(8, numeric(c, rows.stream().map(EnergyCell::failingJoulesSum).toList()));
-            ps.setArray(9, numeric(c, rows.stream().map(EnergyCell::failingWattsSum).toList()));
+            ps.setArray(
+                    7,
+                    c.createArrayOf(
+                            "int4", rows.stream().map(EnergyCell::failingRuns).toArray()));
+            ps.setArray(
+                    8,
+                    numeric(c, rows.stream().map(EnergyCell::failingJoulesSum).toList()));
+            ps.setArray(
+                    9, numeric(c, rows.stream().map(EnergyCell::failingWattsSum).toList()));
             ps.executeUpdate();
         }
     }
@@ -188,13 +200,26 @@ public class EnergyProjection implements Projection {
     /** Key, metric and device ids as the first three parameters, for an {@code unnest} of three columns. */
     private static void bindCells(Connection c, PreparedStatement ps, Collection<Touched.KeyMetricDevice> cells)
             throws SQLException {
-        ps.setArray(1, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
-        ps.setArray(2, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::metric).toArray()));
-        ps.setArray(3, c.createArrayOf("text", cells.stream().map(Touched.KeyMetricDevice::deviceId).toArray()));
+        ps.setArray(
+                1,
+                c.createArrayOf(
+                        "text",
+                        cells.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
+        ps.setArray(
+                2,
+                c.createArrayOf(
+                        "text",
+                        cells.stream().map(Touched.KeyMetricDevice::metric).toArray()));
+        ps.setArray(
+                3,
+                c.createArrayOf(
+                        "text",
+                        cells.stream().map(Touched.KeyMetricDevice::deviceId).toArray()));
     }
 
     /** Exact sums as their plain text, which numeric reads back unchanged. */
     private static Array numeric(Connection c, List<BigDecimal> values) throws SQLException {
-        return c.createArrayOf("numeric", values.stream().map(BigDecimal::toPlainString).toArray());
+        return c.createArrayOf(
+                "numeric", values.stream().map(BigDecimal::toPlainString).toArray());
     }
 }

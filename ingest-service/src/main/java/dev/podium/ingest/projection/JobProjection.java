@@ -19,8 +19,7 @@ import java.util.UUID;
 public class JobProjection implements Projection {
 
     /** A {@code proj_job_assignment} row: the grant of a job's lease epoch to a run. */
-    private record AssignmentRow(UUID jobId, int leaseEpoch, UUID runId, String agentId, long position) {
-    }
+    private record AssignmentRow(UUID jobId, int leaseEpoch, UUID runId, String agentId, long position) {}
 
     private static final Columns<AssignmentRow> ASSIGNMENT = Columns.of(AssignmentRow.class);
 
@@ -48,8 +47,11 @@ public class JobProjection implements Projection {
     }
 
     private static void assigned(Connection c, JobAssigned a, long position, Touched touched) throws SQLException {
-        Rows.writeOne(c, ASSIGNMENT, ASSIGNED, new AssignmentRow(a.jobId(), a.leaseEpoch(), a.runId(), a.agentId(),
-                position));
+        Rows.writeOne(
+                c,
+                ASSIGNMENT,
+                ASSIGNED,
+                new AssignmentRow(a.jobId(), a.leaseEpoch(), a.runId(), a.agentId(), position));
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE proj_run SET status = 'superseded'
                 WHERE job_id = ? AND lease_epoch < ? AND run_id <> ? AND status <> 'superseded'

@@ -9,8 +9,7 @@ final class Json {
 
     private static final ObjectMapper MAPPER = EventCodec.newMapper();
 
-    private Json() {
-    }
+    private Json() {}
 
     static String of(Object value) {
         if (value == null) {
@@ -19,7 +18,8 @@ final class Json {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+            throw new IllegalArgumentException(
+                    "cannot write " + value.getClass().getSimpleName() + " as JSON", e);
         }
     }
 }

@@ -37,19 +37,54 @@ public class LeaderboardProjection {
     private static final String MEASURED = "measured";
 
     /** A {@code proj_leaderboard_row} row: its figures, and the exact sums they come from. */
-    private record LeaderboardRow(String keyId, String metric, String deviceId, String source, String benchmark,
-            String unit, String direction, int runs, int n, double mean, double ci95Low, double ci95High, double best,
-            double cv, Instant lastRunAt, BigDecimal meanSum, BigDecimal meanSumSquares, double meanMin,
-            double meanMax, UUID firstRunId) {
+    private record LeaderboardRow(
+            String keyId,
+            String metric,
+            String deviceId,
+            String source,
+            String benchmark,
+            String unit,
+            String direction,
+            int runs,
+            int n,
+            double mean,
+            double ci95Low,
+            double ci95High,
+            double best,
+            double cv,
+            Instant lastRunAt,
+            BigDecimal meanSum,
+            BigDecimal meanSumSquares,
+            double meanMin,
+            double meanMax,
+            UUID firstRunId) {
 
         static LeaderboardRow of(Touched.KeyMetric pair, String deviceId, String source, Group g) {
             RunMeans m = g.means();
             RunMeans.Figures f = m.figures();
-            Direction direction = Direction.HIGHER_IS_BETTER.name().equals(g.direction()) ? Direction.HIGHER_IS_BETTER
+            Direction direction = Direction.HIGHER_IS_BETTER.name().equals(g.direction())
+                    ? Direction.HIGHER_IS_BETTER
                     : Direction.LOWER_IS_BETTER;
-            return new LeaderboardRow(pair.keyId(), pair.metric(), deviceId, source, g.benchmark(), g.unit(),
-                    g.direction(), m.runs(), g.n(), f.mean(), f.ci95Low(), f.ci95High(), m.best(direction), f.cv(),
-                    g.last() == null ? null : g.last().toInstant(), m.sum(), m.sumOfSquares(), m.min(), m.max(),
+            return new LeaderboardRow(
+                    pair.keyId(),
+                    pair.metric(),
+                    deviceId,
+                    source,
+                    g.benchmark(),
+                    g.unit(),
+                    g.direction(),
+                    m.runs(),
+                    g.n(),
+                    f.mean(),
+                    f.ci95Low(),
+                    f.ci95High(),
+                    m.best(direction),
+                    f.cv(),
+                    g.last() == null ? null : g.last().toInstant(),
+                    m.sum(),
+                    m.sumOfSquares(),
+                    m.min(),
+                    m.max(),
                     g.firstRunId());
         }
 
@@ -63,22 +98,28 @@ public class LeaderboardProjection {
     private static final Columns<Touched.KeyMetricDevice> DEVICES = Columns.of(Touched.KeyMetricDevice.class);
 
     /** What one run adds to a row. */
-    private record Entry(UUID runId, String benchmark, String unit, String direction, double mean, int n, Timestamp at) {
-    }
+    private record Entry(
+            UUID runId, String benchmark, String unit, String direction, double mean, int n, Timestamp at) {}
 
     /**
      * A row's content before its figures: the run means (or published values) as sums, their summed n, the latest
      * run's time, and the benchmark, unit and direction of the entry that comes first (lowest run id, or for published
      * rows first by source and claim id), which for measured rows is {@code firstRunId}.
      */
-    private record Group(String benchmark, String unit, String direction, RunMeans means, int n, Timestamp last,
-            UUID firstRunId) {
+    private record Group(
+            String benchmark, String unit, String direction, RunMeans means, int n, Timestamp last, UUID firstRunId) {
 
         Group plus(Entry e) {
             boolean first = firstRunId == null || compareAsPostgres(e.runId(), firstRunId) < 0;
             Timestamp latest = last == null || (e.at() != null && e.at().after(last)) ? e.at() : last;
-            return new Group(first ? e.benchmark() : benchmark, first ? e.unit() : unit, first ? e.direction() : direction,
-                    means.plus(e.mean()), saturatedSum(n, e.n()), latest, first ? e.runId() : firstRunId);
+            return new Group(
+                    first ? e.benchmark() : benchmark,
+                    first ? e.unit() : unit,
+                    first ? e.direction() : direction,
+                    means.plus(e.mean()),
+                    saturatedSum(n, e.n()),
+                    latest,
+                    first ? e.runId() : firstRunId);
         }
 
         /** Counts of many runs never wrap round to a negative n: past the largest int the row says that. */
@@ -136,8 +177,12 @@ public class LeaderboardProjection {
      * result of a touched run (changed, or its run changed) has its row recomputed. Read through {@code LATERAL ...
      * OFFSET 0}, which keeps the planner on one index lookup per run (joined plainly, this read grew with the history).
      */
-    private static void readResults(Connection c, Touched touched, Set<Touched.KeyMetricDevice> full,
-            Map<Touched.KeyMetricDevice, List<Entry>> gained) throws SQLException {
+    private static void readResults(
+            Connection c,
+            Touched touched,
+            Set<Touched.KeyMetricDevice> full,
+            Map<Touched.KeyMetricDevice, List<Entry>> gained)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT m.key_id, m.metric, m.device_id, m.run_id, r.benchmark, m.unit, m.direction, m.mean,
                        coalesce(m.n, 0), r.finished_at,
@@ -156,8 +201,15 @@ public class LeaderboardProjection {
                     if (!touched.isNewResult(run, d.metric())) {
                         full.add(d);
                     } else if (rs.getBoolean(11)) {
-                        gained.computeIfAbsent(d, x -> new ArrayList<>()).add(new Entry(run, rs.getString(5),
-                                rs.getString(6), rs.getString(7), rs.getDouble(8), rs.getInt(9), rs.getTimestamp(10)));
+                        gained.computeIfAbsent(d, x -> new ArrayList<>())
+                                .add(new Entry(
+                                        run,
+                                        rs.getString(5),
+                                        rs.getString(6),
+                                        rs.getString(7),
+                                        rs.getDouble(8),
+                                        rs.getInt(9),
+                                        rs.getTimestamp(10)));
                     }
                 }
             }
@@ -187,19 +239,27 @@ public class LeaderboardProjection {
             DEVICES.bind(ps, 1, List.copyOf(devices));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    RunMeans means = new RunMeans(rs.getInt(7), rs.getBigDecimal(8), rs.getBigDecimal(9),
-                            rs.getDouble(10), rs.getDouble(11));
-                    rows.put(new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3)),
-                            new Group(rs.getString(4), rs.getString(5), rs.getString(6), means, rs.getInt(12),
-                                    rs.getTimestamp(13), rs.getObject(14, UUID.class)));
+                    RunMeans means = new RunMeans(
+                            rs.getInt(7), rs.getBigDecimal(8), rs.getBigDecimal(9), rs.getDouble(10), rs.getDouble(11));
+                    rows.put(
+                            new Touched.KeyMetricDevice(rs.getString(1), rs.getString(2), rs.getString(3)),
+                            new Group(
+                                    rs.getString(4),
+                                    rs.getString(5),
+                                    rs.getString(6),
+                                    means,
+                                    rs.getInt(12),
+                                    rs.getTimestamp(13),
+                                    rs.getObject(14, UUID.class)));
                 }
             }
         }
         return rows;
     }
 
-    private void extend(Connection c, Map<Touched.KeyMetricDevice, List<Entry>> gained,
-            Map<Touched.KeyMetricDevice, Group> current) throws SQLException {
+    private void extend(
+            Connection c, Map<Touched.KeyMetricDevice, List<Entry>> gained, Map<Touched.KeyMetricDevice, Group> current)
+            throws SQLException {
         Rows<LeaderboardRow> rows = new Rows<>(ROW, UPDATE, LeaderboardRow::key);
         for (Map.Entry<Touched.KeyMetricDevice, List<Entry>> d : gained.entrySet()) {
             Group g = current.get(d.getKey());
@@ -239,18 +299,18 @@ public class LeaderboardProjection {
             columns.bind(ps, 1, targets);
             ps.executeUpdate();
         }
-        Map<Touched.KeyMetric, Map<String, Group>> measured = read(c, MEASURED_GROUPS.formatted(from,
-                byDevice ? "AND m.device_id = t.device_id" : ""), columns, targets);
-        Map<Touched.KeyMetric, Map<String, Group>> published = read(c, PUBLISHED_GROUPS.formatted(from,
-                byDevice ? "AND p.device_id = t.device_id" : ""), columns, targets);
+        Map<Touched.KeyMetric, Map<String, Group>> measured = read(
+                c, MEASURED_GROUPS.formatted(from, byDevice ? "AND m.device_id = t.device_id" : ""), columns, targets);
+        Map<Touched.KeyMetric, Map<String, Group>> published = read(
+                c, PUBLISHED_GROUPS.formatted(from, byDevice ? "AND p.device_id = t.device_id" : ""), columns, targets);
         Rows<LeaderboardRow> rows = new Rows<>(ROW, INSERT, LeaderboardRow::key);
         addAll(rows, measured, MEASURED);
         addAll(rows, published, "published");
         rows.execute(c);
     }
 
-    private static void addAll(Rows<LeaderboardRow> rows, Map<Touched.KeyMetric, Map<String, Group>> groups,
-            String source) {
+    private static void addAll(
+            Rows<LeaderboardRow> rows, Map<Touched.KeyMetric, Map<String, Group>> groups, String source) {
         for (var pair : groups.entrySet()) {
             for (var d : pair.getValue().entrySet()) {
                 rows.add(LeaderboardRow.of(pair.getKey(), d.getKey(), source, d.getValue()));
@@ -310,8 +370,8 @@ public class LeaderboardProjection {
             WHERE l.key_id = x.key_id AND l.metric = x.metric AND l.device_id = x.device_id
               AND l.source = x.source""".formatted(ROW.unnest("x"));
 
-    private static <T extends Record> Map<Touched.KeyMetric, Map<String, Group>> read(Connection c, String sql,
-            Columns<T> columns, List<T> targets) throws SQLException {
+    private static <T extends Record> Map<Touched.KeyMetric, Map<String, Group>> read(
+            Connection c, String sql, Columns<T> columns, List<T> targets) throws SQLException {
         Map<Touched.KeyMetric, Map<String, Group>> byPair = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             columns.bind(ps, 1, targets);
@@ -321,11 +381,18 @@ public class LeaderboardProjection {
                     for (Number v : (Number[]) rs.getArray(7).getArray()) {
                         values.add(v.doubleValue());
                     }
-                    byPair.computeIfAbsent(new Touched.KeyMetric(rs.getString(1), rs.getString(2)),
-                                    p -> new LinkedHashMap<>())
-                            .put(rs.getString(3), new Group(rs.getString(4), rs.getString(5), rs.getString(6),
-                                    RunMeans.of(values), (int) Math.min(Integer.MAX_VALUE, rs.getLong(8)),
-                                    rs.getTimestamp(9), rs.getObject(10, UUID.class)));
+                    byPair.computeIfAbsent(
+                                    new Touched.KeyMetric(rs.getString(1), rs.getString(2)), p -> new LinkedHashMap<>())
+                            .put(
+                                    rs.getString(3),
+                                    new Group(
+                                            rs.getString(4),
+                                            rs.getString(5),
+                                            rs.getString(6),
+                                            RunMeans.of(values),
+                                            (int) Math.min(Integer.MAX_VALUE, rs.getLong(8)),
+                                            rs.getTimestamp(9),
+                                            rs.getObject(10, UUID.class)));
                 }
             }
         }

@@ -24,8 +24,8 @@ import java.util.UUID;
 public class PageCellProjection {
 
     /** The tables, derived from proj_result and proj_run. */
-    static final List<String> TABLES = List.of("proj_comparison_cell", "proj_leaderboard_version_row",
-            "proj_leaderboard_all_runs_row");
+    static final List<String> TABLES =
+            List.of("proj_comparison_cell", "proj_leaderboard_version_row", "proj_leaderboard_all_runs_row");
 
     /** The cells to refresh, as the function's three arrays: key ids, metrics, device ids. */
     private static final Columns<Touched.KeyMetricDevice> CELLS = Columns.of(Touched.KeyMetricDevice.class);
@@ -39,8 +39,8 @@ public class PageCellProjection {
                 ps.setArray(1, c.createArrayOf("uuid", touched.runs().toArray(new UUID[0])));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        cells.add(new Touched.KeyMetricDevice(rs.getString("key_id"), rs.getString("metric"),
-                                rs.getString("device_id")));
+                        cells.add(new Touched.KeyMetricDevice(
+                                rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id")));
                     }
                 }
             }
@@ -48,7 +48,8 @@ public class PageCellProjection {
         if (cells.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT podium_refresh_page_cells(" + CELLS.parameters() + ")")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT podium_refresh_page_cells(" + CELLS.parameters() + ")")) {
             CELLS.bind(ps, 1, List.copyOf(cells));
             ps.execute();
         }

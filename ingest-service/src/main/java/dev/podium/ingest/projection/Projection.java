@@ -16,10 +16,8 @@ public interface Projection {
      * Writes what {@link #apply} deferred so far, in order. Called before any event whose projection depends on the
      * order of writes to runs and results ({@link Projections#ordersRuns}), and after the batch's last event.
      */
-    default void drain(Connection c, Touched touched) throws SQLException {
-    }
+    default void drain(Connection c, Touched touched) throws SQLException {}
 
     /** Writes what {@link #apply} buffered for the batch; called once after the batch's last event. */
-    default void flush(Connection c, Touched touched) throws SQLException {
-    }
+    default void flush(Connection c, Touched touched) throws SQLException {}
 }

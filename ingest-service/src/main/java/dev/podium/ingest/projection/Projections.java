@@ -15,8 +15,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
-import org.jboss.logging.Logger;
 import java.util.stream.Stream;
+import org.jboss.logging.Logger;
 
 /**
  * Every read model, applied in position order, then the aggregates for what the events touched. Live ingest, the
@@ -33,13 +33,22 @@ public class Projections {
 
     /** Read models in the order an event is applied to them: the run row exists before its results. */
     private final List<Projection> models;
+
     private final LeaderboardProjection leaderboard;
     private final PageCellProjection pageCells;
     private final EnergyProjection energy;
 
-    public Projections(CatalogProjection catalog, RunProjection runs, ResultProjection results, SeriesProjection series,
-            AgentProjection agents, JobProjection jobs, RetractionProjection retractions,
-            PublishedClaimProjection published, LeaderboardProjection leaderboard, PageCellProjection pageCells,
+    public Projections(
+            CatalogProjection catalog,
+            RunProjection runs,
+            ResultProjection results,
+            SeriesProjection series,
+            AgentProjection agents,
+            JobProjection jobs,
+            RetractionProjection retractions,
+            PublishedClaimProjection published,
+            LeaderboardProjection leaderboard,
+            PageCellProjection pageCells,
             EnergyProjection energy) {
         this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published, energy);
         this.leaderboard = leaderboard;
@@ -51,10 +60,26 @@ public class Projections {
      * The read-model tables: what a rebuild builds in shadow tables and swaps in (see {@link Rebuilder}). Every table a
      * projection writes is listed here, and only those; those derived from the others first.
      */
-    public static final List<String> TABLES = Stream.of(PageCellProjection.TABLES, EnergyProjection.TABLES, List.of(
-            "proj_leaderboard_row", "proj_result", "proj_run_series", "proj_published_claim", "proj_job_assignment",
-            "proj_run", "proj_retraction", "proj_comparison_key", "proj_benchmark", "proj_device", "proj_host", "proj_agent",
-            "proj_change_point", "proj_history")).flatMap(List::stream).toList();
+    public static final List<String> TABLES = Stream.of(
+                    PageCellProjection.TABLES,
+                    EnergyProjection.TABLES,
+                    List.of(
+                            "proj_leaderboard_row",
+                            "proj_result",
+                            "proj_run_series",
+                            "proj_published_claim",
+                            "proj_job_assignment",
+                            "proj_run",
+                            "proj_retraction",
+                            "proj_comparison_key",
+                            "proj_benchmark",
+                            "proj_device",
+                            "proj_host",
+                            "proj_agent",
+                            "proj_change_point",
+                            "proj_history"))
+            .flatMap(List::stream)
+            .toList();
 
     /** Takes the shared projection lock for the current transaction. */
     public static void lockShared(Connection c) throws SQLException {
@@ -109,7 +134,8 @@ public class Projections {
      */
     private static boolean bound(StoredEvent e) {
         Optional<Violation> v = IdentityBinding.violation(e.envelope());
-        v.ifPresent(x -> LOG.warnf("event %s at position %d changes no row: %s", e.envelope().eventId(), e.position(), x));
+        v.ifPresent(x -> LOG.warnf(
+                "event %s at position %d changes no row: %s", e.envelope().eventId(), e.position(), x));
         return v.isEmpty();
     }
 
@@ -127,8 +153,11 @@ public class Projections {
      */
     static boolean ordersRuns(StoredEvent e) {
         Object p = e.envelope().payload();
-        return p instanceof JobClaimed || p instanceof JobAssigned || p instanceof JobLeaseExpired
-                || p instanceof ResultRetracted || (p instanceof RunStarted r && r.jobId() != null);
+        return p instanceof JobClaimed
+                || p instanceof JobAssigned
+                || p instanceof JobLeaseExpired
+                || p instanceof ResultRetracted
+                || (p instanceof RunStarted r && r.jobId() != null);
     }
 
     private void drain(Connection c, Touched touched) throws SQLException {

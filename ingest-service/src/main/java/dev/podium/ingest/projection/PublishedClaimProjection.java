@@ -14,16 +14,45 @@ import java.sql.SQLException;
 public class PublishedClaimProjection implements Projection {
 
     /** A {@code proj_published_claim} row: the claim's figure ({@link Figure}) and the whole claim as JSON. */
-    private record ClaimRow(String source, String claimId, boolean isRatio, String deviceId, String deviceLabel,
-            Integer deviceCount, String benchmark, String keyId, String metric, String unit, String direction,
-            String valueKind, Double value, Double low, Double high, String claim, long position) {
+    private record ClaimRow(
+            String source,
+            String claimId,
+            boolean isRatio,
+            String deviceId,
+            String deviceLabel,
+            Integer deviceCount,
+            String benchmark,
+            String keyId,
+            String metric,
+            String unit,
+            String direction,
+            String valueKind,
+            Double value,
+            Double low,
+            Double high,
+            String claim,
+            long position) {
 
         static ClaimRow of(PublishedClaim claim, long position) {
             Figure f = Figure.of(claim.value());
-            return new ClaimRow(claim.source(), claim.claimId(), claim.isRatio(), claim.deviceId(), claim.deviceLabel(),
-                    claim.deviceCount(), claim.key() == null ? null : claim.key().benchmark(),
-                    claim.key() == null ? null : claim.key().id(), claim.metric(), claim.unit(),
-                    claim.direction().name(), f.kind(), f.value(), f.low(), f.high(), Json.of(claim), position);
+            return new ClaimRow(
+                    claim.source(),
+                    claim.claimId(),
+                    claim.isRatio(),
+                    claim.deviceId(),
+                    claim.deviceLabel(),
+                    claim.deviceCount(),
+                    claim.key() == null ? null : claim.key().benchmark(),
+                    claim.key() == null ? null : claim.key().id(),
+                    claim.metric(),
+                    claim.unit(),
+                    claim.direction().name(),
+                    f.kind(),
+                    f.value(),
+                    f.low(),
+                    f.high(),
+                    Json.of(claim),
+                    position);
         }
     }
 

@@ -34,6 +34,7 @@ public class Rebuilder {
     private static final int CHUNK = 2000;
     /** Catch-up rounds end when fewer events than this arrived during the last one. */
     private static final int CLOSE_ENOUGH = 1000;
+
     private static final int MAX_CATCH_UP_ROUNDS = 10;
 
     private final AgroalDataSource dataSource;
@@ -84,8 +85,9 @@ public class Rebuilder {
         });
         long swapMs = (System.nanoTime() - swapStarted) / 1_000_000;
         transaction(ShadowTables::dropRetired);
-        LOG.infof("rebuilt the projections from %d events in %d ms (the swap held batches for %d ms)", replayed,
-                (System.nanoTime() - started) / 1_000_000, swapMs);
+        LOG.infof(
+                "rebuilt the projections from %d events in %d ms (the swap held batches for %d ms)",
+                replayed, (System.nanoTime() - started) / 1_000_000, swapMs);
         return replayed;
     }
 
@@ -99,7 +101,8 @@ public class Rebuilder {
         long position = after;
         while (position < upTo) {
             List<StoredEvent> chunk = store.readAfter(c, position, CHUNK);
-            List<StoredEvent> inRange = chunk.stream().filter(e -> e.position() <= upTo).toList();
+            List<StoredEvent> inRange =
+                    chunk.stream().filter(e -> e.position() <= upTo).toList();
             if (inRange.isEmpty()) {
                 break;
             }
@@ -122,7 +125,8 @@ public class Rebuilder {
     private long horizon() throws SQLException {
         return inTransaction(c -> {
             lockExclusive(c);
-            try (var s = c.createStatement(); var rs = s.executeQuery("SELECT coalesce(max(position), 0) FROM event_store")) {
+            try (var s = c.createStatement();
+                    var rs = s.executeQuery("SELECT coalesce(max(position), 0) FROM event_store")) {
                 rs.next();
                 return rs.getLong(1);
             }

@@ -25,20 +25,64 @@ public class ResultProjection implements Projection {
      * {@code rawValues} is a float8[] literal ({@link #arrayLiteral}), since an array of arrays cannot be a column of
      * unnest.
      */
-    private record ResultRow(UUID runId, String metric, String unit, String direction, String scope,
-            boolean warmupExcluded, Integer n, Double mean, Double median, Double stdev, Double min, Double max,
-            Double ci95Low, Double ci95High, Double cv, String rawValues) {
+    private record ResultRow(
+            UUID runId,
+            String metric,
+            String unit,
+            String direction,
+            String scope,
+            boolean warmupExcluded,
+            Integer n,
+            Double mean,
+            Double median,
+            Double stdev,
+            Double min,
+            Double max,
+            Double ci95Low,
+            Double ci95High,
+            Double cv,
+            String rawValues) {
 
         /** The server's own figures where there are raw values; a harness's own ones (no values) as reported. */
         static ResultRow of(UUID runId, Metric m) {
             Statistics s = m.values() != null && !m.values().isEmpty() ? Statistics.of(m.values()) : m.statistics();
             String raw = arrayLiteral(m.values());
             if (s == null) {
-                return new ResultRow(runId, m.name(), m.unit(), m.direction().name(), m.scope().name(),
-                        m.warmupExcluded(), null, null, null, null, null, null, null, null, null, raw);
+                return new ResultRow(
+                        runId,
+                        m.name(),
+                        m.unit(),
+                        m.direction().name(),
+                        m.scope().name(),
+                        m.warmupExcluded(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        raw);
             }
-            return new ResultRow(runId, m.name(), m.unit(), m.direction().name(), m.scope().name(), m.warmupExcluded(),
-                    s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(), s.ci95High(), s.cv(), raw);
+            return new ResultRow(
+                    runId,
+                    m.name(),
+                    m.unit(),
+                    m.direction().name(),
+                    m.scope().name(),
+                    m.warmupExcluded(),
+                    s.n(),
+                    s.mean(),
+                    s.median(),
+                    s.stdev(),
+                    s.min(),
+                    s.max(),
+                    s.ci95Low(),
+                    s.ci95High(),
+                    s.cv(),
+                    raw);
         }
 
         Touched.Result key() {

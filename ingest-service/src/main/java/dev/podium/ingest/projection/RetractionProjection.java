@@ -17,12 +17,10 @@ import java.util.UUID;
 public class RetractionProjection implements Projection {
 
     /** What a retraction sets of its run's {@code proj_run} row (creating it if no other event did yet). */
-    private record RetractedRun(UUID runId, long lastPosition) {
-    }
+    private record RetractedRun(UUID runId, long lastPosition) {}
 
     /** A {@code proj_retraction} row. */
-    private record RetractionRow(UUID runId, String reason, String actor, Instant retractedAt, long position) {
-    }
+    private record RetractionRow(UUID runId, String reason, String actor, Instant retractedAt, long position) {}
 
     private static final Columns<RetractedRun> RUN = Columns.of(RetractedRun.class);
     private static final Columns<RetractionRow> RETRACTION = Columns.of(RetractionRow.class);
@@ -44,8 +42,12 @@ public class RetractionProjection implements Projection {
             return;
         }
         Rows.writeOne(c, RUN, RETRACTED_RUN, new RetractedRun(r.runId(), event.position()));
-        Rows.writeOne(c, RETRACTION, RETRACTION_ROW, new RetractionRow(r.runId(), r.reason(), r.actor(),
-                event.envelope().occurredAt(), event.position()));
+        Rows.writeOne(
+                c,
+                RETRACTION,
+                RETRACTION_ROW,
+                new RetractionRow(
+                        r.runId(), r.reason(), r.actor(), event.envelope().occurredAt(), event.position()));
         touched.run(r.runId());
     }
 }

@@ -77,7 +77,12 @@ final class Rows<R extends Record> {
         }
         StringBuilder sql = new StringBuilder("WITH ");
         for (int i = 0; i < pending.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("part").append(i).append(" AS (").append(pending.get(i).sql).append(')');
+            sql.append(i == 0 ? "" : ", ")
+                    .append("part")
+                    .append(i)
+                    .append(" AS (")
+                    .append(pending.get(i).sql)
+                    .append(')');
         }
         try (PreparedStatement ps = c.prepareStatement(sql.append(" SELECT 1").toString())) {
             int next = 1;

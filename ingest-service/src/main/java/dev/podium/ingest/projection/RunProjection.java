@@ -1,9 +1,9 @@
 package dev.podium.ingest.projection;
 
 import dev.podium.events.Envelope;
+import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ValidityCheck;
-import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
@@ -34,43 +34,120 @@ import java.util.UUID;
 public class RunProjection implements Projection {
 
     /** Statuses an event may replace; terminal ones and superseded stay. */
-    private static final String KEEP_SUPERSEDED = "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
+    private static final String KEEP_SUPERSEDED =
+            "CASE WHEN proj_run.status = 'superseded' THEN 'superseded' ELSE excluded.status END";
 
     /**
      * A run's {@code proj_run} row as its RunStarted sets it (JSON columns as text), with the end of the run when that
      * came in the same batch ({@link #endedBy}); without one, {@code finishedAt} is null and the end's columns are not
      * written.
      */
-    record RunRow(UUID runId, String streamId, String agentId, UUID jobId, Integer leaseEpoch, String status,
-            String benchmark, String keyId, String deviceId, Integer deviceCount, String hostKey, String workload,
-            String software, String accelerators, String host, Instant startedAt, long startedPosition,
-            Instant finishedAt, Double durationSeconds, String validity, Boolean valid, String failure,
+    record RunRow(
+            UUID runId,
+            String streamId,
+            String agentId,
+            UUID jobId,
+            Integer leaseEpoch,
+            String status,
+            String benchmark,
+            String keyId,
+            String deviceId,
+            Integer deviceCount,
+            String hostKey,
+            String workload,
+            String software,
+            String accelerators,
+            String host,
+            Instant startedAt,
+            long startedPosition,
+            Instant finishedAt,
+            Double durationSeconds,
+            String validity,
+            Boolean valid,
+            String failure,
             long lastPosition) {
 
         static RunRow started(Envelope env, RunStarted r, long position) {
-            return new RunRow(r.runId(), env.streamId(), env.agentId(), r.jobId(), r.leaseEpoch(), "running",
-                    r.key().benchmark(), r.key().id(), RunProjection.deviceId(r), RunProjection.deviceCount(r),
-                    r.host() == null ? null : CatalogProjection.hostKey(r.host()), Json.of(r.workload()),
-                    Json.of(r.software()), Json.of(r.accelerators()), Json.of(r.host()), env.occurredAt(), position,
-                    null, null, null, null, null, position);
+            return new RunRow(
+                    r.runId(),
+                    env.streamId(),
+                    env.agentId(),
+                    r.jobId(),
+                    r.leaseEpoch(),
+                    "running",
+                    r.key().benchmark(),
+                    r.key().id(),
+                    RunProjection.deviceId(r),
+                    RunProjection.deviceCount(r),
+                    r.host() == null ? null : CatalogProjection.hostKey(r.host()),
+                    Json.of(r.workload()),
+                    Json.of(r.software()),
+                    Json.of(r.accelerators()),
+                    Json.of(r.host()),
+                    env.occurredAt(),
+                    position,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    position);
         }
 
         /** This row with the end's status and columns: one insert instead of an insert and an update of the same row. */
         RunRow endedBy(RunEnd end) {
-            return new RunRow(runId, streamId, agentId, jobId, leaseEpoch, end.status(), benchmark, keyId, deviceId,
-                    deviceCount, hostKey, workload, software, accelerators, host, startedAt, startedPosition,
-                    end.finishedAt(), end.durationSeconds(), end.validity(), end.valid(), end.failure(),
+            return new RunRow(
+                    runId,
+                    streamId,
+                    agentId,
+                    jobId,
+                    leaseEpoch,
+                    end.status(),
+                    benchmark,
+                    keyId,
+                    deviceId,
+                    deviceCount,
+                    hostKey,
+                    workload,
+                    software,
+                    accelerators,
+                    host,
+                    startedAt,
+                    startedPosition,
+                    end.finishedAt(),
+                    end.durationSeconds(),
+                    end.validity(),
+                    end.valid(),
+                    end.failure(),
                     Math.max(lastPosition, end.lastPosition()));
         }
     }
 
     /** What a run's end (RunCompleted, RunFailed or RunCancelled) sets of its {@code proj_run} row. */
-    record RunEnd(UUID runId, String streamId, String agentId, String status, Instant finishedAt,
-            Double durationSeconds, String validity, Boolean valid, String failure, long lastPosition) {
+    record RunEnd(
+            UUID runId,
+            String streamId,
+            String agentId,
+            String status,
+            Instant finishedAt,
+            Double durationSeconds,
+            String validity,
+            Boolean valid,
+            String failure,
+            long lastPosition) {
 
         static RunEnd completed(Envelope env, RunCompleted r, long position) {
-            return new RunEnd(r.runId(), env.streamId(), env.agentId(), "completed", env.occurredAt(),
-                    r.durationSeconds(), Json.of(r.validity()), allPassed(r.validity()), null, position);
+            return new RunEnd(
+                    r.runId(),
+                    env.streamId(),
+                    env.agentId(),
+                    "completed",
+                    env.occurredAt(),
+                    r.durationSeconds(),
+                    Json.of(r.validity()),
+                    allPassed(r.validity()),
+                    null,
+                    position);
         }
 
         static RunEnd failed(Envelope env, RunFailed f, long position) {
@@ -79,19 +156,36 @@ public class RunProjection implements Projection {
             failure.put("exit_code", f.exitCode());
             failure.put("reason", f.reason());
             failure.put("log_tail", f.logTail());
-            return new RunEnd(f.runId(), env.streamId(), env.agentId(), "failed", env.occurredAt(), null, null, null,
-                    Json.of(failure), position);
+            return new RunEnd(
+                    f.runId(),
+                    env.streamId(),
+                    env.agentId(),
+                    "failed",
+                    env.occurredAt(),
+                    null,
+                    null,
+                    null,
+                    Json.of(failure),
+                    position);
         }
 
         static RunEnd cancelled(Envelope env, RunCancelled x, long position) {
-            return new RunEnd(x.runId(), env.streamId(), env.agentId(), "cancelled", env.occurredAt(), null, null,
-                    null, Json.of(x.reason() == null ? Map.of() : Map.of("reason", x.reason())), position);
+            return new RunEnd(
+                    x.runId(),
+                    env.streamId(),
+                    env.agentId(),
+                    "cancelled",
+                    env.occurredAt(),
+                    null,
+                    null,
+                    null,
+                    Json.of(x.reason() == null ? Map.of() : Map.of("reason", x.reason())),
+                    position);
         }
     }
 
     /** What a JobClaimed sets of its run's {@code proj_run} row. */
-    private record RunClaim(UUID runId, String streamId, String agentId, UUID jobId, long lastPosition) {
-    }
+    private record RunClaim(UUID runId, String streamId, String agentId, UUID jobId, long lastPosition) {}
 
     private static final Columns<RunRow> RUN = Columns.of(RunRow.class);
     private static final Columns<RunEnd> END = Columns.of(RunEnd.class);
@@ -116,7 +210,8 @@ public class RunProjection implements Projection {
                 startedForJob(c, RunRow.started(env, r, position), touched);
             }
         } else if (p instanceof JobClaimed j) {
-            Rows.writeOne(c, CLAIM, CLAIMED, new RunClaim(j.runId(), env.streamId(), env.agentId(), j.jobId(), position));
+            Rows.writeOne(
+                    c, CLAIM, CLAIMED, new RunClaim(j.runId(), env.streamId(), env.agentId(), j.jobId(), position));
         } else if (p instanceof RunCompleted r) {
             finished(RunEnd.completed(env, r, position), touched);
         } else if (p instanceof RunFailed f) {
@@ -211,7 +306,9 @@ public class RunProjection implements Projection {
 
     private static Integer deviceCount(RunStarted r) {
         List<Accelerator> acc = r.accelerators();
-        return acc == null || acc.isEmpty() ? null : acc.stream().mapToInt(Accelerator::total).sum();
+        return acc == null || acc.isEmpty()
+                ? null
+                : acc.stream().mapToInt(Accelerator::total).sum();
     }
 
     /** A run of a job, applied at once: whether it is superseded depends on the grants stored before it. */

@@ -26,20 +26,16 @@ final class ShadowTables {
     static final String RETIRED = "podium_retired";
     private static final Logger LOG = Logger.getLogger(ShadowTables.class);
 
-    private ShadowTables() {
-    }
+    private ShadowTables() {}
 
     /** A constraint of a live table, by name and definition; foreign keys are added once every copy exists. */
-    private record Constraint(String name, String definition, boolean foreignKey) {
-    }
+    private record Constraint(String name, String definition, boolean foreignKey) {}
 
     /** A privilege on a live table, granted to a role other than its owner ({@code PUBLIC} or a quoted role name). */
-    private record Grant(String grantee, String privilege) {
-    }
+    private record Grant(String grantee, String privilege) {}
 
     /** A view that reads a live table: its qualified, quoted name, its query and its options ({@code ""} for none). */
-    private record View(String name, String definition, String options) {
-    }
+    private record View(String name, String definition, String options) {}
 
     /** A fresh, empty copy of every table in {@code tables} under {@value #SHADOW}. */
     static void create(Connection c, List<String> tables) throws SQLException {
@@ -67,10 +63,14 @@ final class ShadowTables {
     /** Adds the table's primary, unique and exclusion constraints to its copy; its foreign keys, to be added later. */
     private static List<String> copyConstraints(Connection c, String t) throws SQLException {
         List<String> foreignKeys = new ArrayList<>();
-        for (Constraint con : rows(c, "SELECT conname, pg_get_constraintdef(oid), contype = 'f' FROM pg_constraint "
-                + "WHERE conrelid = ?::regclass AND contype IN ('p', 'u', 'x', 'f') ORDER BY contype DESC, conname",
-                "public." + t, rs -> new Constraint(rs.getString(1), rs.getString(2), rs.getBoolean(3)))) {
-            String add = "ALTER TABLE " + SHADOW + "." + t + " ADD CONSTRAINT " + quote(con.name()) + " " + con.definition();
+        for (Constraint con : rows(
+                c,
+                "SELECT conname, pg_get_constraintdef(oid), contype = 'f' FROM pg_constraint "
+                        + "WHERE conrelid = ?::regclass AND contype IN ('p', 'u', 'x', 'f') ORDER BY contype DESC, conname",
+                "public." + t,
+                rs -> new Constraint(rs.getString(1), rs.getString(2), rs.getBoolean(3)))) {
+            String add =
+                    "ALTER TABLE " + SHADOW + "." + t + " ADD CONSTRAINT " + quote(con.name()) + " " + con.definition();
             if (con.foreignKey()) {
                 foreignKeys.add(add);
             } else {
@@ -82,27 +82,34 @@ final class ShadowTables {
 
     /** The indexes that back no constraint (those came with the constraints). */
     private static void copyIndexes(Connection c, String t) throws SQLException {
-        for (String index : rows(c, "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indrelid = ?::regclass "
-                + "AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)",
-                "public." + t, rs -> rs.getString(1))) {
+        for (String index : rows(
+                c,
+                "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indrelid = ?::regclass "
+                        + "AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)",
+                "public." + t,
+                rs -> rs.getString(1))) {
             exec(c, onShadow(index, t));
         }
     }
 
     private static void copyGrants(Connection c, String t) throws SQLException {
-        for (Grant grant : rows(c, "SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END, "
-                + "a.privilege_type FROM pg_class k CROSS JOIN LATERAL aclexplode(k.relacl) a "
-                + "LEFT JOIN pg_roles r ON r.oid = a.grantee WHERE k.oid = ?::regclass AND a.grantee <> k.relowner",
-                "public." + t, rs -> new Grant(rs.getString(1), rs.getString(2)))) {
+        for (Grant grant : rows(
+                c,
+                "SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END, "
+                        + "a.privilege_type FROM pg_class k CROSS JOIN LATERAL aclexplode(k.relacl) a "
+                        + "LEFT JOIN pg_roles r ON r.oid = a.grantee WHERE k.oid = ?::regclass AND a.grantee <> k.relowner",
+                "public." + t,
+                rs -> new Grant(rs.getString(1), rs.getString(2)))) {
             exec(c, "GRANT " + grant.privilege() + " ON " + SHADOW + "." + t + " TO " + grant.grantee());
         }
     }
 
     private static void copyComment(Connection c, String t) throws SQLException {
-        for (String comment : rows(c, "SELECT obj_description(?::regclass, 'pg_class')", "public." + t,
-                rs -> rs.getString(1))) {
+        for (String comment :
+                rows(c, "SELECT obj_description(?::regclass, 'pg_class')", "public." + t, rs -> rs.getString(1))) {
             if (comment != null) {
-                try (PreparedStatement ps = c.prepareStatement("SELECT format('COMMENT ON TABLE %s.%s IS %L', ?, ?, ?)")) {
+                try (PreparedStatement ps =
+                        c.prepareStatement("SELECT format('COMMENT ON TABLE %s.%s IS %L', ?, ?, ?)")) {
                     ps.setString(1, SHADOW);
                     ps.setString(2, t);
                     ps.setString(3, comment);
@@ -123,7 +130,8 @@ final class ShadowTables {
         if (!m.find() || !m.group(3).equals(table)) {
             throw new IllegalStateException("unexpected index definition: " + indexDef);
         }
-        return indexDef.substring(0, m.start()) + " ON " + SHADOW + "." + table + " USING " + indexDef.substring(m.end());
+        return indexDef.substring(0, m.start()) + " ON " + SHADOW + "." + table + " USING "
+                + indexDef.substring(m.end());
     }
 
     /** For the rest of the transaction, unqualified names resolve to the copies first (the event store and others to public). */
@@ -148,7 +156,8 @@ final class ShadowTables {
         exec(c, "SET LOCAL lock_timeout = '10s'");
         List<View> views = new ArrayList<>();
         for (String t : tables) {
-            for (View v : rows(c, """
+            for (View v :
+                    rows(c, """
                     SELECT DISTINCT quote_ident(n.nspname) || '.' || quote_ident(v.relname), pg_get_viewdef(v.oid),
                            coalesce(array_to_string(v.reloptions, ', '), '')
                     FROM pg_depend d JOIN pg_rewrite w ON w.oid = d.objid JOIN pg_class v ON v.oid = w.ev_class
@@ -166,16 +175,22 @@ final class ShadowTables {
             exec(c, "ALTER TABLE " + SHADOW + "." + t + " SET SCHEMA public");
         }
         for (View v : views) {
-            exec(c, "CREATE OR REPLACE VIEW " + v.name() + (v.options().isEmpty() ? "" : " WITH (" + v.options() + ")")
-                    + " AS " + v.definition());
+            exec(
+                    c,
+                    "CREATE OR REPLACE VIEW " + v.name() + (v.options().isEmpty() ? "" : " WITH (" + v.options() + ")")
+                            + " AS " + v.definition());
         }
     }
 
     /** Drops the retired tables and the empty shadow schema; what still depends on a retired table keeps it, logged. */
     static void dropRetired(Connection c) throws SQLException {
         exec(c, "DROP SCHEMA IF EXISTS " + SHADOW);
-        List<String> retired = rows(c, "SELECT quote_ident(relname) FROM pg_class WHERE relnamespace = "
-                + "(SELECT oid FROM pg_namespace WHERE nspname = ?) AND relkind IN ('r', 'p')", RETIRED, rs -> rs.getString(1));
+        List<String> retired = rows(
+                c,
+                "SELECT quote_ident(relname) FROM pg_class WHERE relnamespace = "
+                        + "(SELECT oid FROM pg_namespace WHERE nspname = ?) AND relkind IN ('r', 'p')",
+                RETIRED,
+                rs -> rs.getString(1));
         if (retired.isEmpty()) {
             exec(c, "DROP SCHEMA IF EXISTS " + RETIRED);
             return;

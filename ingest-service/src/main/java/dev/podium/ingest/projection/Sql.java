@@ -8,8 +8,7 @@ import java.util.UUID;
 /** Binding helpers for single parameters; rows are bound by {@link dev.podium.ingest.store.Columns}. */
 final class Sql {
 
-    private Sql() {
-    }
+    private Sql() {}
 
     static void setUuid(PreparedStatement ps, int i, UUID v) throws SQLException {
         ps.setObject(i, v, Types.OTHER);

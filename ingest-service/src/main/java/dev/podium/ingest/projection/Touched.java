@@ -10,8 +10,7 @@ import java.util.UUID;
  */
 public final class Touched {
 
-    public record KeyMetric(String keyId, String metric) {
-    }
+    public record KeyMetric(String keyId, String metric) {}
 
     /** One device's rows under a (key, metric): what a run changes. */
     public record KeyMetricDevice(String keyId, String metric, String deviceId) {
@@ -33,8 +32,7 @@ public final class Touched {
     }
 
     /** A result row, by its primary key. */
-    public record Result(UUID runId, String metric) {
-    }
+    public record Result(UUID runId, String metric) {}
 
     /** A result row this batch inserted (not one it changed): no leaderboard row holds it yet. */
     public void newResult(UUID runId, String metric) {

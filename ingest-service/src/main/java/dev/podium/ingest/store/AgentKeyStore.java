@@ -31,8 +31,7 @@ public class AgentKeyStore {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** A newly issued key and its secret in the textual form agents keep. */
-    public record Issued(String keyId, String agentId, String secret) {
-    }
+    public record Issued(String keyId, String agentId, String secret) {}
 
     private final SecretCipher cipher;
     private final Duration retiringGrace;
@@ -111,8 +110,8 @@ public class AgentKeyStore {
     }
 
     public boolean hasActiveKey(Connection c, String agentId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT 1 FROM agent_key WHERE agent_id = ? AND status = 'active' LIMIT 1")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT 1 FROM agent_key WHERE agent_id = ? AND status = 'active' LIMIT 1")) {
             ps.setString(1, agentId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -155,8 +154,17 @@ public class AgentKeyStore {
                     try {
                         byte[] secret = cipher.open(keyId, rs.getBytes(4), rs.getBytes(5));
                         Timestamp retired = rs.getTimestamp(7);
-                        out.put(keyId, new AgentKey(keyId, rs.getString(2), AgentKey.Status.fromSql(rs.getString(3)), secret,
-                                rs.getString(6), retired == null ? null : retired.toInstant().plus(retiringGrace)));
+                        out.put(
+                                keyId,
+                                new AgentKey(
+                                        keyId,
+                                        rs.getString(2),
+                                        AgentKey.Status.fromSql(rs.getString(3)),
+                                        secret,
+                                        rs.getString(6),
+                                        retired == null
+                                                ? null
+                                                : retired.toInstant().plus(retiringGrace)));
                     } catch (GeneralSecurityException e) {
                         LOG.errorf("agent key %s does not decrypt under the configured master key", keyId);
                     }

@@ -35,8 +35,8 @@ public class CampaignSecretStore {
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO campaign_secret (campaign_id, name, ciphertext, nonce) VALUES (?, ?, ?, ?)")) {
             for (Map.Entry<String, String> s : secrets.entrySet()) {
-                SecretCipher.Sealed sealed = cipher.seal(aad(campaignId, s.getKey()),
-                        s.getValue().getBytes(StandardCharsets.UTF_8));
+                SecretCipher.Sealed sealed =
+                        cipher.seal(aad(campaignId, s.getKey()), s.getValue().getBytes(StandardCharsets.UTF_8));
                 ps.setObject(1, campaignId);
                 ps.setString(2, s.getKey());
                 ps.setBytes(3, sealed.ciphertext());
@@ -50,8 +50,8 @@ public class CampaignSecretStore {
     /** The names of the campaign's secrets, in name order; what may be shown of them. */
     public List<String> names(Connection c, UUID campaignId) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT name FROM campaign_secret WHERE campaign_id = ? ORDER BY name")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT name FROM campaign_secret WHERE campaign_id = ? ORDER BY name")) {
             ps.setObject(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -69,15 +69,18 @@ public class CampaignSecretStore {
      */
     public Map<String, String> open(Connection c, UUID campaignId) throws SQLException {
         Map<String, String> out = new TreeMap<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT name, ciphertext, nonce FROM campaign_secret WHERE campaign_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT name, ciphertext, nonce FROM campaign_secret WHERE campaign_id = ?")) {
             ps.setObject(1, campaignId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String name = rs.getString(1);
                     try {
-                        out.put(name, new String(cipher.open(aad(campaignId, name), rs.getBytes(2), rs.getBytes(3)),
-                                StandardCharsets.UTF_8));
+                        out.put(
+                                name,
+                                new String(
+                                        cipher.open(aad(campaignId, name), rs.getBytes(2), rs.getBytes(3)),
+                                        StandardCharsets.UTF_8));
                     } catch (GeneralSecurityException e) {
                         throw new IllegalStateException("secret " + name + " of campaign " + campaignId
                                 + " does not decrypt under the configured master key");

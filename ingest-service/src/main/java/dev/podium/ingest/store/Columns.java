@@ -24,15 +24,22 @@ import java.util.stream.Stream;
  */
 public final class Columns<R extends Record> {
 
-    private static final Map<Class<?>, String> TYPES = Map.ofEntries(Map.entry(UUID.class, "uuid"),
-            Map.entry(String.class, "text"), Map.entry(Integer.class, "int"), Map.entry(int.class, "int"),
-            Map.entry(Long.class, "bigint"), Map.entry(long.class, "bigint"), Map.entry(Double.class, "float8"),
-            Map.entry(double.class, "float8"), Map.entry(Boolean.class, "bool"), Map.entry(boolean.class, "bool"),
-            Map.entry(Instant.class, "timestamptz"), Map.entry(BigDecimal.class, "numeric"));
+    private static final Map<Class<?>, String> TYPES = Map.ofEntries(
+            Map.entry(UUID.class, "uuid"),
+            Map.entry(String.class, "text"),
+            Map.entry(Integer.class, "int"),
+            Map.entry(int.class, "int"),
+            Map.entry(Long.class, "bigint"),
+            Map.entry(long.class, "bigint"),
+            Map.entry(Double.class, "float8"),
+            Map.entry(double.class, "float8"),
+            Map.entry(Boolean.class, "bool"),
+            Map.entry(boolean.class, "bool"),
+            Map.entry(Instant.class, "timestamptz"),
+            Map.entry(BigDecimal.class, "numeric"));
 
     /** A component's column: its name, array type, and its accessor, typed {@code (Object)Object} for invokeExact. */
-    private record Column(String name, String type, MethodHandle accessor) {
-    }
+    private record Column(String name, String type, MethodHandle accessor) {}
 
     private final List<Column> columns;
 
@@ -42,7 +49,8 @@ public final class Columns<R extends Record> {
 
     /** The columns of {@code type}; a component of a type with no column type here is refused at once. */
     public static <R extends Record> Columns<R> of(Class<R> type) {
-        return new Columns<>(Stream.of(type.getRecordComponents()).map(Columns::column).toList());
+        return new Columns<>(
+                Stream.of(type.getRecordComponents()).map(Columns::column).toList());
     }
 
     private static Column column(RecordComponent component) {
@@ -54,7 +62,8 @@ public final class Columns<R extends Record> {
             Method accessor = component.getAccessor();
             // Row records are often private to the class that writes them; their accessors are public.
             accessor.setAccessible(true);
-            MethodHandle handle = MethodHandles.lookup().unreflect(accessor)
+            MethodHandle handle = MethodHandles.lookup()
+                    .unreflect(accessor)
                     .asType(MethodType.methodType(Object.class, Object.class));
             return new Column(snakeCase(component.getName()), sqlType, handle);
         } catch (IllegalAccessException e) {
@@ -105,7 +114,8 @@ public final class Columns<R extends Record> {
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
-            throw new IllegalStateException("cannot read a component of " + row.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot read a component of " + row.getClass().getSimpleName(), e);
         }
     }
 }

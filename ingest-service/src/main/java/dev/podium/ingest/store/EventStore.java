@@ -28,20 +28,40 @@ import java.util.UUID;
 public class EventStore {
 
     /** The {@code event_store} columns of a new event, but its payload, which is sent apart ({@link #jsonArray}). */
-    private record EventRow(UUID eventId, String streamId, long seq, String type, int schemaVersion, String writer,
-            String keyId, Instant occurredAt, String kafkaTopic, Integer kafkaPartition, Long kafkaOffset,
+    private record EventRow(
+            UUID eventId,
+            String streamId,
+            long seq,
+            String type,
+            int schemaVersion,
+            String writer,
+            String keyId,
+            Instant occurredAt,
+            String kafkaTopic,
+            Integer kafkaPartition,
+            Long kafkaOffset,
             String payloadHash) {
 
         static EventRow of(NewEvent e) {
             Envelope env = e.envelope();
-            return new EventRow(env.eventId(), env.streamId(), env.seq(), env.type().name(), env.schemaVersion(),
-                    e.writer(), e.keyId(), env.occurredAt(), e.topic(), e.partition(), e.offset(), e.payloadHash());
+            return new EventRow(
+                    env.eventId(),
+                    env.streamId(),
+                    env.seq(),
+                    env.type().name(),
+                    env.schemaVersion(),
+                    e.writer(),
+                    e.keyId(),
+                    env.occurredAt(),
+                    e.topic(),
+                    e.partition(),
+                    e.offset(),
+                    e.payloadHash());
         }
     }
 
     /** What identifies a stored event: its id, and its place in its stream. */
-    private record EventIdentity(UUID eventId, String streamId, long seq) {
-    }
+    private record EventIdentity(UUID eventId, String streamId, long seq) {}
 
     private static final Columns<EventRow> EVENT = Columns.of(EventRow.class);
     private static final Columns<EventIdentity> IDENTITY = Columns.of(EventIdentity.class);
@@ -70,8 +90,7 @@ public class EventStore {
             WHERE event_id = ANY(?::uuid[])
                OR (stream_id, seq) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))""";
 
-    private record Row(UUID eventId, String streamId, long seq, String hash) {
-    }
+    private record Row(UUID eventId, String streamId, long seq, String hash) {}
 
     private final EventCodec codec = new EventCodec();
 
@@ -86,7 +105,8 @@ public class EventStore {
         for (int i = 0; i < events.size(); i++) {
             Envelope env = events.get(i).envelope();
             // remove(): of several identical records in one batch only the first was inserted.
-            Long position = inserted.remove(new Row(env.eventId(), env.streamId(), env.seq(), events.get(i).payloadHash()));
+            Long position = inserted.remove(new Row(
+                    env.eventId(), env.streamId(), env.seq(), events.get(i).payloadHash()));
             out.add(position == null ? null : new Appended.Inserted(position));
             if (position == null) {
                 notInserted.add(i);
@@ -106,7 +126,8 @@ public class EventStore {
             ps.setObject(next, jsonArray(events), Types.OTHER);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    inserted.put(new Row(rs.getObject(2, UUID.class), rs.getString(3), rs.getLong(4), rs.getString(5)),
+                    inserted.put(
+                            new Row(rs.getObject(2, UUID.class), rs.getString(3), rs.getLong(4), rs.getString(5)),
                             rs.getLong(1));
                 }
             }
@@ -161,11 +182,15 @@ public class EventStore {
             if (same != null && Objects.equals(same.hash(), e.payloadHash())) {
                 out.set(i, new Appended.Duplicate());
             } else if (same != null) {
-                out.set(i, new Appended.Conflict("conflict: event_id " + env.eventId()
-                        + " is already stored with other content"));
+                out.set(
+                        i,
+                        new Appended.Conflict(
+                                "conflict: event_id " + env.eventId() + " is already stored with other content"));
             } else if (taken != null) {
-                out.set(i, new Appended.Conflict("conflict: " + env.streamId() + " seq " + env.seq()
-                        + " is already taken by event " + taken.eventId()));
+                out.set(
+                        i,
+                        new Appended.Conflict("conflict: " + env.streamId() + " seq " + env.seq()
+                                + " is already taken by event " + taken.eventId()));
             } else {
                 // Not inserted and nothing in the way: cannot happen under the two unique keys; never dropped silently.
                 throw new IllegalStateException("event " + env.eventId() + " was neither inserted nor in conflict");
@@ -204,20 +229,23 @@ public class EventStore {
                 while (rs.next()) {
                     EventType type = EventType.valueOf(rs.getString(3));
                     String stream = rs.getString(5);
-                    boolean agentStream = StreamId.parse(stream).map(s -> s.kind().writtenByAgent()).orElse(false);
-                    out.add(new StoredEvent(rs.getLong(1), new Envelope(
-                            rs.getObject(2, UUID.class),
-                            type,
-                            rs.getInt(4),
-                            stream,
-                            rs.getLong(6),
-                            agentStream ? rs.getString(7) : null,
-                            rs.getTimestamp(8).toInstant(),
-                            codec.payloadFromJson(type, rs.getString(9)))));
+                    boolean agentStream = StreamId.parse(stream)
+                            .map(s -> s.kind().writtenByAgent())
+                            .orElse(false);
+                    out.add(new StoredEvent(
+                            rs.getLong(1),
+                            new Envelope(
+                                    rs.getObject(2, UUID.class),
+                                    type,
+                                    rs.getInt(4),
+                                    stream,
+                                    rs.getLong(6),
+                                    agentStream ? rs.getString(7) : null,
+                                    rs.getTimestamp(8).toInstant(),
+                                    codec.payloadFromJson(type, rs.getString(9)))));
                 }
             }
         }
         return out;
     }
-
 }

@@ -14,5 +14,4 @@ public record NewEvent(
         String payloadHash,
         String topic,
         Integer partition,
-        Long offset) {
-}
+        Long offset) {}

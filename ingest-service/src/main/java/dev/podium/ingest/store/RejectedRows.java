@@ -22,21 +22,40 @@ public class RejectedRows {
     public static final int PREFIX_BYTES = 256;
 
     /** What may narrow a list: a topic, a prefix of the reason ({@code "invalid:"}, {@code "not the writer"}). */
-    public record Filter(Optional<String> topic, Optional<String> reasonPrefix) {
-    }
+    public record Filter(Optional<String> topic, Optional<String> reasonPrefix) {}
 
     /**
      * One refusal in a list. {@code recordBytes} is the size the record had; {@code keptBytes} what is kept of it (less
      * when only a prefix was kept, and then it cannot be redriven); {@code sha256} is of the bytes kept.
      */
-    public record Listed(long id, String topic, int partition, long offset, String reason, String keyId, String eventId,
-            String streamId, int recordBytes, int keptBytes, byte[] prefix, String sha256, Instant rejectedAt,
-            Instant redrivenAt, String redriveOutcome, String redriveReason) {
-    }
+    public record Listed(
+            long id,
+            String topic,
+            int partition,
+            long offset,
+            String reason,
+            String keyId,
+            String eventId,
+            String streamId,
+            int recordBytes,
+            int keptBytes,
+            byte[] prefix,
+            String sha256,
+            Instant rejectedAt,
+            Instant redrivenAt,
+            String redriveOutcome,
+            String redriveReason) {}
 
     /** A refusal with what a redrive feeds back: the bytes and the signature headers as received. */
-    public record Redrivable(long id, String topic, int partition, long offset, byte[] record, int recordBytes,
-            String keyId, String signature) {
+    public record Redrivable(
+            long id,
+            String topic,
+            int partition,
+            long offset,
+            byte[] record,
+            int recordBytes,
+            String keyId,
+            String signature) {
 
         /** Whether the whole record was kept: a prefix alone can never be stored. */
         public boolean complete() {
@@ -64,10 +83,23 @@ public class RejectedRows {
             List<Listed> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Listed(rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getInt(9), rs.getInt(10),
-                            rs.getBytes(11), rs.getString(12), instant(rs.getTimestamp(13)), instant(rs.getTimestamp(14)),
-                            rs.getString(15), rs.getString(16)));
+                    out.add(new Listed(
+                            rs.getLong(1),
+                            rs.getString(2),
+                            rs.getInt(3),
+                            rs.getLong(4),
+                            rs.getString(5),
+                            rs.getString(6),
+                            rs.getString(7),
+                            rs.getString(8),
+                            rs.getInt(9),
+                            rs.getInt(10),
+                            rs.getBytes(11),
+                            rs.getString(12),
+                            instant(rs.getTimestamp(13)),
+                            instant(rs.getTimestamp(14)),
+                            rs.getString(15),
+                            rs.getString(16)));
                 }
             }
             return out;
@@ -83,8 +115,15 @@ public class RejectedRows {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new Redrivable(rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
-                        rs.getBytes(5), rs.getInt(6), rs.getString(7), rs.getString(8)));
+                return Optional.of(new Redrivable(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getInt(3),
+                        rs.getLong(4),
+                        rs.getBytes(5),
+                        rs.getInt(6),
+                        rs.getString(7),
+                        rs.getString(8)));
             }
         }
     }

@@ -15,24 +15,53 @@ import java.util.List;
 public class RejectedStore {
 
     /** A refused record, what is kept of its bytes, and its signature header as received (for a redrive). */
-    public record Rejection(String topic, String topicId, int partition, long offset, String reason, String keyId,
-            String eventId, String streamId, RecordCopy copy, String signature) {
-    }
+    public record Rejection(
+            String topic,
+            String topicId,
+            int partition,
+            long offset,
+            String reason,
+            String keyId,
+            String eventId,
+            String streamId,
+            RecordCopy copy,
+            String signature) {}
 
     /**
      * A {@code rejected_event} row as a rejection writes it: the untrusted strings clipped ({@link #clip}), the record's
      * kept bytes as bytea hex text ({@code \\x...}).
      */
-    private record RejectedRow(String topic, String topicId, int kafkaPartition, long kafkaOffset, String reason,
-            String keyId, String eventId, String streamId, String record, int recordBytes, String recordSha256,
-            boolean recordTruncated, String signature) {
+    private record RejectedRow(
+            String topic,
+            String topicId,
+            int kafkaPartition,
+            long kafkaOffset,
+            String reason,
+            String keyId,
+            String eventId,
+            String streamId,
+            String record,
+            int recordBytes,
+            String recordSha256,
+            boolean recordTruncated,
+            String signature) {
 
         static RejectedRow of(Rejection r) {
             byte[] kept = r.copy().bytes();
-            return new RejectedRow(r.topic(), r.topicId(), r.partition(), r.offset(), clip(r.reason(), 4000),
-                    clip(r.keyId(), 200), clip(r.eventId(), 200), clip(r.streamId(), 400),
-                    kept == null ? null : "\\x" + HexFormat.of().formatHex(kept), r.copy().originalBytes(),
-                    r.copy().sha256(), r.copy().truncated(), clip(r.signature(), 256));
+            return new RejectedRow(
+                    r.topic(),
+                    r.topicId(),
+                    r.partition(),
+                    r.offset(),
+                    clip(r.reason(), 4000),
+                    clip(r.keyId(), 200),
+                    clip(r.eventId(), 200),
+                    clip(r.streamId(), 400),
+                    kept == null ? null : "\\x" + HexFormat.of().formatHex(kept),
+                    r.copy().originalBytes(),
+                    r.copy().sha256(),
+                    r.copy().truncated(),
+                    clip(r.signature(), 256));
         }
     }
 
@@ -45,8 +74,7 @@ public class RejectedStore {
                    record_bytes, record_sha256, record_truncated, signature
             FROM %s
             ORDER BY ord
-            ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING""".formatted(
-            REJECTED.unnestWithOrdinality("x"));
+            ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING""".formatted(REJECTED.unnestWithOrdinality("x"));
 
     /** Inserts the rows not recorded yet; the number of new rows. */
     public int record(Connection c, List<Rejection> rejections) throws SQLException {

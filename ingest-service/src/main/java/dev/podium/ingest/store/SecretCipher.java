@@ -15,8 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class SecretCipher {
 
-    public record Sealed(byte[] ciphertext, byte[] nonce) {
-    }
+    public record Sealed(byte[] ciphertext, byte[] nonce) {}
 
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;

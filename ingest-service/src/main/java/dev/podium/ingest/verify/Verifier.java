@@ -1,5 +1,6 @@
 package dev.podium.ingest.verify;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
@@ -9,11 +10,10 @@ import dev.podium.events.validate.IdentityBinding;
 import dev.podium.events.validate.Limits;
 import dev.podium.events.validate.Violation;
 import dev.podium.ingest.store.AgentKey;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.time.Instant;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -39,7 +39,8 @@ public final class Verifier {
 
     /** The key id header of a record, if any. */
     public static Optional<String> keyId(Headers headers) {
-        return header(headers, EventSigner.KEY_ID_HEADER).filter(id -> KEY_ID.matcher(id).matches());
+        return header(headers, EventSigner.KEY_ID_HEADER)
+                .filter(id -> KEY_ID.matcher(id).matches());
     }
 
     /** The signature header of a record, if any, as kept for a redrive. */
@@ -70,8 +71,13 @@ public final class Verifier {
             return refused("forged: unknown key " + keyId.get(), keyId.get(), value);
         }
         if (!key.verifiesAt(appendedAt)) {
-            return refused("forged: key " + key.keyId() + " is " + (key.status() == AgentKey.Status.REVOKED ? "revoked"
-                    : "retired and past its grace period"), key.keyId(), value);
+            return refused(
+                    "forged: key " + key.keyId() + " is "
+                            + (key.status() == AgentKey.Status.REVOKED
+                                    ? "revoked"
+                                    : "retired and past its grace period"),
+                    key.keyId(),
+                    value);
         }
         if (value == null || !EventSigner.verify(value, signature.get(), key.secret())) {
             return refused("forged: signature does not match the record under key " + key.keyId(), key.keyId(), value);
@@ -79,7 +85,8 @@ public final class Verifier {
         Decoded decoded = codec.decode(value);
         if (decoded instanceof Decoded.Rejected r) {
             String[] ids = bestEffortIds(value);
-            boolean wholeRecord = r.violations().stream().anyMatch(v -> v.field().equals("$"));
+            boolean wholeRecord =
+                    r.violations().stream().anyMatch(v -> v.field().equals("$"));
             return new Verdict.Refused("invalid: " + r.reason(), key.keyId(), ids[0], ids[1], !wholeRecord);
         }
         Decoded.Accepted accepted = (Decoded.Accepted) decoded;
@@ -87,16 +94,26 @@ public final class Verifier {
         String eventId = env.eventId().toString();
         StreamId stream = StreamId.parse(env.streamId()).orElse(null);
         if (stream == null || !stream.kind().writtenByAgent()) {
-            return new Verdict.Refused("not the writer: " + env.streamId() + " is written by ingest's command side only",
-                    key.keyId(), eventId, env.streamId());
+            return new Verdict.Refused(
+                    "not the writer: " + env.streamId() + " is written by ingest's command side only",
+                    key.keyId(),
+                    eventId,
+                    env.streamId());
         }
         if (!key.agentId().equals(env.agentId())) {
-            return new Verdict.Refused("not the writer: agent_id '" + env.agentId() + "' is not the agent of key "
-                    + key.keyId(), key.keyId(), eventId, env.streamId());
+            return new Verdict.Refused(
+                    "not the writer: agent_id '" + env.agentId() + "' is not the agent of key " + key.keyId(),
+                    key.keyId(),
+                    eventId,
+                    env.streamId());
         }
         if (stream.agentId().isPresent() && !stream.agentId().get().equals(key.agentId())) {
-            return new Verdict.Refused("not the writer: " + env.streamId() + " belongs to agent '"
-                    + stream.agentId().get() + "'", key.keyId(), eventId, env.streamId());
+            return new Verdict.Refused(
+                    "not the writer: " + env.streamId() + " belongs to agent '"
+                            + stream.agentId().get() + "'",
+                    key.keyId(),
+                    eventId,
+                    env.streamId());
         }
         Optional<Violation> unbound = IdentityBinding.violation(env);
         if (unbound.isPresent()) {
@@ -108,7 +125,8 @@ public final class Verifier {
     /** Refused before decoding; a record over the size limit is never worth keeping whole. */
     private Verdict.Refused refused(String reason, String keyId, byte[] value) {
         String[] ids = bestEffortIds(value);
-        return new Verdict.Refused(reason, keyId, ids[0], ids[1], value == null || value.length <= Limits.MAX_RECORD_BYTES);
+        return new Verdict.Refused(
+                reason, keyId, ids[0], ids[1], value == null || value.length <= Limits.MAX_RECORD_BYTES);
     }
 
     /** event_id and stream_id of a refused record when it is JSON at all, for the rejected_event row; never throws. */

@@ -30,15 +30,33 @@ class AdminApiIT {
     AgroalDataSource dataSource;
 
     @ParameterizedTest
-    @ValueSource(strings = {"/admin/agents", "/admin/agents/x/keys/rotate", "/admin/keys/pk_x/revoke", "/admin/rebuild"})
+    @ValueSource(
+            strings = {"/admin/agents", "/admin/agents/x/keys/rotate", "/admin/keys/pk_x/revoke", "/admin/rebuild"})
     void everyAdminCommandAnswers401WithoutANamedToken(String path) {
-        given().contentType(ContentType.JSON).body("{\"agent_id\":\"nobody\"}").post(path).then().statusCode(401)
-                .contentType("application/problem+json").header("WWW-Authenticate", "Bearer realm=\"podium-admin\"")
-                .body("status", equalTo(401)).body("title", equalTo("a named admin token is required"));
-        given().auth().oauth2("not-a-token").contentType(ContentType.JSON).body("{\"agent_id\":\"nobody\"}").post(path)
-                .then().statusCode(401);
-        given().header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
-                "ops:test-ops-token".getBytes(StandardCharsets.UTF_8))).post(path).then().statusCode(401);
+        given().contentType(ContentType.JSON)
+                .body("{\"agent_id\":\"nobody\"}")
+                .post(path)
+                .then()
+                .statusCode(401)
+                .contentType("application/problem+json")
+                .header("WWW-Authenticate", "Bearer realm=\"podium-admin\"")
+                .body("status", equalTo(401))
+                .body("title", equalTo("a named admin token is required"));
+        given().auth()
+                .oauth2("not-a-token")
+                .contentType(ContentType.JSON)
+                .body("{\"agent_id\":\"nobody\"}")
+                .post(path)
+                .then()
+                .statusCode(401);
+        given().header(
+                        "Authorization",
+                        "Basic "
+                                + java.util.Base64.getEncoder()
+                                        .encodeToString("ops:test-ops-token".getBytes(StandardCharsets.UTF_8)))
+                .post(path)
+                .then()
+                .statusCode(401);
         given().auth().oauth2("test-ops-token-but-longer").post(path).then().statusCode(401);
     }
 
@@ -46,16 +64,29 @@ class AdminApiIT {
     void theSecretIsReturnedOnceAndNeverStoredInClear() {
         Db db = new Db(dataSource);
         String agentId = "once-" + UUID.randomUUID().toString().substring(0, 8);
-        JsonPath issued = given().auth().oauth2("test-ops-token").contentType(ContentType.JSON)
-                .body(Map.of("agent_id", agentId)).post("/admin/agents")
-                .then().statusCode(201).header("Cache-Control", "no-store").extract().jsonPath();
+        JsonPath issued = given().auth()
+                .oauth2("test-ops-token")
+                .contentType(ContentType.JSON)
+                .body(Map.of("agent_id", agentId))
+                .post("/admin/agents")
+                .then()
+                .statusCode(201)
+                .header("Cache-Control", "no-store")
+                .extract()
+                .jsonPath();
         String keyId = issued.getString("key_id");
         String secret = issued.getString("secret");
         assertThat(secret).isNotBlank();
 
-        given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("agent_id", agentId))
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType(ContentType.JSON)
+                .body(Map.of("agent_id", agentId))
                 .post("/admin/agents")
-                .then().statusCode(409).contentType("application/problem+json").body(not(containsString(secret)))
+                .then()
+                .statusCode(409)
+                .contentType("application/problem+json")
+                .body(not(containsString(secret)))
                 .body("detail", equalTo("agent " + agentId + " already has an active key; rotate it to get a new one"));
 
         String row = (String) db.one("SELECT row_to_json(k)::text FROM agent_key k WHERE key_id = ?", keyId);
@@ -63,7 +94,8 @@ class AdminApiIT {
         byte[] ciphertext = (byte[]) db.one("SELECT secret_ciphertext FROM agent_key WHERE key_id = ?", keyId);
         byte[] raw = dev.podium.events.sign.EventSigner.secretBytes(secret);
         assertThat(indexOf(ciphertext, raw)).isEqualTo(-1);
-        assertThat(db.count("SELECT count(*) FROM event_store WHERE payload::text LIKE ?", "%" + secret + "%")).isZero();
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE payload::text LIKE ?", "%" + secret + "%"))
+                .isZero();
 
         List<List<Object>> events = db.rows(
                 "SELECT writer, payload->>'actor', payload->>'key_id' FROM event_store WHERE type = 'AgentKeyIssued' AND payload->>'agent_id' = ?",
@@ -79,31 +111,63 @@ class AdminApiIT {
         TestAgent old = agent.rotate();
         assertThat(old.keyId()).isEqualTo(first);
         assertThat(agent.secret()).isNotEqualTo(old.secret());
-        assertThat(db.one("SELECT status FROM agent_key WHERE key_id = ?", first)).isEqualTo("retired");
-        assertThat(db.one("SELECT status FROM agent_key WHERE key_id = ?", agent.keyId())).isEqualTo("active");
+        assertThat(db.one("SELECT status FROM agent_key WHERE key_id = ?", first))
+                .isEqualTo("retired");
+        assertThat(db.one("SELECT status FROM agent_key WHERE key_id = ?", agent.keyId()))
+                .isEqualTo("active");
 
-        given().auth().oauth2("test-ci-token").contentType(ContentType.JSON).body(Map.of("reason", "host decommissioned"))
-                .post("/admin/keys/" + agent.keyId() + "/revoke").then().statusCode(200);
+        given().auth()
+                .oauth2("test-ci-token")
+                .contentType(ContentType.JSON)
+                .body(Map.of("reason", "host decommissioned"))
+                .post("/admin/keys/" + agent.keyId() + "/revoke")
+                .then()
+                .statusCode(200);
         assertThat(db.rows("SELECT status, revoked_by FROM agent_key WHERE key_id = ?", agent.keyId()))
                 .containsExactly(List.of("revoked", "ci"));
         assertThat(db.rows("""
                 SELECT writer, payload->>'actor', payload->>'reason' FROM event_store
-                WHERE type = 'AgentKeyRevoked' AND payload->>'key_id' = ?""", agent.keyId()))
-                .containsExactly(List.of("command:ci", "ci", "host decommissioned"));
+                WHERE type = 'AgentKeyRevoked' AND payload->>'key_id' = ?""", agent.keyId())).containsExactly(List.of("command:ci", "ci", "host decommissioned"));
 
-        given().auth().oauth2("test-ops-token").post("/admin/keys/pk_does_not_exist/revoke").then().statusCode(404);
-        given().auth().oauth2("test-ops-token").post("/admin/agents/no-such-agent/keys/rotate").then().statusCode(404);
+        given().auth()
+                .oauth2("test-ops-token")
+                .post("/admin/keys/pk_does_not_exist/revoke")
+                .then()
+                .statusCode(404);
+        given().auth()
+                .oauth2("test-ops-token")
+                .post("/admin/agents/no-such-agent/keys/rotate")
+                .then()
+                .statusCode(404);
     }
 
     @Test
     void anAgentIdThatCouldNotNameAStreamIsRefused() {
-        given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("agent_id", "a/b"))
-                .post("/admin/agents").then().statusCode(400).contentType("application/problem+json")
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType(ContentType.JSON)
+                .body(Map.of("agent_id", "a/b"))
+                .post("/admin/agents")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
                 .body("violations.field", contains("agent_id"));
-        given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("pool", "p"))
-                .post("/admin/agents").then().statusCode(400).body("violations.field", contains("agent_id"));
-        given().auth().oauth2("test-ops-token").contentType(ContentType.JSON).body(Map.of("agent_id", "ok", "pool", "a b"))
-                .post("/admin/agents").then().statusCode(400).body("violations.field", contains("pool"));
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType(ContentType.JSON)
+                .body(Map.of("pool", "p"))
+                .post("/admin/agents")
+                .then()
+                .statusCode(400)
+                .body("violations.field", contains("agent_id"));
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType(ContentType.JSON)
+                .body(Map.of("agent_id", "ok", "pool", "a b"))
+                .post("/admin/agents")
+                .then()
+                .statusCode(400)
+                .body("violations.field", contains("pool"));
     }
 
     private static int indexOf(byte[] haystack, byte[] needle) {

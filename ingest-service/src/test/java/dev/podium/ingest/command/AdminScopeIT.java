@@ -34,33 +34,81 @@ class AdminScopeIT {
     @Test
     void aReadTokenReadsButCannotSubmitACampaign() {
         String name = "scoped-" + UUID.randomUUID();
-        Response refused = given().auth().oauth2(READ).contentType(ContentType.JSON).body(campaign(name))
+        Response refused = given().auth()
+                .oauth2(READ)
+                .contentType(ContentType.JSON)
+                .body(campaign(name))
                 .post("/admin/campaigns");
         assertForbidden(refused, "read", "operate");
-        assertThat(new Db(dataSource).count("SELECT count(*) FROM campaign WHERE name = ?", name)).isZero();
-        given().auth().oauth2(READ).get("/admin/jobs/" + UUID.randomUUID()).then().statusCode(404);
-        given().auth().oauth2(READ).get("/admin/campaigns/" + UUID.randomUUID()).then().statusCode(404);
+        assertThat(new Db(dataSource).count("SELECT count(*) FROM campaign WHERE name = ?", name))
+                .isZero();
+        given().auth()
+                .oauth2(READ)
+                .get("/admin/jobs/" + UUID.randomUUID())
+                .then()
+                .statusCode(404);
+        given().auth()
+                .oauth2(READ)
+                .get("/admin/campaigns/" + UUID.randomUUID())
+                .then()
+                .statusCode(404);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/admin/jobs/6b1d0000-0000-4000-8000-000000000001/cancel", "/admin/agents", "/admin/rebuild",
-            "/admin/published", "/admin/keys/pk_x/revoke", "/admin/agents/x/keys/rotate"})
+    @ValueSource(
+            strings = {
+                "/admin/jobs/6b1d0000-0000-4000-8000-000000000001/cancel",
+                "/admin/agents",
+                "/admin/rebuild",
+                "/admin/published",
+                "/admin/keys/pk_x/revoke",
+                "/admin/agents/x/keys/rotate"
+            })
     void aReadTokenCannotCommandAnything(String path) {
-        assertForbidden(given().auth().oauth2(READ).contentType(ContentType.JSON).body("{}").post(path), "read", null);
+        assertForbidden(
+                given().auth()
+                        .oauth2(READ)
+                        .contentType(ContentType.JSON)
+                        .body("{}")
+                        .post(path),
+                "read",
+                null);
     }
 
     @Test
     void anOperateTokenRunsCampaignsAndJobsButCannotIssueKeysImportOrRebuild() {
-        given().auth().oauth2(OPERATE).contentType(ContentType.JSON).body(campaign("operated-" + UUID.randomUUID()))
-                .post("/admin/campaigns").then().statusCode(201);
-        given().auth().oauth2(OPERATE).post("/admin/jobs/" + UUID.randomUUID() + "/cancel").then().statusCode(404);
+        given().auth()
+                .oauth2(OPERATE)
+                .contentType(ContentType.JSON)
+                .body(campaign("operated-" + UUID.randomUUID()))
+                .post("/admin/campaigns")
+                .then()
+                .statusCode(201);
+        given().auth()
+                .oauth2(OPERATE)
+                .post("/admin/jobs/" + UUID.randomUUID() + "/cancel")
+                .then()
+                .statusCode(404);
         String agentId = "scoped-" + UUID.randomUUID().toString().substring(0, 8);
-        assertForbidden(given().auth().oauth2(OPERATE).contentType(ContentType.JSON).body(Map.of("agent_id", agentId))
-                .post("/admin/agents"), "operate", "admin");
-        assertThat(new Db(dataSource).count("SELECT count(*) FROM agent_key WHERE agent_id = ?", agentId)).isZero();
+        assertForbidden(
+                given().auth()
+                        .oauth2(OPERATE)
+                        .contentType(ContentType.JSON)
+                        .body(Map.of("agent_id", agentId))
+                        .post("/admin/agents"),
+                "operate",
+                "admin");
+        assertThat(new Db(dataSource).count("SELECT count(*) FROM agent_key WHERE agent_id = ?", agentId))
+                .isZero();
         assertForbidden(given().auth().oauth2(OPERATE).post("/admin/rebuild"), "operate", "admin");
-        assertForbidden(given().auth().oauth2(OPERATE).contentType(ContentType.JSON).body("{}").post("/admin/published"),
-                "operate", "admin");
+        assertForbidden(
+                given().auth()
+                        .oauth2(OPERATE)
+                        .contentType(ContentType.JSON)
+                        .body("{}")
+                        .post("/admin/published"),
+                "operate",
+                "admin");
         assertForbidden(given().auth().oauth2(OPERATE).post("/admin/keys/pk_x/revoke"), "operate", "admin");
     }
 
@@ -73,8 +121,13 @@ class AdminScopeIT {
     @Test
     void aTokenWithoutAScopeIsAdmin() {
         String agentId = "scoped-" + UUID.randomUUID().toString().substring(0, 8);
-        given().auth().oauth2(ADMIN).contentType(ContentType.JSON).body(Map.of("agent_id", agentId))
-                .post("/admin/agents").then().statusCode(201);
+        given().auth()
+                .oauth2(ADMIN)
+                .contentType(ContentType.JSON)
+                .body(Map.of("agent_id", agentId))
+                .post("/admin/agents")
+                .then()
+                .statusCode(201);
     }
 
     private static void assertForbidden(Response r, String has, String needs) {
@@ -88,8 +141,32 @@ class AdminScopeIT {
     }
 
     private static Map<String, Object> campaign(String name) {
-        return Map.of("name", name, "pools", List.of("scoped-pool"), "spec", Map.of("benchmark", "reference-finetune",
-                "adapter", "reference", "parameters", Map.of("epochs", "1"), "matrix", Map.of(), "repetitions", 1,
-                "warmup_steps", 0, "timeout_seconds", 60, "environment", Map.of(), "nodes", 1, "devices_per_node", 1));
+        return Map.of(
+                "name",
+                name,
+                "pools",
+                List.of("scoped-pool"),
+                "spec",
+                Map.of(
+                        "benchmark",
+                        "reference-finetune",
+                        "adapter",
+                        "reference",
+                        "parameters",
+                        Map.of("epochs", "1"),
+                        "matrix",
+                        Map.of(),
+                        "repetitions",
+                        1,
+                        "warmup_steps",
+                        0,
+                        "timeout_seconds",
+                        60,
+                        "environment",
+                        Map.of(),
+                        "nodes",
+                        1,
+                        "devices_per_node",
+                        1));
     }
 }

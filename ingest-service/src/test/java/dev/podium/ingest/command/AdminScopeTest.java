@@ -18,8 +18,16 @@ class AdminScopeTest {
 
     @Test
     void keysImportsRebuildsAndAnythingUnlistedNeedAdmin() {
-        for (String path : new String[] {"/admin/agents", "/admin/agents/a/keys/rotate", "/admin/keys/k/revoke",
-                "/admin/published", "/admin/rebuild", "/admin/campaigns/c", "/admin/jobs/j/cancel/extra", "/admin/new"}) {
+        for (String path : new String[] {
+            "/admin/agents",
+            "/admin/agents/a/keys/rotate",
+            "/admin/keys/k/revoke",
+            "/admin/published",
+            "/admin/rebuild",
+            "/admin/campaigns/c",
+            "/admin/jobs/j/cancel/extra",
+            "/admin/new"
+        }) {
             assertThat(AdminScope.required("POST", path)).as(path).isEqualTo(AdminScope.ADMIN);
         }
         assertThat(AdminScope.required("PUT", "/admin/campaigns")).isEqualTo(AdminScope.ADMIN);

@@ -13,9 +13,13 @@ class CampaignPlanCountTest {
     @Test
     void theCountIsTheProductOfTheAxesAndMatchesTheExpansion() {
         Map<String, List<String>> matrix = Map.of("a", List.of("1", "2", "3"), "b", List.of("x", "y"));
-        assertThat(CampaignPlan.count(matrix)).isEqualTo(6).isEqualTo(CampaignPlan.points(matrix).size());
+        assertThat(CampaignPlan.count(matrix))
+                .isEqualTo(6)
+                .isEqualTo(CampaignPlan.points(matrix).size());
         assertThat(CampaignPlan.count(null)).isEqualTo(1);
-        assertThat(CampaignPlan.count(Map.of("a", List.of()))).isZero().isEqualTo(CampaignPlan.points(Map.of("a", List.of())).size());
+        assertThat(CampaignPlan.count(Map.of("a", List.of())))
+                .isZero()
+                .isEqualTo(CampaignPlan.points(Map.of("a", List.of())).size());
     }
 
     @Test

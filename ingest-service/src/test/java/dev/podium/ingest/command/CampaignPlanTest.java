@@ -25,8 +25,20 @@ class CampaignPlanTest {
 
     @Test
     void aJobsSpecHasItsPointInItsParametersAndNoMatrix() {
-        JobSpec spec = new JobSpec("b", "reference", null, null, Map.of("epochs", "1", "batch", "8"),
-                Map.of("batch", List.of("16", "32")), 3, 5, 900, null, 1, 1, null);
+        JobSpec spec = new JobSpec(
+                "b",
+                "reference",
+                null,
+                null,
+                Map.of("epochs", "1", "batch", "8"),
+                Map.of("batch", List.of("16", "32")),
+                3,
+                5,
+                900,
+                null,
+                1,
+                1,
+                null);
         JobSpec job = CampaignPlan.jobSpec(spec, Map.of("batch", "32"), "gaudi2");
         assertThat(job.parameters()).isEqualTo(Map.of("epochs", "1", "batch", "32"));
         assertThat(job.matrix()).isEmpty();

@@ -55,8 +55,14 @@ class ClaimReproductionIT {
                     value: 1.48
                     decimals: 2
                 """.formatted(source);
-        given().auth().oauth2("test-ops-token").contentType("application/yaml").body(file.getBytes(StandardCharsets.UTF_8))
-                .post("/admin/published?file=repro.yaml").then().statusCode(200).body("imported", equalTo(5));
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType("application/yaml")
+                .body(file.getBytes(StandardCharsets.UTF_8))
+                .post("/admin/published?file=repro.yaml")
+                .then()
+                .statusCode(200)
+                .body("imported", equalTo(5));
     }
 
     private String path(String claim) {
@@ -65,29 +71,60 @@ class ClaimReproductionIT {
 
     @Test
     void aWorkersRatioBecomesOneJobPerPoolAndWorkersValue() {
-        String campaign = given().auth().oauth2("test-ops-token").queryParam("pools", "gpu-a,gpu-b")
-                .post(path("h100-workers1-vs-workers0")).then().statusCode(201)
-                .body("dimension", equalTo("dataloader_num_workers")).body("baseline", equalTo("0"))
-                .body("compared", equalTo("1")).body("metric", equalTo("train_samples_per_second"))
-                .extract().path("campaign_id");
+        String campaign = given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "gpu-a,gpu-b")
+                .post(path("h100-workers1-vs-workers0"))
+                .then()
+                .statusCode(201)
+                .body("dimension", equalTo("dataloader_num_workers"))
+                .body("baseline", equalTo("0"))
+                .body("compared", equalTo("1"))
+                .body("metric", equalTo("train_samples_per_second"))
+                .extract()
+                .path("campaign_id");
         Db db = new Db(dataSource);
-        assertThat(db.rows("SELECT pool, spec->'parameters'->>'dataloader_num_workers', spec->>'adapter' FROM job "
-                + "WHERE campaign_id = ?::uuid ORDER BY pool, 2", campaign)).containsExactly(
+        assertThat(db.rows(
+                        "SELECT pool, spec->'parameters'->>'dataloader_num_workers', spec->>'adapter' FROM job "
+                                + "WHERE campaign_id = ?::uuid ORDER BY pool, 2",
+                        campaign))
+                .containsExactly(
                         List.of("gpu-a", "0", "reference"), List.of("gpu-a", "1", "reference"),
                         List.of("gpu-b", "0", "reference"), List.of("gpu-b", "1", "reference"));
-        assertThat(db.rows("SELECT source, claim_id, dimension, parameter, baseline_value, compared_value, actor "
-                + "FROM claim_reproduction WHERE campaign_id = ?::uuid", campaign)).containsExactly(List.of(source,
-                        "h100-workers1-vs-workers0", "dataloader_num_workers", "dataloader_num_workers", "0", "1", "ops"));
+        assertThat(db.rows(
+                        "SELECT source, claim_id, dimension, parameter, baseline_value, compared_value, actor "
+                                + "FROM claim_reproduction WHERE campaign_id = ?::uuid",
+                        campaign))
+                .containsExactly(List.of(
+                        source,
+                        "h100-workers1-vs-workers0",
+                        "dataloader_num_workers",
+                        "dataloader_num_workers",
+                        "0",
+                        "1",
+                        "ops"));
     }
 
     @Test
     void aDeviceAgainstAnotherNeedsTheSubjectsPoolAndTheBaselinesPool() {
-        given().auth().oauth2("test-ops-token").queryParam("pools", "h100").post(path("h100-vs-a100-workers0"))
-                .then().statusCode(400).contentType("application/problem+json").body("violations.field", contains("pools"))
+        given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "h100")
+                .post(path("h100-vs-a100-workers0"))
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("violations.field", contains("pools"))
                 .body("violations[0].message", startsWith("two pools, the subject's (NVIDIA H100 GPU)"));
-        String campaign = given().auth().oauth2("test-ops-token").queryParam("pools", "h100,a100")
-                .post(path("h100-vs-a100-workers0")).then().statusCode(201).body("dimension", equalTo("device"))
-                .extract().path("campaign_id");
+        String campaign = given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "h100,a100")
+                .post(path("h100-vs-a100-workers0"))
+                .then()
+                .statusCode(201)
+                .body("dimension", equalTo("device"))
+                .extract()
+                .path("campaign_id");
         assertThat(new Db(dataSource).rows("SELECT pool FROM job WHERE campaign_id = ?::uuid ORDER BY pool", campaign))
                 .containsExactly(List.of("a100"), List.of("h100"));
     }
@@ -96,16 +133,37 @@ class ClaimReproductionIT {
     void aFigureAnUnknownClaimAndAHostileIdAreRefusedAndCreateNothing() {
         Db db = new Db(dataSource);
         Object before = db.one("SELECT count(*) FROM campaign");
-        given().auth().oauth2("test-ops-token").queryParam("pools", "p").post(path("h100-workers0"))
-                .then().statusCode(400).body("violations.field", contains("claim"))
+        given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "p")
+                .post(path("h100-workers0"))
+                .then()
+                .statusCode(400)
+                .body("violations.field", contains("claim"))
                 .body("violations[0].message", startsWith("only a ratio claim"));
-        given().auth().oauth2("test-ops-token").queryParam("pools", "p").post(path("nope")).then().statusCode(404);
-        given().auth().oauth2("test-ops-token").queryParam("pools", "p")
-                .post("/admin/claims/" + source + "/x'%3B%20DROP%20TABLE%20job%3B--/reproduce").then().statusCode(404);
-        given().auth().oauth2("test-ops-token").queryParam("pools", "../etc,<script>")
-                .post(path("h100-workers1-vs-workers0")).then().statusCode(400)
+        given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "p")
+                .post(path("nope"))
+                .then()
+                .statusCode(404);
+        given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "p")
+                .post("/admin/claims/" + source + "/x'%3B%20DROP%20TABLE%20job%3B--/reproduce")
+                .then()
+                .statusCode(404);
+        given().auth()
+                .oauth2("test-ops-token")
+                .queryParam("pools", "../etc,<script>")
+                .post(path("h100-workers1-vs-workers0"))
+                .then()
+                .statusCode(400)
                 .body("violations.field", contains("pools[0]", "pools[1]"));
-        given().queryParam("pools", "p").post(path("h100-workers1-vs-workers0")).then().statusCode(401);
+        given().queryParam("pools", "p")
+                .post(path("h100-workers1-vs-workers0"))
+                .then()
+                .statusCode(401);
         assertThat(db.one("SELECT count(*) FROM campaign")).isEqualTo(before);
     }
 }

@@ -65,21 +65,42 @@ class PublishedImportIT {
     void importingAClaimFileTwiceChangesNothing() {
         Db db = new Db(dataSource);
         String source = "import-" + UUID.randomUUID().toString().substring(0, 8);
-        given().auth().oauth2("test-ops-token").contentType("application/yaml").body(file(source).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType("application/yaml")
+                .body(file(source).getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/admin/published?file=bridgetower.yaml")
-                .then().statusCode(200).body("imported", equalTo(4)).body("unchanged", equalTo(0));
-        given().auth().oauth2("test-ops-token").contentType("application/yaml").body(file(source).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .then()
+                .statusCode(200)
+                .body("imported", equalTo(4))
+                .body("unchanged", equalTo(0));
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType("application/yaml")
+                .body(file(source).getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/admin/published")
-                .then().statusCode(200).body("imported", equalTo(0)).body("unchanged", equalTo(4));
+                .then()
+                .statusCode(200)
+                .body("imported", equalTo(0))
+                .body("unchanged", equalTo(4));
 
-        assertThat(db.rows("SELECT seq, event_id::text, writer, payload->>'actor' FROM event_store WHERE stream_id = ? ORDER BY seq",
-                "published/" + source)).containsExactly(
+        assertThat(db.rows(
+                        "SELECT seq, event_id::text, writer, payload->>'actor' FROM event_store WHERE stream_id = ? ORDER BY seq",
+                        "published/" + source))
+                .containsExactly(
                         List.of(1L, ClaimFile.eventId(source, "gaudi2-workers0").toString(), "command:ops", "ops"),
                         List.of(2L, ClaimFile.eventId(source, "h100-workers0").toString(), "command:ops", "ops"),
                         List.of(3L, ClaimFile.eventId(source, "a100-workers0").toString(), "command:ops", "ops"),
-                        List.of(4L, ClaimFile.eventId(source, "gaudi2-vs-h100-workers0").toString(), "command:ops", "ops"));
-        assertThat(db.rows("SELECT claim_id, value_kind, is_ratio, value FROM proj_published_claim WHERE source = ? ORDER BY claim_id",
-                source)).containsExactly(
+                        List.of(
+                                4L,
+                                ClaimFile.eventId(source, "gaudi2-vs-h100-workers0")
+                                        .toString(),
+                                "command:ops",
+                                "ops"));
+        assertThat(db.rows(
+                        "SELECT claim_id, value_kind, is_ratio, value FROM proj_published_claim WHERE source = ? ORDER BY claim_id",
+                        source))
+                .containsExactly(
                         java.util.Arrays.asList("a100-workers0", "n/a", false, null),
                         List.of("gaudi2-vs-h100-workers0", "value", true, 1.79),
                         List.of("gaudi2-workers0", "value", false, 601.5),
@@ -87,22 +108,34 @@ class PublishedImportIT {
         assertThat(db.rows("""
                 SELECT device_id, runs, mean FROM proj_leaderboard_row
                 WHERE benchmark = 'bridgetower-import-test' AND source = 'published' AND key_id IN
-                      (SELECT key_id FROM proj_published_claim WHERE source = ?) ORDER BY device_id""", source))
-                .contains(List.of("intel-gaudi2", 1, 601.5));
+                      (SELECT key_id FROM proj_published_claim WHERE source = ?) ORDER BY device_id""", source)).contains(List.of("intel-gaudi2", 1, 601.5));
     }
 
     @Test
     void aBrokenClaimFileIsRefusedWithEveryProblemNamed() {
-        given().auth().oauth2("test-ops-token").contentType("application/yaml")
-                .body(file("broken-" + UUID.randomUUID().toString().substring(0, 8)).replace("value: 336.5", "range: [12, 3]").getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        given().auth()
+                .oauth2("test-ops-token")
+                .contentType("application/yaml")
+                .body(file("broken-" + UUID.randomUUID().toString().substring(0, 8))
+                        .replace("value: 336.5", "range: [12, 3]")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/admin/published?file=bridgetower.yaml")
-                .then().statusCode(400).contentType("application/problem+json")
-                .body("violations", hasItem(allOf(hasEntry("field", "claims['h100-workers0'].range"),
-                        hasEntry("message", "low 12.0 is above high 3.0"))));
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body(
+                        "violations",
+                        hasItem(allOf(
+                                hasEntry("field", "claims['h100-workers0'].range"),
+                                hasEntry("message", "low 12.0 is above high 3.0"))));
     }
 
     @Test
     void importingNeedsANamedToken() {
-        given().contentType("application/yaml").body(file("nope").getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/admin/published").then().statusCode(401);
+        given().contentType("application/yaml")
+                .body(file("nope").getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .post("/admin/published")
+                .then()
+                .statusCode(401);
     }
 }

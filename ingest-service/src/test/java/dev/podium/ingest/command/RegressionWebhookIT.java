@@ -37,16 +37,22 @@ class RegressionWebhookIT {
         Delivery d = WebhookReceiver.forKey(key.id()).get(0);
         assertThat(d.body().path("type").asText()).isEqualTo("podium.regression");
         assertThat(d.body().path("id").asText()).isEqualTo(d.idHeader());
-        assertThat(d.body().path("change").path("run_id").asText()).isEqualTo(runs.get(20).toString());
+        assertThat(d.body().path("change").path("run_id").asText())
+                .isEqualTo(runs.get(20).toString());
         assertThat(d.body().path("change").path("kind").asText()).isEqualTo("regression");
         assertThat(d.body().path("change").path("ratio").asDouble()).isBetween(0.89, 0.91);
-        await().atMost(SOON).until(() -> db.one("SELECT delivered_at FROM regression_delivery WHERE id = ?::uuid", d.idHeader()) != null);
+        await().atMost(SOON)
+                .until(() -> db.one("SELECT delivered_at FROM regression_delivery WHERE id = ?::uuid", d.idHeader())
+                        != null);
 
         // More runs at the new level: the history is recomputed, its step is the same one and is not posted again.
         Histories.send(db, agent, key, 30, 5, i -> 90.0);
-        await().atMost(SOON).until(() -> db.count("SELECT count(*) FROM history_touched") == 0
-                && db.count("SELECT points FROM proj_history WHERE key_id = ?", key.id()) == 35);
-        await().during(Duration.ofMillis(500)).atMost(SOON).until(() -> WebhookReceiver.forKey(key.id()).size() == 1);
+        await().atMost(SOON)
+                .until(() -> db.count("SELECT count(*) FROM history_touched") == 0
+                        && db.count("SELECT points FROM proj_history WHERE key_id = ?", key.id()) == 35);
+        await().during(Duration.ofMillis(500))
+                .atMost(SOON)
+                .until(() -> WebhookReceiver.forKey(key.id()).size() == 1);
     }
 
     @Test
@@ -57,14 +63,25 @@ class RegressionWebhookIT {
         WebhookReceiver.failNext(2);
         Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 90.0);
 
-        await().atMost(SOON).until(() -> WebhookReceiver.forKey(key.id()).stream().anyMatch(Delivery::accepted));
+        await().atMost(SOON)
+                .until(() -> WebhookReceiver.forKey(key.id()).stream().anyMatch(Delivery::accepted));
         List<Delivery> tries = WebhookReceiver.forKey(key.id());
         assertThat(tries).extracting(Delivery::accepted).containsExactly(false, false, true);
-        assertThat(tries).extracting(Delivery::idHeader).containsOnly(tries.get(0).idHeader());
-        assertThat(tries).extracting(t -> t.body().path("id").asText()).containsOnly(tries.get(0).idHeader());
-        await().atMost(SOON).until(() -> db.one("SELECT delivered_at FROM regression_delivery WHERE id = ?::uuid",
-                tries.get(0).idHeader()) != null);
-        assertThat(db.one("SELECT attempts FROM regression_delivery WHERE id = ?::uuid", tries.get(0).idHeader())).isEqualTo(3);
+        assertThat(tries)
+                .extracting(Delivery::idHeader)
+                .containsOnly(tries.get(0).idHeader());
+        assertThat(tries)
+                .extracting(t -> t.body().path("id").asText())
+                .containsOnly(tries.get(0).idHeader());
+        await().atMost(SOON)
+                .until(() -> db.one(
+                                "SELECT delivered_at FROM regression_delivery WHERE id = ?::uuid",
+                                tries.get(0).idHeader())
+                        != null);
+        assertThat(db.one(
+                        "SELECT attempts FROM regression_delivery WHERE id = ?::uuid",
+                        tries.get(0).idHeader()))
+                .isEqualTo(3);
     }
 
     @Test
@@ -73,8 +90,13 @@ class RegressionWebhookIT {
         TestAgent agent = TestAgent.register("hook-better");
         ComparisonKey key = Histories.freshKey();
         Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 110.0);
-        await().atMost(SOON).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
-        await().during(Duration.ofMillis(500)).atMost(SOON).until(() -> WebhookReceiver.forKey(key.id()).isEmpty());
-        assertThat(db.count("SELECT count(*) FROM regression_delivery WHERE payload->'change'->>'key_id' = ?", key.id())).isZero();
+        await().atMost(SOON)
+                .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+        await().during(Duration.ofMillis(500))
+                .atMost(SOON)
+                .until(() -> WebhookReceiver.forKey(key.id()).isEmpty());
+        assertThat(db.count(
+                        "SELECT count(*) FROM regression_delivery WHERE payload->'change'->>'key_id' = ?", key.id()))
+                .isZero();
     }
 }

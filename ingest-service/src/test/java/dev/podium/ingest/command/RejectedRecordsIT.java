@@ -64,19 +64,24 @@ class RejectedRecordsIT {
         String reason = "not the writer: run/" + victim + " is owned by agent '" + owner.agentId() + "'";
         JsonPath first = list(Map.of("reason", reason, "limit", "2"));
         assertThat(first.getList("rejected")).hasSize(2);
-        assertThat(first.getList("rejected.reason", String.class)).allSatisfy(r -> assertThat(r).startsWith(reason));
+        assertThat(first.getList("rejected.reason", String.class))
+                .allSatisfy(r -> assertThat(r).startsWith(reason));
         long next = first.getLong("next_after");
         JsonPath second = list(Map.of("reason", reason, "limit", "2", "after", Long.toString(next)));
         assertThat(second.getList("rejected")).hasSize(1);
         assertThat(second.get("next_after") == null).isTrue();
-        assertThat(List.of(first.getString("rejected[0].event_id"), first.getString("rejected[1].event_id"),
-                second.getString("rejected[0].event_id")))
-                .containsExactlyElementsOf(hijacks.stream().map(h -> h.eventId().toString()).toList());
+        assertThat(List.of(
+                        first.getString("rejected[0].event_id"),
+                        first.getString("rejected[1].event_id"),
+                        second.getString("rejected[0].event_id")))
+                .containsExactlyElementsOf(
+                        hijacks.stream().map(h -> h.eventId().toString()).toList());
         assertThat(second.getString("rejected[0].key_id")).isEqualTo(intruder.keyId());
         assertThat(second.getString("rejected[0].topic")).isEqualTo(TestAgent.EVENTS);
         assertThat(second.getBoolean("rejected[0].record.redrivable")).isTrue();
 
-        assertThat(list(Map.of("reason", reason, "topic", "some.other.topic")).getList("rejected")).isEmpty();
+        assertThat(list(Map.of("reason", reason, "topic", "some.other.topic")).getList("rejected"))
+                .isEmpty();
     }
 
     @Test
@@ -84,7 +89,8 @@ class RejectedRecordsIT {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("big");
         UUID run = UUID.randomUUID();
-        Envelope started = SampleEvents.runStarted(run, agent.agentId(), DEVICE, SampleEvents.referenceKey(18412), Instant.now());
+        Envelope started =
+                SampleEvents.runStarted(run, agent.agentId(), DEVICE, SampleEvents.referenceKey(18412), Instant.now());
         byte[] big = new String(agent.encode(started), StandardCharsets.UTF_8)
                 .replace("\"payload\":{", "\"payload\":{\"message\":\"" + "é".repeat(200_000) + "\",")
                 .getBytes(StandardCharsets.UTF_8);
@@ -92,8 +98,8 @@ class RejectedRecordsIT {
         ThreadLocalRandom.current().nextBytes(binary);
         binary[0] = (byte) 0xff;
         Kafka.send(List.of(agent.signedBytes(started.streamId(), big), agent.signedBytes(started.streamId(), binary)));
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) == 2);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) == 2);
 
         Map<String, Object> text = find(agent.keyId(), big.length);
         @SuppressWarnings("unchecked")
@@ -109,20 +115,30 @@ class RejectedRecordsIT {
         Map<String, Object> rawRecord = (Map<String, Object>) raw.get("record");
         assertThat(rawRecord.get("prefix")).isNull();
         assertThat((String) rawRecord.get("prefix_hex")).hasSize(512).startsWith("ff");
-        assertThat(raw.get("reason")).isEqualTo("invalid: $: not UTF-8 (records are JSON in UTF-8, without a byte order mark)");
+        assertThat(raw.get("reason"))
+                .isEqualTo("invalid: $: not UTF-8 (records are JSON in UTF-8, without a byte order mark)");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"limit=0", "limit=201", "limit=abc", "after=-1", "after=1e3"})
     void aBadPageIsRefused(String query) {
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/rejected?" + query).then().statusCode(400)
-                .contentType("application/problem+json").body("violations.field", contains(query.split("=")[0]));
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .get("/admin/rejected?" + query)
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("violations.field", contains(query.split("=")[0]));
     }
 
     @Test
     void listingNeedsANamedToken() {
         given().get("/admin/rejected").then().statusCode(401);
-        given().contentType(ContentType.JSON).body("{\"ids\":[1]}").post("/admin/rejected/redrive").then().statusCode(401);
+        given().contentType(ContentType.JSON)
+                .body("{\"ids\":[1]}")
+                .post("/admin/rejected/redrive")
+                .then()
+                .statusCode(401);
     }
 
     /**
@@ -134,26 +150,34 @@ class RejectedRecordsIT {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("redrive");
         UUID run = UUID.randomUUID();
-        List<Envelope> events = SampleEvents.completedRun(run, agent.agentId(), DEVICE, SampleEvents.referenceKey(18413),
-                Instant.now(), List.of(700.0, 701.0, 702.0));
+        List<Envelope> events = SampleEvents.completedRun(
+                run,
+                agent.agentId(),
+                DEVICE,
+                SampleEvents.referenceKey(18413),
+                Instant.now(),
+                List.of(700.0, 701.0, 702.0));
         sendAndAwaitStored(db, agent, events.subList(0, events.size() - 1));
         Envelope completed = events.get(events.size() - 1);
         byte[] bytes = agent.encode(completed);
-        long id = refusedEarlier(db, agent, completed, bytes, bytes.length,
-                "invalid: type: unknown event type 'RunCompleted'");
+        long id = refusedEarlier(
+                db, agent, completed, bytes, bytes.length, "invalid: type: unknown event type 'RunCompleted'");
 
         JsonPath first = redrive(List.of(id));
         assertThat(first.getString("redriven[0].outcome")).isEqualTo("stored");
-        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", completed.eventId())).isEqualTo(1);
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", completed.eventId()))
+                .isEqualTo(1);
         assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", run)).isEqualTo("completed");
         assertThat(db.one("SELECT mean FROM proj_result WHERE run_id = ?", run)).isEqualTo(701.0);
 
         JsonPath again = redrive(List.of(id, id));
         assertThat(again.getList("redriven")).hasSize(1);
         assertThat(again.getString("redriven[0].outcome")).isEqualTo("duplicate");
-        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", completed.eventId())).isEqualTo(1);
-        assertThat(db.rows("SELECT reason, redrive_outcome FROM rejected_event WHERE event_id = ?",
-                completed.eventId().toString()))
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", completed.eventId()))
+                .isEqualTo(1);
+        assertThat(db.rows(
+                        "SELECT reason, redrive_outcome FROM rejected_event WHERE event_id = ?",
+                        completed.eventId().toString()))
                 .containsExactly(List.of("invalid: type: unknown event type 'RunCompleted'", "duplicate"));
     }
 
@@ -165,9 +189,12 @@ class RejectedRecordsIT {
         TestAgent intruder = TestAgent.register("hijacker");
         UUID victim = completedRun(db, owner, 18414);
         List<String> runBefore = db.rows("SELECT r::text FROM proj_run r WHERE run_id = ?", victim).stream()
-                .map(r -> (String) r.get(0)).toList();
-        List<String> resultsBefore = db.rows("SELECT r::text FROM proj_result r WHERE run_id = ? ORDER BY metric", victim)
-                .stream().map(r -> (String) r.get(0)).toList();
+                .map(r -> (String) r.get(0))
+                .toList();
+        List<String> resultsBefore =
+                db.rows("SELECT r::text FROM proj_result r WHERE run_id = ? ORDER BY metric", victim).stream()
+                        .map(r -> (String) r.get(0))
+                        .toList();
         Envelope hijack = SampleEvents.runCompleted(victim, intruder.agentId(), 4, List.of(99999.0, 99999.0, 99999.0));
         Kafka.send(List.of(intruder.signed(hijack)));
         long id = awaitRejected(db, hijack);
@@ -178,15 +205,23 @@ class RejectedRecordsIT {
         assertThat(out.getString("redriven[0].reason")).isEqualTo(reason);
         assertThat(out.getString("redriven[1].outcome")).isEqualTo("unknown");
         assertThat(out.getInt("outcomes.rejected")).isEqualTo(1);
-        assertThat(db.count("SELECT count(*) FROM rejected_event WHERE event_id = ?", hijack.eventId().toString()))
+        assertThat(db.count(
+                        "SELECT count(*) FROM rejected_event WHERE event_id = ?",
+                        hijack.eventId().toString()))
                 .isEqualTo(1);
-        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", hijack.eventId())).isZero();
-        assertThat(db.rows("SELECT r::text FROM proj_run r WHERE run_id = ?", victim).stream().map(r -> (String) r.get(0)))
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", hijack.eventId()))
+                .isZero();
+        assertThat(db.rows("SELECT r::text FROM proj_run r WHERE run_id = ?", victim).stream()
+                        .map(r -> (String) r.get(0)))
                 .containsExactlyElementsOf(runBefore);
         assertThat(db.rows("SELECT r::text FROM proj_result r WHERE run_id = ? ORDER BY metric", victim).stream()
-                .map(r -> (String) r.get(0))).containsExactlyElementsOf(resultsBefore);
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/rejected?reason=" + reason.substring(0, 60))
-                .then().statusCode(200);
+                        .map(r -> (String) r.get(0)))
+                .containsExactlyElementsOf(resultsBefore);
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .get("/admin/rejected?reason=" + reason.substring(0, 60))
+                .then()
+                .statusCode(200);
     }
 
     /** A record its key no longer vouches for is refused on redrive, whatever its first reason was. */
@@ -195,14 +230,17 @@ class RejectedRecordsIT {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("revoked-since");
         UUID run = UUID.randomUUID();
-        Envelope started = SampleEvents.runStarted(run, agent.agentId(), DEVICE, SampleEvents.referenceKey(18415), Instant.now());
+        Envelope started =
+                SampleEvents.runStarted(run, agent.agentId(), DEVICE, SampleEvents.referenceKey(18415), Instant.now());
         byte[] bytes = agent.encode(started);
-        long id = refusedEarlier(db, agent, started, bytes, bytes.length, "invalid: type: unknown event type 'RunStarted'");
+        long id = refusedEarlier(
+                db, agent, started, bytes, bytes.length, "invalid: type: unknown event type 'RunStarted'");
         agent.revoke();
         JsonPath out = redrive(List.of(id));
         assertThat(out.getString("redriven[0].outcome")).isEqualTo("rejected");
         assertThat(out.getString("redriven[0].reason")).isEqualTo("forged: key " + agent.keyId() + " is revoked");
-        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", started.eventId())).isZero();
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", started.eventId()))
+                .isZero();
     }
 
     /** A row that keeps only a prefix of its record cannot be fed back, and says so. */
@@ -210,47 +248,90 @@ class RejectedRecordsIT {
     void aRecordKeptOnlyAsAPrefixIsNotRedrivable() {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("prefix");
-        Envelope started = SampleEvents.runStarted(UUID.randomUUID(), agent.agentId(), DEVICE,
-                SampleEvents.referenceKey(18416), Instant.now());
+        Envelope started = SampleEvents.runStarted(
+                UUID.randomUUID(), agent.agentId(), DEVICE, SampleEvents.referenceKey(18416), Instant.now());
         byte[] bytes = agent.encode(started);
-        long id = refusedEarlier(db, agent, started, java.util.Arrays.copyOf(bytes, 64), 3_000_000,
+        long id = refusedEarlier(
+                db,
+                agent,
+                started,
+                java.util.Arrays.copyOf(bytes, 64),
+                3_000_000,
                 "invalid: $: record of 3000000 bytes is over the limit of 1048576 bytes");
         JsonPath out = redrive(List.of(id));
         assertThat(out.getString("redriven[0].outcome")).isEqualTo("not redrivable");
         assertThat(out.getString("redriven[0].reason")).isEqualTo("only 64 of its 3000000 bytes were kept");
-        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", started.eventId())).isZero();
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE event_id = ?", started.eventId()))
+                .isZero();
         Map<String, Object> listed = find(agent.keyId(), 3_000_000);
-        assertThat(listed.get("record")).isEqualTo(Map.of("bytes", 3_000_000, "kept_bytes", 64,
-                "sha256_of_kept", EventCodec.contentHash(java.util.Arrays.copyOf(bytes, 64)), "prefix_bytes", 64,
-                "prefix", new String(bytes, 0, 64, StandardCharsets.UTF_8), "redrivable", false));
+        assertThat(listed.get("record"))
+                .isEqualTo(Map.of(
+                        "bytes",
+                        3_000_000,
+                        "kept_bytes",
+                        64,
+                        "sha256_of_kept",
+                        EventCodec.contentHash(java.util.Arrays.copyOf(bytes, 64)),
+                        "prefix_bytes",
+                        64,
+                        "prefix",
+                        new String(bytes, 0, 64, StandardCharsets.UTF_8),
+                        "redrivable",
+                        false));
     }
 
     /** Each bad body and the one field its answer names. */
     static Stream<Arguments> badRedrives() {
-        return Stream.of(Arguments.of("", "$"), Arguments.of("{}", "ids"), Arguments.of("{\"ids\": []}", "ids"),
-                Arguments.of("{\"ids\": 5}", "ids"), Arguments.of("{\"ids\": [\"5\"]}", "ids[0]"),
-                Arguments.of("{\"ids\": [-1]}", "ids[0]"), Arguments.of("{\"ids\": [1.5]}", "ids[0]"),
-                Arguments.of("{\"ids\": [null]}", "ids[0]"), Arguments.of("not json", "$"),
+        return Stream.of(
+                Arguments.of("", "$"),
+                Arguments.of("{}", "ids"),
+                Arguments.of("{\"ids\": []}", "ids"),
+                Arguments.of("{\"ids\": 5}", "ids"),
+                Arguments.of("{\"ids\": [\"5\"]}", "ids[0]"),
+                Arguments.of("{\"ids\": [-1]}", "ids[0]"),
+                Arguments.of("{\"ids\": [1.5]}", "ids[0]"),
+                Arguments.of("{\"ids\": [null]}", "ids[0]"),
+                Arguments.of("not json", "$"),
                 Arguments.of("{\"ids\": [1], \"all\": true}", "all"));
     }
 
     @ParameterizedTest
     @MethodSource("badRedrives")
     void aBadRedriveRequestIsRefused(String body, String field) {
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(body)
-                .post("/admin/rejected/redrive").then().statusCode(400).contentType("application/problem+json")
-                .body("violations", hasSize(1)).body("violations[0].field", equalTo(field));
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .contentType(ContentType.JSON)
+                .body(body)
+                .post("/admin/rejected/redrive")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("violations", hasSize(1))
+                .body("violations[0].field", equalTo(field));
     }
 
     @Test
     void aRedriveOfMoreThanAHundredIdsIsRefused() {
-        List<Long> ids = java.util.stream.LongStream.rangeClosed(1, RedriveRequest.MAX_IDS + 1).boxed().toList();
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(Map.of("ids", ids))
-                .post("/admin/rejected/redrive").then().statusCode(400)
-                .body("violations", hasSize(1)).body("violations[0].field", equalTo("ids"))
+        List<Long> ids = java.util.stream.LongStream.rangeClosed(1, RedriveRequest.MAX_IDS + 1)
+                .boxed()
+                .toList();
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .contentType(ContentType.JSON)
+                .body(Map.of("ids", ids))
+                .post("/admin/rejected/redrive")
+                .then()
+                .statusCode(400)
+                .body("violations", hasSize(1))
+                .body("violations[0].field", equalTo("ids"))
                 .body("violations[0].message", equalTo("at most 100 per request"));
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).get("/admin/rejected?limit=1&after=" + Long.MAX_VALUE)
-                .then().statusCode(200).body("rejected", hasSize(0)).body("next_after", nullValue());
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .get("/admin/rejected?limit=1&after=" + Long.MAX_VALUE)
+                .then()
+                .statusCode(200)
+                .body("rejected", hasSize(0))
+                .body("next_after", nullValue());
     }
 
     // ---- helpers
@@ -260,41 +341,78 @@ class RejectedRecordsIT {
         byte[] whole = agent.encode(e);
         String signature = EventSigner.sign(whole, EventSigner.secretBytes(agent.secret()));
         long offset = 9_000_000_000L + ThreadLocalRandom.current().nextLong(1_000_000_000L);
-        return ((Number) db.one("""
+        return ((Number) db.one(
+                        """
                 INSERT INTO rejected_event (topic, kafka_partition, kafka_offset, reason, key_id, event_id, stream_id,
                                             record, record_bytes, signature)
-                VALUES ('podium.events', 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""", offset, reason, agent.keyId(),
-                e.eventId().toString(), e.streamId(), kept, size, signature)).longValue();
+                VALUES ('podium.events', 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                        offset,
+                        reason,
+                        agent.keyId(),
+                        e.eventId().toString(),
+                        e.streamId(),
+                        kept,
+                        size,
+                        signature))
+                .longValue();
     }
 
     /** A completed run of {@code owner}'s, stored. */
     private static UUID completedRun(Db db, TestAgent owner, int key) {
         UUID run = UUID.randomUUID();
-        sendAndAwaitStored(db, owner, SampleEvents.completedRun(run, owner.agentId(), DEVICE, SampleEvents.referenceKey(key),
-                Instant.now(), List.of(500.0, 501.0, 502.0)));
+        sendAndAwaitStored(
+                db,
+                owner,
+                SampleEvents.completedRun(
+                        run,
+                        owner.agentId(),
+                        DEVICE,
+                        SampleEvents.referenceKey(key),
+                        Instant.now(),
+                        List.of(500.0, 501.0, 502.0)));
         return run;
     }
 
     private static void sendAndAwaitStored(Db db, TestAgent agent, List<Envelope> events) {
         Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) >= events.size());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                        >= events.size());
     }
 
     private static long awaitRejected(Db db, Envelope e) {
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                db.count("SELECT count(*) FROM rejected_event WHERE event_id = ?", e.eventId().toString()) == 1);
-        return ((Number) db.one("SELECT id FROM rejected_event WHERE event_id = ?", e.eventId().toString())).longValue();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count(
+                                "SELECT count(*) FROM rejected_event WHERE event_id = ?",
+                                e.eventId().toString())
+                        == 1);
+        return ((Number) db.one(
+                        "SELECT id FROM rejected_event WHERE event_id = ?",
+                        e.eventId().toString()))
+                .longValue();
     }
 
     private static JsonPath list(Map<String, String> query) {
-        return given().auth().oauth2(TestAgent.ADMIN_TOKEN).queryParams(query).get("/admin/rejected")
-                .then().statusCode(200).extract().jsonPath();
+        return given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .queryParams(query)
+                .get("/admin/rejected")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     private static JsonPath redrive(List<Long> ids) {
-        return given().auth().oauth2(TestAgent.ADMIN_TOKEN).contentType(ContentType.JSON).body(Map.of("ids", ids))
-                .post("/admin/rejected/redrive").then().statusCode(200).extract().jsonPath();
+        return given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .contentType(ContentType.JSON)
+                .body(Map.of("ids", ids))
+                .post("/admin/rejected/redrive")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     /** The listed refusal of this key with a record of that size, paging through the whole list. */

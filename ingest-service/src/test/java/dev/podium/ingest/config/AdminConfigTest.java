@@ -13,15 +13,15 @@ class AdminConfigTest {
     private static AdminConfig load(Map<String, String> properties) {
         SmallRyeConfig config = new SmallRyeConfigBuilder()
                 .withMapping(AdminConfig.class)
-                .withSources(new MapBackedConfigSource("test", properties) {
-                })
+                .withSources(new MapBackedConfigSource("test", properties) {})
                 .build();
         return config.getConfigMapping(AdminConfig.class);
     }
 
     @Test
     void tokensAreReadWithTheirNames() {
-        assertThat(load(Map.of("podium.admin.tokens.ops", "a", "podium.admin.tokens.ci", "b")).tokens())
+        assertThat(load(Map.of("podium.admin.tokens.ops", "a", "podium.admin.tokens.ci", "b"))
+                        .tokens())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("ops", "a", "ci", "b"));
     }
 

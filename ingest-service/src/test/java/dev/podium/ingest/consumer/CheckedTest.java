@@ -19,7 +19,9 @@ class CheckedTest {
 
     @Test
     void twoHalvesCheckedApartJoinInPollOrder() {
-        var head = new BatchProcessor.Checked(List.of(record(1), record(2)), List.of(refused(1), refused(2)),
+        var head = new BatchProcessor.Checked(
+                List.of(record(1), record(2)),
+                List.of(refused(1), refused(2)),
                 java.util.Arrays.asList(null, "{\"b\":2}"));
         var tail = new BatchProcessor.Checked(List.of(record(3)), List.of(refused(3)), java.util.Arrays.asList("{}"));
 

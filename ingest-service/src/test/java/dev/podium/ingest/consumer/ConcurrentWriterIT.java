@@ -51,11 +51,13 @@ class ConcurrentWriterIT {
         TestAgent agent = TestAgent.register("race");
         ComparisonKey key = SampleEvents.referenceKey(7401);
         List<Double> values = List.of(100.0, 101.5, 99.0);
-        List<Envelope> events = SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), DEVICE, key, Instant.now(), values);
+        List<Envelope> events =
+                SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), DEVICE, key, Instant.now(), values);
         BatchProcessor.Checked batch = processor.check(records(agent, events));
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try (Connection other = dataSource.getConnection()) {
-            // The other instance inserts the row this batch is about to create, and commits while the batch waits for it.
+            // The other instance inserts the row this batch is about to create, and commits while the batch waits for
+            // it.
             other.setAutoCommit(false);
             try (PreparedStatement ps = other.prepareStatement("""
                     INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean)
@@ -68,8 +70,10 @@ class ConcurrentWriterIT {
                 ps.executeUpdate();
             }
             Future<BatchProcessor.Result> written = writer.submit(() -> processor.process(batch));
-            await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'") > 0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> db.count(
+                                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                            > 0);
             other.commit();
 
             BatchProcessor.Result result = written.get(60, TimeUnit.SECONDS);
@@ -78,10 +82,15 @@ class ConcurrentWriterIT {
         } finally {
             writer.shutdownNow();
         }
-        RunMeans.Figures expected = RunMeans.of(List.of(Statistics.of(values).mean())).figures();
-        assertThat(db.rows("SELECT runs, mean FROM proj_leaderboard_row WHERE key_id = ? AND device_id = ?", key.id(), DEVICE))
+        RunMeans.Figures expected =
+                RunMeans.of(List.of(Statistics.of(values).mean())).figures();
+        assertThat(db.rows(
+                        "SELECT runs, mean FROM proj_leaderboard_row WHERE key_id = ? AND device_id = ?",
+                        key.id(),
+                        DEVICE))
                 .containsExactly(List.of(1, expected.mean()));
-        assertThat(db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId())).isZero();
+        assertThat(db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()))
+                .isZero();
     }
 
     /** The records as the consumer would poll them, at offsets no other test uses. */
@@ -90,8 +99,18 @@ class ConcurrentWriterIT {
         long offset = 1_000_000_000L + (System.nanoTime() & 0xffffff);
         for (Envelope e : events) {
             ProducerRecord<byte[], byte[]> p = agent.signed(e);
-            out.add(new ConsumerRecord<>(p.topic(), 0, offset++, System.currentTimeMillis(), TimestampType.CREATE_TIME,
-                    p.key().length, p.value().length, p.key(), p.value(), p.headers(), Optional.empty()));
+            out.add(new ConsumerRecord<>(
+                    p.topic(),
+                    0,
+                    offset++,
+                    System.currentTimeMillis(),
+                    TimestampType.CREATE_TIME,
+                    p.key().length,
+                    p.value().length,
+                    p.key(),
+                    p.value(),
+                    p.headers(),
+                    Optional.empty()));
         }
         return out;
     }

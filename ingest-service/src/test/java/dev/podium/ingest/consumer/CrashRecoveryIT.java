@@ -55,8 +55,13 @@ class CrashRecoveryIT {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         List<Envelope> valid = new ArrayList<>();
         for (int i = 0; i < RUNS; i++) {
-            valid.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "nvidia-h100-sxm-80gb",
-                    SampleEvents.referenceKey(i % 3), Instant.now(), List.of(100.0 + i, 101.0 + i, 102.0 + i)));
+            valid.addAll(SampleEvents.completedRun(
+                    UUID.randomUUID(),
+                    agent.agentId(),
+                    "nvidia-h100-sxm-80gb",
+                    SampleEvents.referenceKey(i % 3),
+                    Instant.now(),
+                    List.of(100.0 + i, 101.0 + i, 102.0 + i)));
         }
         valid.forEach(e -> records.add(agent.signed(e)));
         for (int i = 0; i < DUPLICATES; i++) {
@@ -69,25 +74,36 @@ class CrashRecoveryIT {
         crash.arm(stage);
         Kafka.send(records);
         // The simulated crash is an uncaught Error on the consumer thread: that is the point, not a test failure.
-        await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(60))
+        await().dontCatchUncaughtExceptions()
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> crash.fired() && !consumer.isRunning());
 
         consumer.start();
-        await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() ->
-                db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == valid.size()
+        await().dontCatchUncaughtExceptions()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                                == valid.size()
                         && db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) == BAD
-                        && db.count("SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
-                                agent.agentId()) == RUNS
+                        && db.count(
+                                        "SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                                        agent.agentId())
+                                == RUNS
                         && dlqOffsets(agent).size() == BAD);
 
         assertThat(db.count("SELECT count(DISTINCT event_id) FROM event_store WHERE writer = ?", agent.agentId()))
                 .isEqualTo(valid.size());
-        assertThat(db.count("SELECT count(*) FROM proj_run WHERE agent_id = ? AND status = 'completed'", agent.agentId()))
+        assertThat(db.count(
+                        "SELECT count(*) FROM proj_run WHERE agent_id = ? AND status = 'completed'", agent.agentId()))
                 .isEqualTo(RUNS);
-        assertThat(db.count("SELECT count(*) FROM proj_run_series s JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
-                agent.agentId())).isEqualTo(RUNS);
-        assertThat(db.count("SELECT count(*) FROM rejected_event WHERE key_id = ? AND reason LIKE 'invalid: $: malformed JSON%'",
-                agent.keyId())).isEqualTo(BAD);
+        assertThat(db.count(
+                        "SELECT count(*) FROM proj_run_series s JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                        agent.agentId()))
+                .isEqualTo(RUNS);
+        assertThat(db.count(
+                        "SELECT count(*) FROM rejected_event WHERE key_id = ? AND reason LIKE 'invalid: $: malformed JSON%'",
+                        agent.keyId()))
+                .isEqualTo(BAD);
         assertThat(consumer.isRunning()).isTrue();
     }
 
@@ -97,15 +113,24 @@ class CrashRecoveryIT {
         TestAgent agent = TestAgent.register("retry");
         List<Envelope> valid = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            valid.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "intel-gaudi2",
-                    SampleEvents.referenceKey(0), Instant.now(), List.of(1.0 + i, 2.0, 3.0)));
+            valid.addAll(SampleEvents.completedRun(
+                    UUID.randomUUID(),
+                    agent.agentId(),
+                    "intel-gaudi2",
+                    SampleEvents.referenceKey(0),
+                    Instant.now(),
+                    List.of(1.0 + i, 2.0, 3.0)));
         }
         crash.failOnce(CrashPoint.Stage.BEFORE_OFFSET_COMMIT);
         Kafka.send(valid.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60)).until(() -> crash.fired()
-                && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == valid.size()
-                && db.count("SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
-                        agent.agentId()) == 10);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> crash.fired()
+                        && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                                == valid.size()
+                        && db.count(
+                                        "SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                                        agent.agentId())
+                                == 10);
         assertThat(consumer.isRunning()).isTrue();
     }
 
@@ -119,22 +144,34 @@ class CrashRecoveryIT {
         TestAgent agent = TestAgent.register("pipeline");
         List<Envelope> valid = new ArrayList<>();
         for (int i = 0; i < 700; i++) {
-            valid.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "amd-mi300x",
-                    SampleEvents.referenceKey(i % 3), Instant.now(), List.of(10.0 + i, 11.0, 12.0)));
+            valid.addAll(SampleEvents.completedRun(
+                    UUID.randomUUID(),
+                    agent.agentId(),
+                    "amd-mi300x",
+                    SampleEvents.referenceKey(i % 3),
+                    Instant.now(),
+                    List.of(10.0 + i, 11.0, 12.0)));
         }
         consumer.stop();
         Kafka.send(valid.stream().map(agent::signed).toList());
         crash.failOnce(CrashPoint.Stage.BEFORE_OFFSET_COMMIT, 1);
         consumer.start();
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> crash.fired()
-                && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == valid.size()
-                && db.count("SELECT count(*) FROM proj_run WHERE agent_id = ? AND status = 'completed'",
-                        agent.agentId()) == 700);
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> crash.fired()
+                        && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                                == valid.size()
+                        && db.count(
+                                        "SELECT count(*) FROM proj_run WHERE agent_id = ? AND status = 'completed'",
+                                        agent.agentId())
+                                == 700);
 
         assertThat(db.count("SELECT count(DISTINCT event_id) FROM event_store WHERE writer = ?", agent.agentId()))
                 .isEqualTo(valid.size());
-        assertThat(db.count("SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
-                agent.agentId())).isEqualTo(700);
+        assertThat(db.count(
+                        "SELECT count(*) FROM proj_result m JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                        agent.agentId()))
+                .isEqualTo(700);
         // Positions follow offsets within each partition: no batch overtook the one before it.
         assertThat(db.count("""
                 SELECT count(*) FROM (SELECT position, lag(position) OVER (PARTITION BY kafka_partition ORDER BY kafka_offset)
@@ -149,16 +186,24 @@ class CrashRecoveryIT {
         TestAgent agent = TestAgent.register("dataerror");
         List<Envelope> valid = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            valid.addAll(SampleEvents.completedRun(UUID.randomUUID(), agent.agentId(), "intel-gaudi2",
-                    SampleEvents.referenceKey(0), Instant.now(), List.of(1.0 + i, 2.0, 3.0)));
+            valid.addAll(SampleEvents.completedRun(
+                    UUID.randomUUID(),
+                    agent.agentId(),
+                    "intel-gaudi2",
+                    SampleEvents.referenceKey(0),
+                    Instant.now(),
+                    List.of(1.0 + i, 2.0, 3.0)));
         }
         // The whole batch fails, then the first record retried alone fails too: only that one may be refused.
         crash.dataErrors(CrashPoint.Stage.BEFORE_DB_COMMIT, 2);
         Kafka.send(valid.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> crash.fired()
-                && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == valid.size() - 1
-                && db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) == 1
-                && dlqOffsets(agent).size() == 1);
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> crash.fired()
+                        && db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                                == valid.size() - 1
+                        && db.count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) == 1
+                        && dlqOffsets(agent).size() == 1);
         assertThat(db.one("SELECT reason FROM rejected_event WHERE key_id = ?", agent.keyId()))
                 .isEqualTo("invalid: cannot be stored (SQLSTATE 22P02)");
         assertThat(consumer.isRunning()).isTrue();
@@ -177,9 +222,11 @@ class CrashRecoveryIT {
         List<ConsumerRecord<byte[], byte[]>> all = Kafka.readAll("podium.events.dlq");
         return all.stream()
                 .filter(r -> r.headers().lastHeader("podium-key-id") != null
-                        && agent.keyId().equals(new String(r.headers().lastHeader("podium-key-id").value(),
-                                StandardCharsets.UTF_8)))
-                .map(r -> new String(r.headers().lastHeader(DlqPublisher.PARTITION).value(), StandardCharsets.UTF_8) + "@"
+                        && agent.keyId()
+                                .equals(new String(
+                                        r.headers().lastHeader("podium-key-id").value(), StandardCharsets.UTF_8)))
+                .map(r -> new String(
+                                r.headers().lastHeader(DlqPublisher.PARTITION).value(), StandardCharsets.UTF_8) + "@"
                         + new String(r.headers().lastHeader(DlqPublisher.OFFSET).value(), StandardCharsets.UTF_8))
                 .collect(Collectors.toSet());
     }

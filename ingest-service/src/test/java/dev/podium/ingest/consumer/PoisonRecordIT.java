@@ -20,7 +20,6 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -60,18 +59,22 @@ class PoisonRecordIT {
     }
 
     @Test
-    void aThreeMegabyteGzipRecordIsRefusedWithABoundedCopyAndTheNextRecordIsCommittedWithinFiveSeconds() throws Exception {
+    void aThreeMegabyteGzipRecordIsRefusedWithABoundedCopyAndTheNextRecordIsCommittedWithinFiveSeconds()
+            throws Exception {
         TestAgent agent = TestAgent.register("poison");
         Envelope next = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
         byte[] big = padded(agent, 3_000_000, new Random(7));
         // random hex compresses to about half: the broker takes it only with a limit above 1 MiB
         Kafka.setTopicConfig(EVENTS, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(8 * 1024 * 1024));
         try {
-            List<RecordMetadata> sent = Kafka.sendGzip(List.of(agent.signedBytes(next.streamId(), big),
-                    agent.signed(next)), 8 * 1024 * 1024);
+            List<RecordMetadata> sent = Kafka.sendGzip(
+                    List.of(agent.signedBytes(next.streamId(), big), agent.signed(next)), 8 * 1024 * 1024);
             assertNextIsCommittedWithinFiveSeconds(next, sent.get(1));
-            assertBoundedRefusal(agent, sent.get(0), big, "invalid: $: record of 3000000 bytes is over the limit of "
-                    + "1048576 bytes");
+            assertBoundedRefusal(
+                    agent,
+                    sent.get(0),
+                    big,
+                    "invalid: $: record of 3000000 bytes is over the limit of " + "1048576 bytes");
         } finally {
             Kafka.setTopicConfig(EVENTS, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB);
         }
@@ -83,11 +86,14 @@ class PoisonRecordIT {
         Envelope next = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
         // 32 MB of one letter: a few tens of KB on the wire, under the topic's default 1 MiB
         byte[] bomb = padded(agent, 32_000_000, null);
-        List<RecordMetadata> sent = Kafka.sendGzip(List.of(agent.signedBytes(next.streamId(), bomb),
-                agent.signed(next)), 40 * 1024 * 1024);
+        List<RecordMetadata> sent =
+                Kafka.sendGzip(List.of(agent.signedBytes(next.streamId(), bomb), agent.signed(next)), 40 * 1024 * 1024);
         assertNextIsCommittedWithinFiveSeconds(next, sent.get(1));
-        assertBoundedRefusal(agent, sent.get(0), bomb, "invalid: $: record of 32000000 bytes is over the limit of "
-                + "1048576 bytes");
+        assertBoundedRefusal(
+                agent,
+                sent.get(0),
+                bomb,
+                "invalid: $: record of 32000000 bytes is over the limit of " + "1048576 bytes");
     }
 
     @Test
@@ -97,11 +103,17 @@ class PoisonRecordIT {
         byte[] junk = "not an event".getBytes(StandardCharsets.UTF_8);
         Kafka.setTopicConfig(DLQ, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "200");
         try {
-            List<RecordMetadata> sent = Kafka.send(List.of(agent.signedBytes(next.streamId(), junk), agent.signed(next)));
+            List<RecordMetadata> sent =
+                    Kafka.send(List.of(agent.signedBytes(next.streamId(), junk), agent.signed(next)));
             assertNextIsCommittedWithinFiveSeconds(next, sent.get(1));
-            List<Object> row = db().rows("""
+            List<Object> row = db().rows(
+                            """
                     SELECT reason, dlq_error FROM rejected_event WHERE key_id = ? AND kafka_partition = ?
-                      AND kafka_offset = ?""", agent.keyId(), sent.get(0).partition(), sent.get(0).offset()).get(0);
+                      AND kafka_offset = ?""",
+                            agent.keyId(),
+                            sent.get(0).partition(),
+                            sent.get(0).offset())
+                    .get(0);
             assertThat((String) row.get(0)).startsWith("invalid: $: malformed JSON");
             assertThat((String) row.get(1)).contains("RecordTooLargeException");
         } finally {
@@ -114,8 +126,8 @@ class PoisonRecordIT {
         TestAgent agent = TestAgent.register("reset");
         List<ProducerRecord<byte[], byte[]>> hostile = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            hostile.add(agent.signedBytes("run/" + SampleEvents.uuid("reset-" + i),
-                    ("not an event " + i).getBytes(StandardCharsets.UTF_8)));
+            hostile.add(agent.signedBytes(
+                    "run/" + SampleEvents.uuid("reset-" + i), ("not an event " + i).getBytes(StandardCharsets.UTF_8)));
         }
         Map<String, String> configs = Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ONE_MIB);
         try {
@@ -126,13 +138,16 @@ class PoisonRecordIT {
                 consumer.start();
                 Kafka.send(hostile);
                 long expected = round * hostile.size();
-                await().atMost(Duration.ofSeconds(90)).until(() ->
-                        db().count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()) >= expected);
+                await().atMost(Duration.ofSeconds(90))
+                        .until(() -> db().count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId())
+                                >= expected);
             }
             assertThat(db().count("SELECT count(*) FROM rejected_event WHERE key_id = ?", agent.keyId()))
                     .isEqualTo(2L * hostile.size());
-            assertThat(db().count("SELECT count(DISTINCT topic_id) FROM rejected_event WHERE key_id = ?",
-                    agent.keyId())).isEqualTo(2);
+            assertThat(db().count(
+                                    "SELECT count(DISTINCT topic_id) FROM rejected_event WHERE key_id = ?",
+                                    agent.keyId()))
+                    .isEqualTo(2);
         } finally {
             // DLQ records of earlier incarnations name the same offsets as the records other tests send next
             Kafka.recreate(DLQ, 3, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(3 * 1024 * 1024)));
@@ -146,33 +161,41 @@ class PoisonRecordIT {
         crash.failAlways(CrashPoint.Stage.BEFORE_DB_COMMIT);
         try {
             Kafka.send(List.of(agent.signed(e)));
-            await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 503);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> given().get("/q/health/ready").statusCode() == 503);
             given().get("/q/health/ready").then().statusCode(503);
-            assertThat(given().get("/q/health/ready").jsonPath()
-                    .getBoolean("checks.find { it.name == 'kafka' }.data.'event-consumer-stalled'")).isTrue();
+            assertThat(given().get("/q/health/ready")
+                            .jsonPath()
+                            .getBoolean("checks.find { it.name == 'kafka' }.data.'event-consumer-stalled'"))
+                    .isTrue();
         } finally {
             crash.stopFailing();
         }
-        await().atMost(Duration.ofSeconds(60)).until(() -> given().get("/q/health/ready").statusCode() == 200
-                && stored(e));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> given().get("/q/health/ready").statusCode() == 200 && stored(e));
     }
 
     /** From the acknowledgement of the send: stored, and its offset committed for the ingest group. */
     private void assertNextIsCommittedWithinFiveSeconds(Envelope next, RecordMetadata at) {
         TopicPartition tp = new TopicPartition(at.topic(), at.partition());
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() ->
-                stored(next) && Kafka.committed("podium-ingest", tp) > at.offset());
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> stored(next) && Kafka.committed("podium-ingest", tp) > at.offset());
     }
 
-    private void assertBoundedRefusal(TestAgent agent, RecordMetadata at, byte[] value, String reason) throws Exception {
-        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value));
-        List<Object> row = db().rows("""
+    private void assertBoundedRefusal(TestAgent agent, RecordMetadata at, byte[] value, String reason)
+            throws Exception {
+        String sha =
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value));
+        List<Object> row =
+                db().rows("""
                 SELECT reason, record_bytes, length(record), record_truncated, record_sha256 FROM rejected_event
-                WHERE key_id = ? AND kafka_partition = ? AND kafka_offset = ?""", agent.keyId(), at.partition(),
-                at.offset()).get(0);
+                WHERE key_id = ? AND kafka_partition = ? AND kafka_offset = ?""", agent.keyId(), at.partition(), at.offset()).get(0);
         assertThat(row).containsExactly(reason, value.length, RecordCopy.PREFIX_BYTES, true, sha);
         ConsumerRecord<byte[], byte[]> letter = Kafka.readAll(DLQ).stream()
-                .filter(r -> sha.equals(header(r, DlqPublisher.SHA256))).findFirst().orElseThrow();
+                .filter(r -> sha.equals(header(r, DlqPublisher.SHA256)))
+                .findFirst()
+                .orElseThrow();
         assertThat(letter.value()).hasSize(RecordCopy.PREFIX_BYTES);
         assertThat(header(letter, DlqPublisher.ORIGINAL_BYTES)).isEqualTo(Integer.toString(value.length));
         assertThat(header(letter, DlqPublisher.REASON)).isEqualTo(reason);

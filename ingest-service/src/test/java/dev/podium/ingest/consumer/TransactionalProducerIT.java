@@ -53,14 +53,22 @@ class TransactionalProducerIT {
         Kafka.send(List.of(agent.signed(plain)));
         await().atMost(Duration.ofSeconds(30)).until(() -> stored(db, plain) && stored(db, committed));
         assertThat(stored(db, aborted)).isFalse();
-        assertThat(db.count("SELECT count(*) FROM rejected_event WHERE event_id = ?", aborted.eventId().toString()))
+        assertThat(db.count(
+                        "SELECT count(*) FROM rejected_event WHERE event_id = ?",
+                        aborted.eventId().toString()))
                 .isZero();
     }
 
     /** An AgentRegistered of the stream's own boot: identity binding refuses one that names another boot. */
     private static Envelope onStream(TestAgent agent, StreamId stream, UUID boot, long seq) {
-        return Envelope.of(UUID.randomUUID(), stream, seq, agent.agentId(), Instant.now(), SampleEvents.agentRegistered(
-                agent.agentId(), boot, "intel-gaudi2", Instant.now()).payload());
+        return Envelope.of(
+                UUID.randomUUID(),
+                stream,
+                seq,
+                agent.agentId(),
+                Instant.now(),
+                SampleEvents.agentRegistered(agent.agentId(), boot, "intel-gaudi2", Instant.now())
+                        .payload());
     }
 
     private static boolean stored(Db db, Envelope e) {

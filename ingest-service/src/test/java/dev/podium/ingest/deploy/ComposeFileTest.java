@@ -37,8 +37,13 @@ class ComposeFileTest {
     private static final Path COMPOSE = ROOT.resolve("docker-compose.yml");
 
     /** The secrets docker-compose.yml must be given: none has a default. */
-    private static final List<String> SECRETS = List.of("PODIUM_MASTER_KEY", "PODIUM_ADMIN_TOKEN", "POSTGRES_PASSWORD",
-            "PODIUM_QUERY_DB_PASSWORD", "PODIUM_KAFKA_ADMIN_PASSWORD", "PODIUM_KAFKA_AGENT_PASSWORD",
+    private static final List<String> SECRETS = List.of(
+            "PODIUM_MASTER_KEY",
+            "PODIUM_ADMIN_TOKEN",
+            "POSTGRES_PASSWORD",
+            "PODIUM_QUERY_DB_PASSWORD",
+            "PODIUM_KAFKA_ADMIN_PASSWORD",
+            "PODIUM_KAFKA_AGENT_PASSWORD",
             "PODIUM_KAFKA_INGEST_PASSWORD");
 
     @Test
@@ -60,33 +65,39 @@ class ComposeFileTest {
             assertThat(c.output()).as("the refusal names " + missing).contains(missing);
         }
         String file = Files.readString(COMPOSE);
-        Matcher defaulted = Pattern.compile("\\$\\{([A-Z0-9_]*(PASSWORD|MASTER_KEY|TOKEN)[A-Z0-9_]*):-").matcher(file);
-        assertThat(defaulted.find()).as("a secret with a default value: %s", defaulted.results().toList()).isFalse();
+        Matcher defaulted = Pattern.compile("\\$\\{([A-Z0-9_]*(PASSWORD|MASTER_KEY|TOKEN)[A-Z0-9_]*):-")
+                .matcher(file);
+        assertThat(defaulted.find())
+                .as("a secret with a default value: %s", defaulted.results().toList())
+                .isFalse();
     }
 
     @Test
     void publishedPortsListenOnLoopbackOnly() throws IOException {
-        JsonNode services = new ObjectMapper(new YAMLFactory()).readTree(COMPOSE.toFile()).path("services");
+        JsonNode services =
+                new ObjectMapper(new YAMLFactory()).readTree(COMPOSE.toFile()).path("services");
         List<String> ports = new ArrayList<>();
         services.forEach(s -> s.path("ports").forEach(p -> ports.add(p.asText())));
         assertThat(ports).isNotEmpty().allSatisfy(p -> assertThat(p).startsWith("127.0.0.1:"));
     }
 
-    private record Config(int exit, String output) {
-    }
+    private record Config(int exit, String output) {}
 
     /** docker-compose config -q with only these variables in its environment and an empty env file (no .env). */
     private static Config config(Map<String, String> variables) throws Exception {
         Path empty = Files.createTempFile("podium-compose", ".env");
         try {
-            ProcessBuilder pb = new ProcessBuilder("docker-compose", "--env-file", empty.toString(), "-f",
-                    COMPOSE.toString(), "config", "-q").redirectErrorStream(true);
+            ProcessBuilder pb = new ProcessBuilder(
+                            "docker-compose", "--env-file", empty.toString(), "-f", COMPOSE.toString(), "config", "-q")
+                    .redirectErrorStream(true);
             Map<String, String> env = pb.environment();
             env.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("HOME"));
             env.putAll(variables);
             Process p = pb.start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("docker-compose config finished").isTrue();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS))
+                    .as("docker-compose config finished")
+                    .isTrue();
             return new Config(p.exitValue(), out);
         } finally {
             Files.deleteIfExists(empty);
@@ -95,15 +106,18 @@ class ComposeFileTest {
 
     @Test
     void everyVariableGivenToIngestServiceIsOneItReads() throws IOException {
-        Set<String> known = propertiesFileNames(ROOT.resolve("ingest-service/src/main/resources/application.properties"));
+        Set<String> known =
+                propertiesFileNames(ROOT.resolve("ingest-service/src/main/resources/application.properties"));
         mappingNames(IngestConfig.class, known);
-        Set<String> prefixes = Set.of(envForm(AdminConfig.class.getAnnotation(ConfigMapping.class).prefix() + ".tokens."));
+        Set<String> prefixes = Set.of(
+                envForm(AdminConfig.class.getAnnotation(ConfigMapping.class).prefix() + ".tokens."));
         assertEveryVariableIsRead("ingest-service", known, prefixes);
     }
 
     @Test
     void everyVariableGivenToQueryServiceIsOneItReads() throws IOException {
-        Set<String> known = propertiesFileNames(ROOT.resolve("query-service/src/main/resources/application.properties"));
+        Set<String> known =
+                propertiesFileNames(ROOT.resolve("query-service/src/main/resources/application.properties"));
         assertEveryVariableIsRead("query-service", known, Set.of());
     }
 
@@ -124,9 +138,14 @@ class ComposeFileTest {
 
     private static void assertEveryVariableIsRead(String service, Set<String> known, Set<String> mapPrefixes)
             throws IOException {
-        JsonNode env = new ObjectMapper(new YAMLFactory()).readTree(COMPOSE.toFile())
-                .path("services").path(service).path("environment");
-        assertThat(env.isObject()).as(service + " has an environment in docker-compose.yml").isTrue();
+        JsonNode env = new ObjectMapper(new YAMLFactory())
+                .readTree(COMPOSE.toFile())
+                .path("services")
+                .path(service)
+                .path("environment");
+        assertThat(env.isObject())
+                .as(service + " has an environment in docker-compose.yml")
+                .isTrue();
         List<String> unread = new ArrayList<>();
         for (Iterator<String> names = env.fieldNames(); names.hasNext(); ) {
             String name = names.next();
@@ -135,7 +154,9 @@ class ComposeFileTest {
                 unread.add(name);
             }
         }
-        assertThat(unread).as("variables docker-compose.yml gives " + service + " that it never reads").isEmpty();
+        assertThat(unread)
+                .as("variables docker-compose.yml gives " + service + " that it never reads")
+                .isEmpty();
     }
 
     /** Keys of application.properties (profile prefixes removed) and the ${VAR} names its values refer to. */
@@ -162,8 +183,10 @@ class ComposeFileTest {
 
     private static void collect(Class<?> type, String prefix, Set<String> out) {
         for (Method m : type.getDeclaredMethods()) {
-            String key = prefix + "." + m.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
-            if (m.getReturnType().isInterface() && m.getReturnType().getDeclaringClass() == type.getDeclaringClass()
+            String key = prefix + "."
+                    + m.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
+            if (m.getReturnType().isInterface()
+                    && m.getReturnType().getDeclaringClass() == type.getDeclaringClass()
                     && m.getReturnType().getEnclosingClass() != null) {
                 collect(m.getReturnType(), key, out);
             } else {

@@ -38,21 +38,36 @@ class HeartbeatIT {
         TestAgent agent = TestAgent.register("beat");
         TestAgent other = TestAgent.register("other");
         UUID run = UUID.randomUUID();
-        byte[] good = json(new Heartbeat(agent.agentId(), UUID.randomUUID(), "gaudi2", "running", UUID.randomUUID(), run,
-                2, "intel-gaudi2", "host-1", Map.of("power_w", 412.5, "hpu0_temp_c", 61.0), Instant.now(), 1L));
-        byte[] impostor = json(new Heartbeat(other.agentId(), null, null, "idle", null, null, null, null, null, null, null, null));
+        byte[] good = json(new Heartbeat(
+                agent.agentId(),
+                UUID.randomUUID(),
+                "gaudi2",
+                "running",
+                UUID.randomUUID(),
+                run,
+                2,
+                "intel-gaudi2",
+                "host-1",
+                Map.of("power_w", 412.5, "hpu0_temp_c", 61.0),
+                Instant.now(),
+                1L));
+        byte[] impostor = json(
+                new Heartbeat(other.agentId(), null, null, "idle", null, null, null, null, null, null, null, null));
         double droppedBefore = dropped();
 
         Kafka.send(List.of(
-                heartbeat(other.agentId(), impostor, agent.keyId(), sign(impostor, agent)),      // other's id, agent's key
-                heartbeat(other.agentId(), impostor, null, null),                               // unsigned
-                heartbeat(other.agentId(), impostor, other.keyId(), sign(good, other)),         // signature of other bytes
-                heartbeat(other.agentId(), "{not json".getBytes(StandardCharsets.UTF_8), other.keyId(),
+                heartbeat(other.agentId(), impostor, agent.keyId(), sign(impostor, agent)), // other's id, agent's key
+                heartbeat(other.agentId(), impostor, null, null), // unsigned
+                heartbeat(other.agentId(), impostor, other.keyId(), sign(good, other)), // signature of other bytes
+                heartbeat(
+                        other.agentId(),
+                        "{not json".getBytes(StandardCharsets.UTF_8),
+                        other.keyId(),
                         sign("{not json".getBytes(StandardCharsets.UTF_8), other)),
                 heartbeat(agent.agentId(), good, agent.keyId(), sign(good, agent))));
 
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId()) == 1
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId()) == 1
                         && dropped() - droppedBefore >= 4);
         assertThat(dropped() - droppedBefore).isEqualTo(4.0);
         assertThat(db.rows("""
@@ -60,7 +75,8 @@ class HeartbeatIT {
                        last_heartbeat_at > now() - interval '1 minute'
                 FROM agent_status WHERE agent_id = ?""", agent.agentId()))
                 .containsExactly(List.of("running", "gaudi2", run, 2, "intel-gaudi2", 412.5, true));
-        assertThat(db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", other.agentId())).isZero();
+        assertThat(db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", other.agentId()))
+                .isZero();
     }
 
     @Test
@@ -70,10 +86,15 @@ class HeartbeatIT {
         ProducerRecord<byte[], byte[]> event = agent.signed(dev.podium.events.testing.SampleEvents.agentRegistered(
                 agent.agentId(), UUID.randomUUID(), "intel-gaudi2", Instant.now()));
         double droppedBefore = dropped();
-        Kafka.send(List.of(new ProducerRecord<>("podium.heartbeats", null, agent.agentId().getBytes(StandardCharsets.UTF_8),
-                event.value(), event.headers())));
+        Kafka.send(List.of(new ProducerRecord<>(
+                "podium.heartbeats",
+                null,
+                agent.agentId().getBytes(StandardCharsets.UTF_8),
+                event.value(),
+                event.headers())));
         await().atMost(Duration.ofSeconds(30)).until(() -> dropped() - droppedBefore >= 1);
-        assertThat(db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId())).isZero();
+        assertThat(db.count("SELECT count(*) FROM agent_status WHERE agent_id = ?", agent.agentId()))
+                .isZero();
     }
 
     @Test
@@ -81,12 +102,13 @@ class HeartbeatIT {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("seq");
         UUID boot = UUID.randomUUID();
-        byte[] second = json(new Heartbeat(agent.agentId(), boot, "p", "running", null, null, null, null, null, null,
-                Instant.now(), 2L));
-        byte[] first = json(new Heartbeat(agent.agentId(), boot, "p", "idle", null, null, null, null, null, null,
-                Instant.now(), 1L));
+        byte[] second = json(new Heartbeat(
+                agent.agentId(), boot, "p", "running", null, null, null, null, null, null, Instant.now(), 2L));
+        byte[] first = json(new Heartbeat(
+                agent.agentId(), boot, "p", "idle", null, null, null, null, null, null, Instant.now(), 1L));
         double droppedBefore = dropped();
-        Kafka.send(List.of(heartbeat(agent.agentId(), second, agent.keyId(), sign(second, agent)),
+        Kafka.send(List.of(
+                heartbeat(agent.agentId(), second, agent.keyId(), sign(second, agent)),
                 heartbeat(agent.agentId(), first, agent.keyId(), sign(first, agent)),
                 heartbeat(agent.agentId(), second, agent.keyId(), sign(second, agent))));
         await().atMost(Duration.ofSeconds(30)).until(() -> dropped() - droppedBefore >= 2);
@@ -95,7 +117,9 @@ class HeartbeatIT {
     }
 
     private double dropped() {
-        var counter = registry.find("podium.ingest.heartbeats").tag("outcome", "dropped").counter();
+        var counter = registry.find("podium.ingest.heartbeats")
+                .tag("outcome", "dropped")
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 

@@ -43,9 +43,13 @@ class ChangePointIT {
         List<UUID> runs = Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 90.0);
         long last = (Long) db.one("SELECT max(position) FROM event_store WHERE writer = ?", agent.agentId());
 
-        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
-        List<Object> row = db.rows("SELECT run_id, kind, point_index, level_before, level_after, benchmark, version_before "
-                + "FROM proj_change_point WHERE key_id = ?", key.id()).get(0);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+        List<Object> row = db.rows(
+                        "SELECT run_id, kind, point_index, level_before, level_after, benchmark, version_before "
+                                + "FROM proj_change_point WHERE key_id = ?",
+                        key.id())
+                .get(0);
         assertThat(row.get(0)).isEqualTo(runs.get(20));
         assertThat(row.get(1)).isEqualTo("regression");
         assertThat(row.get(2)).isEqualTo(20);
@@ -53,7 +57,8 @@ class ChangePointIT {
         assertThat((Double) row.get(4)).isBetween(89.0, 91.0);
         assertThat(row.get(5)).isEqualTo(key.benchmark());
         assertThat(row.get(6)).isEqualTo("2.2.2");
-        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id())).isEqualTo(30);
+        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id()))
+                .isEqualTo(30);
         await().atMost(VISIBLE).until(() -> (Long) db.one("SELECT position FROM history_state") >= last);
     }
 
@@ -68,11 +73,14 @@ class ChangePointIT {
                 s.execute("SELECT pg_advisory_xact_lock(" + ChangePointUpdater.LOCK + ")");
             }
             Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 90.0);
-            assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE key_id = ?", key.id())).isEqualTo(1);
-            assertThat(db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id())).isZero();
+            assertThat(db.count("SELECT count(*) FROM proj_leaderboard_row WHERE key_id = ?", key.id()))
+                    .isEqualTo(1);
+            assertThat(db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()))
+                    .isZero();
             held.rollback();
         }
-        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
     }
 
     @Test
@@ -81,12 +89,20 @@ class ChangePointIT {
         TestAgent agent = TestAgent.register("retract-steps");
         ComparisonKey key = Histories.freshKey();
         List<UUID> runs = Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 110.0);
-        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ? AND kind = 'improvement'",
-                key.id()) == 1);
+        await().atMost(VISIBLE)
+                .until(() -> db.count(
+                                "SELECT count(*) FROM proj_change_point WHERE key_id = ? AND kind = 'improvement'",
+                                key.id())
+                        == 1);
 
         List<Envelope> retractions = new ArrayList<>();
         for (UUID run : runs.subList(20, 30)) {
-            retractions.add(Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null, Instant.now(),
+            retractions.add(Envelope.of(
+                    UUID.randomUUID(),
+                    StreamId.admin(UUID.randomUUID()),
+                    1,
+                    null,
+                    Instant.now(),
                     new ResultRetracted(run, "misconfigured host", "ops")));
         }
         try (Connection c = dataSource.getConnection()) {
@@ -94,8 +110,10 @@ class ChangePointIT {
             appender.append(c, retractions, "command:ops");
             c.commit();
         }
-        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 0);
-        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id())).isEqualTo(20);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 0);
+        assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id()))
+                .isEqualTo(20);
     }
 
     @Test
@@ -108,7 +126,9 @@ class ChangePointIT {
         TestAgent honest = TestAgent.register("after-extreme");
         ComparisonKey key = Histories.freshKey();
         Histories.send(db, honest, key, 30, i -> i < 20 ? 100.0 : 90.0);
-        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
-        await().atMost(VISIBLE).until(() -> db.count("SELECT count(*) FROM proj_history WHERE key_id = ?", extreme.id()) == 1);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM proj_history WHERE key_id = ?", extreme.id()) == 1);
     }
 }

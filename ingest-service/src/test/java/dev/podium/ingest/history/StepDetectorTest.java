@@ -62,7 +62,9 @@ class StepDetectorTest {
                     found++;
                 }
             }
-            spurious += (int) steps.stream().filter(s -> at.stream().noneMatch(p -> Math.abs(s.index() - p) <= 1)).count();
+            spurious += (int) steps.stream()
+                    .filter(s -> at.stream().noneMatch(p -> Math.abs(s.index() - p) <= 1))
+                    .count();
         }
         System.out.printf("steps: %d made, %d found within one point, %d spurious%n", made, found, spurious);
         assertThat(found).isEqualTo(made);
@@ -106,7 +108,12 @@ class StepDetectorTest {
             points += n;
         }
         double rate = (double) alarms / points;
-        System.out.printf(java.util.Locale.ROOT, "false alarms on noise: %d in %d points = %.5f per point%n", alarms, points, rate);
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "false alarms on noise: %d in %d points = %.5f per point%n",
+                alarms,
+                points,
+                rate);
         assertThat(rate).isLessThanOrEqualTo(0.001);
     }
 
@@ -138,7 +145,8 @@ class StepDetectorTest {
 
     @Test
     void nonFiniteValuesAreRefused() {
-        assertThatThrownBy(() -> detector.detect(new double[] {1, 2, 3, Double.NaN, 5, 6, 7})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> detector.detect(new double[] {1, 2, 3, Double.NaN, 5, 6, 7}))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new StepDetector(-1, 0, 3)).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -14,16 +14,22 @@ class EnergyCellTest {
     @Test
     void joulesPerUnitAreSystemWattsOverTheSystemsRate() {
         // 400 W at 50 samples/s; 800 W over two accelerators at 50 samples/s each: 8 J a sample both.
-        assertThat(new EnergyCell.Run(400, 50.0, "SYSTEM", 1, true).joulesPerUnit()).isCloseTo(8.0, within(1e-12));
-        assertThat(new EnergyCell.Run(800, 50.0, "PER_ACCELERATOR", 2, true).joulesPerUnit()).isCloseTo(8.0, within(1e-12));
-        assertThat(new EnergyCell.Run(800, 50.0, "PER_ACCELERATOR", null, true).joulesPerUnit()).isCloseTo(16.0, within(1e-12));
+        assertThat(new EnergyCell.Run(400, 50.0, "SYSTEM", 1, true).joulesPerUnit())
+                .isCloseTo(8.0, within(1e-12));
+        assertThat(new EnergyCell.Run(800, 50.0, "PER_ACCELERATOR", 2, true).joulesPerUnit())
+                .isCloseTo(8.0, within(1e-12));
+        assertThat(new EnergyCell.Run(800, 50.0, "PER_ACCELERATOR", null, true).joulesPerUnit())
+                .isCloseTo(16.0, within(1e-12));
     }
 
     @Test
     void aRunWithoutPowerOrAPositiveRateAddsNothing() {
         EnergyCell empty = EnergyCell.empty(CELL);
-        for (EnergyCell.Run run : List.of(new EnergyCell.Run(0, 50.0, "SYSTEM", 1, true), new EnergyCell.Run(400, null, "SYSTEM", 1, true),
-                new EnergyCell.Run(400, 0.0, "SYSTEM", 1, true), new EnergyCell.Run(400, -3.0, "SYSTEM", 1, false))) {
+        for (EnergyCell.Run run : List.of(
+                new EnergyCell.Run(0, 50.0, "SYSTEM", 1, true),
+                new EnergyCell.Run(400, null, "SYSTEM", 1, true),
+                new EnergyCell.Run(400, 0.0, "SYSTEM", 1, true),
+                new EnergyCell.Run(400, -3.0, "SYSTEM", 1, false))) {
             assertThat(empty.plus(run)).isEqualTo(empty);
         }
         assertThat(empty.isEmpty()).isTrue();
@@ -31,8 +37,10 @@ class EnergyCellTest {
 
     @Test
     void runsThatFailedACheckAreSummedApart() {
-        EnergyCell cell = EnergyCell.empty(CELL).plus(new EnergyCell.Run(400, 50.0, "SYSTEM", 1, true))
-                .plus(new EnergyCell.Run(300, 50.0, "SYSTEM", 1, true)).plus(new EnergyCell.Run(500, 20.0, "SYSTEM", 1, false));
+        EnergyCell cell = EnergyCell.empty(CELL)
+                .plus(new EnergyCell.Run(400, 50.0, "SYSTEM", 1, true))
+                .plus(new EnergyCell.Run(300, 50.0, "SYSTEM", 1, true))
+                .plus(new EnergyCell.Run(500, 20.0, "SYSTEM", 1, false));
         assertThat(cell.runs()).isEqualTo(2);
         assertThat(cell.joulesSum()).isEqualByComparingTo("14");
         assertThat(cell.wattsSum()).isEqualByComparingTo("700");
@@ -44,8 +52,10 @@ class EnergyCellTest {
 
     @Test
     void theSumsDoNotDependOnTheOrderOfTheRuns() {
-        List<EnergyCell.Run> runs = List.of(new EnergyCell.Run(401.3, 49.7, "SYSTEM", 1, true),
-                new EnergyCell.Run(1e-3, 3.3, "SYSTEM", 1, true), new EnergyCell.Run(7e15, 0.7, "SYSTEM", 1, true));
+        List<EnergyCell.Run> runs = List.of(
+                new EnergyCell.Run(401.3, 49.7, "SYSTEM", 1, true),
+                new EnergyCell.Run(1e-3, 3.3, "SYSTEM", 1, true),
+                new EnergyCell.Run(7e15, 0.7, "SYSTEM", 1, true));
         EnergyCell forward = EnergyCell.empty(CELL);
         EnergyCell backward = EnergyCell.empty(CELL);
         for (int i = 0; i < runs.size(); i++) {

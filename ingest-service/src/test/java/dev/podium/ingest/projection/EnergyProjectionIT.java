@@ -55,24 +55,40 @@ class EnergyProjectionIT {
         UUID withoutPower = UUID.randomUUID();
 
         // 300 and 500 W on device 0, 350 W on device 1: 750 W at 50 samples/s, 15 J a sample.
-        sendAndWait(db, agent, List.of(
-                SampleEvents.runStarted(twoDevices, agent.agentId(), DEVICE, key, Instant.now()),
-                power(twoDevices, agent, 2, new Sample(1, 300, 0, 0), new Sample(2, 500, 0, 0), new Sample(1, 350, 0, 1)),
-                SampleEvents.runCompleted(twoDevices, agent.agentId(), 3, List.of(49.0, 50.0, 51.0)),
-                // Two repetitions fail the min_repetitions check: 200 W at 20 samples/s, 10 J, counted apart.
-                SampleEvents.runStarted(failing, agent.agentId(), DEVICE, key, Instant.now()),
-                power(failing, agent, 2, new Sample(1, 200, 0, null)),
-                SampleEvents.runCompleted(failing, agent.agentId(), 3, List.of(20.0, 20.0))));
-        sendAndWait(db, agent, SampleEvents.completedRun(withoutPower, agent.agentId(), DEVICE, key, Instant.now(),
-                List.of(99.0, 100.0, 101.0)));
+        sendAndWait(
+                db,
+                agent,
+                List.of(
+                        SampleEvents.runStarted(twoDevices, agent.agentId(), DEVICE, key, Instant.now()),
+                        power(
+                                twoDevices,
+                                agent,
+                                2,
+                                new Sample(1, 300, 0, 0),
+                                new Sample(2, 500, 0, 0),
+                                new Sample(1, 350, 0, 1)),
+                        SampleEvents.runCompleted(twoDevices, agent.agentId(), 3, List.of(49.0, 50.0, 51.0)),
+                        // Two repetitions fail the min_repetitions check: 200 W at 20 samples/s, 10 J, counted apart.
+                        SampleEvents.runStarted(failing, agent.agentId(), DEVICE, key, Instant.now()),
+                        power(failing, agent, 2, new Sample(1, 200, 0, null)),
+                        SampleEvents.runCompleted(failing, agent.agentId(), 3, List.of(20.0, 20.0))));
+        sendAndWait(
+                db,
+                agent,
+                SampleEvents.completedRun(
+                        withoutPower, agent.agentId(), DEVICE, key, Instant.now(), List.of(99.0, 100.0, 101.0)));
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", twoDevices))
                 .containsExactly(List.of(750.0, 3));
         assertCell(db, key, 1, "15", "750", 1, "10", "200");
 
         // Power that arrives in a later batch, part of it after the run completed: 300 then 500 W, 400 W at 100/s.
-        sendAndWait(db, agent, List.of(SampleEvents.runStarted(lateSamples, agent.agentId(), DEVICE, key, Instant.now()),
-                power(lateSamples, agent, 2, new Sample(1, 300, 0, 0)),
-                SampleEvents.runCompleted(lateSamples, agent.agentId(), 3, List.of(99.0, 100.0, 101.0))));
+        sendAndWait(
+                db,
+                agent,
+                List.of(
+                        SampleEvents.runStarted(lateSamples, agent.agentId(), DEVICE, key, Instant.now()),
+                        power(lateSamples, agent, 2, new Sample(1, 300, 0, 0)),
+                        SampleEvents.runCompleted(lateSamples, agent.agentId(), 3, List.of(99.0, 100.0, 101.0))));
         assertCell(db, key, 2, "18", "1050", 1, "10", "200");
         sendAndWait(db, agent, List.of(power(lateSamples, agent, 4, new Sample(2, 500, 0, 0))));
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", lateSamples))
@@ -81,16 +97,29 @@ class EnergyProjectionIT {
 
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            appender.append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
-                    Instant.now(), new ResultRetracted(twoDevices, "throttled", "ops"))), "command:ops");
+            appender.append(
+                    c,
+                    List.of(Envelope.of(
+                            UUID.randomUUID(),
+                            StreamId.admin(UUID.randomUUID()),
+                            1,
+                            null,
+                            Instant.now(),
+                            new ResultRetracted(twoDevices, "throttled", "ops"))),
+                    "command:ops");
             c.commit();
         }
         assertCell(db, key, 1, "4", "400", 1, "10", "200");
-        assertThat(db.count("SELECT count(*) FROM proj_run_power WHERE run_id = ?", withoutPower)).isZero();
+        assertThat(db.count("SELECT count(*) FROM proj_run_power WHERE run_id = ?", withoutPower))
+                .isZero();
 
         List<String> cells = db.dump("proj_energy_cell");
         List<String> power = db.dump("proj_run_power");
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/rebuild").then().statusCode(200);
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .post("/admin/rebuild")
+                .then()
+                .statusCode(200);
         assertThat(db.dump("proj_energy_cell")).containsExactlyElementsOf(cells);
         assertThat(db.dump("proj_run_power")).containsExactlyElementsOf(power);
     }
@@ -99,8 +128,15 @@ class EnergyProjectionIT {
         return SampleEvents.metricSampled(run, agent.agentId(), seq, SeriesKind.POWER, "W", List.of(samples));
     }
 
-    private static void assertCell(Db db, ComparisonKey key, int runs, String joules, String watts, int failingRuns,
-            String failingJoules, String failingWatts) {
+    private static void assertCell(
+            Db db,
+            ComparisonKey key,
+            int runs,
+            String joules,
+            String watts,
+            int failingRuns,
+            String failingJoules,
+            String failingWatts) {
         List<List<Object>> rows = db.rows("""
                 SELECT runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, failing_watts_sum FROM proj_energy_cell
                 WHERE key_id = ? AND metric = ? AND device_id = ?""", key.id(), SampleEvents.THROUGHPUT_METRIC, DEVICE);
@@ -117,7 +153,8 @@ class EnergyProjectionIT {
     private static void sendAndWait(Db db, TestAgent agent, List<Envelope> events) {
         long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
         Kafka.send(new ArrayList<>(events.stream().map(agent::signed).toList()));
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == stored + events.size());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                        == stored + events.size());
     }
 }

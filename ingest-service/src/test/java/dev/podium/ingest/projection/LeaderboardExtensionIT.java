@@ -70,8 +70,16 @@ class LeaderboardExtensionIT {
         UUID retracted = counted.keySet().iterator().next();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
-            appender.append(c, List.of(Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null,
-                    Instant.now(), new ResultRetracted(retracted, "throttled", "ops"))), "command:ops");
+            appender.append(
+                    c,
+                    List.of(Envelope.of(
+                            UUID.randomUUID(),
+                            StreamId.admin(UUID.randomUUID()),
+                            1,
+                            null,
+                            Instant.now(),
+                            new ResultRetracted(retracted, "throttled", "ops"))),
+                    "command:ops");
             c.commit();
         }
         counted.remove(retracted);
@@ -85,24 +93,32 @@ class LeaderboardExtensionIT {
         assertRow(db, key, counted);
 
         // A row written before its sums were kept is recomputed from its runs when a run joins it.
-        db.rows("UPDATE proj_leaderboard_row SET mean_sum = NULL, mean_sum_squares = NULL, runs = 0 "
-                + "WHERE key_id = ? RETURNING 1", key.id());
+        db.rows(
+                "UPDATE proj_leaderboard_row SET mean_sum = NULL, mean_sum_squares = NULL, runs = 0 "
+                        + "WHERE key_id = ? RETURNING 1",
+                key.id());
         UUID late = UUID.randomUUID();
         List<Double> lateValues = List.of(480.0, 481.0, 479.0);
-        sendAndWait(db, agent, SampleEvents.completedRun(late, agent.agentId(), DEVICE, key, Instant.now(), lateValues));
+        sendAndWait(
+                db, agent, SampleEvents.completedRun(late, agent.agentId(), DEVICE, key, Instant.now(), lateValues));
         counted.put(late, Statistics.of(lateValues).mean());
         assertRow(db, key, counted);
 
         List<String> before = db.dump("proj_leaderboard_row");
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/rebuild").then().statusCode(200);
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .post("/admin/rebuild")
+                .then()
+                .statusCode(200);
         assertThat(db.dump("proj_leaderboard_row")).containsExactlyElementsOf(before);
     }
 
     private static void sendAndWait(Db db, TestAgent agent, List<Envelope> events) {
         long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
         Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == stored + events.size());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                        == stored + events.size());
     }
 
     private static void assertRow(Db db, ComparisonKey key, Map<UUID, Double> runMeans) {

@@ -41,26 +41,52 @@ class RebuildBindingIT {
         TestAgent victim = TestAgent.register("victim");
         TestAgent forger = TestAgent.register("forger");
         UUID victimRun = UUID.randomUUID();
-        List<Envelope> events = SampleEvents.completedRun(victimRun, victim.agentId(), "intel-gaudi2",
-                SampleEvents.referenceKey(43), Instant.now(), List.of(600.0, 601.0, 602.0));
+        List<Envelope> events = SampleEvents.completedRun(
+                victimRun,
+                victim.agentId(),
+                "intel-gaudi2",
+                SampleEvents.referenceKey(43),
+                Instant.now(),
+                List.of(600.0, 601.0, 602.0));
         Kafka.send(events.stream().map(victim::signed).toList());
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                db.count("SELECT count(*) FROM proj_run WHERE run_id = ? AND status = 'completed'", victimRun) == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        db.count("SELECT count(*) FROM proj_run WHERE run_id = ? AND status = 'completed'", victimRun)
+                                == 1);
         Map<String, List<String>> before = RunRows.of(db, victimRun);
 
-        RunCompleted lie = (RunCompleted) SampleEvents.runCompleted(victimRun, forger.agentId(), 1,
-                List.of(99999.0, 99999.0, 99999.0)).payload();
+        RunCompleted lie = (RunCompleted)
+                SampleEvents.runCompleted(victimRun, forger.agentId(), 1, List.of(99999.0, 99999.0, 99999.0))
+                        .payload();
         UUID ownRun = UUID.randomUUID();
-        StoredBefore.append(dataSource, Envelope.of(UUID.randomUUID(), StreamId.run(ownRun), 1, forger.agentId(),
-                Instant.now(), lie), forger.agentId());
-        StoredBefore.append(dataSource, new Envelope(UUID.randomUUID(), EventType.RunCompleted, 1,
-                "run/" + victimRun.toString().toUpperCase(Locale.ROOT), 1, forger.agentId(), Instant.now(), lie),
+        StoredBefore.append(
+                dataSource,
+                Envelope.of(UUID.randomUUID(), StreamId.run(ownRun), 1, forger.agentId(), Instant.now(), lie),
+                forger.agentId());
+        StoredBefore.append(
+                dataSource,
+                new Envelope(
+                        UUID.randomUUID(),
+                        EventType.RunCompleted,
+                        1,
+                        "run/" + victimRun.toString().toUpperCase(Locale.ROOT),
+                        1,
+                        forger.agentId(),
+                        Instant.now(),
+                        lie),
                 forger.agentId());
 
-        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/rebuild").then().statusCode(200);
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .post("/admin/rebuild")
+                .then()
+                .statusCode(200);
 
         assertThat(RunRows.of(db, victimRun)).isEqualTo(before);
-        assertThat(db.count("SELECT count(*) FROM proj_run WHERE stream_id <> ? AND run_id = ?", "run/" + victimRun,
-                victimRun)).isZero();
+        assertThat(db.count(
+                        "SELECT count(*) FROM proj_run WHERE stream_id <> ? AND run_id = ?",
+                        "run/" + victimRun,
+                        victimRun))
+                .isZero();
     }
 }

@@ -15,8 +15,30 @@ class RunRowTest {
     private static final Instant FINISHED = Instant.parse("2026-03-01T00:10:00Z");
 
     private static RunRow started(long position) {
-        return new RunRow(RUN, "run/" + RUN, "agent-a", null, null, "running", "bench", "key", "intel-gaudi2", 8,
-                "host", "{}", "{}", "[]", "{}", STARTED, position, null, null, null, null, null, position);
+        return new RunRow(
+                RUN,
+                "run/" + RUN,
+                "agent-a",
+                null,
+                null,
+                "running",
+                "bench",
+                "key",
+                "intel-gaudi2",
+                8,
+                "host",
+                "{}",
+                "{}",
+                "[]",
+                "{}",
+                STARTED,
+                position,
+                null,
+                null,
+                null,
+                null,
+                null,
+                position);
     }
 
     @Test
@@ -25,8 +47,31 @@ class RunRowTest {
 
         RunRow ended = started(10).endedBy(end);
 
-        assertThat(ended).isEqualTo(new RunRow(RUN, "run/" + RUN, "agent-a", null, null, "completed", "bench", "key",
-                "intel-gaudi2", 8, "host", "{}", "{}", "[]", "{}", STARTED, 10, FINISHED, 600.0, "[]", true, null, 12));
+        assertThat(ended)
+                .isEqualTo(new RunRow(
+                        RUN,
+                        "run/" + RUN,
+                        "agent-a",
+                        null,
+                        null,
+                        "completed",
+                        "bench",
+                        "key",
+                        "intel-gaudi2",
+                        8,
+                        "host",
+                        "{}",
+                        "{}",
+                        "[]",
+                        "{}",
+                        STARTED,
+                        10,
+                        FINISHED,
+                        600.0,
+                        "[]",
+                        true,
+                        null,
+                        12));
     }
 
     @Test

@@ -30,7 +30,8 @@ class ArrayLiteralTest {
 
     @Test
     void instantsAreTruncatedToMicrosecondsNotRounded() {
-        assertThat(literal(Instant.parse("2026-11-29T23:00:00.123456999Z"))).isEqualTo("{\"2026-11-29T23:00:00.123456Z\"}");
+        assertThat(literal(Instant.parse("2026-11-29T23:00:00.123456999Z")))
+                .isEqualTo("{\"2026-11-29T23:00:00.123456Z\"}");
     }
 
     @Test

@@ -11,25 +11,31 @@ import org.junit.jupiter.api.Test;
 
 class ColumnsTest {
 
-    private record Sample(UUID runId, String metricName, int n, Long lastPosition, double ci95Low, Boolean valid,
-            Instant startedAt, BigDecimal meanSum) {
-    }
+    private record Sample(
+            UUID runId,
+            String metricName,
+            int n,
+            Long lastPosition,
+            double ci95Low,
+            Boolean valid,
+            Instant startedAt,
+            BigDecimal meanSum) {}
 
-    private record Unsupported(UUID runId, List<Double> values) {
-    }
+    private record Unsupported(UUID runId, List<Double> values) {}
 
     @Test
     void componentsAreColumnsInDeclarationOrderNamedInSnakeCaseAndTypedAfterTheirJavaType() {
         Columns<Sample> columns = Columns.of(Sample.class);
-        assertThat(columns.names()).isEqualTo("run_id, metric_name, n, last_position, ci95_low, valid, started_at, mean_sum");
+        assertThat(columns.names())
+                .isEqualTo("run_id, metric_name, n, last_position, ci95_low, valid, started_at, mean_sum");
         assertThat(columns.parameters())
-                .isEqualTo("?::uuid[], ?::text[], ?::int[], ?::bigint[], ?::float8[], ?::bool[], ?::timestamptz[], ?::numeric[]");
+                .isEqualTo(
+                        "?::uuid[], ?::text[], ?::int[], ?::bigint[], ?::float8[], ?::bool[], ?::timestamptz[], ?::numeric[]");
     }
 
     @Test
     void theRowsAreAFromItemWithOrWithoutTheirPlaceInTheList() {
-        record Pair(String keyId, String metric) {
-        }
+        record Pair(String keyId, String metric) {}
         Columns<Pair> columns = Columns.of(Pair.class);
         assertThat(columns.unnest("t")).isEqualTo("unnest(?::text[], ?::text[]) AS t(key_id, metric)");
         assertThat(columns.unnestWithOrdinality("x"))
@@ -39,6 +45,7 @@ class ColumnsTest {
     @Test
     void aComponentWithoutAColumnTypeIsRefusedWhenTheColumnsAreMade() {
         assertThatThrownBy(() -> Columns.of(Unsupported.class))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("values");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("values");
     }
 }

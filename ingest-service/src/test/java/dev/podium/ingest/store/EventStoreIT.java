@@ -22,6 +22,7 @@ class EventStoreIT {
 
     @Inject
     AgroalDataSource dataSource;
+
     @Inject
     EventStore store;
 
@@ -34,8 +35,8 @@ class EventStoreIT {
                 "{\"nested\":{\"deeper\":{\"array\":[[],[{}],\"]\"]}}}");
         List<NewEvent> events = new ArrayList<>();
         for (int i = 0; i < payloads.size(); i++) {
-            Envelope e = SampleEvents.agentRegistered("store-" + UUID.randomUUID(), UUID.randomUUID(), "intel-gaudi2",
-                    Instant.now());
+            Envelope e = SampleEvents.agentRegistered(
+                    "store-" + UUID.randomUUID(), UUID.randomUUID(), "intel-gaudi2", Instant.now());
             events.add(new NewEvent(e, "store-agent", "k", payloads.get(i), "hash-" + i, "podium.events", 0, (long) i));
         }
         try (Connection c = dataSource.getConnection()) {
@@ -43,8 +44,8 @@ class EventStoreIT {
             List<Appended> appended = store.append(c, events);
             assertThat(appended).allMatch(a -> a instanceof Appended.Inserted);
             for (int i = 0; i < events.size(); i++) {
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT payload = ?::jsonb FROM event_store WHERE event_id = ?")) {
+                try (PreparedStatement ps =
+                        c.prepareStatement("SELECT payload = ?::jsonb FROM event_store WHERE event_id = ?")) {
                     ps.setString(1, payloads.get(i));
                     ps.setObject(2, events.get(i).envelope().eventId());
                     try (ResultSet rs = ps.executeQuery()) {

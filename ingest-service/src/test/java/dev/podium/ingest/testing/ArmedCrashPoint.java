@@ -21,10 +21,12 @@ public class ArmedCrashPoint implements CrashPoint {
 
     private final AtomicReference<Stage> armed = new AtomicReference<>();
     private final AtomicReference<Stage> failing = new AtomicReference<>();
-    private final java.util.concurrent.atomic.AtomicInteger failingSkips = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger failingSkips =
+            new java.util.concurrent.atomic.AtomicInteger();
     private final AtomicReference<Stage> failingAlways = new AtomicReference<>();
     private final AtomicReference<Stage> dataErrorStage = new AtomicReference<>();
-    private final java.util.concurrent.atomic.AtomicInteger dataErrorsLeft = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger dataErrorsLeft =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     public void arm(Stage stage) {
         armed.set(stage);

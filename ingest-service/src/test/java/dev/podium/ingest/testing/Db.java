@@ -32,7 +32,8 @@ public final class Db {
 
     /** Runs one statement; the number of rows it changed. */
     public int execute(String sql, Object... params) {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
@@ -43,7 +44,8 @@ public final class Db {
     }
 
     public List<List<Object>> rows(String sql, Object... params) {
-        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }
@@ -70,8 +72,12 @@ public final class Db {
                 SELECT a.attname FROM pg_index i
                 JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
                 WHERE i.indrelid = ?::regclass AND i.indisprimary ORDER BY a.attnum""", table);
-        String order = pk.stream().map(r -> (String) r.get(0)).reduce((a, b) -> a + ", " + b).orElseThrow();
+        String order = pk.stream()
+                .map(r -> (String) r.get(0))
+                .reduce((a, b) -> a + ", " + b)
+                .orElseThrow();
         return rows("SELECT t::text FROM " + table + " t ORDER BY " + order).stream()
-                .map(r -> (String) r.get(0)).toList();
+                .map(r -> (String) r.get(0))
+                .toList();
     }
 }

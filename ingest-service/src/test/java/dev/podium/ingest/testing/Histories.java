@@ -19,8 +19,7 @@ public final class Histories {
     private static final AtomicInteger KEYS = new AtomicInteger(700);
     private static final Instant T0 = Instant.parse("2026-06-01T00:00:00Z");
 
-    private Histories() {
-    }
+    private Histories() {}
 
     /** A comparison key no other test uses. */
     public static ComparisonKey freshKey() {
@@ -33,7 +32,8 @@ public final class Histories {
     }
 
     /** As {@link #send(Db, TestAgent, ComparisonKey, int, IntToDoubleFunction)}, from day {@code firstDay} on. */
-    public static List<UUID> send(Db db, TestAgent agent, ComparisonKey key, int firstDay, int count, IntToDoubleFunction level) {
+    public static List<UUID> send(
+            Db db, TestAgent agent, ComparisonKey key, int firstDay, int count, IntToDoubleFunction level) {
         List<UUID> runs = new ArrayList<>();
         List<Envelope> events = new ArrayList<>();
         for (int i = firstDay; i < firstDay + count; i++) {
@@ -41,13 +41,19 @@ public final class Histories {
             runs.add(run);
             double m = level.applyAsDouble(i);
             double wobble = m * 0.002 * Math.sin(i * 1.7);
-            events.addAll(SampleEvents.completedRun(run, agent.agentId(), SampleEvents.DEVICE_ID, key, T0.plus(Duration.ofDays(i)),
+            events.addAll(SampleEvents.completedRun(
+                    run,
+                    agent.agentId(),
+                    SampleEvents.DEVICE_ID,
+                    key,
+                    T0.plus(Duration.ofDays(i)),
                     List.of(m + wobble - m * 0.001, m + wobble, m + wobble + m * 0.001)));
         }
         long before = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
         Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId()) == before + events.size());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                        == before + events.size());
         return runs;
     }
 }

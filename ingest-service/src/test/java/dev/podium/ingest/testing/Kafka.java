@@ -7,17 +7,17 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,8 +32,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /** Producing to and reading back from the test broker. */
 public final class Kafka {
 
-    private Kafka() {
-    }
+    private Kafka() {}
 
     public static String bootstrap() {
         return ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
@@ -46,8 +45,8 @@ public final class Kafka {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (ProducerRecord<byte[], byte[]> r : records) {
                 acks.add(producer.send(r));
@@ -72,8 +71,8 @@ public final class Kafka {
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 2L * maxRequestBytes + 32 * 1024 * 1024);
         // one record per request: the compressed batch of each must fit the topic's limit on its own
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 16 * 1024);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<RecordMetadata> out = new ArrayList<>();
             for (ProducerRecord<byte[], byte[]> r : records) {
                 out.add(producer.send(r).get());
@@ -93,9 +92,11 @@ public final class Kafka {
     /** Sets one config of a topic. */
     public static void setTopicConfig(String topic, String name, String value) {
         try (Admin admin = admin()) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic),
-                    List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
-                    .all().get(30, TimeUnit.SECONDS);
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                            List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("could not set " + name + " of " + topic, e);
         }
@@ -109,7 +110,8 @@ public final class Kafka {
             while (true) {
                 try {
                     admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
-                            .all().get(30, TimeUnit.SECONDS);
+                            .all()
+                            .get(30, TimeUnit.SECONDS);
                     return;
                 } catch (java.util.concurrent.ExecutionException e) {
                     // the deletion is still under way
@@ -127,8 +129,10 @@ public final class Kafka {
     /** The offset the group has committed for a partition, -1 when none. */
     public static long committed(String group, TopicPartition tp) {
         try (Admin admin = admin()) {
-            OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS).get(tp);
+            OffsetAndMetadata o = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(tp);
             return o == null ? -1 : o.offset();
         } catch (Exception e) {
             throw new IllegalStateException("could not read the offsets of " + group, e);
@@ -141,10 +145,11 @@ public final class Kafka {
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).collect(Collectors.toList());
+                    .map(i -> new TopicPartition(topic, i.partition()))
+                    .collect(Collectors.toList());
             c.assign(parts);
             c.seekToBeginning(parts);
             Map<TopicPartition, Long> end = c.endOffsets(parts);

@@ -14,10 +14,10 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         try {
             cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                    .setCombined(true)
-                    .setNumBrokerNodes(1)
-                    .setNumControllerNodes(1)
-                    .build())
+                            .setCombined(true)
+                            .setNumBrokerNodes(1)
+                            .setNumControllerNodes(1)
+                            .build())
                     .setConfigProp("offsets.topic.replication.factor", "1")
                     .setConfigProp("transaction.state.log.replication.factor", "1")
                     .setConfigProp("transaction.state.log.min.isr", "1")

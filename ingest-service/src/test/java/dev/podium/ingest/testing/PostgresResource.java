@@ -13,9 +13,12 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
     public Map<String, String> start() {
         db = TestDatabase.create();
         return Map.of(
-                "quarkus.datasource.jdbc.url", db.jdbcUrl(),
-                "quarkus.datasource.username", TestDatabase.USER,
-                "quarkus.datasource.password", "");
+                "quarkus.datasource.jdbc.url",
+                db.jdbcUrl(),
+                "quarkus.datasource.username",
+                TestDatabase.USER,
+                "quarkus.datasource.password",
+                "");
     }
 
     @Override

@@ -8,15 +8,15 @@ import java.util.UUID;
 /** Every read-model row a run shows up in, as text: its run row, results, series and its key's leaderboard rows. */
 public final class RunRows {
 
-    private RunRows() {
-    }
+    private RunRows() {}
 
     public static Map<String, List<String>> of(Db db, UUID run) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         out.put("proj_run", text(db, "SELECT t::text FROM proj_run t WHERE run_id = ?", run));
         out.put("proj_result", text(db, "SELECT t::text FROM proj_result t WHERE run_id = ? ORDER BY metric", run));
-        out.put("proj_run_series", text(db, "SELECT t::text FROM proj_run_series t WHERE run_id = ? ORDER BY t::text",
-                run));
+        out.put(
+                "proj_run_series",
+                text(db, "SELECT t::text FROM proj_run_series t WHERE run_id = ? ORDER BY t::text", run));
         out.put("proj_leaderboard_row", text(db, """
                 SELECT t::text FROM proj_leaderboard_row t
                 WHERE key_id = (SELECT key_id FROM proj_run WHERE run_id = ?) ORDER BY t::text""", run));

@@ -12,11 +12,11 @@ public final class StoredBefore {
 
     private static final EventCodec CODEC = new EventCodec();
 
-    private StoredBefore() {
-    }
+    private StoredBefore() {}
 
     public static void append(DataSource dataSource, Envelope e, String writer) throws Exception {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload,
                                          payload_hash)
                 VALUES (?, ?, ?, ?, 1, ?, ?, ?::jsonb, 'stored-before-the-rule')""")) {

@@ -38,25 +38,39 @@ public final class TestAgent {
     /** Registers a new agent whose key is bound to {@code pool}: the pool its claims may be granted in. */
     public static TestAgent register(String prefix, String pool) {
         String agentId = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        JsonPath body = given().auth().oauth2(ADMIN_TOKEN).contentType(ContentType.JSON)
+        JsonPath body = given().auth()
+                .oauth2(ADMIN_TOKEN)
+                .contentType(ContentType.JSON)
                 .body(Map.of("agent_id", agentId, "pool", pool))
                 .post("/admin/agents")
-                .then().statusCode(201).extract().jsonPath();
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         return new TestAgent(agentId, body.getString("key_id"), body.getString("secret"));
     }
 
     /** Rotates this agent's key; the old key and secret are returned so a test can keep signing with them. */
     public TestAgent rotate() {
         TestAgent old = new TestAgent(agentId, keyId, secret);
-        JsonPath body = given().auth().oauth2(ADMIN_TOKEN).post("/admin/agents/" + agentId + "/keys/rotate")
-                .then().statusCode(201).extract().jsonPath();
+        JsonPath body = given().auth()
+                .oauth2(ADMIN_TOKEN)
+                .post("/admin/agents/" + agentId + "/keys/rotate")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath();
         keyId = body.getString("key_id");
         secret = body.getString("secret");
         return old;
     }
 
     public void revoke() {
-        given().auth().oauth2(ADMIN_TOKEN).post("/admin/keys/" + keyId + "/revoke").then().statusCode(200);
+        given().auth()
+                .oauth2(ADMIN_TOKEN)
+                .post("/admin/keys/" + keyId + "/revoke")
+                .then()
+                .statusCode(200);
     }
 
     public String agentId() {
@@ -92,7 +106,7 @@ public final class TestAgent {
         if (signature != null) {
             headers.add(EventSigner.SIGNATURE_HEADER, signature.getBytes(StandardCharsets.UTF_8));
         }
-        return new ProducerRecord<>(EVENTS, null, streamId == null ? null : streamId.getBytes(StandardCharsets.UTF_8),
-                value, headers);
+        return new ProducerRecord<>(
+                EVENTS, null, streamId == null ? null : streamId.getBytes(StandardCharsets.UTF_8), value, headers);
     }
 }

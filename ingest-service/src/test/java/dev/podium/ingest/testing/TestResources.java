@@ -11,6 +11,5 @@ import io.quarkus.test.common.QuarkusTestResource;
 @QuarkusTestResource(WebhookReceiver.class)
 public final class TestResources {
 
-    private TestResources() {
-    }
+    private TestResources() {}
 }

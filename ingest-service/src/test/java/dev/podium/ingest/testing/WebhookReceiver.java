@@ -18,8 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
 
     /** One request as received: the delivery id header, the parsed body, and whether it was answered 2xx. */
-    public record Delivery(String idHeader, JsonNode body, boolean accepted) {
-    }
+    public record Delivery(String idHeader, JsonNode body, boolean accepted) {}
 
     private static final List<Delivery> DELIVERIES = new CopyOnWriteArrayList<>();
     private static final AtomicInteger FAILURES = new AtomicInteger();
@@ -41,7 +40,9 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
             exchange.close();
         });
         server.start();
-        return Map.of("podium.history.webhook.url", "http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
+        return Map.of(
+                "podium.history.webhook.url",
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
     }
 
     @Override
@@ -58,6 +59,8 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
 
     /** The requests whose regression is under {@code keyId}, in arrival order. */
     public static List<Delivery> forKey(String keyId) {
-        return DELIVERIES.stream().filter(d -> keyId.equals(d.body().path("change").path("key_id").asText())).toList();
+        return DELIVERIES.stream()
+                .filter(d -> keyId.equals(d.body().path("change").path("key_id").asText()))
+                .toList();
     }
 }

@@ -47,15 +47,18 @@ class IdentityBindingIT {
         assertThat(before.get("proj_leaderboard_row")).isNotEmpty();
 
         UUID ownRun = UUID.randomUUID();
-        RunCompleted lie = (RunCompleted) SampleEvents.runCompleted(victimRun, forger.agentId(), 1,
-                List.of(99999.0, 99999.0, 99999.0)).payload();
+        RunCompleted lie = (RunCompleted)
+                SampleEvents.runCompleted(victimRun, forger.agentId(), 1, List.of(99999.0, 99999.0, 99999.0))
+                        .payload();
         Envelope forged = Envelope.of(UUID.randomUUID(), StreamId.run(ownRun), 1, forger.agentId(), Instant.now(), lie);
         Kafka.send(List.of(forger.signed(forged)));
 
-        assertThat(reasonFor(forged)).isEqualTo("not the writer: payload.run_id: '" + victimRun
-                + "' is not the run of stream 'run/" + ownRun + "'");
+        assertThat(reasonFor(forged))
+                .isEqualTo("not the writer: payload.run_id: '" + victimRun + "' is not the run of stream 'run/" + ownRun
+                        + "'");
         assertThat(RunRows.of(db(), victimRun)).isEqualTo(before);
-        assertThat(db().count("SELECT count(*) FROM proj_run WHERE stream_id = ?", "run/" + ownRun)).isZero();
+        assertThat(db().count("SELECT count(*) FROM proj_run WHERE stream_id = ?", "run/" + ownRun))
+                .isZero();
     }
 
     @Test
@@ -66,13 +69,22 @@ class IdentityBindingIT {
         Map<String, List<String>> before = RunRows.of(db(), victimRun);
 
         String upper = "run/" + victimRun.toString().toUpperCase(Locale.ROOT);
-        Envelope completed = SampleEvents.runCompleted(victimRun, forger.agentId(), 1, List.of(99999.0, 99999.0, 99999.0));
-        Envelope forged = new Envelope(UUID.randomUUID(), EventType.RunCompleted, 1, upper, 1, forger.agentId(),
-                Instant.now(), completed.payload());
+        Envelope completed =
+                SampleEvents.runCompleted(victimRun, forger.agentId(), 1, List.of(99999.0, 99999.0, 99999.0));
+        Envelope forged = new Envelope(
+                UUID.randomUUID(),
+                EventType.RunCompleted,
+                1,
+                upper,
+                1,
+                forger.agentId(),
+                Instant.now(),
+                completed.payload());
         Kafka.send(List.of(forger.signedBytes(upper, forger.encode(forged))));
 
-        assertThat(reasonFor(forged)).isEqualTo("invalid: stream_id: '" + upper
-                + "' is not a valid stream id: its UUID must be in lower case");
+        assertThat(reasonFor(forged))
+                .isEqualTo(
+                        "invalid: stream_id: '" + upper + "' is not a valid stream id: its UUID must be in lower case");
         assertThat(RunRows.of(db(), victimRun)).isEqualTo(before);
     }
 
@@ -83,45 +95,74 @@ class IdentityBindingIT {
         UUID run = UUID.randomUUID();
         UUID job = UUID.randomUUID();
         Envelope claim = SampleEvents.jobClaimed(run, job, victim.agentId(), SampleEvents.POOL, Instant.now());
-        Envelope forged = new Envelope(claim.eventId(), claim.type(), 1, claim.streamId(), 1, forger.agentId(),
-                claim.occurredAt(), claim.payload());
+        Envelope forged = new Envelope(
+                claim.eventId(),
+                claim.type(),
+                1,
+                claim.streamId(),
+                1,
+                forger.agentId(),
+                claim.occurredAt(),
+                claim.payload());
         Kafka.send(List.of(forger.signed(forged)));
 
-        assertThat(reasonFor(forged)).isEqualTo("not the writer: payload.agent_id: '" + victim.agentId()
-                + "' is not the writer '" + forger.agentId() + "'");
-        assertThat(db().count("SELECT count(*) FROM proj_run WHERE run_id = ?", run)).isZero();
+        assertThat(reasonFor(forged))
+                .isEqualTo("not the writer: payload.agent_id: '" + victim.agentId() + "' is not the writer '"
+                        + forger.agentId() + "'");
+        assertThat(db().count("SELECT count(*) FROM proj_run WHERE run_id = ?", run))
+                .isZero();
     }
 
     @Test
     void aRegistrationNamingAnotherBootIsRejected() {
         TestAgent agent = TestAgent.register("boots");
         UUID boot = UUID.randomUUID();
-        Envelope registered = SampleEvents.agentRegistered(agent.agentId(), UUID.randomUUID(), "intel-gaudi2",
-                Instant.now());
-        Envelope forged = Envelope.of(UUID.randomUUID(), StreamId.agent(agent.agentId(), boot), 1, agent.agentId(),
-                Instant.now(), registered.payload());
+        Envelope registered =
+                SampleEvents.agentRegistered(agent.agentId(), UUID.randomUUID(), "intel-gaudi2", Instant.now());
+        Envelope forged = Envelope.of(
+                UUID.randomUUID(),
+                StreamId.agent(agent.agentId(), boot),
+                1,
+                agent.agentId(),
+                Instant.now(),
+                registered.payload());
         Kafka.send(List.of(agent.signed(forged)));
 
-        assertThat(reasonFor(forged)).startsWith("not the writer: payload.boot_id: '")
+        assertThat(reasonFor(forged))
+                .startsWith("not the writer: payload.boot_id: '")
                 .endsWith("' is not the boot of stream 'agent/" + agent.agentId() + "/" + boot + "'");
-        assertThat(db().count("SELECT count(*) FROM proj_agent WHERE agent_id = ?", agent.agentId())).isZero();
+        assertThat(db().count("SELECT count(*) FROM proj_agent WHERE agent_id = ?", agent.agentId()))
+                .isZero();
     }
 
     /** A completed run of {@code agent}'s own, on a key of its own, stored and projected. */
     private UUID finishedRun(TestAgent agent, int workers) {
         UUID run = UUID.randomUUID();
-        List<Envelope> events = SampleEvents.completedRun(run, agent.agentId(), "intel-gaudi2",
-                SampleEvents.referenceKey(workers), Instant.now(), List.of(600.0, 601.0, 602.0));
+        List<Envelope> events = SampleEvents.completedRun(
+                run,
+                agent.agentId(),
+                "intel-gaudi2",
+                SampleEvents.referenceKey(workers),
+                Instant.now(),
+                List.of(600.0, 601.0, 602.0));
         Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                "completed".equals(db().rows("SELECT status FROM proj_run WHERE run_id = ?", run).stream()
-                        .findFirst().map(r -> r.get(0)).orElse(null)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "completed"
+                        .equals(db().rows("SELECT status FROM proj_run WHERE run_id = ?", run).stream()
+                                .findFirst()
+                                .map(r -> r.get(0))
+                                .orElse(null)));
         return run;
     }
 
     private String reasonFor(Envelope e) {
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> db().count("SELECT count(*) FROM rejected_event WHERE event_id = ?", e.eventId().toString()) == 1);
-        return (String) db().one("SELECT reason FROM rejected_event WHERE event_id = ?", e.eventId().toString());
+                .until(() -> db().count(
+                                        "SELECT count(*) FROM rejected_event WHERE event_id = ?",
+                                        e.eventId().toString())
+                        == 1);
+        return (String) db().one(
+                        "SELECT reason FROM rejected_event WHERE event_id = ?",
+                        e.eventId().toString());
     }
 }

@@ -19,10 +19,10 @@ class VerifierTest {
     private static final EventCodec CODEC = new EventCodec();
     private final Verifier verifier = new Verifier(CODEC);
     private final String secret = EventSigner.newSecret();
-    private final AgentKey active = new AgentKey("pk_a", "agent-a", AgentKey.Status.ACTIVE, EventSigner.secretBytes(secret),
-            "default", null);
-    private final Envelope registered = SampleEvents.agentRegistered("agent-a", UUID.randomUUID(), "intel-gaudi2",
-            Instant.now());
+    private final AgentKey active =
+            new AgentKey("pk_a", "agent-a", AgentKey.Status.ACTIVE, EventSigner.secretBytes(secret), "default", null);
+    private final Envelope registered =
+            SampleEvents.agentRegistered("agent-a", UUID.randomUUID(), "intel-gaudi2", Instant.now());
 
     @Test
     void aRecordSignedByItsAgentsKeyIsVerified() {
@@ -36,12 +36,15 @@ class VerifierTest {
     void aRetiredKeyVerifiesWhatTheBrokerAppendedDuringItsGraceAndNothingAfter() {
         byte[] value = CODEC.encode(registered);
         Instant graceEnds = Instant.parse("2026-12-01T12:00:00Z");
-        AgentKey retired = new AgentKey("pk_a", "agent-a", AgentKey.Status.RETIRED, active.secret(), "default", graceEnds);
-        assertThat(verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", retired), graceEnds.minusSeconds(1)))
+        AgentKey retired =
+                new AgentKey("pk_a", "agent-a", AgentKey.Status.RETIRED, active.secret(), "default", graceEnds);
+        assertThat(verifier.verify(
+                        value, headers("pk_a", sign(value)), Map.of("pk_a", retired), graceEnds.minusSeconds(1)))
                 .isInstanceOf(Verdict.Verified.class);
         assertThat(verifier.verify(value, headers("pk_a", sign(value)), Map.of("pk_a", retired), graceEnds))
-                .isInstanceOfSatisfying(Verdict.Refused.class, r -> assertThat(r.reason())
-                        .isEqualTo("forged: key pk_a is retired and past its grace period"));
+                .isInstanceOfSatisfying(
+                        Verdict.Refused.class,
+                        r -> assertThat(r.reason()).isEqualTo("forged: key pk_a is retired and past its grace period"));
     }
 
     @Test
@@ -61,7 +64,8 @@ class VerifierTest {
     void aRefusedRecordStillNamesItsEventIdWhenItHasOne() {
         byte[] value = CODEC.encode(registered);
         Verdict v = verifier.verify(value, headers("pk_b", sign(value)), Map.of("pk_a", active), Instant.now());
-        assertThat(((Verdict.Refused) v).eventId()).isEqualTo(registered.eventId().toString());
+        assertThat(((Verdict.Refused) v).eventId())
+                .isEqualTo(registered.eventId().toString());
     }
 
     @Test
@@ -80,9 +84,11 @@ class VerifierTest {
 
     @Test
     void commandSideStreamsAreRefused() {
-        Envelope assign = SampleEvents.jobAssigned(UUID.randomUUID(), UUID.randomUUID(), "agent-a", 1, 1, Instant.now());
+        Envelope assign =
+                SampleEvents.jobAssigned(UUID.randomUUID(), UUID.randomUUID(), "agent-a", 1, 1, Instant.now());
         byte[] value = CODEC.encode(assign);
-        assertThat(reason(value, headers("pk_a", sign(value)), active)).contains("written by ingest's command side only");
+        assertThat(reason(value, headers("pk_a", sign(value)), active))
+                .contains("written by ingest's command side only");
     }
 
     private String reason(byte[] value, RecordHeaders headers, AgentKey key) {

@@ -56,7 +56,8 @@ public final class TestDatabase implements AutoCloseable {
     }
 
     private void admin(String sql) {
-        try (Connection c = DriverManager.getConnection(adminUrl, USER, ""); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(adminUrl, USER, "");
+                Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(sql + ": " + e.getMessage(), e);

@@ -44,8 +44,13 @@ public class ApiResource {
     private final LocalService local;
     private final FleetService fleet;
 
-    public ApiResource(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
-            LocalService local, FleetService fleet) {
+    public ApiResource(
+            CatalogService catalog,
+            LeaderboardService leaderboards,
+            ComparisonService comparisons,
+            RunService runs,
+            LocalService local,
+            FleetService fleet) {
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -63,10 +68,14 @@ public class ApiResource {
 
     @GET
     @Path("local")
-    @Operation(summary = "The local run's curve over a parameter (dataloader workers), normalised to its own first setting, beside "
-            + "the published devices' normalised curves; never ranked against them")
-    public LocalView local(@RestQuery @Parameter(description = "the measured benchmark, default podium-reference") String benchmark,
-            @RestQuery @Parameter(description = "the published benchmark, default bridgetower-finetune") String published,
+    @Operation(
+            summary =
+                    "The local run's curve over a parameter (dataloader workers), normalised to its own first setting, beside "
+                            + "the published devices' normalised curves; never ranked against them")
+    public LocalView local(
+            @RestQuery @Parameter(description = "the measured benchmark, default podium-reference") String benchmark,
+            @RestQuery @Parameter(description = "the published benchmark, default bridgetower-finetune")
+                    String published,
             @RestQuery @Parameter(description = "default dataloader_num_workers") String param,
             @RestQuery @Parameter(description = "default train_samples_per_second") String metric) {
         return local.build(new LocalQuery(benchmark, published, param, metric));
@@ -75,43 +84,96 @@ public class ApiResource {
     @GET
     @Path("leaderboard")
     @Operation(summary = "Devices ranked under one comparison key and metric, with n, mean, CI95, best, CV and source")
-    public LeaderboardView leaderboard(@RestQuery String benchmark, @RestQuery @Parameter(description = "comparison key id") String key,
-            @RestQuery String metric, @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch,
-            @RestQuery String workers, @RestQuery @Parameter(description = "framework version") String software,
+    public LeaderboardView leaderboard(
+            @RestQuery String benchmark,
+            @RestQuery @Parameter(description = "comparison key id") String key,
+            @RestQuery String metric,
+            @RestQuery String scenario,
+            @RestQuery String precision,
+            @RestQuery String batch,
+            @RestQuery String workers,
+            @RestQuery @Parameter(description = "framework version") String software,
             @RestQuery @Parameter(description = "measured or published") String source,
             @RestQuery @Parameter(description = "mean, best, n, runs, cv, ci or device") String sort,
             @RestQuery @Parameter(description = "asc or desc") String dir,
-            @RestQuery @Parameter(description = "failing: also count runs that failed a validity check (left out by default)") String include) {
-        return leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir,
-                include));
+            @RestQuery
+                    @Parameter(
+                            description = "failing: also count runs that failed a validity check (left out by default)")
+                    String include) {
+        return leaderboards.build(new LeaderboardQuery(
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include));
     }
 
     @GET
     @Path("leaderboard.csv")
     @Produces(CSV)
     @Operation(summary = "The leaderboard as CSV")
-    public Response leaderboardCsv(@RestQuery String benchmark, @RestQuery String key, @RestQuery String metric,
-            @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
-            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir,
+    public Response leaderboardCsv(
+            @RestQuery String benchmark,
+            @RestQuery String key,
+            @RestQuery String metric,
+            @RestQuery String scenario,
+            @RestQuery String precision,
+            @RestQuery String batch,
+            @RestQuery String workers,
+            @RestQuery String software,
+            @RestQuery String source,
+            @RestQuery String sort,
+            @RestQuery String dir,
             @RestQuery String include) {
-        LeaderboardView v = leaderboard(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
+        LeaderboardView v = leaderboard(
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
         Csv csv = new Csv();
-        csv.row(List.of("rank", "device_id", "device", "source", "runs", "n", "mean", "ci95_low", "ci95_high", "best", "cv", "unit",
-                "metric", "key_id", "comparison_key"));
+        csv.row(List.of(
+                "rank",
+                "device_id",
+                "device",
+                "source",
+                "runs",
+                "n",
+                "mean",
+                "ci95_low",
+                "ci95_high",
+                "best",
+                "cv",
+                "unit",
+                "metric",
+                "key_id",
+                "comparison_key"));
         for (LeaderboardEntry e : v.entries()) {
-            csv.row(nullable(e.rank(), e.deviceId(), e.deviceLabel(), e.source(), e.runs(), e.n(), e.mean(), e.ci95Low(), e.ci95High(),
-                    e.best(), e.cv(), v.unit(), v.query().metric(), v.query().key(), v.key() == null ? null : v.key().canonical()));
+            csv.row(nullable(
+                    e.rank(),
+                    e.deviceId(),
+                    e.deviceLabel(),
+                    e.source(),
+                    e.runs(),
+                    e.n(),
+                    e.mean(),
+                    e.ci95Low(),
+                    e.ci95High(),
+                    e.best(),
+                    e.cv(),
+                    v.unit(),
+                    v.query().metric(),
+                    v.query().key(),
+                    v.key() == null ? null : v.key().canonical()));
         }
         return attachment(csv, "leaderboard.csv");
     }
 
     @GET
     @Path("comparison")
-    @Operation(summary = "Devices x one parameter with ratios to a baseline device, and the verdict on each published ratio claim")
-    public ComparisonView comparison(@RestQuery String benchmark, @RestQuery String metric,
+    @Operation(
+            summary =
+                    "Devices x one parameter with ratios to a baseline device, and the verdict on each published ratio claim")
+    public ComparisonView comparison(
+            @RestQuery String benchmark,
+            @RestQuery String metric,
             @RestQuery @Parameter(description = "the key dimension that varies across columns") String param,
             @RestQuery @Parameter(description = "a key id of the group of keys to compare") String group,
-            @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
+            @RestQuery List<String> devices,
+            @RestQuery String baseline,
+            @RestQuery String source) {
         return comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source));
     }
 
@@ -119,8 +181,14 @@ public class ApiResource {
     @Path("comparison.csv")
     @Produces(CSV)
     @Operation(summary = "The comparison matrix as CSV: one value and one ratio column per parameter value")
-    public Response comparisonCsv(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
-            @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
+    public Response comparisonCsv(
+            @RestQuery String benchmark,
+            @RestQuery String metric,
+            @RestQuery String param,
+            @RestQuery String group,
+            @RestQuery List<String> devices,
+            @RestQuery String baseline,
+            @RestQuery String source) {
         ComparisonView v = comparison(benchmark, metric, param, group, devices, baseline, source);
         Csv csv = new Csv();
         List<Object> header = new ArrayList<>(List.of("device_id", "device", "source", "baseline"));
@@ -142,7 +210,9 @@ public class ApiResource {
 
     @GET
     @Path("runs/{id}")
-    @Operation(summary = "A run: parameters, host, accelerators, software, metrics, series charts, validity and event timeline")
+    @Operation(
+            summary =
+                    "A run: parameters, host, accelerators, software, metrics, series charts, validity and event timeline")
     public RunView run(@RestPath String id) {
         UUID runId;
         try {
@@ -176,8 +246,10 @@ public class ApiResource {
 
     @GET
     @Path("fleet")
-    @Operation(summary = "Campaigns (latest issue) with their jobs per pool: state, lease epoch, run, agent, superseded leases; and every "
-            + "agent with pool, device, last heartbeat, online or offline, and current job")
+    @Operation(
+            summary =
+                    "Campaigns (latest issue) with their jobs per pool: state, lease epoch, run, agent, superseded leases; and every "
+                            + "agent with pool, device, last heartbeat, online or offline, and current job")
     public FleetView fleet() {
         return fleet.build();
     }
@@ -191,6 +263,8 @@ public class ApiResource {
     }
 
     private static Response attachment(Csv csv, String name) {
-        return Response.ok(csv.toString(), CSV).header("Content-Disposition", "attachment; filename=\"" + name + "\"").build();
+        return Response.ok(csv.toString(), CSV)
+                .header("Content-Disposition", "attachment; filename=\"" + name + "\"")
+                .build();
     }
 }

@@ -9,7 +9,8 @@ final class Csv {
     private final StringBuilder sb = new StringBuilder();
 
     void row(List<?> cells) {
-        sb.append(cells.stream().map(Csv::cell).collect(Collectors.joining(","))).append("\r\n");
+        sb.append(cells.stream().map(Csv::cell).collect(Collectors.joining(",")))
+                .append("\r\n");
     }
 
     static String cell(Object o) {

@@ -8,8 +8,7 @@ import java.util.Locale;
 public final class LineCharts {
 
     /** A named series of points, t in seconds. */
-    public record Series(String label, List<double[]> points) {
-    }
+    public record Series(String label, List<double[]> points) {}
 
     private static final int WIDTH = 720;
     private static final int HEIGHT = 260;
@@ -19,12 +18,12 @@ public final class LineCharts {
     private static final int PLOT_HEIGHT = 200;
     private static final int MAX_POINTS = 1000;
 
-    private LineCharts() {
-    }
+    private LineCharts() {}
 
     /** A chart of the series; {@code yMax} fixes the y axis (100 for utilisation) or, when null, fits the data. */
     public static Chart of(String title, String unit, List<Series> series, Double yMax) {
-        List<Series> nonEmpty = series.stream().filter(s -> !s.points().isEmpty()).toList();
+        List<Series> nonEmpty =
+                series.stream().filter(s -> !s.points().isEmpty()).toList();
         double tMax = 0;
         double vMax = 0;
         for (Series s : nonEmpty) {
@@ -65,7 +64,8 @@ public final class LineCharts {
      * in {@code xValues}. The y axis starts at 0 and fits the data.
      */
     public static Chart categorical(String title, String unit, List<String> xValues, List<Series> series) {
-        List<Series> nonEmpty = series.stream().filter(s -> !s.points().isEmpty()).toList();
+        List<Series> nonEmpty =
+                series.stream().filter(s -> !s.points().isEmpty()).toList();
         double vMax = 0;
         for (Series s : nonEmpty) {
             for (double[] p : s.points()) {
@@ -91,7 +91,8 @@ public final class LineCharts {
         }
         List<Chart.Tick> xTicks = new ArrayList<>();
         for (int k = 0; k < xValues.size(); k++) {
-            xTicks.add(new Chart.Tick(LEFT + (xValues.size() == 1 ? PLOT_WIDTH / 2.0 : k * (double) PLOT_WIDTH / slots), xValues.get(k)));
+            xTicks.add(new Chart.Tick(
+                    LEFT + (xValues.size() == 1 ? PLOT_WIDTH / 2.0 : k * (double) PLOT_WIDTH / slots), xValues.get(k)));
         }
         List<Chart.Tick> yTicks = new ArrayList<>();
         for (int k = 0; k <= 4; k++) {
@@ -131,8 +132,9 @@ public final class LineCharts {
     }
 
     private static String number(double v) {
-        return outsideFixed(v) ? scientific(v) : v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
-                : String.format(Locale.ROOT, "%.1f", v);
+        return outsideFixed(v)
+                ? scientific(v)
+                : v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
     }
 
     /** A tick that fixed decimals would write as zero, or in more digits than fit beside the axis (a value of 1e150). */

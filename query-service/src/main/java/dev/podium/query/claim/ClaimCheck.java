@@ -26,7 +26,9 @@ public record ClaimCheck(
     /** The computed ratio to two decimals, e.g. {@code 2.64}, or null. */
     @JsonProperty("ratio2")
     public String ratio2() {
-        return computedRatio == null ? null : computedRatio.setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
+        return computedRatio == null
+                ? null
+                : computedRatio.setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
     }
 
     /** The verdict in words: holds, does not hold, cannot be checked. */

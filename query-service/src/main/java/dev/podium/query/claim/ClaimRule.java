@@ -23,8 +23,7 @@ public final class ClaimRule {
 
     private static final MathContext MC = MathContext.DECIMAL64;
 
-    private ClaimRule() {
-    }
+    private ClaimRule() {}
 
     /** Checks {@code claim} against the figures of its source, looked up by claim id. */
     public static ClaimCheck check(PublishedClaim claim, Map<String, PublishedClaim> figuresById) {
@@ -40,25 +39,42 @@ public final class ClaimRule {
         Optional<BigDecimal> num = figure(figuresById.get(basis.numeratorClaimId()));
         Optional<BigDecimal> den = figure(figuresById.get(basis.denominatorClaimId()));
         if (num.isEmpty() || den.isEmpty() || den.get().signum() == 0) {
-            return cannot(claim, subject, claimed, "a figure it names (" + basis.numeratorClaimId() + ", "
-                    + basis.denominatorClaimId() + ") is missing or n/a");
+            return cannot(
+                    claim,
+                    subject,
+                    claimed,
+                    "a figure it names (" + basis.numeratorClaimId() + ", " + basis.denominatorClaimId()
+                            + ") is missing or n/a");
         }
         PublishedClaim numFigure = figuresById.get(basis.numeratorClaimId());
         boolean lowerIsBetter = numFigure.direction() == Direction.LOWER_IS_BETTER;
-        BigDecimal ratio = lowerIsBetter ? den.get().divide(num.get(), MC) : num.get().divide(den.get(), MC);
+        BigDecimal ratio =
+                lowerIsBetter ? den.get().divide(num.get(), MC) : num.get().divide(den.get(), MC);
         BigDecimal computed = basis.form() == RatioForm.PERCENT_MORE
                 ? ratio.subtract(BigDecimal.ONE).multiply(BigDecimal.valueOf(100))
                 : ratio;
-        String formula = (lowerIsBetter ? plain(den.get()) + " / " + plain(num.get()) : plain(num.get()) + " / " + plain(den.get()))
+        String formula = (lowerIsBetter
+                        ? plain(den.get()) + " / " + plain(num.get())
+                        : plain(num.get()) + " / " + plain(den.get()))
                 + (basis.form() == RatioForm.PERCENT_MORE ? " − 1, in percent," : "");
         Evaluation e = evaluate(computed, claim.value(), claim.precision(), basis.form());
         String rule = formula + " = " + plain(computed.round(new MathContext(6))) + e.ruleText();
-        return new ClaimCheck(claim.source(), claim.claimId(), claim.quote(), subject, basis.baselineLabel(), num.get(), den.get(),
-                ratio, computed, claimed, rule, e.verdict());
+        return new ClaimCheck(
+                claim.source(),
+                claim.claimId(),
+                claim.quote(),
+                subject,
+                basis.baselineLabel(),
+                num.get(),
+                den.get(),
+                ratio,
+                computed,
+                claimed,
+                rule,
+                e.verdict());
     }
 
-    private record Evaluation(Verdict verdict, String ruleText) {
-    }
+    private record Evaluation(Verdict verdict, String ruleText) {}
 
     static Evaluation evaluate(BigDecimal computed, ClaimValue value, Precision precision, RatioForm form) {
         String unit = form == RatioForm.PERCENT_MORE ? "%" : "x";
@@ -70,10 +86,13 @@ public final class ClaimRule {
             BigDecimal target = claimed.setScale(d, RoundingMode.HALF_UP);
             BigDecimal tolerance = approximate ? BigDecimal.ONE.movePointLeft(d) : BigDecimal.ZERO;
             boolean holds = rounded.subtract(target).abs().compareTo(tolerance) <= 0;
-            String text = "; rounded to " + d + (d == 1 ? " decimal" : " decimals") + ": " + rounded.toPlainString() + unit
-                    + "; holds when that " + (approximate
-                            ? "is within ± " + tolerance.toPlainString() + " of " + target.toPlainString() + unit + " (\"about\")"
-                            : "equals " + target.toPlainString() + unit);
+            String text =
+                    "; rounded to " + d + (d == 1 ? " decimal" : " decimals") + ": " + rounded.toPlainString() + unit
+                            + "; holds when that "
+                            + (approximate
+                                    ? "is within ± " + tolerance.toPlainString() + " of " + target.toPlainString()
+                                            + unit + " (\"about\")"
+                                    : "equals " + target.toPlainString() + unit);
             return new Evaluation(holds ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD, text);
         }
         if (value instanceof ClaimValue.Range range) {
@@ -81,10 +100,14 @@ public final class ClaimRule {
             BigDecimal high = BigDecimal.valueOf(range.high());
             int d = Math.max(decimals(precision, low), decimals(precision, high));
             BigDecimal rounded = computed.setScale(d, RoundingMode.HALF_UP);
-            BigDecimal tolerance = precision != null && precision.approximate() ? BigDecimal.ONE.movePointLeft(d) : BigDecimal.ZERO;
-            boolean holds = rounded.compareTo(low.subtract(tolerance)) >= 0 && rounded.compareTo(high.add(tolerance)) <= 0;
-            return new Evaluation(holds ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD, "; rounded to " + d + " decimals: "
-                    + rounded.toPlainString() + unit + "; holds when that lies within " + plain(low) + unit + "–" + plain(high) + unit);
+            BigDecimal tolerance =
+                    precision != null && precision.approximate() ? BigDecimal.ONE.movePointLeft(d) : BigDecimal.ZERO;
+            boolean holds =
+                    rounded.compareTo(low.subtract(tolerance)) >= 0 && rounded.compareTo(high.add(tolerance)) <= 0;
+            return new Evaluation(
+                    holds ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD,
+                    "; rounded to " + d + " decimals: " + rounded.toPlainString() + unit
+                            + "; holds when that lies within " + plain(low) + unit + "–" + plain(high) + unit);
         }
         if (value instanceof ClaimValue.Bound bound) {
             BigDecimal b = BigDecimal.valueOf(bound.value());
@@ -95,7 +118,8 @@ public final class ClaimRule {
                 case LESS_THAN -> c < 0;
                 case AT_MOST -> c <= 0;
             };
-            return new Evaluation(holds ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD,
+            return new Evaluation(
+                    holds ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD,
                     "; holds when that is " + operatorWords(bound.operator()) + " " + plain(b) + unit);
         }
         return new Evaluation(Verdict.CANNOT_BE_CHECKED, "; the claimed value is n/a");
@@ -146,7 +170,18 @@ public final class ClaimRule {
 
     private static ClaimCheck cannot(PublishedClaim claim, String subject, String claimed, String why) {
         String baseline = claim.ratio() == null ? null : claim.ratio().baselineLabel();
-        return new ClaimCheck(claim.source(), claim.claimId(), claim.quote(), subject, baseline, null, null, null, null,
-                claimed, "cannot be checked: " + why, Verdict.CANNOT_BE_CHECKED);
+        return new ClaimCheck(
+                claim.source(),
+                claim.claimId(),
+                claim.quote(),
+                subject,
+                baseline,
+                null,
+                null,
+                null,
+                null,
+                claimed,
+                "cannot be checked: " + why,
+                Verdict.CANNOT_BE_CHECKED);
     }
 }

@@ -14,5 +14,4 @@ public record AgentRow(
         UUID currentJobId,
         UUID currentRunId,
         Instant lastHeartbeatAt,
-        boolean online) {
-}
+        boolean online) {}

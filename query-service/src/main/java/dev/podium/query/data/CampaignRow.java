@@ -13,5 +13,4 @@ public record CampaignRow(
         String actor,
         Instant createdAt,
         Instant lastIssuedAt,
-        List<String> matrixKeys) {
-}
+        List<String> matrixKeys) {}

@@ -1,5 +1,4 @@
 package dev.podium.query.data;
 
 /** A device from proj_device, labelled from the alias table when it knows the id. */
-public record DeviceRow(String deviceId, String vendor, String label) {
-}
+public record DeviceRow(String deviceId, String vendor, String label) {}

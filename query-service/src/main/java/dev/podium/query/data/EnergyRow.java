@@ -6,8 +6,15 @@ import java.math.BigDecimal;
  * One row of proj_energy_cell: over a device's completed, not retracted runs under a key that recorded power, the sums of
  * their joules per unit and of their average system watts, for the counted runs and, apart, those that failed a check.
  */
-public record EnergyRow(String keyId, String deviceId, int runs, BigDecimal joulesSum, BigDecimal wattsSum, int failingRuns,
-        BigDecimal failingJoulesSum, BigDecimal failingWattsSum) {
+public record EnergyRow(
+        String keyId,
+        String deviceId,
+        int runs,
+        BigDecimal joulesSum,
+        BigDecimal wattsSum,
+        int failingRuns,
+        BigDecimal failingJoulesSum,
+        BigDecimal failingWattsSum) {
 
     /** The mean joules per unit over the counted runs (and those that failed a check, when {@code includingFailing}). */
     public Double joulesPerUnit(boolean includingFailing) {

@@ -34,13 +34,20 @@ public class FleetQueries {
 
     /** The most recently created campaigns, newest first. */
     public List<CampaignRow> campaigns(int limit) {
-        return jdbc.list("SELECT campaign_id, name, pools, schedule, actor, created_at, last_issued_at, "
-                + "coalesce((SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(CASE WHEN jsonb_typeof(spec->'matrix') = 'object' "
-                + "THEN spec->'matrix' ELSE '{}'::jsonb END) k), '{}') AS matrix_keys "
-                + "FROM campaign ORDER BY created_at DESC, campaign_id LIMIT ?",
-                rs -> new CampaignRow(rs.getObject("campaign_id", UUID.class), rs.getString("name"), strings(rs.getArray("pools")),
-                        rs.getString("schedule"), rs.getString("actor"), Jdbc.instant(rs, "created_at"),
-                        Jdbc.instant(rs, "last_issued_at"), strings(rs.getArray("matrix_keys"))),
+        return jdbc.list(
+                "SELECT campaign_id, name, pools, schedule, actor, created_at, last_issued_at, "
+                        + "coalesce((SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(CASE WHEN jsonb_typeof(spec->'matrix') = 'object' "
+                        + "THEN spec->'matrix' ELSE '{}'::jsonb END) k), '{}') AS matrix_keys "
+                        + "FROM campaign ORDER BY created_at DESC, campaign_id LIMIT ?",
+                rs -> new CampaignRow(
+                        rs.getObject("campaign_id", UUID.class),
+                        rs.getString("name"),
+                        strings(rs.getArray("pools")),
+                        rs.getString("schedule"),
+                        rs.getString("actor"),
+                        Jdbc.instant(rs, "created_at"),
+                        Jdbc.instant(rs, "last_issued_at"),
+                        strings(rs.getArray("matrix_keys"))),
                 limit);
     }
 
@@ -49,13 +56,16 @@ public class FleetQueries {
         if (campaignIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.list("SELECT j.job_id, j.campaign_id, j.issue, j.pool, j.state, j.lease_epoch, j.run_id, j.agent_id, "
-                + "j.lease_expires_at, (j.spec->'parameters')::text AS parameters, r.status AS run_status, r.started_at, "
-                + "r.finished_at, j.created_at, j.updated_at "
-                + "FROM job j LEFT JOIN proj_run r ON r.run_id = j.run_id WHERE j.campaign_id = ANY(?::uuid[]) "
-                + "AND j.issue = (SELECT max(l.issue) FROM job l WHERE l.campaign_id = j.campaign_id) "
-                + "ORDER BY j.campaign_id, j.pool, j.created_at, j.job_id LIMIT ?",
-                this::job, texts(campaignIds), limit);
+        return jdbc.list(
+                "SELECT j.job_id, j.campaign_id, j.issue, j.pool, j.state, j.lease_epoch, j.run_id, j.agent_id, "
+                        + "j.lease_expires_at, (j.spec->'parameters')::text AS parameters, r.status AS run_status, r.started_at, "
+                        + "r.finished_at, j.created_at, j.updated_at "
+                        + "FROM job j LEFT JOIN proj_run r ON r.run_id = j.run_id WHERE j.campaign_id = ANY(?::uuid[]) "
+                        + "AND j.issue = (SELECT max(l.issue) FROM job l WHERE l.campaign_id = j.campaign_id) "
+                        + "ORDER BY j.campaign_id, j.pool, j.created_at, j.job_id LIMIT ?",
+                this::job,
+                texts(campaignIds),
+                limit);
     }
 
     /** Every grant of the given jobs, in epoch order, with what became of each granted run. */
@@ -63,21 +73,40 @@ public class FleetQueries {
         if (jobIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.list("SELECT g.job_id, g.lease_epoch, g.run_id, g.agent_id, g.granted_at, r.status AS run_status, r.started_at, "
-                + "r.finished_at FROM job_grant g LEFT JOIN proj_run r ON r.run_id = g.run_id WHERE g.job_id = ANY(?::uuid[]) "
-                + "ORDER BY g.job_id, g.lease_epoch LIMIT ?",
-                rs -> new JobAttemptRow(rs.getObject("job_id", UUID.class), rs.getInt("lease_epoch"), rs.getObject("run_id", UUID.class),
-                        rs.getString("agent_id"), Jdbc.instant(rs, "granted_at"), rs.getString("run_status"),
-                        Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "finished_at")),
-                texts(jobIds), limit);
+        return jdbc.list(
+                "SELECT g.job_id, g.lease_epoch, g.run_id, g.agent_id, g.granted_at, r.status AS run_status, r.started_at, "
+                        + "r.finished_at FROM job_grant g LEFT JOIN proj_run r ON r.run_id = g.run_id WHERE g.job_id = ANY(?::uuid[]) "
+                        + "ORDER BY g.job_id, g.lease_epoch LIMIT ?",
+                rs -> new JobAttemptRow(
+                        rs.getObject("job_id", UUID.class),
+                        rs.getInt("lease_epoch"),
+                        rs.getObject("run_id", UUID.class),
+                        rs.getString("agent_id"),
+                        Jdbc.instant(rs, "granted_at"),
+                        rs.getString("run_status"),
+                        Jdbc.instant(rs, "started_at"),
+                        Jdbc.instant(rs, "finished_at")),
+                texts(jobIds),
+                limit);
     }
 
     private JobRow job(ResultSet rs) throws SQLException {
-        return new JobRow(rs.getObject("job_id", UUID.class), rs.getObject("campaign_id", UUID.class), rs.getInt("issue"),
-                rs.getString("pool"), rs.getString("state"), rs.getInt("lease_epoch"), rs.getObject("run_id", UUID.class),
-                rs.getString("agent_id"), Jdbc.instant(rs, "lease_expires_at"), parameters(rs.getString("parameters")),
-                rs.getString("run_status"), Jdbc.instant(rs, "started_at"), Jdbc.instant(rs, "finished_at"),
-                Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "updated_at"));
+        return new JobRow(
+                rs.getObject("job_id", UUID.class),
+                rs.getObject("campaign_id", UUID.class),
+                rs.getInt("issue"),
+                rs.getString("pool"),
+                rs.getString("state"),
+                rs.getInt("lease_epoch"),
+                rs.getObject("run_id", UUID.class),
+                rs.getString("agent_id"),
+                Jdbc.instant(rs, "lease_expires_at"),
+                parameters(rs.getString("parameters")),
+                rs.getString("run_status"),
+                Jdbc.instant(rs, "started_at"),
+                Jdbc.instant(rs, "finished_at"),
+                Jdbc.instant(rs, "created_at"),
+                Jdbc.instant(rs, "updated_at"));
     }
 
     /** A job's parameters as text, in name order; a value that is not a scalar keeps its JSON text. */
@@ -90,7 +119,11 @@ public class FleetQueries {
             JsonNode node = mapper.readTree(json);
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+                out.put(
+                        e.getKey(),
+                        e.getValue().isValueNode()
+                                ? e.getValue().asText()
+                                : e.getValue().toString());
             }
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a job's parameters are not JSON", e);

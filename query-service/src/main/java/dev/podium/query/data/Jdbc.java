@@ -26,7 +26,8 @@ public final class Jdbc {
     }
 
     public <T> List<T> list(String sql, RowMapper<T> mapper, Object... params) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             c.setReadOnly(true);
             for (int i = 0; i < params.length; i++) {
                 Object p = params[i];

@@ -12,5 +12,4 @@ public record JobAttemptRow(
         Instant grantedAt,
         String runStatus,
         Instant runStartedAt,
-        Instant runFinishedAt) {
-}
+        Instant runFinishedAt) {}

@@ -20,5 +20,4 @@ public record JobRow(
         Instant runStartedAt,
         Instant runFinishedAt,
         Instant createdAt,
-        Instant updatedAt) {
-}
+        Instant updatedAt) {}

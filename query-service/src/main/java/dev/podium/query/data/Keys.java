@@ -14,12 +14,17 @@ import java.util.TreeMap;
  */
 public final class Keys {
 
-    private static final Set<String> FIXED = Set.of(ComparisonKey.BENCHMARK, ComparisonKey.BENCHMARK_VERSION,
-            ComparisonKey.SCENARIO, ComparisonKey.MODEL, ComparisonKey.PRECISION, ComparisonKey.BATCH_SIZE,
-            ComparisonKey.TOTAL_ACCELERATORS, ComparisonKey.INPUT_SIZE);
+    private static final Set<String> FIXED = Set.of(
+            ComparisonKey.BENCHMARK,
+            ComparisonKey.BENCHMARK_VERSION,
+            ComparisonKey.SCENARIO,
+            ComparisonKey.MODEL,
+            ComparisonKey.PRECISION,
+            ComparisonKey.BATCH_SIZE,
+            ComparisonKey.TOTAL_ACCELERATORS,
+            ComparisonKey.INPUT_SIZE);
 
-    private Keys() {
-    }
+    private Keys() {}
 
     public static ComparisonKey parse(String benchmark, JsonNode dims) {
         SortedMap<String, String> extra = new TreeMap<>();
@@ -35,7 +40,8 @@ public final class Keys {
             }
         }
         String b = text(dims.get(ComparisonKey.BENCHMARK));
-        return new ComparisonKey(b == null ? benchmark : b,
+        return new ComparisonKey(
+                b == null ? benchmark : b,
                 text(dims.get(ComparisonKey.BENCHMARK_VERSION)),
                 text(dims.get(ComparisonKey.SCENARIO)),
                 text(dims.get(ComparisonKey.MODEL)),

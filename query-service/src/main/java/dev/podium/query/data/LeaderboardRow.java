@@ -18,5 +18,4 @@ public record LeaderboardRow(
         Double ci95High,
         Double best,
         Double cv,
-        Instant lastRunAt) {
-}
+        Instant lastRunAt) {}

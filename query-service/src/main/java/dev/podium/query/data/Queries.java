@@ -30,8 +30,10 @@ public class Queries {
     public static final int MAX_SERIES_POINTS = 2000;
     /** The most characters of one event's payload a run page reads. */
     public static final int MAX_EVENT_TEXT = 4000;
-    private static final String RUN_COLUMNS = "run_id, benchmark, key_id, device_id, device_count, agent_id, status, valid, "
-            + "retracted, started_at, duration_seconds";
+
+    private static final String RUN_COLUMNS =
+            "run_id, benchmark, key_id, device_id, device_count, agent_id, status, valid, "
+                    + "retracted, started_at, duration_seconds";
 
     private final Jdbc jdbc;
     private final QueryConfig config;
@@ -47,31 +49,42 @@ public class Queries {
     }
 
     public boolean benchmarkExists(String benchmark) {
-        return jdbc.one("SELECT 1 FROM proj_benchmark WHERE benchmark = ?", rs -> 1, benchmark).isPresent();
+        return jdbc.one("SELECT 1 FROM proj_benchmark WHERE benchmark = ?", rs -> 1, benchmark)
+                .isPresent();
     }
 
     public List<DeviceRow> devices() {
-        return jdbc.list("SELECT device_id, vendor, label FROM proj_device ORDER BY device_id LIMIT 1000", Queries::device);
+        return jdbc.list(
+                "SELECT device_id, vendor, label FROM proj_device ORDER BY device_id LIMIT 1000", Queries::device);
     }
 
     public Optional<DeviceRow> device(String deviceId) {
-        return jdbc.one("SELECT device_id, vendor, label FROM proj_device WHERE device_id = ?", Queries::device, deviceId);
+        return jdbc.one(
+                "SELECT device_id, vendor, label FROM proj_device WHERE device_id = ?", Queries::device, deviceId);
     }
 
     public List<KeyRow> keys(String benchmark) {
-        return jdbc.list("SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE benchmark = ? "
-                + "ORDER BY canonical LIMIT 2000", this::key, benchmark);
+        return jdbc.list(
+                "SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE benchmark = ? "
+                        + "ORDER BY canonical LIMIT 2000",
+                this::key,
+                benchmark);
     }
 
     public Optional<KeyRow> key(String keyId) {
-        return jdbc.one("SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE key_id = ?",
-                this::key, keyId);
+        return jdbc.one(
+                "SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE key_id = ?",
+                this::key,
+                keyId);
     }
 
     /** Metrics with leaderboard rows for a benchmark, the most common first. */
     public List<String> metrics(String benchmark) {
-        return jdbc.list("SELECT metric FROM proj_leaderboard_row WHERE benchmark = ? GROUP BY metric ORDER BY count(*) DESC, metric "
-                + "LIMIT 100", rs -> rs.getString(1), benchmark);
+        return jdbc.list(
+                "SELECT metric FROM proj_leaderboard_row WHERE benchmark = ? GROUP BY metric ORDER BY count(*) DESC, metric "
+                        + "LIMIT 100",
+                rs -> rs.getString(1),
+                benchmark);
     }
 
     /**
@@ -81,14 +94,23 @@ public class Queries {
     public MetricKeys metricKeys(String benchmark, String source) {
         java.util.Map<String, java.util.Set<String>> keys = new java.util.HashMap<>();
         java.util.Map<String, Integer> rows = new java.util.HashMap<>();
-        jdbc.list("SELECT metric, key_id, count(*) FROM proj_leaderboard_row WHERE benchmark = ? AND (?::text IS NULL OR source = ?::text) "
-                + "GROUP BY metric, key_id LIMIT 20000", rs -> {
-                    keys.computeIfAbsent(rs.getString(1), m -> new java.util.HashSet<>()).add(rs.getString(2));
+        jdbc.list(
+                "SELECT metric, key_id, count(*) FROM proj_leaderboard_row WHERE benchmark = ? AND (?::text IS NULL OR source = ?::text) "
+                        + "GROUP BY metric, key_id LIMIT 20000",
+                rs -> {
+                    keys.computeIfAbsent(rs.getString(1), m -> new java.util.HashSet<>())
+                            .add(rs.getString(2));
                     rows.merge(rs.getString(1), rs.getInt(3), Integer::sum);
                     return null;
-                }, benchmark, source, source);
-        List<String> metrics = rows.keySet().stream().sorted(java.util.Comparator.<String, Integer>comparing(rows::get).reversed()
-                .thenComparing(java.util.Comparator.naturalOrder())).toList();
+                },
+                benchmark,
+                source,
+                source);
+        List<String> metrics = rows.keySet().stream()
+                .sorted(java.util.Comparator.<String, Integer>comparing(rows::get)
+                        .reversed()
+                        .thenComparing(java.util.Comparator.naturalOrder()))
+                .toList();
         return new MetricKeys(metrics, keys);
     }
 
@@ -101,37 +123,53 @@ public class Queries {
 
     /** One key's leaderboard rows for a metric, both sources: at most {@code max-rows}, in primary-key order. */
     public List<LeaderboardRow> leaderboardOfKey(String keyId, String metric) {
-        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? ORDER BY device_id, source LIMIT ?",
-                Queries::leaderboardRow, keyId, metric, config.maxRows());
+        return jdbc.list(
+                "SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? ORDER BY device_id, source LIMIT ?",
+                Queries::leaderboardRow,
+                keyId,
+                metric,
+                config.maxRows());
     }
 
     /** The leaderboard rows of keys for a metric, both sources: at most {@code max-rows} a key. */
     public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {
-        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE key_id = ANY(?) AND metric = ? LIMIT ?", Queries::leaderboardRow,
-                keyIds.toArray(String[]::new), metric, config.maxRows() * Math.max(1, keyIds.size()));
+        return jdbc.list(
+                "SELECT * FROM proj_leaderboard_row WHERE key_id = ANY(?) AND metric = ? LIMIT ?",
+                Queries::leaderboardRow,
+                keyIds.toArray(String[]::new),
+                metric,
+                config.maxRows() * Math.max(1, keyIds.size()));
     }
 
     /** A device's rows from one source. */
-    public record DeviceSource(String deviceId, String source) {
-    }
+    public record DeviceSource(String deviceId, String source) {}
 
     /**
      * The rows with a positive mean of keys for a metric, from one source or (null) both, of the devices given (all when
      * none are), but those of the devices and sources {@code without}: the curves a comparison shows under the groups it
      * does not show, for the devices that have none under the group it shows. At most {@code max-rows} a key.
      */
-    public List<LeaderboardRow> curveRowsWithout(List<String> keyIds, String metric, String source, List<String> devices,
-            List<DeviceSource> without) {
+    public List<LeaderboardRow> curveRowsWithout(
+            List<String> keyIds, String metric, String source, List<String> devices, List<DeviceSource> without) {
         String[] deviceIds = devices.toArray(String[]::new);
-        return jdbc.list("""
+        return jdbc.list(
+                """
                 SELECT l.* FROM proj_leaderboard_row l
                 WHERE l.key_id = ANY(?) AND l.metric = ? AND l.mean > 0 AND (?::text IS NULL OR l.source = ?::text)
                   AND (cardinality(?::text[]) = 0 OR l.device_id = ANY(?::text[]))
                   AND NOT EXISTS (SELECT 1 FROM unnest(?::text[], ?::text[]) AS x(device_id, source)
                                   WHERE x.device_id = l.device_id AND x.source = l.source)
-                LIMIT ?""", Queries::leaderboardRow, keyIds.toArray(String[]::new), metric, source, source, deviceIds, deviceIds,
+                LIMIT ?""",
+                Queries::leaderboardRow,
+                keyIds.toArray(String[]::new),
+                metric,
+                source,
+                source,
+                deviceIds,
+                deviceIds,
                 without.stream().map(DeviceSource::deviceId).toArray(String[]::new),
-                without.stream().map(DeviceSource::source).toArray(String[]::new), config.maxRows() * Math.max(1, keyIds.size()));
+                without.stream().map(DeviceSource::source).toArray(String[]::new),
+                config.maxRows() * Math.max(1, keyIds.size()));
     }
 
     /**
@@ -140,58 +178,100 @@ public class Queries {
      * runs even when a check failed (marked), where leaderboards leave them out.
      */
     public List<MeasuredRow> measuredIncludingFailedChecks(List<String> keyIds, String metric) {
-        return jdbc.list("SELECT key_id, metric, device_id, 'measured' AS source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at, failing FROM proj_leaderboard_all_runs_row "
-                + "WHERE key_id = ANY(?) AND metric = ? LIMIT ?",
+        return jdbc.list(
+                "SELECT key_id, metric, device_id, 'measured' AS source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at, failing FROM proj_leaderboard_all_runs_row "
+                        + "WHERE key_id = ANY(?) AND metric = ? LIMIT ?",
                 rs -> new MeasuredRow(leaderboardRow(rs), rs.getInt("failing")),
-                keyIds.toArray(String[]::new), metric, config.maxRows() * 10);
+                keyIds.toArray(String[]::new),
+                metric,
+                config.maxRows() * 10);
     }
 
     /** A measured row and how many of its runs failed a validity check. */
-    public record MeasuredRow(LeaderboardRow row, int runsFailingChecks) {
-    }
+    public record MeasuredRow(LeaderboardRow row, int runsFailingChecks) {}
 
     public List<LeaderboardRow> leaderboardOfDevice(String deviceId) {
-        return jdbc.list("SELECT * FROM proj_leaderboard_row WHERE device_id = ? ORDER BY benchmark, metric, key_id LIMIT ?",
-                Queries::leaderboardRow, deviceId, config.maxRows());
+        return jdbc.list(
+                "SELECT * FROM proj_leaderboard_row WHERE device_id = ? ORDER BY benchmark, metric, key_id LIMIT ?",
+                Queries::leaderboardRow,
+                deviceId,
+                config.maxRows());
     }
 
     public List<RunSummary> recentRuns(int limit) {
-        return jdbc.list("SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_at DESC NULLS LAST LIMIT ?", Queries::run, limit);
+        return jdbc.list(
+                "SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                Queries::run,
+                limit);
     }
 
     public List<RunSummary> recentRunsOfDevice(String deviceId, int limit) {
-        return jdbc.list("SELECT " + RUN_COLUMNS + " FROM proj_run WHERE device_id = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
-                Queries::run, deviceId, limit);
+        return jdbc.list(
+                "SELECT " + RUN_COLUMNS
+                        + " FROM proj_run WHERE device_id = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                Queries::run,
+                deviceId,
+                limit);
     }
 
     public List<RunSummary> recentRunsOfBenchmark(String benchmark, int limit) {
-        return jdbc.list("SELECT " + RUN_COLUMNS + " FROM proj_run WHERE benchmark = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
-                Queries::run, benchmark, limit);
+        return jdbc.list(
+                "SELECT " + RUN_COLUMNS
+                        + " FROM proj_run WHERE benchmark = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                Queries::run,
+                benchmark,
+                limit);
     }
 
     public Optional<RunDetail> run(UUID runId) {
-        return jdbc.one("SELECT " + RUN_COLUMNS + ", stream_id, job_id, lease_epoch, host_key, workload::text, software::text, "
-                + "accelerators::text, host::text, finished_at, validity::text, failure::text FROM proj_run WHERE run_id = ?",
-                rs -> new RunDetail(run(rs), rs.getString("stream_id"), rs.getObject("job_id", UUID.class),
-                        Jdbc.integer(rs, "lease_epoch"), rs.getString("host_key"), json(rs.getString("workload")),
-                        json(rs.getString("software")), json(rs.getString("accelerators")), json(rs.getString("host")),
-                        Jdbc.instant(rs, "finished_at"), json(rs.getString("validity")), json(rs.getString("failure"))),
+        return jdbc.one(
+                "SELECT " + RUN_COLUMNS + ", stream_id, job_id, lease_epoch, host_key, workload::text, software::text, "
+                        + "accelerators::text, host::text, finished_at, validity::text, failure::text FROM proj_run WHERE run_id = ?",
+                rs -> new RunDetail(
+                        run(rs),
+                        rs.getString("stream_id"),
+                        rs.getObject("job_id", UUID.class),
+                        Jdbc.integer(rs, "lease_epoch"),
+                        rs.getString("host_key"),
+                        json(rs.getString("workload")),
+                        json(rs.getString("software")),
+                        json(rs.getString("accelerators")),
+                        json(rs.getString("host")),
+                        Jdbc.instant(rs, "finished_at"),
+                        json(rs.getString("validity")),
+                        json(rs.getString("failure"))),
                 runId);
     }
 
     public Optional<RetractionRow> retraction(UUID runId) {
-        return jdbc.one("SELECT reason, actor, retracted_at FROM proj_retraction WHERE run_id = ?",
-                rs -> new RetractionRow(rs.getString("reason"), rs.getString("actor"), Jdbc.instant(rs, "retracted_at")),
+        return jdbc.one(
+                "SELECT reason, actor, retracted_at FROM proj_retraction WHERE run_id = ?",
+                rs -> new RetractionRow(
+                        rs.getString("reason"), rs.getString("actor"), Jdbc.instant(rs, "retracted_at")),
                 runId);
     }
 
     public List<ResultRow> results(UUID runId) {
-        return jdbc.list("SELECT * FROM proj_result WHERE run_id = ? ORDER BY metric", rs -> new ResultRow(rs.getString("metric"),
-                rs.getString("unit"), rs.getString("direction"), rs.getString("scope"), rs.getBoolean("warmup_excluded"),
-                Jdbc.integer(rs, "n"), Jdbc.dbl(rs, "mean"), Jdbc.dbl(rs, "median"), Jdbc.dbl(rs, "stdev"), Jdbc.dbl(rs, "min"),
-                Jdbc.dbl(rs, "max"), Jdbc.dbl(rs, "ci95_low"), Jdbc.dbl(rs, "ci95_high"), Jdbc.dbl(rs, "cv"),
-                doubles(rs.getArray("raw_values"))), runId);
+        return jdbc.list(
+                "SELECT * FROM proj_result WHERE run_id = ? ORDER BY metric",
+                rs -> new ResultRow(
+                        rs.getString("metric"),
+                        rs.getString("unit"),
+                        rs.getString("direction"),
+                        rs.getString("scope"),
+                        rs.getBoolean("warmup_excluded"),
+                        Jdbc.integer(rs, "n"),
+                        Jdbc.dbl(rs, "mean"),
+                        Jdbc.dbl(rs, "median"),
+                        Jdbc.dbl(rs, "stdev"),
+                        Jdbc.dbl(rs, "min"),
+                        Jdbc.dbl(rs, "max"),
+                        Jdbc.dbl(rs, "ci95_low"),
+                        Jdbc.dbl(rs, "ci95_high"),
+                        Jdbc.dbl(rs, "cv"),
+                        doubles(rs.getArray("raw_values"))),
+                runId);
     }
 
     /**
@@ -199,7 +279,8 @@ public class Queries {
      * sample in time order), one row per series: however many samples a run sent, a run page holds a bounded number.
      */
     public List<SeriesRow> series(UUID runId) {
-        return jdbc.list("""
+        return jdbc.list(
+                """
                 WITH s AS (
                     SELECT r.series, r.unit, e.sample,
                            row_number() OVER (PARTITION BY r.series ORDER BY r.position, e.ord) AS i,
@@ -211,48 +292,73 @@ public class Queries {
                 SELECT series, 0, min(unit), jsonb_agg(sample ORDER BY i)::text FROM s
                 WHERE (i - 1) % ceil(total / ?::numeric)::bigint = 0
                 GROUP BY series ORDER BY series""",
-                rs -> new SeriesRow(rs.getString(1), rs.getLong(2), rs.getString(3), json(rs.getString(4))), runId,
+                rs -> new SeriesRow(rs.getString(1), rs.getLong(2), rs.getString(3), json(rs.getString(4))),
+                runId,
                 MAX_SERIES_POINTS);
     }
 
     /** A run stream's events, each payload cut to {@link #MAX_EVENT_TEXT} characters by PostgreSQL (pages show less). */
     public List<EventRow> events(UUID runId) {
-        return jdbc.list("SELECT seq, type, schema_version, writer, occurred_at, recorded_at, left(payload::text, ?) FROM event_store "
-                + "WHERE stream_id = ? ORDER BY seq LIMIT 5000", rs -> new EventRow(rs.getLong(1), rs.getString(2), rs.getInt(3),
-                        rs.getString(4), Jdbc.instant(rs, "occurred_at"), Jdbc.instant(rs, "recorded_at"), rs.getString(7)),
-                MAX_EVENT_TEXT, "run/" + runId);
+        return jdbc.list(
+                "SELECT seq, type, schema_version, writer, occurred_at, recorded_at, left(payload::text, ?) FROM event_store "
+                        + "WHERE stream_id = ? ORDER BY seq LIMIT 5000",
+                rs -> new EventRow(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getInt(3),
+                        rs.getString(4),
+                        Jdbc.instant(rs, "occurred_at"),
+                        Jdbc.instant(rs, "recorded_at"),
+                        rs.getString(7)),
+                MAX_EVENT_TEXT,
+                "run/" + runId);
     }
 
     public List<AgentRow> agents() {
         long windowSeconds = config.onlineWindow().toSeconds();
-        return jdbc.list("SELECT coalesce(s.agent_id, a.agent_id) AS agent_id, coalesce(s.pool, a.pool) AS pool, a.agent_version, "
-                + "coalesce(s.hostname, a.hostname) AS hostname, s.device_id, s.state, s.current_job_id, s.current_run_id, "
-                + "s.last_heartbeat_at, coalesce(s.last_heartbeat_at > now() - make_interval(secs => ?), false) AS online "
-                + "FROM agent_status s FULL OUTER JOIN proj_agent a ON a.agent_id = s.agent_id ORDER BY 1 LIMIT 5000",
-                rs -> new AgentRow(rs.getString("agent_id"), rs.getString("pool"), rs.getString("agent_version"),
-                        rs.getString("hostname"), rs.getString("device_id"), rs.getString("state"),
-                        rs.getObject("current_job_id", UUID.class), rs.getObject("current_run_id", UUID.class),
-                        Jdbc.instant(rs, "last_heartbeat_at"), rs.getBoolean("online")),
+        return jdbc.list(
+                "SELECT coalesce(s.agent_id, a.agent_id) AS agent_id, coalesce(s.pool, a.pool) AS pool, a.agent_version, "
+                        + "coalesce(s.hostname, a.hostname) AS hostname, s.device_id, s.state, s.current_job_id, s.current_run_id, "
+                        + "s.last_heartbeat_at, coalesce(s.last_heartbeat_at > now() - make_interval(secs => ?), false) AS online "
+                        + "FROM agent_status s FULL OUTER JOIN proj_agent a ON a.agent_id = s.agent_id ORDER BY 1 LIMIT 5000",
+                rs -> new AgentRow(
+                        rs.getString("agent_id"),
+                        rs.getString("pool"),
+                        rs.getString("agent_version"),
+                        rs.getString("hostname"),
+                        rs.getString("device_id"),
+                        rs.getString("state"),
+                        rs.getObject("current_job_id", UUID.class),
+                        rs.getObject("current_run_id", UUID.class),
+                        Jdbc.instant(rs, "last_heartbeat_at"),
+                        rs.getBoolean("online")),
                 (double) windowSeconds);
     }
 
     /** Every published figure and claim of the given sources. */
     public List<PublishedClaim> claimsOfSources(List<String> sources) {
-        return jdbc.list("SELECT claim::text FROM proj_published_claim WHERE source = ANY(?) ORDER BY source, position LIMIT 10000",
-                rs -> claim(rs.getString(1)), (Object) sources.toArray(String[]::new));
+        return jdbc.list(
+                "SELECT claim::text FROM proj_published_claim WHERE source = ANY(?) ORDER BY source, position LIMIT 10000",
+                rs -> claim(rs.getString(1)),
+                (Object) sources.toArray(String[]::new));
     }
 
     /** Sources with ratio claims or figures about a benchmark. */
     public List<String> claimSources(String benchmark) {
-        return jdbc.list("SELECT DISTINCT source FROM proj_published_claim WHERE benchmark = ? ORDER BY 1 LIMIT 100",
-                rs -> rs.getString(1), benchmark);
+        return jdbc.list(
+                "SELECT DISTINCT source FROM proj_published_claim WHERE benchmark = ? ORDER BY 1 LIMIT 100",
+                rs -> rs.getString(1),
+                benchmark);
     }
 
     /** Published n/a cells (the publication gave no figure) under the given keys: device id and key id. */
     public List<String[]> notAvailable(List<String> keyIds, String metric) {
-        return jdbc.list("SELECT device_id, key_id FROM proj_published_claim WHERE key_id = ANY(?) AND metric = ? AND value_kind = 'n/a' "
-                + "AND NOT is_ratio AND device_id IS NOT NULL LIMIT 10000", rs -> new String[] {rs.getString(1), rs.getString(2)},
-                keyIds.toArray(String[]::new), metric);
+        return jdbc.list(
+                "SELECT device_id, key_id FROM proj_published_claim WHERE key_id = ANY(?) AND metric = ? AND value_kind = 'n/a' "
+                        + "AND NOT is_ratio AND device_id IS NOT NULL LIMIT 10000",
+                rs -> new String[] {rs.getString(1), rs.getString(2)},
+                keyIds.toArray(String[]::new),
+                metric);
     }
 
     private KeyRow key(ResultSet rs) throws SQLException {
@@ -294,16 +400,36 @@ public class Queries {
     }
 
     private static RunSummary run(ResultSet rs) throws SQLException {
-        return new RunSummary(rs.getObject("run_id", UUID.class), rs.getString("benchmark"), rs.getString("key_id"),
-                rs.getString("device_id"), Jdbc.integer(rs, "device_count"), rs.getString("agent_id"), rs.getString("status"),
-                (Boolean) rs.getObject("valid"), rs.getBoolean("retracted"), Jdbc.instant(rs, "started_at"),
+        return new RunSummary(
+                rs.getObject("run_id", UUID.class),
+                rs.getString("benchmark"),
+                rs.getString("key_id"),
+                rs.getString("device_id"),
+                Jdbc.integer(rs, "device_count"),
+                rs.getString("agent_id"),
+                rs.getString("status"),
+                (Boolean) rs.getObject("valid"),
+                rs.getBoolean("retracted"),
+                Jdbc.instant(rs, "started_at"),
                 Jdbc.dbl(rs, "duration_seconds"));
     }
 
     private static LeaderboardRow leaderboardRow(ResultSet rs) throws SQLException {
-        return new LeaderboardRow(rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id"), rs.getString("source"),
-                rs.getString("benchmark"), rs.getString("unit"), rs.getString("direction"), rs.getInt("runs"), rs.getInt("n"),
-                Jdbc.dbl(rs, "mean"), Jdbc.dbl(rs, "ci95_low"), Jdbc.dbl(rs, "ci95_high"), Jdbc.dbl(rs, "best"), Jdbc.dbl(rs, "cv"),
+        return new LeaderboardRow(
+                rs.getString("key_id"),
+                rs.getString("metric"),
+                rs.getString("device_id"),
+                rs.getString("source"),
+                rs.getString("benchmark"),
+                rs.getString("unit"),
+                rs.getString("direction"),
+                rs.getInt("runs"),
+                rs.getInt("n"),
+                Jdbc.dbl(rs, "mean"),
+                Jdbc.dbl(rs, "ci95_low"),
+                Jdbc.dbl(rs, "ci95_high"),
+                Jdbc.dbl(rs, "best"),
+                Jdbc.dbl(rs, "cv"),
                 Jdbc.instant(rs, "last_run_at"));
     }
 }

@@ -18,5 +18,4 @@ public record ResultRow(
         Double ci95Low,
         Double ci95High,
         Double cv,
-        List<Double> rawValues) {
-}
+        List<Double> rawValues) {}

@@ -15,5 +15,4 @@ public record RunDetail(
         JsonNode host,
         java.time.Instant finishedAt,
         JsonNode validity,
-        JsonNode failure) {
-}
+        JsonNode failure) {}

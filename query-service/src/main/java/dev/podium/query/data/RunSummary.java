@@ -15,5 +15,4 @@ public record RunSummary(
         Boolean valid,
         boolean retracted,
         Instant startedAt,
-        Double durationSeconds) {
-}
+        Double durationSeconds) {}

@@ -3,8 +3,7 @@ package dev.podium.query.page;
 /** Text with every character outside ASCII written as a numeric character reference ({@code é} as {@code &#233;}). */
 final class AsciiReferences {
 
-    private AsciiReferences() {
-    }
+    private AsciiReferences() {}
 
     /** {@code text} itself when it is ASCII already. */
     static String of(String text) {

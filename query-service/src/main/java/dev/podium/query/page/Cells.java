@@ -1,7 +1,6 @@
 package dev.podium.query.page;
 
 import dev.podium.query.stats.LeaderboardExtras;
-import dev.podium.query.view.Labels;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
 import io.quarkus.qute.TemplateExtension;
@@ -14,8 +13,7 @@ import io.quarkus.qute.TemplateExtension;
 @TemplateExtension
 public final class Cells {
 
-    private Cells() {
-    }
+    private Cells() {}
 
     public static String deviceLink(LeaderboardEntry e) {
         return Links.device(e.deviceId());

@@ -18,19 +18,15 @@ import java.util.Map;
 public final class ComparisonLines {
 
     /** One row of the matrix: a device and source with its cells in column order. */
-    public record MatrixRow(ComparisonView.Row row, List<MatrixCell> cells) {
-    }
+    public record MatrixRow(ComparisonView.Row row, List<MatrixCell> cells) {}
 
     /** One cell with its ratio interval against the baseline (null on the baseline's row and where none was computed). */
-    public record MatrixCell(ComparisonView.Cell cell, RatioCell interval) {
-    }
+    public record MatrixCell(ComparisonView.Cell cell, RatioCell interval) {}
 
     /** A cell's place: device, source and key. */
-    private record Place(String deviceId, String source, String keyId) {
-    }
+    private record Place(String deviceId, String source, String keyId) {}
 
-    private ComparisonLines() {
-    }
+    private ComparisonLines() {}
 
     public static List<MatrixRow> matrixRows(ComparisonView view) {
         Map<Place, RatioCell> intervals = new HashMap<>(view.intervals().size() * 2);
@@ -41,7 +37,8 @@ public final class ComparisonLines {
         for (ComparisonView.Row r : view.rows()) {
             List<MatrixCell> cells = new ArrayList<>(r.cells().size());
             for (ComparisonView.Cell c : r.cells()) {
-                cells.add(new MatrixCell(c, r.baseline() ? null : intervals.get(new Place(r.deviceId(), r.source(), c.keyId()))));
+                cells.add(new MatrixCell(
+                        c, r.baseline() ? null : intervals.get(new Place(r.deviceId(), r.source(), c.keyId()))));
             }
             rows.add(new MatrixRow(r, cells));
         }
@@ -67,17 +64,22 @@ public final class ComparisonLines {
     public static String ratioText(MatrixCell c) {
         Double ratio = c.cell().ratio();
         String text = c.cell().ratioText();
-        return text == null || Math.abs(ratio) < Formats.SCIENTIFIC_FROM ? text : Formats.scientific(new BigDecimal(text));
+        return text == null || Math.abs(ratio) < Formats.SCIENTIFIC_FROM
+                ? text
+                : Formats.scientific(new BigDecimal(text));
     }
 
     /** Whether the ratio's interval cannot be computed from its values, which the page then says beside it. */
     public static boolean uncomputable(MatrixCell c) {
-        return c.interval() != null && ComparisonIntervals.CANNOT.equals(c.interval().note());
+        return c.interval() != null
+                && ComparisonIntervals.CANNOT.equals(c.interval().note());
     }
 
     /** Why a ratio has no interval, for its title; null when it has one or none was asked for. */
     public static String note(MatrixCell c) {
-        return c.interval() != null && c.interval().interval() == null ? c.interval().note() : null;
+        return c.interval() != null && c.interval().interval() == null
+                ? c.interval().note()
+                : null;
     }
 
     /** The ratio's interval, null without one. */

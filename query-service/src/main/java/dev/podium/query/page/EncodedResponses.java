@@ -23,6 +23,7 @@ public class EncodedResponses {
     }
 
     private static boolean isMarkup(MediaType type) {
-        return type != null && (type.getSubtype().equals("html") || type.getSubtype().endsWith("xml"));
+        return type != null
+                && (type.getSubtype().equals("html") || type.getSubtype().endsWith("xml"));
     }
 }

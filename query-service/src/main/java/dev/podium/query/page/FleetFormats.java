@@ -9,13 +9,14 @@ import java.util.stream.Collectors;
 @TemplateExtension(namespace = "fleet")
 public final class FleetFormats {
 
-    private FleetFormats() {
-    }
+    private FleetFormats() {}
 
     /** Job counts per state without the zeros, e.g. {@code 4 done · 2 assigned}; {@code no jobs} when there are none. */
     public static String counts(Map<String, Integer> states) {
-        String s = states.entrySet().stream().filter(e -> e.getValue() != null && e.getValue() > 0)
-                .map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(" · "));
+        String s = states.entrySet().stream()
+                .filter(e -> e.getValue() != null && e.getValue() > 0)
+                .map(e -> e.getValue() + " " + e.getKey())
+                .collect(Collectors.joining(" · "));
         return s.isEmpty() ? "no jobs" : s;
     }
 

@@ -11,10 +11,10 @@ import java.util.Locale;
 @TemplateExtension(namespace = "fmt")
 public final class Formats {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
 
-    private Formats() {
-    }
+    private Formats() {}
 
     /** From this size on a value is written with a power of ten: its digits in full would not fit a cell. */
     static final double SCIENTIFIC_FROM = 1e12;

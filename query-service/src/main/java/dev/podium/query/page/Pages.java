@@ -61,8 +61,13 @@ public class Pages {
     private final LocalService local;
     private final FleetService fleet;
 
-    public Pages(CatalogService catalog, LeaderboardService leaderboards, ComparisonService comparisons, RunService runs,
-            LocalService local, FleetService fleet) {
+    public Pages(
+            CatalogService catalog,
+            LeaderboardService leaderboards,
+            ComparisonService comparisons,
+            RunService runs,
+            LocalService local,
+            FleetService fleet) {
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -80,27 +85,46 @@ public class Pages {
     @GET
     @Path("leaderboard")
     @Operation(hidden = true)
-    public TemplateInstance leaderboard(@RestQuery String benchmark, @RestQuery String key, @RestQuery String metric,
-            @RestQuery String scenario, @RestQuery String precision, @RestQuery String batch, @RestQuery String workers,
-            @RestQuery String software, @RestQuery String source, @RestQuery String sort, @RestQuery String dir,
+    public TemplateInstance leaderboard(
+            @RestQuery String benchmark,
+            @RestQuery String key,
+            @RestQuery String metric,
+            @RestQuery String scenario,
+            @RestQuery String precision,
+            @RestQuery String batch,
+            @RestQuery String workers,
+            @RestQuery String software,
+            @RestQuery String source,
+            @RestQuery String sort,
+            @RestQuery String dir,
             @RestQuery String include) {
-        LeaderboardView view = leaderboards.build(new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers,
-                software, source, sort, dir, include));
+        LeaderboardView view = leaderboards.build(new LeaderboardQuery(
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include));
         return Templates.leaderboard(view);
     }
 
     @GET
     @Path("compare")
     @Operation(hidden = true)
-    public TemplateInstance comparison(@RestQuery String benchmark, @RestQuery String metric, @RestQuery String param,
-            @RestQuery String group, @RestQuery List<String> devices, @RestQuery String baseline, @RestQuery String source) {
-        return Templates.comparison(comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
+    public TemplateInstance comparison(
+            @RestQuery String benchmark,
+            @RestQuery String metric,
+            @RestQuery String param,
+            @RestQuery String group,
+            @RestQuery List<String> devices,
+            @RestQuery String baseline,
+            @RestQuery String source) {
+        return Templates.comparison(
+                comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
     }
 
     @GET
     @Path("local")
     @Operation(hidden = true)
-    public TemplateInstance local(@RestQuery String benchmark, @RestQuery String published, @RestQuery String param,
+    public TemplateInstance local(
+            @RestQuery String benchmark,
+            @RestQuery String published,
+            @RestQuery String param,
             @RestQuery String metric) {
         return Templates.local(local.build(new LocalQuery(benchmark, published, param, metric)));
     }

@@ -55,8 +55,9 @@ public class StatsPages {
     @Path("regressions.atom")
     @Produces(AtomFeed.MEDIA_TYPE)
     @Operation(hidden = true)
-    public TemplateInstance regressionsAtom(@RestQuery String kind, @RestQuery String benchmark, @RestQuery String limit,
-            @Context UriInfo uri) {
-        return Templates.regressionsAtom(AtomFeed.of(histories.regressions(kind, benchmark, limit), uri.getBaseUri().toString()));
+    public TemplateInstance regressionsAtom(
+            @RestQuery String kind, @RestQuery String benchmark, @RestQuery String limit, @Context UriInfo uri) {
+        return Templates.regressionsAtom(AtomFeed.of(
+                histories.regressions(kind, benchmark, limit), uri.getBaseUri().toString()));
     }
 }

@@ -11,7 +11,10 @@ record MeasuredRatio(double ratio, Double low, Double high) {
 
     static MeasuredRatio of(Side compared, Side baseline) {
         double ratio = compared.mean() / baseline.mean();
-        if (compared.runs() < 2 || baseline.runs() < 2 || compared.halfWidth() == null || baseline.halfWidth() == null) {
+        if (compared.runs() < 2
+                || baseline.runs() < 2
+                || compared.halfWidth() == null
+                || baseline.halfWidth() == null) {
             return new MeasuredRatio(ratio, null, null);
         }
         double a = compared.standardError() / compared.mean();

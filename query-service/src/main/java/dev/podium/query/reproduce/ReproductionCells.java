@@ -1,21 +1,21 @@
 package dev.podium.query.reproduce;
 
-import java.util.Locale;
 import io.quarkus.qute.TemplateExtension;
+import java.util.Locale;
 
 /** Display values of a claim page's measured ratios, as properties ({@code {r.ratioText}}). */
 @TemplateExtension
 public final class ReproductionCells {
 
-    private ReproductionCells() {
-    }
+    private ReproductionCells() {}
 
     public static String ratioText(ReproductionView.Ratio r) {
         return times(r.ratio()) + "\u00d7";
     }
 
     public static String intervalText(ReproductionView.Ratio r) {
-        return r.low() == null ? "cannot be computed (fewer than 2 runs a side)"
+        return r.low() == null
+                ? "cannot be computed (fewer than 2 runs a side)"
                 : times(r.low()) + "\u2013" + times(r.high()) + "\u00d7";
     }
 

@@ -11,15 +11,29 @@ import javax.sql.DataSource;
 public class ReproductionQueries {
 
     /** A reproduction as the command side recorded it (claim_reproduction). */
-    record ReproductionRow(String campaignId, String dimension, String parameter, String baselineValue,
-            String comparedValue, String baselineLabel, String comparedLabel, String metric, List<String> pools,
-            java.time.Instant createdAt) {
-    }
+    record ReproductionRow(
+            String campaignId,
+            String dimension,
+            String parameter,
+            String baselineValue,
+            String comparedValue,
+            String baselineLabel,
+            String comparedLabel,
+            String metric,
+            List<String> pools,
+            java.time.Instant createdAt) {}
 
     /** A measured leaderboard row of one of a campaign's keys, with the pool whose job ran it. */
-    record MeasuredRow(String pool, String keyId, String deviceId, String deviceLabel, String dimensionValue, int runs,
-            Double mean, Double ci95Low, Double ci95High) {
-    }
+    record MeasuredRow(
+            String pool,
+            String keyId,
+            String deviceId,
+            String deviceLabel,
+            String dimensionValue,
+            int runs,
+            Double mean,
+            Double ci95Low,
+            Double ci95High) {}
 
     private final Jdbc jdbc;
 
@@ -28,19 +42,32 @@ public class ReproductionQueries {
     }
 
     Optional<String> claimJson(String source, String claimId) {
-        return jdbc.one("SELECT claim::text FROM proj_published_claim WHERE source = ? AND claim_id = ?",
-                rs -> rs.getString(1), source, claimId);
+        return jdbc.one(
+                "SELECT claim::text FROM proj_published_claim WHERE source = ? AND claim_id = ?",
+                rs -> rs.getString(1),
+                source,
+                claimId);
     }
 
     List<ReproductionRow> reproductions(String source, String claimId) {
-        return jdbc.list("""
+        return jdbc.list(
+                """
                 SELECT campaign_id::text, dimension, parameter, baseline_value, compared_value, baseline_label,
                        compared_label, metric, pools, created_at
                 FROM claim_reproduction WHERE source = ? AND claim_id = ? ORDER BY created_at DESC LIMIT 20""",
-                rs -> new ReproductionRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                        List.of((String[]) rs.getArray(9).getArray()), rs.getTimestamp(10).toInstant()),
-                source, claimId);
+                rs -> new ReproductionRow(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getString(6),
+                        rs.getString(7),
+                        rs.getString(8),
+                        List.of((String[]) rs.getArray(9).getArray()),
+                        rs.getTimestamp(10).toInstant()),
+                source,
+                claimId);
     }
 
     /**
@@ -48,7 +75,8 @@ public class ReproductionQueries {
      * for one metric; {@code dimension} names the key dimension whose value each row reports.
      */
     List<MeasuredRow> measured(String campaignId, String metric, String dimension) {
-        return jdbc.list("""
+        return jdbc.list(
+                """
                 SELECT k.pool, lr.key_id, lr.device_id, coalesce(d.label, lr.device_id), ck.dimensions ->> ?, lr.runs,
                        lr.mean, lr.ci95_low, lr.ci95_high
                 FROM (SELECT DISTINCT j.pool, r.key_id, r.device_id FROM job j JOIN proj_run r ON r.job_id = j.job_id
@@ -58,8 +86,18 @@ public class ReproductionQueries {
                 JOIN proj_comparison_key ck ON ck.key_id = lr.key_id
                 LEFT JOIN proj_device d ON d.device_id = lr.device_id
                 ORDER BY k.pool, lr.device_id, 5 LIMIT 200""",
-                rs -> new MeasuredRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                        rs.getInt(6), Jdbc.dbl(rs, "mean"), Jdbc.dbl(rs, "ci95_low"), Jdbc.dbl(rs, "ci95_high")),
-                dimension == null ? "device" : dimension, campaignId, metric);
+                rs -> new MeasuredRow(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getInt(6),
+                        Jdbc.dbl(rs, "mean"),
+                        Jdbc.dbl(rs, "ci95_low"),
+                        Jdbc.dbl(rs, "ci95_high")),
+                dimension == null ? "device" : dimension,
+                campaignId,
+                metric);
     }
 }

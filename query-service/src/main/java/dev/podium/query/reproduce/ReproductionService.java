@@ -35,28 +35,54 @@ public class ReproductionService {
         }
         PublishedClaim c = claim.get();
         RatioBasis ratio = c.ratio();
-        Reproduction.Result result = Reproduction.plan(c,
-                ratio == null || ratio.numeratorClaimId() == null ? null : claim(source, ratio.numeratorClaimId()).orElse(null),
-                ratio == null || ratio.denominatorClaimId() == null ? null : claim(source, ratio.denominatorClaimId()).orElse(null));
-        ReproductionView.Plan plan = result.plan().map(p -> new ReproductionView.Plan(p.dimension(), p.baseline(), p.compared(),
-                p.spec().benchmark(), p.metric(), p.crossDevice())).orElse(null);
-        String command = result.plan().map(p -> "podium-admin claim reproduce " + source + " " + claimId + " --pools "
-                + (p.crossDevice() ? "SUBJECT_POOL,BASELINE_POOL" : "POOL[,POOL...]")).orElse(null);
+        Reproduction.Result result = Reproduction.plan(
+                c,
+                ratio == null || ratio.numeratorClaimId() == null
+                        ? null
+                        : claim(source, ratio.numeratorClaimId()).orElse(null),
+                ratio == null || ratio.denominatorClaimId() == null
+                        ? null
+                        : claim(source, ratio.denominatorClaimId()).orElse(null));
+        ReproductionView.Plan plan = result.plan()
+                .map(p -> new ReproductionView.Plan(
+                        p.dimension(), p.baseline(), p.compared(), p.spec().benchmark(), p.metric(), p.crossDevice()))
+                .orElse(null);
+        String command = result.plan()
+                .map(p -> "podium-admin claim reproduce " + source + " " + claimId + " --pools "
+                        + (p.crossDevice() ? "SUBJECT_POOL,BASELINE_POOL" : "POOL[,POOL...]"))
+                .orElse(null);
         double[] claimed = claimedTimes(c);
         List<ReproductionView.Reproduced> reproduced = new ArrayList<>();
         for (ReproductionQueries.ReproductionRow r : queries.reproductions(source, claimId)) {
-            List<ReproductionQueries.MeasuredRow> rows = queries.measured(r.campaignId(), r.metric(),
-                    r.parameter() == null ? null : r.dimension());
-            reproduced.add(new ReproductionView.Reproduced(r.campaignId(), r.pools(), r.createdAt().toString(),
-                    Reproduction.DEVICE.equals(r.dimension()) ? acrossPools(r, rows, claimed) : perDevice(c, r, rows, claimed)));
+            List<ReproductionQueries.MeasuredRow> rows =
+                    queries.measured(r.campaignId(), r.metric(), r.parameter() == null ? null : r.dimension());
+            reproduced.add(new ReproductionView.Reproduced(
+                    r.campaignId(),
+                    r.pools(),
+                    r.createdAt().toString(),
+                    Reproduction.DEVICE.equals(r.dimension())
+                            ? acrossPools(r, rows, claimed)
+                            : perDevice(c, r, rows, claimed)));
         }
-        return Optional.of(new ReproductionView(source, claimId, c.quote(), c.deviceLabel(),
-                ratio == null ? null : ratio.baselineLabel(), claimedText(c), plan, result.reason(), command, reproduced));
+        return Optional.of(new ReproductionView(
+                source,
+                claimId,
+                c.quote(),
+                c.deviceLabel(),
+                ratio == null ? null : ratio.baselineLabel(),
+                claimedText(c),
+                plan,
+                result.reason(),
+                command,
+                reproduced));
     }
 
     /** Per device: the rows at the baseline value against those at the other value. */
-    private static List<ReproductionView.Ratio> perDevice(PublishedClaim claim, ReproductionQueries.ReproductionRow r,
-            List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
+    private static List<ReproductionView.Ratio> perDevice(
+            PublishedClaim claim,
+            ReproductionQueries.ReproductionRow r,
+            List<ReproductionQueries.MeasuredRow> rows,
+            double[] claimed) {
         Map<String, ReproductionQueries.MeasuredRow> baseline = new LinkedHashMap<>();
         Map<String, ReproductionQueries.MeasuredRow> compared = new LinkedHashMap<>();
         for (ReproductionQueries.MeasuredRow m : rows) {
@@ -66,8 +92,12 @@ public class ReproductionService {
         baseline.forEach((device, b) -> {
             ReproductionQueries.MeasuredRow a = compared.get(device);
             if (a != null) {
-                ReproductionView.Ratio measured = ratio(device + " (" + r.dimension() + " " + b.dimensionValue() + " \u2192 "
-                        + a.dimensionValue() + ")", a, b, claimed);
+                ReproductionView.Ratio measured = ratio(
+                        device + " (" + r.dimension() + " " + b.dimensionValue() + " \u2192 " + a.dimensionValue()
+                                + ")",
+                        a,
+                        b,
+                        claimed);
                 String differs = COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null;
                 out.add(differs == null ? measured : measured.notComparable(differs));
             }
@@ -85,7 +115,11 @@ public class ReproductionService {
         List<String> differences = new ArrayList<>();
         if (!compiled.dimensionValue().equals(claimedCompiler)) {
             differences.add("compiler " + compiled.dimensionValue() + ", not "
-                    + (claimedCompiler == null ? "the claim's (" + (claim.key() == null ? claim.source() : claim.key().benchmark()) + ")"
+                    + (claimedCompiler == null
+                            ? "the claim's ("
+                                    + (claim.key() == null
+                                            ? claim.source()
+                                            : claim.key().benchmark()) + ")"
                             : claimedCompiler));
         }
         if (claim.deviceId() != null && !claim.deviceId().equals(compiled.deviceId())) {
@@ -96,27 +130,42 @@ public class ReproductionService {
     }
 
     /** A device against another: the subject's pool (the first) against the baseline's. */
-    private static List<ReproductionView.Ratio> acrossPools(ReproductionQueries.ReproductionRow r,
-            List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
-        Optional<ReproductionQueries.MeasuredRow> subject = rows.stream().filter(m -> m.pool().equals(r.pools().get(0))).findFirst();
+    private static List<ReproductionView.Ratio> acrossPools(
+            ReproductionQueries.ReproductionRow r, List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
+        Optional<ReproductionQueries.MeasuredRow> subject =
+                rows.stream().filter(m -> m.pool().equals(r.pools().get(0))).findFirst();
         Optional<ReproductionQueries.MeasuredRow> baseline = rows.stream()
-                .filter(m -> r.pools().size() > 1 && m.pool().equals(r.pools().get(1))).findFirst();
+                .filter(m -> r.pools().size() > 1 && m.pool().equals(r.pools().get(1)))
+                .findFirst();
         if (subject.isEmpty() || baseline.isEmpty()) {
             return List.of();
         }
         if (!subject.get().keyId().equals(baseline.get().keyId())) {
             return List.of(); // checked directly only when the same workload ran on both devices
         }
-        return List.of(ratio(subject.get().deviceLabel() + " vs " + baseline.get().deviceLabel(), subject.get(),
-                baseline.get(), claimed));
+        return List.of(ratio(
+                subject.get().deviceLabel() + " vs " + baseline.get().deviceLabel(),
+                subject.get(),
+                baseline.get(),
+                claimed));
     }
 
-    private static ReproductionView.Ratio ratio(String where, ReproductionQueries.MeasuredRow a,
-            ReproductionQueries.MeasuredRow b, double[] claimed) {
-        MeasuredRatio m = MeasuredRatio.of(new MeasuredRatio.Side(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
+    private static ReproductionView.Ratio ratio(
+            String where, ReproductionQueries.MeasuredRow a, ReproductionQueries.MeasuredRow b, double[] claimed) {
+        MeasuredRatio m = MeasuredRatio.of(
+                new MeasuredRatio.Side(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
                 new MeasuredRatio.Side(b.mean(), b.runs(), b.ci95Low(), b.ci95High()));
-        return new ReproductionView.Ratio(where, a.mean(), b.mean(), a.runs(), b.runs(), m.ratio(), m.low(), m.high(),
-                claimed == null ? null : m.holds(claimed[0], claimed[1]), null);
+        return new ReproductionView.Ratio(
+                where,
+                a.mean(),
+                b.mean(),
+                a.runs(),
+                b.runs(),
+                m.ratio(),
+                m.low(),
+                m.high(),
+                claimed == null ? null : m.holds(claimed[0], claimed[1]),
+                null);
     }
 
     /** The claimed ratio as times (low, high), or null when it is a bound or not available. */

@@ -7,27 +7,44 @@ import java.util.List;
  * starts it, and what each reproduction measured beside the published ratio. What /claims/{source}/{claim} shows and
  * /api/v1/claims/{source}/{claim} returns.
  */
-public record ReproductionView(String source, String claimId, String quote, String subject, String baseline,
-        String claimed, Plan plan, String reason, String command, List<Reproduced> reproductions) {
+public record ReproductionView(
+        String source,
+        String claimId,
+        String quote,
+        String subject,
+        String baseline,
+        String claimed,
+        Plan plan,
+        String reason,
+        String command,
+        List<Reproduced> reproductions) {
 
     /** What a campaign varies, from which value to which, with which shipped workload and metric. */
-    public record Plan(String dimension, String from, String to, String workload, String metric, boolean crossDevice) {
-    }
+    public record Plan(String dimension, String from, String to, String workload, String metric, boolean crossDevice) {}
 
     /** One campaign made for the claim, and its measured ratios (one per device, or one across the two pools). */
-    public record Reproduced(String campaignId, List<String> pools, String createdAt, List<Ratio> ratios) {
-    }
+    public record Reproduced(String campaignId, List<String> pools, String createdAt, List<Ratio> ratios) {}
 
     /**
      * A measured ratio beside the published one; {@code holds} is null while the interval cannot be computed or when the
      * two are not comparable, and {@code notComparable} then says what differs (null when they are).
      */
-    public record Ratio(String where, double comparedMean, double baselineMean, int comparedRuns, int baselineRuns,
-            double ratio, Double low, Double high, Boolean holds, String notComparable) {
+    public record Ratio(
+            String where,
+            double comparedMean,
+            double baselineMean,
+            int comparedRuns,
+            int baselineRuns,
+            double ratio,
+            Double low,
+            Double high,
+            Boolean holds,
+            String notComparable) {
 
         /** This ratio as context only: measured under other conditions than the claim's. */
         public Ratio notComparable(String why) {
-            return new Ratio(where, comparedMean, baselineMean, comparedRuns, baselineRuns, ratio, low, high, null, why);
+            return new Ratio(
+                    where, comparedMean, baselineMean, comparedRuns, baselineRuns, ratio, low, high, null, why);
         }
     }
 }

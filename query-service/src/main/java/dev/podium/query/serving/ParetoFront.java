@@ -9,8 +9,7 @@ import java.util.List;
  */
 final class ParetoFront {
 
-    private ParetoFront() {
-    }
+    private ParetoFront() {}
 
     /** Indexes of the points on the front, in the order given. */
     static List<Integer> of(List<double[]> points, boolean xHigherIsBetter, boolean yHigherIsBetter) {

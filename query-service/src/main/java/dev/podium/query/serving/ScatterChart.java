@@ -8,8 +8,17 @@ import java.util.Locale;
  * A scatter chart laid out for server-side SVG: every coordinate is computed here and the template writes only numbers
  * and escaped labels, as {@code chart.Chart} does for line charts.
  */
-public record ScatterChart(int width, int height, int left, int top, int plotWidth, int plotHeight, List<Series> series,
-        String frontPoints, List<Tick> xTicks, List<Tick> yTicks) {
+public record ScatterChart(
+        int width,
+        int height,
+        int left,
+        int top,
+        int plotWidth,
+        int plotHeight,
+        List<Series> series,
+        String frontPoints,
+        List<Tick> xTicks,
+        List<Tick> yTicks) {
 
     static final int WIDTH = 760;
     static final int HEIGHT = 320;
@@ -19,15 +28,12 @@ public record ScatterChart(int width, int height, int left, int top, int plotWid
     static final int PLOT_HEIGHT = 250;
 
     /** A device's curve: its polyline and its markers. */
-    public record Series(String label, String cssClass, String points, List<Marker> markers, int legendY) {
-    }
+    public record Series(String label, String cssClass, String points, List<Marker> markers, int legendY) {}
 
     /** A point's marker, its interval as a vertical bar (bar0 == bar1 when there is none) and its tooltip. */
-    public record Marker(double cx, double cy, double bar0, double bar1, boolean front, String title) {
-    }
+    public record Marker(double cx, double cy, double bar0, double bar1, boolean front, String title) {}
 
-    public record Tick(double at, String label) {
-    }
+    public record Tick(double at, String label) {}
 
     public int bottom() {
         return top + plotHeight;
@@ -61,8 +67,13 @@ public record ScatterChart(int width, int height, int left, int top, int plotWid
             for (ServingView.Point p : c.points()) {
                 double cx = x(p.x(), xTop);
                 double cy = y(p.y(), yTop);
-                markers.add(new Marker(cx, cy, p.yLow() == null ? cy : y(p.yLow(), yTop),
-                        p.yHigh() == null ? cy : y(p.yHigh(), yTop), p.onFront(), c.deviceLabel() + " at " + p.paramValue()));
+                markers.add(new Marker(
+                        cx,
+                        cy,
+                        p.yLow() == null ? cy : y(p.yLow(), yTop),
+                        p.yHigh() == null ? cy : y(p.yHigh(), yTop),
+                        p.onFront(),
+                        c.deviceLabel() + " at " + p.paramValue()));
                 line.append(line.length() == 0 ? "" : " ").append(coordinate(cx, cy));
                 if (p.onFront()) {
                     front.add(new double[] {cx, cy});
@@ -80,8 +91,8 @@ public record ScatterChart(int width, int height, int left, int top, int plotWid
             xTicks.add(new Tick(LEFT + k * PLOT_WIDTH / 4.0, number(xTop * k / 4)));
             yTicks.add(new Tick(TOP + PLOT_HEIGHT - k * PLOT_HEIGHT / 4.0, number(yTop * k / 4)));
         }
-        return new ScatterChart(WIDTH, HEIGHT, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, series, frontLine.toString(), xTicks,
-                yTicks);
+        return new ScatterChart(
+                WIDTH, HEIGHT, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, series, frontLine.toString(), xTicks, yTicks);
     }
 
     private static double x(double v, double top) {

@@ -20,12 +20,18 @@ public class ServingApi {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Serving results: throughput per accelerator against per-user speed or latency, per device, over the "
-            + "concurrencies measured, with the Pareto front marked")
-    public ServingView api(@RestQuery String benchmark,
+    @Operation(
+            summary =
+                    "Serving results: throughput per accelerator against per-user speed or latency, per device, over the "
+                            + "concurrencies measured, with the Pareto front marked")
+    public ServingView api(
+            @RestQuery String benchmark,
             @RestQuery @Parameter(description = "x axis metric (default output_token_throughput_per_user)") String x,
-            @RestQuery @Parameter(description = "y axis metric, shown per accelerator (default output_token_throughput)") String y,
-            @RestQuery @Parameter(description = "the key dimension each curve runs over (default concurrency)") String param) {
+            @RestQuery
+                    @Parameter(description = "y axis metric, shown per accelerator (default output_token_throughput)")
+                    String y,
+            @RestQuery @Parameter(description = "the key dimension each curve runs over (default concurrency)")
+                    String param) {
         return serving.build(new ServingQuery(benchmark, x, y, param));
     }
 }

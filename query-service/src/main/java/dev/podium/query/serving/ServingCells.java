@@ -7,8 +7,7 @@ import io.quarkus.qute.TemplateExtension;
 @TemplateExtension
 public final class ServingCells {
 
-    private ServingCells() {
-    }
+    private ServingCells() {}
 
     public static String xText(ServingView.Point p) {
         return Formats.num(p.x());

@@ -19,15 +19,28 @@ public class ServingQueries {
     }
 
     List<ServingRow> rows(String benchmark, String x, String y) {
-        return jdbc.list("""
+        return jdbc.list(
+                """
                 SELECT r.key_id, r.metric, r.device_id, coalesce(d.label, r.device_id) AS device_label, r.direction, r.unit,
                        r.runs, r.n, r.mean, r.ci95_low, r.ci95_high
                 FROM proj_leaderboard_row r LEFT JOIN proj_device d ON d.device_id = r.device_id
                 WHERE r.benchmark = ? AND r.metric IN (?, ?) AND r.source = 'measured'
                 ORDER BY r.key_id, r.device_id, r.metric LIMIT ?""",
-                rs -> new ServingRow(rs.getString("key_id"), rs.getString("metric"), rs.getString("device_id"),
-                        rs.getString("device_label"), rs.getString("direction"), rs.getString("unit"), rs.getInt("runs"),
-                        rs.getInt("n"), Jdbc.dbl(rs, "mean"), Jdbc.dbl(rs, "ci95_low"), Jdbc.dbl(rs, "ci95_high")),
-                benchmark, x, y, MAX_ROWS + 1);
+                rs -> new ServingRow(
+                        rs.getString("key_id"),
+                        rs.getString("metric"),
+                        rs.getString("device_id"),
+                        rs.getString("device_label"),
+                        rs.getString("direction"),
+                        rs.getString("unit"),
+                        rs.getInt("runs"),
+                        rs.getInt("n"),
+                        Jdbc.dbl(rs, "mean"),
+                        Jdbc.dbl(rs, "ci95_low"),
+                        Jdbc.dbl(rs, "ci95_high")),
+                benchmark,
+                x,
+                y,
+                MAX_ROWS + 1);
     }
 }

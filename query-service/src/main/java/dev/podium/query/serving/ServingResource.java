@@ -27,8 +27,8 @@ public class ServingResource {
     @GET
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public TemplateInstance page(@RestQuery String benchmark, @RestQuery String x, @RestQuery String y,
-            @RestQuery String param) {
+    public TemplateInstance page(
+            @RestQuery String benchmark, @RestQuery String x, @RestQuery String y, @RestQuery String param) {
         return Templates.serving(serving.build(new ServingQuery(benchmark, x, y, param)));
     }
 }

@@ -37,19 +37,22 @@ public class ServingService {
         List<ServingRow> rows = serving.rows(q.benchmark(), q.x(), q.y());
         boolean truncated = rows.size() > ServingQueries.MAX_ROWS;
         Map<GroupKey, Map<String, List<Pair>>> groups = new TreeMap<>(Comparator.comparing(GroupKey::label));
-        pairs(rows.subList(0, Math.min(rows.size(), ServingQueries.MAX_ROWS)), q.x(), q.y()).forEach(pair -> {
-            KeyRow key = keys.get(pair.x().keyId());
-            String value = key == null ? null : key.dimensions().get(q.param());
-            if (value != null) {
-                groups.computeIfAbsent(GroupKey.of(key.key(), q.param()), g -> new TreeMap<>())
-                        .computeIfAbsent(curveLabel(pair.x().deviceLabel(), key), d -> new ArrayList<>())
-                        .add(pair.withKey(key, value));
-            }
-        });
+        pairs(rows.subList(0, Math.min(rows.size(), ServingQueries.MAX_ROWS)), q.x(), q.y())
+                .forEach(pair -> {
+                    KeyRow key = keys.get(pair.x().keyId());
+                    String value = key == null ? null : key.dimensions().get(q.param());
+                    if (value != null) {
+                        groups.computeIfAbsent(GroupKey.of(key.key(), q.param()), g -> new TreeMap<>())
+                                .computeIfAbsent(curveLabel(pair.x().deviceLabel(), key), d -> new ArrayList<>())
+                                .add(pair.withKey(key, value));
+                    }
+                });
         List<ServingView.Group> out = new ArrayList<>();
         groups.forEach((group, byDevice) -> out.add(group(q, group, byDevice)));
-        String message = out.isEmpty() ? "No measured results of " + q.x() + " and " + q.y() + " under keys with a "
-                + q.param() + " in " + q.benchmark() + "." : null;
+        String message = out.isEmpty()
+                ? "No measured results of " + q.x() + " and " + q.y() + " under keys with a " + q.param() + " in "
+                        + q.benchmark() + "."
+                : null;
         return new ServingView(q, queries.metrics(q.benchmark()), out, truncated, message);
     }
 
@@ -57,8 +60,12 @@ public class ServingService {
         List<Pair> all = byDevice.values().stream().flatMap(List::stream).toList();
         boolean xHigher = all.get(0).x().higherIsBetter();
         boolean yHigher = all.get(0).y().higherIsBetter();
-        List<Integer> front = ParetoFront.of(all.stream().map(p -> new double[] {p.x().mean(), p.yPerAccelerator()}).toList(),
-                xHigher, yHigher);
+        List<Integer> front = ParetoFront.of(
+                all.stream()
+                        .map(p -> new double[] {p.x().mean(), p.yPerAccelerator()})
+                        .toList(),
+                xHigher,
+                yHigher);
         List<ServingView.Curve> curves = new ArrayList<>();
         int index = 0;
         for (Map.Entry<String, List<Pair>> device : byDevice.entrySet()) {
@@ -89,8 +96,10 @@ public class ServingService {
                 }
             }
         }
-        return xs.entrySet().stream().filter(e -> ys.containsKey(e.getKey()))
-                .map(e -> new Pair(e.getValue(), ys.get(e.getKey()), null, null)).toList();
+        return xs.entrySet().stream()
+                .filter(e -> ys.containsKey(e.getKey()))
+                .map(e -> new Pair(e.getValue(), ys.get(e.getKey()), null, null))
+                .toList();
     }
 
     private static String curveLabel(String device, KeyRow key) {
@@ -114,14 +123,21 @@ public class ServingService {
         static GroupKey of(ComparisonKey key, String param) {
             java.util.SortedMap<String, String> extra = new TreeMap<>(key.extra() == null ? Map.of() : key.extra());
             extra.remove(param);
-            ComparisonKey rest = new ComparisonKey(key.benchmark(), key.benchmarkVersion(), key.scenario(), key.model(),
-                    key.precision(), key.perDeviceBatchSize(), null, key.inputSize(), extra);
+            ComparisonKey rest = new ComparisonKey(
+                    key.benchmark(),
+                    key.benchmarkVersion(),
+                    key.scenario(),
+                    key.model(),
+                    key.precision(),
+                    key.perDeviceBatchSize(),
+                    null,
+                    key.inputSize(),
+                    extra);
             return new GroupKey(rest.label());
         }
     }
 
-    private record Cell(String keyId, String deviceId) {
-    }
+    private record Cell(String keyId, String deviceId) {}
 
     /** A (key, device)'s x and y rows, with the key and its concurrency once known. */
     private record Pair(ServingRow x, ServingRow y, KeyRow key, String paramValue) {
@@ -141,9 +157,16 @@ public class ServingService {
 
         ServingView.Point point(boolean onFront) {
             boolean interval = y.n() >= 2 && y.ci95Low() != null && y.ci95High() != null;
-            return new ServingView.Point(paramValue, key.keyId(), x.mean(), yPerAccelerator(),
-                    interval ? y.ci95Low() / accelerators() : null, interval ? y.ci95High() / accelerators() : null,
-                    y.runs(), y.n(), onFront);
+            return new ServingView.Point(
+                    paramValue,
+                    key.keyId(),
+                    x.mean(),
+                    yPerAccelerator(),
+                    interval ? y.ci95Low() / accelerators() : null,
+                    interval ? y.ci95High() / accelerators() : null,
+                    y.runs(),
+                    y.n(),
+                    onFront);
         }
     }
 }

@@ -8,9 +8,24 @@ import java.util.UUID;
  * size in noise σ, whether it is a regression or an improvement given the metric's direction, the first run at the new
  * level with its time and framework version, and the version of the run before it.
  */
-public record Change(String kind, String benchmark, String keyId, String metric, String deviceId, String deviceLabel, String unit,
-        double before, double after, double ratio, double sigmas, int index, UUID runId, Instant at, String versionBefore,
-        String versionAfter, String historyLink) {
+public record Change(
+        String kind,
+        String benchmark,
+        String keyId,
+        String metric,
+        String deviceId,
+        String deviceLabel,
+        String unit,
+        double before,
+        double after,
+        double ratio,
+        double sigmas,
+        int index,
+        UUID runId,
+        Instant at,
+        String versionBefore,
+        String versionAfter,
+        String historyLink) {
 
     public static final String REGRESSION = "regression";
     public static final String IMPROVEMENT = "improvement";
@@ -28,7 +43,8 @@ public record Change(String kind, String benchmark, String keyId, String metric,
         if (versionBefore == null && versionAfter == null) {
             return "—";
         }
-        return java.util.Objects.equals(versionBefore, versionAfter) ? "same version " + versionAfter
+        return java.util.Objects.equals(versionBefore, versionAfter)
+                ? "same version " + versionAfter
                 : (versionBefore == null ? "?" : versionBefore) + " → " + (versionAfter == null ? "?" : versionAfter);
     }
 }

@@ -28,8 +28,7 @@ public class ComparisonCosts {
     }
 
     /** A device under one column's key. */
-    private record Cell(String keyId, String deviceId) {
-    }
+    private record Cell(String keyId, String deviceId) {}
 
     /** The cost cells of {@code view}, whose columns are the keys {@code columnKeys}. */
     public List<CostCell> of(ComparisonView view, List<KeyRow> columnKeys) {
@@ -37,14 +36,18 @@ public class ComparisonCosts {
         if (view.columns().isEmpty() || metric == null || Efficiency.rateOf(view.unit()) == null) {
             return List.of();
         }
-        List<String> keyIds = view.columns().stream().map(ComparisonView.Column::keyId).toList();
+        List<String> keyIds =
+                view.columns().stream().map(ComparisonView.Column::keyId).toList();
         boolean measured = view.rows().stream().anyMatch(r -> "measured".equals(r.source()));
         Map<Cell, EnergyRow> energy = new HashMap<>();
         if (measured) {
             cells.energy(keyIds, metric).forEach(e -> energy.put(new Cell(e.keyId(), e.deviceId()), e));
         }
-        boolean scalingColumns = ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
-        if (energy.isEmpty() && !scalingColumns && view.rows().stream().noneMatch(r -> config.prices().containsKey(r.deviceId()))) {
+        boolean scalingColumns =
+                ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
+        if (energy.isEmpty()
+                && !scalingColumns
+                && view.rows().stream().noneMatch(r -> config.prices().containsKey(r.deviceId()))) {
             return List.of(); // no price, no power, no scaling: every cell would be empty
         }
         Map<String, Integer> accelerators = new HashMap<>();
@@ -83,9 +86,15 @@ public class ComparisonCosts {
                         scalingBase = base;
                     }
                 }
-                CostCell c = new CostCell(row.deviceId(), row.source(), cell.keyId(), perDollar,
-                        power == null ? null : power.joulesPerUnit(false), power == null ? null : power.systemWatts(false),
-                        scaling, scalingBase);
+                CostCell c = new CostCell(
+                        row.deviceId(),
+                        row.source(),
+                        cell.keyId(),
+                        perDollar,
+                        power == null ? null : power.joulesPerUnit(false),
+                        power == null ? null : power.systemWatts(false),
+                        scaling,
+                        scalingBase);
                 if (!c.empty()) {
                     out.add(c);
                 }

@@ -1,11 +1,10 @@
 package dev.podium.query.stats;
 
 import dev.podium.query.data.CellQueries;
-import java.util.HashMap;
-
 import dev.podium.query.view.ComparisonView;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +19,8 @@ public class ComparisonIntervals {
 
     static final String PUBLISHED = "published figure without per-repetition values: no interval";
     static final String TOO_FEW = "fewer than two repetitions on one side: no interval";
-    public static final String CANNOT = "the interval cannot be computed: the values are too far apart for double precision";
+    public static final String CANNOT =
+            "the interval cannot be computed: the values are too far apart for double precision";
     private static final LogSample NONE = LogSample.of(new double[0]);
 
     private final CellQueries cells;
@@ -34,8 +34,13 @@ public class ComparisonIntervals {
             return List.of();
         }
         Map<String, Map<String, LogSample>> samples = new HashMap<>();
-        cells.intervals(view.columns().stream().map(ComparisonView.Column::keyId).toList(), view.query().metric())
-                .forEach(c -> samples.computeIfAbsent(c.keyId(), k -> new HashMap<>()).put(c.deviceId(), c.sample()));
+        cells.intervals(
+                        view.columns().stream()
+                                .map(ComparisonView.Column::keyId)
+                                .toList(),
+                        view.query().metric())
+                .forEach(c ->
+                        samples.computeIfAbsent(c.keyId(), k -> new HashMap<>()).put(c.deviceId(), c.sample()));
         // Each column's samples by device, and the baseline's side of each column, looked up once, not per cell.
         List<ComparisonView.Column> columns = view.columns();
         List<Map<String, LogSample>> byColumn = new ArrayList<>(columns.size());

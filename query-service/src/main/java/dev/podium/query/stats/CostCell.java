@@ -6,8 +6,15 @@ package dev.podium.query.stats;
  * and, when the columns vary {@code total_accelerators}, the scaling efficiency against the same device's first column.
  * Each null when it cannot be computed.
  */
-public record CostCell(String deviceId, String source, String keyId, Double perDollar, Double joulesPerUnit, Double systemWatts,
-        Double scalingEfficiency, Integer scalingBase) {
+public record CostCell(
+        String deviceId,
+        String source,
+        String keyId,
+        Double perDollar,
+        Double joulesPerUnit,
+        Double systemWatts,
+        Double scalingEfficiency,
+        Integer scalingBase) {
 
     public boolean empty() {
         return perDollar == null && joulesPerUnit == null && scalingEfficiency == null;

@@ -10,10 +10,10 @@ import java.util.regex.Pattern;
  */
 public final class Efficiency {
 
-    private static final Pattern RATE = Pattern.compile("^\\s*([A-Za-z][A-Za-z _-]{0,40}?)\\s*(?:/|per\\s+)(?:s|sec|second)\\s*$");
+    private static final Pattern RATE =
+            Pattern.compile("^\\s*([A-Za-z][A-Za-z _-]{0,40}?)\\s*(?:/|per\\s+)(?:s|sec|second)\\s*$");
 
-    private Efficiency() {
-    }
+    private Efficiency() {}
 
     /** What a rate unit counts per second: "samples" for "samples/s", "tokens" for "tokens/sec"; null for anything else. */
     public static String rateOf(String unit) {

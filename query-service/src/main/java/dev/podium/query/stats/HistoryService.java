@@ -29,7 +29,8 @@ public class HistoryService {
     public static final List<String> KINDS = List.of("regressions", "improvements", "all");
     public static final int MAX_LIMIT = 500;
     private static final int MAX_TEXT = 256;
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MM-dd").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DAY =
+            DateTimeFormatter.ofPattern("MM-dd").withZone(ZoneOffset.UTC);
 
     private final HistoryQueries stats;
     private final Queries queries;
@@ -40,7 +41,11 @@ public class HistoryService {
     }
 
     public static String historyLink(String keyId, String metric, String deviceId) {
-        return Links.to("/history").param("key", keyId).param("metric", metric).param("device", deviceId).build();
+        return Links.to("/history")
+                .param("key", keyId)
+                .param("metric", metric)
+                .param("device", deviceId)
+                .build();
     }
 
     /** The history of a key, metric and device; empty when the key is unknown or an argument is missing or oversized. */
@@ -56,17 +61,30 @@ public class HistoryService {
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
         double[] y = rows.stream().mapToDouble(HistoryQueries.HistoryRow::mean).toArray();
-        List<Change> changes = stats.changes(keyId, metric, deviceId).stream().map(HistoryService::change).toList();
+        List<Change> changes = stats.changes(keyId, metric, deviceId).stream()
+                .map(HistoryService::change)
+                .toList();
         Set<UUID> stepRuns = changes.stream().map(Change::runId).collect(Collectors.toSet());
         double[] level = levels(rows, stepRuns);
         List<HistoryView.Point> points = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             HistoryQueries.HistoryRow r = rows.get(i);
-            points.add(new HistoryView.Point(i, r.runId(), Links.run(r.runId()), r.startedAt(), r.frameworkVersion(), r.mean(), r.n(), level[i],
+            points.add(new HistoryView.Point(
+                    i,
+                    r.runId(),
+                    Links.run(r.runId()),
+                    r.startedAt(),
+                    r.frameworkVersion(),
+                    r.mean(),
+                    r.n(),
+                    level[i],
                     i > 0 && stepRuns.contains(r.runId())));
         }
-        Map<String, List<HistoryQueries.HistoryRow>> byVersion = rows.stream().collect(Collectors.groupingBy(
-                r -> r.frameworkVersion() == null ? "(not stated)" : r.frameworkVersion(), LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<HistoryQueries.HistoryRow>> byVersion = rows.stream()
+                .collect(Collectors.groupingBy(
+                        r -> r.frameworkVersion() == null ? "(not stated)" : r.frameworkVersion(),
+                        LinkedHashMap::new,
+                        Collectors.toList()));
         List<Map.Entry<String, List<HistoryQueries.HistoryRow>>> ordered = new ArrayList<>(byVersion.entrySet());
         ordered.sort(Comparator.comparing(e -> e.getValue().get(0).startedAt()));
         boolean lower = Labels.lowerIsBetter(direction);
@@ -74,11 +92,22 @@ public class HistoryService {
         double[] previous = null;
         for (Map.Entry<String, List<HistoryQueries.HistoryRow>> e : ordered) {
             List<HistoryQueries.HistoryRow> rs = e.getValue();
-            double[] raw = Samples.of(rs.stream().map(HistoryQueries.HistoryRow::rawValues).toList(),
+            double[] raw = Samples.of(
+                    rs.stream().map(HistoryQueries.HistoryRow::rawValues).toList(),
                     rs.stream().map(r -> (Double) r.mean()).toList());
-            RatioInterval vs = previous == null ? null : RatioEstimator.estimate(raw, previous, lower).orElse(null);
-            versions.add(new HistoryView.Version(e.getKey(), rs.size(), rs.stream().mapToDouble(HistoryQueries.HistoryRow::mean).average()
-                    .orElse(Double.NaN), rs.get(0).startedAt(), rs.get(rs.size() - 1).startedAt(), vs));
+            RatioInterval vs = previous == null
+                    ? null
+                    : RatioEstimator.estimate(raw, previous, lower).orElse(null);
+            versions.add(new HistoryView.Version(
+                    e.getKey(),
+                    rs.size(),
+                    rs.stream()
+                            .mapToDouble(HistoryQueries.HistoryRow::mean)
+                            .average()
+                            .orElse(Double.NaN),
+                    rs.get(0).startedAt(),
+                    rs.get(rs.size() - 1).startedAt(),
+                    vs));
             previous = raw;
         }
         int every = Math.max(1, rows.size() / 8);
@@ -90,10 +119,26 @@ public class HistoryService {
             valuePoints.add(new double[] {i, y[i]});
             levelPoints.add(new double[] {i, level[i]});
         }
-        return Optional.of(new HistoryView(keyId, key.get().canonical(), key.get().benchmark(), metric, deviceId, Labels.device(deviceId), unit,
-                direction, stats.state().method(), points, changes, versions,
-                LineCharts.categorical(metric + " per run", unit, labels,
-                        List.of(new LineCharts.Series("run mean", valuePoints), new LineCharts.Series("fitted level", levelPoints)))));
+        return Optional.of(new HistoryView(
+                keyId,
+                key.get().canonical(),
+                key.get().benchmark(),
+                metric,
+                deviceId,
+                Labels.device(deviceId),
+                unit,
+                direction,
+                stats.state().method(),
+                points,
+                changes,
+                versions,
+                LineCharts.categorical(
+                        metric + " per run",
+                        unit,
+                        labels,
+                        List.of(
+                                new LineCharts.Series("run mean", valuePoints),
+                                new LineCharts.Series("fitted level", levelPoints)))));
     }
 
     /** Steps across every history, newest first. */
@@ -107,14 +152,30 @@ public class HistoryService {
             case "improvements" -> Change.IMPROVEMENT;
             default -> null;
         };
-        List<Change> changes = stats.newest(stored, b, n).stream().map(HistoryService::change).toList();
+        List<Change> changes =
+                stats.newest(stored, b, n).stream().map(HistoryService::change).toList();
         HistoryQueries.State state = stats.state();
         return new RegressionsView(k, b, benchmarks, n, state.method(), state.histories(), state.points(), changes);
     }
 
     private static Change change(HistoryQueries.ChangeRow c) {
-        return new Change(c.kind(), c.benchmark(), c.keyId(), c.metric(), c.deviceId(), Labels.device(c.deviceId()), c.unit(), c.before(),
-                c.after(), c.after() / c.before(), c.sigmas(), c.index(), c.runId(), c.at(), c.versionBefore(), c.versionAfter(),
+        return new Change(
+                c.kind(),
+                c.benchmark(),
+                c.keyId(),
+                c.metric(),
+                c.deviceId(),
+                Labels.device(c.deviceId()),
+                c.unit(),
+                c.before(),
+                c.after(),
+                c.after() / c.before(),
+                c.sigmas(),
+                c.index(),
+                c.runId(),
+                c.at(),
+                c.versionBefore(),
+                c.versionAfter(),
                 historyLink(c.keyId(), c.metric(), c.deviceId()));
     }
 

@@ -15,10 +15,19 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
      * One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. {@code systemWatts}
      * is the mean of the runs' average system power that {@code joulesPerUnit} comes from.
      */
-    public record Columns(String deviceId, String source, int failingRuns, Double perDollar, Double pricePerDeviceHour,
-            Double joulesPerUnit, Double systemWatts, Double scalingEfficiency, Integer accelerators, Integer scalingBase, List<String> notes,
-            String historyLink) {
-    }
+    public record Columns(
+            String deviceId,
+            String source,
+            int failingRuns,
+            Double perDollar,
+            Double pricePerDeviceHour,
+            Double joulesPerUnit,
+            Double systemWatts,
+            Double scalingEfficiency,
+            Integer accelerators,
+            Integer scalingBase,
+            List<String> notes,
+            String historyLink) {}
 
     public boolean anyPerDollar() {
         return columns.stream().anyMatch(c -> c.perDollar() != null);

@@ -35,19 +35,18 @@ public class LeaderboardExtrasService {
     }
 
     /** A device's row from one source. */
-    private record DeviceSource(String deviceId, String source) {
-    }
+    private record DeviceSource(String deviceId, String source) {}
 
     /** The row scaling is measured against, and its key's number of accelerators. */
-    private record ScalingBase(LeaderboardRow row, int accelerators) {
-    }
+    private record ScalingBase(LeaderboardRow row, int accelerators) {}
 
     /**
      * The extras of {@code rows}, one key's rows for a metric (with failing runs counted when {@code including}), with
      * their columns in the order of the rows; the unit and direction are the first row's, as the leaderboard's are.
      * {@code benchmarkKeys} are the key's benchmark's keys, among which the scaling bases are.
      */
-    public LeaderboardExtras of(KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean including, List<LeaderboardRow> rows) {
+    public LeaderboardExtras of(
+            KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean including, List<LeaderboardRow> rows) {
         if (metric == null) {
             return new LeaderboardExtras(including, 0, null, List.of());
         }
@@ -61,7 +60,9 @@ public class LeaderboardExtrasService {
                 scopes.put(f.deviceId(), f.scope());
             }
         }
-        int leftOut = including ? 0 : failing.values().stream().mapToInt(Integer::intValue).sum();
+        int leftOut = including
+                ? 0
+                : failing.values().stream().mapToInt(Integer::intValue).sum();
         Map<String, EnergyRow> energy = new HashMap<>();
         if (rateOf != null) {
             cells.energy(List.of(key.keyId()), metric).forEach(e -> energy.put(e.deviceId(), e));
@@ -99,9 +100,18 @@ public class LeaderboardExtrasService {
                 double baseValue = perDevice ? b.row().mean() * base : b.row().mean();
                 scaling = Efficiency.scaling(value, total, baseValue, base, lower);
             }
-            columns.add(new LeaderboardExtras.Columns(e.deviceId(), e.source(), measured && including
-                    ? failing.getOrDefault(e.deviceId(), 0) : 0, perDollar, price, joules,
-                    joules == null ? null : power.systemWatts(including), scaling, total, base, notes,
+            columns.add(new LeaderboardExtras.Columns(
+                    e.deviceId(),
+                    e.source(),
+                    measured && including ? failing.getOrDefault(e.deviceId(), 0) : 0,
+                    perDollar,
+                    price,
+                    joules,
+                    joules == null ? null : power.systemWatts(including),
+                    scaling,
+                    total,
+                    base,
+                    notes,
                     measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null));
         }
         return new LeaderboardExtras(including, leftOut, rateOf, columns);
@@ -111,16 +121,23 @@ public class LeaderboardExtrasService {
      * For each device and source, the row of the same device at the fewest accelerators under the keys that differ from
      * this one in total_accelerators only, with fewer of them: one read of those keys' rows.
      */
-    private Map<DeviceSource, ScalingBase> scalingBases(KeyRow key, List<KeyRow> benchmarkKeys, String metric, Integer total) {
+    private Map<DeviceSource, ScalingBase> scalingBases(
+            KeyRow key, List<KeyRow> benchmarkKeys, String metric, Integer total) {
         if (total == null) {
             return Map.of();
         }
-        String group = key.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical();
+        String group =
+                key.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical();
         Map<String, Integer> sizes = new HashMap<>();
         for (KeyRow k : benchmarkKeys) {
             Integer n = integer(k.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
-            if (n != null && n < total && sizes.size() < 50
-                    && k.key().withoutDimension(ComparisonKey.TOTAL_ACCELERATORS).canonical().equals(group)) {
+            if (n != null
+                    && n < total
+                    && sizes.size() < 50
+                    && k.key()
+                            .withoutDimension(ComparisonKey.TOTAL_ACCELERATORS)
+                            .canonical()
+                            .equals(group)) {
                 sizes.put(k.keyId(), n);
             }
         }
@@ -130,7 +147,9 @@ public class LeaderboardExtrasService {
         Map<DeviceSource, ScalingBase> out = new HashMap<>();
         for (LeaderboardRow r : queries.leaderboard(List.copyOf(sizes.keySet()), metric)) {
             ScalingBase candidate = new ScalingBase(r, sizes.get(r.keyId()));
-            out.merge(new DeviceSource(r.deviceId(), r.source()), candidate,
+            out.merge(
+                    new DeviceSource(r.deviceId(), r.source()),
+                    candidate,
                     (current, other) -> other.accelerators() < current.accelerators() ? other : current);
         }
         return out;

@@ -11,7 +11,9 @@ public record LogSample(int n, double mean, double variance) {
 
     public static LogSample of(double[] values) {
         double[] x = RatioEstimator.logs(RatioEstimator.usable(values));
-        return new LogSample(x.length, x.length == 0 ? Double.NaN : RatioEstimator.mean(x),
+        return new LogSample(
+                x.length,
+                x.length == 0 ? Double.NaN : RatioEstimator.mean(x),
                 x.length < 2 ? Double.NaN : RatioEstimator.variance(x));
     }
 
@@ -25,8 +27,12 @@ public record LogSample(int n, double mean, double variance) {
         }
         BigDecimal count = BigDecimal.valueOf(n);
         double mean = sum.divide(count, MathContext.DECIMAL128).doubleValue();
-        double variance = n < 2 ? Double.NaN : count.multiply(squares).subtract(sum.multiply(sum))
-                .divide(count.multiply(BigDecimal.valueOf(n - 1L)), MathContext.DECIMAL128).doubleValue();
+        double variance = n < 2
+                ? Double.NaN
+                : count.multiply(squares)
+                        .subtract(sum.multiply(sum))
+                        .divide(count.multiply(BigDecimal.valueOf(n - 1L)), MathContext.DECIMAL128)
+                        .doubleValue();
         return new LogSample(n, mean, variance);
     }
 }

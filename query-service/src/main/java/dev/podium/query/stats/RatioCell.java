@@ -5,5 +5,4 @@ package dev.podium.query.stats;
  * key and source. {@code interval} is null when there is none, and {@code note} says why (a published figure carries no
  * per-repetition values; fewer than two repetitions).
  */
-public record RatioCell(String deviceId, String source, String keyId, RatioInterval interval, String note) {
-}
+public record RatioCell(String deviceId, String source, String keyId, RatioInterval interval, String note) {}

@@ -25,8 +25,7 @@ public final class RatioEstimator {
     public static final int BOOTSTRAP_MIN_N = 20;
     public static final int BOOTSTRAP_RESAMPLES = 4000;
 
-    private RatioEstimator() {
-    }
+    private RatioEstimator() {}
 
     /**
      * The interval for values against baseline values, or empty when either side has fewer than two positive, finite
@@ -41,19 +40,21 @@ public final class RatioEstimator {
      * closed-form (microseconds per cell, where the bootstrap takes about 0.7 ms, so 140 ms for a 200-cell comparison),
      * and from 20 values a side the central limit theorem makes it as accurate as the bootstrap (coverage tested at 30).
      */
-    public static Optional<RatioInterval> estimateClosedForm(double[] values, double[] baseline, boolean lowerIsBetter) {
+    public static Optional<RatioInterval> estimateClosedForm(
+            double[] values, double[] baseline, boolean lowerIsBetter) {
         return estimate(values, baseline, lowerIsBetter, false);
     }
 
-    private static Optional<RatioInterval> estimate(double[] values, double[] baseline, boolean lowerIsBetter,
-            boolean bootstrapWhenLarge) {
+    private static Optional<RatioInterval> estimate(
+            double[] values, double[] baseline, boolean lowerIsBetter, boolean bootstrapWhenLarge) {
         double[] a = usable(values);
         double[] b = usable(baseline);
         if (a.length < 2 || b.length < 2) {
             return Optional.empty();
         }
         RatioInterval r = bootstrapWhenLarge && a.length >= BOOTSTRAP_MIN_N && b.length >= BOOTSTRAP_MIN_N
-                ? bootstrap(a, b, BOOTSTRAP_RESAMPLES, seed(a, b)) : welchLog(a, b);
+                ? bootstrap(a, b, BOOTSTRAP_RESAMPLES, seed(a, b))
+                : welchLog(a, b);
         return Optional.of(lowerIsBetter ? invert(r) : r);
     }
 
@@ -61,7 +62,8 @@ public final class RatioEstimator {
      * {@link #estimateClosedForm} from the sides' {@link LogSample}s, which a page works out once per device and key
      * instead of once per cell and baseline.
      */
-    public static Optional<RatioInterval> estimateClosedForm(LogSample values, LogSample baseline, boolean lowerIsBetter) {
+    public static Optional<RatioInterval> estimateClosedForm(
+            LogSample values, LogSample baseline, boolean lowerIsBetter) {
         if (values.n() < 2 || baseline.n() < 2) {
             return Optional.empty();
         }
@@ -85,7 +87,8 @@ public final class RatioEstimator {
         }
         double df = (vx + vy) * (vx + vy) / (vx * vx / (x.n() - 1) + vy * vy / (y.n() - 1));
         double t = StudentT.quantile975(df);
-        return new RatioInterval(Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.n(), y.n(), df);
+        return new RatioInterval(
+                Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.n(), y.n(), df);
     }
 
     /**
@@ -110,7 +113,14 @@ public final class RatioEstimator {
         Arrays.sort(ratios);
         double low = ratios[(int) Math.floor(0.025 * (resamples - 1))];
         double high = ratios[(int) Math.ceil(0.975 * (resamples - 1))];
-        return new RatioInterval(mean(values) / mean(baseline), low, high, RatioInterval.BOOTSTRAP, values.length, baseline.length, null);
+        return new RatioInterval(
+                mean(values) / mean(baseline),
+                low,
+                high,
+                RatioInterval.BOOTSTRAP,
+                values.length,
+                baseline.length,
+                null);
     }
 
     private static RatioInterval invert(RatioInterval r) {
@@ -130,7 +140,9 @@ public final class RatioEstimator {
     }
 
     static double[] usable(double[] v) {
-        return v == null ? new double[0] : Arrays.stream(v).filter(x -> Double.isFinite(x) && x > 0).toArray();
+        return v == null
+                ? new double[0]
+                : Arrays.stream(v).filter(x -> Double.isFinite(x) && x > 0).toArray();
     }
 
     static double[] logs(double[] v) {

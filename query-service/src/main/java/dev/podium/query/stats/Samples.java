@@ -14,8 +14,7 @@ public final class Samples {
 
     public static final int RUN_MEANS_FROM = 3;
 
-    private Samples() {
-    }
+    private Samples() {}
 
     /** {@code runs}: each run's per-repetition values (an empty array when it recorded none) and mean (may be null). */
     public static double[] of(List<double[]> rawPerRun, List<Double> meanPerRun) {
@@ -24,7 +23,9 @@ public final class Samples {
             int k = 0;
             for (int i = 0; i < rawPerRun.size(); i++) {
                 double[] raw = rawPerRun.get(i);
-                Double m = raw.length > 0 ? Double.valueOf(Arrays.stream(raw).average().orElseThrow()) : meanPerRun.get(i);
+                Double m = raw.length > 0
+                        ? Double.valueOf(Arrays.stream(raw).average().orElseThrow())
+                        : meanPerRun.get(i);
                 if (m != null) {
                     means[k++] = m;
                 }

@@ -22,9 +22,13 @@ public class StatsApi {
 
     @GET
     @Path("history")
-    @Operation(summary = "A metric of one device under one comparison key over time (one point per valid run), with its framework "
-            + "versions, the levels and steps found by the step detector, and the detector's method")
-    public HistoryView history(@RestQuery @Parameter(description = "comparison key id") String key, @RestQuery String metric,
+    @Operation(
+            summary =
+                    "A metric of one device under one comparison key over time (one point per valid run), with its framework "
+                            + "versions, the levels and steps found by the step detector, and the detector's method")
+    public HistoryView history(
+            @RestQuery @Parameter(description = "comparison key id") String key,
+            @RestQuery String metric,
             @RestQuery @Parameter(description = "canonical device id") String device) {
         return histories.history(key, metric, device).orElseThrow(NotFoundException::new);
     }
@@ -32,8 +36,10 @@ public class StatsApi {
     @GET
     @Path("regressions")
     @Operation(summary = "Steps found in every history, newest first: regressions (default), improvements or all")
-    public RegressionsView regressions(@RestQuery @Parameter(description = "regressions, improvements or all") String kind,
-            @RestQuery String benchmark, @RestQuery @Parameter(description = "1 to 500, default 100") String limit) {
+    public RegressionsView regressions(
+            @RestQuery @Parameter(description = "regressions, improvements or all") String kind,
+            @RestQuery String benchmark,
+            @RestQuery @Parameter(description = "1 to 500, default 100") String limit) {
         return histories.regressions(kind, benchmark, limit);
     }
 }

@@ -26,8 +26,9 @@ public class CatalogService {
 
     public CatalogViews.HomeView home() {
         List<AgentRow> agents = queries.agents();
-        return new CatalogViews.HomeView(queries.benchmarks(), queries.devices(), queries.recentRuns(config.recentRuns()),
-                agents.size(), (int) agents.stream().filter(AgentRow::online).count());
+        return new CatalogViews.HomeView(
+                queries.benchmarks(), queries.devices(), queries.recentRuns(config.recentRuns()), agents.size(), (int)
+                        agents.stream().filter(AgentRow::online).count());
     }
 
     public Optional<CatalogViews.DeviceView> device(String deviceId) {
@@ -36,27 +37,56 @@ public class CatalogService {
         if (row.isEmpty() && model.isEmpty()) {
             return Optional.empty();
         }
-        String label = model.map(DeviceModel::label).orElse(row.map(DeviceRow::label).orElse(deviceId));
-        String vendor = model.map(DeviceModel::vendor).orElse(row.map(DeviceRow::vendor).orElse(null));
-        return Optional.of(new CatalogViews.DeviceView(deviceId, label, vendor, model.map(DeviceModel::variantSpecified).orElse(true),
-                queries.leaderboardOfDevice(deviceId), queries.recentRunsOfDevice(deviceId, config.recentRuns())));
+        String label =
+                model.map(DeviceModel::label).orElse(row.map(DeviceRow::label).orElse(deviceId));
+        String vendor =
+                model.map(DeviceModel::vendor).orElse(row.map(DeviceRow::vendor).orElse(null));
+        return Optional.of(new CatalogViews.DeviceView(
+                deviceId,
+                label,
+                vendor,
+                model.map(DeviceModel::variantSpecified).orElse(true),
+                queries.leaderboardOfDevice(deviceId),
+                queries.recentRunsOfDevice(deviceId, config.recentRuns())));
     }
 
     public Optional<CatalogViews.BenchmarkView> benchmark(String benchmark) {
         if (!queries.benchmarkExists(benchmark)) {
             return Optional.empty();
         }
-        List<KeyOption> keys = queries.keys(benchmark).stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(), k.key().label(),
-                k.dimensions(), false, new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
-                        .link().build())).toList();
-        return Optional.of(new CatalogViews.BenchmarkView(benchmark, keys, queries.metrics(benchmark), comparisons.claims(benchmark),
+        List<KeyOption> keys = queries.keys(benchmark).stream()
+                .limit(200)
+                .map(k -> new KeyOption(
+                        k.keyId(),
+                        k.canonical(),
+                        k.key().label(),
+                        k.dimensions(),
+                        false,
+                        new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
+                                .link()
+                                .build()))
+                .toList();
+        return Optional.of(new CatalogViews.BenchmarkView(
+                benchmark,
+                keys,
+                queries.metrics(benchmark),
+                comparisons.claims(benchmark),
                 queries.recentRunsOfBenchmark(benchmark, config.recentRuns())));
     }
 
     public Optional<CatalogViews.KeyView> key(String keyId) {
-        return queries.key(keyId).map(k -> new CatalogViews.KeyView(k.keyId(), k.benchmark(), k.canonical(),
-                k.key().dimensions().entrySet().stream().map(e -> new Entry(e.getKey(), e.getValue() == null ? "—" : e.getValue())).toList(),
-                new LeaderboardQuery(k.benchmark(), k.keyId(), null, null, null, null, null, null, null, null, null).link().build(),
-                "/keys/" + Links.segment(k.keyId())));
+        return queries.key(keyId)
+                .map(k -> new CatalogViews.KeyView(
+                        k.keyId(),
+                        k.benchmark(),
+                        k.canonical(),
+                        k.key().dimensions().entrySet().stream()
+                                .map(e -> new Entry(e.getKey(), e.getValue() == null ? "—" : e.getValue()))
+                                .toList(),
+                        new LeaderboardQuery(
+                                        k.benchmark(), k.keyId(), null, null, null, null, null, null, null, null, null)
+                                .link()
+                                .build(),
+                        "/keys/" + Links.segment(k.keyId())));
     }
 }

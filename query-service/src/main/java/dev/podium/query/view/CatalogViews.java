@@ -8,24 +8,30 @@ import java.util.List;
 /** The views of the home, device and benchmark pages. */
 public final class CatalogViews {
 
-    private CatalogViews() {
-    }
+    private CatalogViews() {}
 
     /** The home page: benchmarks, devices, recent runs and a fleet summary. */
-    public record HomeView(List<String> benchmarks, List<DeviceRow> devices, List<RunSummary> recentRuns, int agents, int online) {
-    }
+    public record HomeView(
+            List<String> benchmarks, List<DeviceRow> devices, List<RunSummary> recentRuns, int agents, int online) {}
 
     /** A device: its identity, its leaderboard rows under every key, and its recent runs. */
-    public record DeviceView(String deviceId, String label, String vendor, boolean variantSpecified, List<LeaderboardRow> rows,
-            List<RunSummary> recentRuns) {
-    }
+    public record DeviceView(
+            String deviceId,
+            String label,
+            String vendor,
+            boolean variantSpecified,
+            List<LeaderboardRow> rows,
+            List<RunSummary> recentRuns) {}
 
     /** A benchmark: its comparison keys, metrics, published claims' verdicts and recent runs. */
-    public record BenchmarkView(String benchmark, List<KeyOption> keys, List<String> metrics, List<dev.podium.query.claim.ClaimCheck> claims,
-            List<RunSummary> recentRuns) {
-    }
+    public record BenchmarkView(
+            String benchmark,
+            List<KeyOption> keys,
+            List<String> metrics,
+            List<dev.podium.query.claim.ClaimCheck> claims,
+            List<RunSummary> recentRuns) {}
 
     /** One comparison key: a single primary-key lookup, also the baseline page of the page benchmark. */
-    public record KeyView(String keyId, String benchmark, String canonical, List<Entry> dimensions, String link, String self) {
-    }
+    public record KeyView(
+            String keyId, String benchmark, String canonical, List<Entry> dimensions, String link, String self) {}
 }

@@ -47,17 +47,21 @@ public class ComparisonService {
 
     public ComparisonView build(ComparisonQuery q) {
         List<String> benchmarks = queries.benchmarks();
-        String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark()) ? q.benchmark()
+        String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark())
+                ? q.benchmark()
                 : benchmarks.isEmpty() ? null : benchmarks.get(0);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
+        Queries.MetricKeys metricKeys =
+                benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
         String metric = Metrics.choose(q.metric(), metrics);
         KeySet keySet = keySet(benchmark, metricKeys.keys(metric));
         List<String> varying = keySet.varying();
-        String param = q.param() != null && varying.contains(q.param()) ? q.param()
-                : varying.contains(LeaderboardService.WORKERS) ? LeaderboardService.WORKERS
-                : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
+        String param = q.param() != null && varying.contains(q.param())
+                ? q.param()
+                : varying.contains(LeaderboardService.WORKERS)
+                        ? LeaderboardService.WORKERS
+                        : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
         Map<Map<String, String>, List<KeyRow>> groups = groups(keySet.keys(), param);
         List<KeyRow> main = main(groups, q.group());
         String mainId = main.isEmpty() ? null : main.get(0).keyId();
@@ -65,16 +69,28 @@ public class ComparisonService {
         Frame f = frame(benchmark, metric, source, param, keySet.keys(), groups, main, requested);
 
         // What follows depends on the devices and the baseline asked for.
-        List<String> chosen = requested.stream().filter(f.labels()::containsKey).distinct().toList();
+        List<String> chosen =
+                requested.stream().filter(f.labels()::containsKey).distinct().toList();
         List<String> devices = chosen.isEmpty() ? f.available() : chosen;
         Set<String> shown = new HashSet<>(devices);
-        List<String> ordered = chosen.isEmpty() ? f.ranked() : f.ranked().stream().filter(shown::contains).toList();
-        String baseline = q.baseline() != null && ordered.contains(q.baseline()) ? q.baseline()
-                : ordered.stream().filter(d -> f.firstValues().get(d) != null).reduce((a, b) -> b)
+        List<String> ordered = chosen.isEmpty()
+                ? f.ranked()
+                : f.ranked().stream().filter(shown::contains).toList();
+        String baseline = q.baseline() != null && ordered.contains(q.baseline())
+                ? q.baseline()
+                : ordered.stream()
+                        .filter(d -> f.firstValues().get(d) != null)
+                        .reduce((a, b) -> b)
                         .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
 
-        double max = ordered.stream().map(f.maxValues()::get).filter(Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
-        ComparisonQuery effective = new ComparisonQuery(benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
+        double max = ordered.stream()
+                .map(f.maxValues()::get)
+                .filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .orElse(0);
+        ComparisonQuery effective = new ComparisonQuery(
+                benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
         List<ComparisonView.Row> matrix = new ArrayList<>();
         java.util.function.UnaryOperator<String> baselineLink = effective.baselineLinks();
         Map<String, Line> baseLines = new HashMap<>(); // the baseline's line per source, found once, not per row
@@ -93,43 +109,76 @@ public class ComparisonService {
                         ratioText = Ratios.twoDecimals(f.lower() ? b.mean() : value, f.lower() ? value : b.mean());
                     }
                     int bar = value == null || max <= 0 ? 0 : (int) Math.round(value / max * 100);
-                    cells.add(new ComparisonView.Cell(f.columnIds().get(i), value, r == null && line.notAvailable()[i], ratio, ratioText, bar));
+                    cells.add(new ComparisonView.Cell(
+                            f.columnIds().get(i), value, r == null && line.notAvailable()[i], ratio, ratioText, bar));
                 }
-                matrix.add(new ComparisonView.Row(device, f.labels().get(device), line.source(), device.equals(baseline),
-                        baselineLink.apply(device), cells));
+                matrix.add(new ComparisonView.Row(
+                        device,
+                        f.labels().get(device),
+                        line.source(),
+                        device.equals(baseline),
+                        baselineLink.apply(device),
+                        cells));
             }
         }
-        List<Option> deviceOptions = f.available().stream().map(d -> new Option(d, f.labels().get(d), shown.contains(d))).toList();
-        ComparisonView view = new ComparisonView(effective, LeaderboardService.options(benchmarks, benchmark),
-                LeaderboardService.options(metrics, metric), LeaderboardService.options(varying, param), deviceOptions, f.groupOptions(),
-                f.unit(), f.direction(), baseline, baseline == null ? null : f.labels().get(baseline), f.columns(), matrix, f.curveValues(),
-                curvesOf(f.curves(), chosen.isEmpty() ? null : shown), benchmark == null ? List.of() : claims(benchmark));
+        List<Option> deviceOptions = f.available().stream()
+                .map(d -> new Option(d, f.labels().get(d), shown.contains(d)))
+                .toList();
+        ComparisonView view = new ComparisonView(
+                effective,
+                LeaderboardService.options(benchmarks, benchmark),
+                LeaderboardService.options(metrics, metric),
+                LeaderboardService.options(varying, param),
+                deviceOptions,
+                f.groupOptions(),
+                f.unit(),
+                f.direction(),
+                baseline,
+                baseline == null ? null : f.labels().get(baseline),
+                f.columns(),
+                matrix,
+                f.curveValues(),
+                curvesOf(f.curves(), chosen.isEmpty() ? null : shown),
+                benchmark == null ? List.of() : claims(benchmark));
         view = view.withIntervals(intervals.of(view));
         return view.withCosts(costs.of(view, f.columnKeys()));
     }
 
     /** The curves of the devices shown (all when {@code shown} is null), at most 200. */
     private static List<ComparisonView.Curve> curvesOf(List<ComparisonView.Curve> curves, Set<String> shown) {
-        return curves.stream().filter(c -> shown == null || shown.contains(c.deviceId())).limit(200).toList();
+        return curves.stream()
+                .filter(c -> shown == null || shown.contains(c.deviceId()))
+                .limit(200)
+                .toList();
     }
 
     /** A benchmark's keys with rows for the metric, and the dimensions in which they vary. */
-    private record KeySet(List<KeyRow> keys, List<String> varying) {
-    }
+    private record KeySet(List<KeyRow> keys, List<String> varying) {}
 
     /** One device's values from one source across the columns, and which of them the publication gave as n/a. */
-    private record Line(String source, LeaderboardRow[] rows, boolean[] notAvailable) {
-    }
+    private record Line(String source, LeaderboardRow[] rows, boolean[] notAvailable) {}
 
     /**
      * Everything of a comparison that follows from the rows and the group of keys alone, whatever devices and baseline a
      * request asks for. {@code ranked} holds the available devices in the order rows are shown, so that a request filters
      * it instead of sorting; {@code columnKeys} are the columns' keys.
      */
-    private record Frame(List<ComparisonView.Column> columns, List<KeyRow> columnKeys, List<String> columnIds, String unit,
-            String direction, boolean lower, List<String> available, List<String> ranked, Map<String, String> labels,
-            Map<String, Double> firstValues, Map<String, Double> maxValues, Map<String, List<Line>> lines,
-            List<KeyOption> groupOptions, List<String> curveValues, List<ComparisonView.Curve> curves) {
+    private record Frame(
+            List<ComparisonView.Column> columns,
+            List<KeyRow> columnKeys,
+            List<String> columnIds,
+            String unit,
+            String direction,
+            boolean lower,
+            List<String> available,
+            List<String> ranked,
+            Map<String, String> labels,
+            Map<String, Double> firstValues,
+            Map<String, Double> maxValues,
+            Map<String, List<Line>> lines,
+            List<KeyOption> groupOptions,
+            List<String> curveValues,
+            List<ComparisonView.Curve> curves) {
 
         Line line(String device, String source) {
             for (Line l : lines.getOrDefault(device, List.of())) {
@@ -142,15 +191,16 @@ public class ComparisonService {
     }
 
     /** A device's row from one source under one key. */
-    private record CellAt(String deviceId, String source, String keyId) {
-    }
+    private record CellAt(String deviceId, String source, String keyId) {}
 
     /** The benchmark's keys among {@code withRows} (those with rows for the metric), and the dimensions in which they vary. */
     private KeySet keySet(String benchmark, Set<String> withRows) {
         if (benchmark == null || withRows.isEmpty()) {
             return new KeySet(List.of(), List.of());
         }
-        List<KeyRow> keys = queries.keys(benchmark).stream().filter(k -> withRows.contains(k.keyId())).toList();
+        List<KeyRow> keys = queries.keys(benchmark).stream()
+                .filter(k -> withRows.contains(k.keyId()))
+                .toList();
         return new KeySet(keys, varyingDimensions(keys));
     }
 
@@ -165,19 +215,31 @@ public class ComparisonService {
 
     /** The group that holds the key asked for, else the largest. */
     private static List<KeyRow> main(Map<Map<String, String>, List<KeyRow>> groups, String keyId) {
-        return groups.values().stream().filter(g -> g.stream().anyMatch(k -> k.keyId().equals(keyId))).findFirst()
-                .orElse(groups.values().stream().max(Comparator.comparingInt(List::size)).orElse(List.of()));
+        return groups.values().stream()
+                .filter(g -> g.stream().anyMatch(k -> k.keyId().equals(keyId)))
+                .findFirst()
+                .orElse(groups.values().stream()
+                        .max(Comparator.comparingInt(List::size))
+                        .orElse(List.of()));
     }
 
-    private Frame frame(String benchmark, String metric, String source, String param, List<KeyRow> keys,
-            Map<Map<String, String>, List<KeyRow>> groups, List<KeyRow> main, List<String> requested) {
+    private Frame frame(
+            String benchmark,
+            String metric,
+            String source,
+            String param,
+            List<KeyRow> keys,
+            Map<Map<String, String>, List<KeyRow>> groups,
+            List<KeyRow> main,
+            List<String> requested) {
         Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0), param);
 
         List<ComparisonView.Column> columns = new ArrayList<>();
         Map<String, Integer> groupSize = new HashMap<>();
         groups.values().forEach(g -> g.forEach(k -> groupSize.put(k.keyId(), g.size())));
         Map<String, Integer> distance = new HashMap<>();
-        keys.forEach(k -> distance.put(k.keyId(), differences(rest(k, param), mainRest).size()));
+        keys.forEach(k ->
+                distance.put(k.keyId(), differences(rest(k, param), mainRest).size()));
         List<KeyRow> columnKeys = keys.stream()
                 .filter(k -> {
                     int d = distance.get(k.keyId());
@@ -192,12 +254,17 @@ public class ComparisonService {
             String value = k.key().valueOf(param);
             StringBuilder label = new StringBuilder(value == null ? "(not stated)" : value);
             Map<String, String> r = rest(k, param);
-            differences(r, mainRest).forEach(name -> label.append(" + ").append(r.containsKey(name)
-                    ? ("true".equalsIgnoreCase(r.get(name)) ? name : name + "=" + r.get(name))
-                    : "no " + name));
-            columns.add(new ComparisonView.Column(k.keyId(), value, label.toString(), k.canonical(), k.key().label()));
+            differences(r, mainRest)
+                    .forEach(name -> label.append(" + ")
+                            .append(
+                                    r.containsKey(name)
+                                            ? ("true".equalsIgnoreCase(r.get(name)) ? name : name + "=" + r.get(name))
+                                            : "no " + name));
+            columns.add(new ComparisonView.Column(
+                    k.keyId(), value, label.toString(), k.canonical(), k.key().label()));
         }
-        List<String> columnIds = columns.stream().map(ComparisonView.Column::keyId).toList();
+        List<String> columnIds =
+                columns.stream().map(ComparisonView.Column::keyId).toList();
 
         // One read of the rows of the columns' keys and the group shown's (its curves).
         Set<String> read = new LinkedHashSet<>(columnIds);
@@ -205,10 +272,13 @@ public class ComparisonService {
         Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
         if (metric != null && !read.isEmpty()) {
             queries.leaderboard(List.copyOf(read), metric)
-                    .forEach(r -> byKey.computeIfAbsent(r.keyId(), k -> new ArrayList<>()).add(r));
+                    .forEach(r -> byKey.computeIfAbsent(r.keyId(), k -> new ArrayList<>())
+                            .add(r));
         }
-        List<LeaderboardRow> rows = columnIds.stream().flatMap(id -> byKey.getOrDefault(id, List.of()).stream())
-                .filter(r -> source == null || source.equals(r.source())).toList();
+        List<LeaderboardRow> rows = columnIds.stream()
+                .flatMap(id -> byKey.getOrDefault(id, List.of()).stream())
+                .filter(r -> source == null || source.equals(r.source()))
+                .toList();
         Set<List<String>> notAvailable = new HashSet<>();
         if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
             queries.notAvailable(columnIds, metric).forEach(p -> notAvailable.add(List.of(p[0], p[1])));
@@ -251,40 +321,64 @@ public class ComparisonService {
             }
         });
 
-        List<KeyOption> groupOptions = groups.values().stream().limit(100).map(g -> {
-            KeyRow first = g.get(0);
-            Map<String, String> r = rest(first, param);
-            return new KeyOption(first.keyId(), r.entrySet().stream().filter(e -> !ComparisonKey.BENCHMARK.equals(e.getKey()))
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; ")),
-                    first.key().withoutDimension(param).label(), r, g == main,
-                    new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source).link().build());
-        }).toList();
-        List<String> chosen = requested.stream().filter(available::contains).distinct().toList();
+        List<KeyOption> groupOptions = groups.values().stream()
+                .limit(100)
+                .map(g -> {
+                    KeyRow first = g.get(0);
+                    Map<String, String> r = rest(first, param);
+                    return new KeyOption(
+                            first.keyId(),
+                            r.entrySet().stream()
+                                    .filter(e -> !ComparisonKey.BENCHMARK.equals(e.getKey()))
+                                    .map(e -> e.getKey() + "=" + e.getValue())
+                                    .collect(Collectors.joining("; ")),
+                            first.key().withoutDimension(param).label(),
+                            r,
+                            g == main,
+                            new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source)
+                                    .link()
+                                    .build());
+                })
+                .toList();
+        List<String> chosen =
+                requested.stream().filter(available::contains).distinct().toList();
         CurveData curveData = curveData(metric, source, param, keys, main, byKey, chosen);
         // Best first by the first column's value, then by label: the rows' order, whatever subset a request shows.
-        Comparator<String> better = Comparator.comparing((String d) -> firstValues.get(d),
-                Comparator.nullsLast(lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
+        Comparator<String> better = Comparator.comparing(
+                        (String d) -> firstValues.get(d),
+                        Comparator.nullsLast(
+                                lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
                 .thenComparing(labels::get);
-        return new Frame(columns, columnKeys, columnIds, unit, direction, lower, List.copyOf(available),
-                available.stream().sorted(better).toList(), labels, firstValues, maxValues, lines,
-                groupOptions, curveData.values(), curves(curveData, mainRest));
+        return new Frame(
+                columns,
+                columnKeys,
+                columnIds,
+                unit,
+                direction,
+                lower,
+                List.copyOf(available),
+                available.stream().sorted(better).toList(),
+                labels,
+                firstValues,
+                maxValues,
+                lines,
+                groupOptions,
+                curveData.values(),
+                curves(curveData, mainRest));
     }
 
     /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */
-    private record Series(Map<String, String> rest, String deviceId, String deviceLabel, String source, List<String> cells) {
-    }
+    private record Series(
+            Map<String, String> rest, String deviceId, String deviceLabel, String source, List<String> cells) {}
 
     /** The parameter values that have rows, and every series with at least two of them. */
-    private record CurveData(List<String> values, List<Series> series) {
-    }
+    private record CurveData(List<String> values, List<Series> series) {}
 
     /** Where a series' points come from: one setting of the other dimensions, one device and source. */
-    private record SeriesKey(Map<String, String> rest, String deviceId, String source) {
-    }
+    private record SeriesKey(Map<String, String> rest, String deviceId, String source) {}
 
     /** One point of a series: a parameter value and the mean there. */
-    private record Point(String value, double mean) {
-    }
+    private record Point(String value, double mean) {}
 
     /**
      * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
@@ -292,13 +386,22 @@ public class ComparisonService {
      * sources ({@code chosen} ones, or all) that have no curve under the group shown, from one read of just those rows.
      * The parameter values are those of the keys with rows.
      */
-    private CurveData curveData(String metric, String source, String param, List<KeyRow> keys, List<KeyRow> main,
-            Map<String, List<LeaderboardRow>> byKey, List<String> chosen) {
+    private CurveData curveData(
+            String metric,
+            String source,
+            String param,
+            List<KeyRow> keys,
+            List<KeyRow> main,
+            Map<String, List<LeaderboardRow>> byKey,
+            List<String> chosen) {
         if (keys.isEmpty() || metric == null) {
             return new CurveData(List.of(), List.of());
         }
         Map<String, KeyRow> considered = new LinkedHashMap<>();
-        keys.stream().limit(MAX_CURVE_KEYS).filter(k -> k.key().valueOf(param) != null).forEach(k -> considered.put(k.keyId(), k));
+        keys.stream()
+                .limit(MAX_CURVE_KEYS)
+                .filter(k -> k.key().valueOf(param) != null)
+                .forEach(k -> considered.put(k.keyId(), k));
         Set<String> values = new TreeSet<>(Labels::compareValues);
         considered.values().forEach(k -> values.add(k.key().valueOf(param)));
         Map<SeriesKey, List<Point>> points = new LinkedHashMap<>();
@@ -315,7 +418,8 @@ public class ComparisonService {
                 underMain.add(new Queries.DeviceSource(s.deviceId(), s.source()));
             }
         });
-        List<String> others = considered.keySet().stream().filter(id -> !mainIds.contains(id)).toList();
+        List<String> others =
+                considered.keySet().stream().filter(id -> !mainIds.contains(id)).toList();
         if (!others.isEmpty()) {
             for (LeaderboardRow r : queries.curveRowsWithout(others, metric, source, chosen, underMain)) {
                 add(points, considered.get(r.keyId()), param, source, r);
@@ -330,14 +434,17 @@ public class ComparisonService {
             }
             String first = values.stream().filter(at::containsKey).findFirst().orElseThrow();
             double base = at.get(first);
-            List<String> cells = values.stream().map(v -> at.containsKey(v) ? Ratios.twoDecimals(at.get(v), base) : null).toList();
+            List<String> cells = values.stream()
+                    .map(v -> at.containsKey(v) ? Ratios.twoDecimals(at.get(v), base) : null)
+                    .toList();
             SeriesKey s = e.getKey();
             out.add(new Series(s.rest(), s.deviceId(), Labels.device(s.deviceId()), s.source(), cells));
         }
         return new CurveData(List.copyOf(values), out);
     }
 
-    private static void add(Map<SeriesKey, List<Point>> points, KeyRow k, String param, String source, LeaderboardRow r) {
+    private static void add(
+            Map<SeriesKey, List<Point>> points, KeyRow k, String param, String source, LeaderboardRow r) {
         if ((source != null && !source.equals(r.source())) || r.mean() == null || r.mean() <= 0) {
             return;
         }
@@ -360,11 +467,17 @@ public class ComparisonService {
         Map<Map<String, String>, String> settings = new HashMap<>();
         List<ComparisonView.Curve> out = new ArrayList<>(data.series().size());
         for (Series s : data.series()) {
-            String setting = settings.computeIfAbsent(s.rest(), x -> differences(s.rest(), mainRest).stream()
-                    .map(n -> s.rest().containsKey(n) ? n + "=" + s.rest().get(n) : "no " + n).collect(Collectors.joining(", ")));
-            out.add(new ComparisonView.Curve(s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? AS_ABOVE : setting, s.cells()));
+            String setting = settings.computeIfAbsent(
+                    s.rest(),
+                    x -> differences(s.rest(), mainRest).stream()
+                            .map(n ->
+                                    s.rest().containsKey(n) ? n + "=" + s.rest().get(n) : "no " + n)
+                            .collect(Collectors.joining(", ")));
+            out.add(new ComparisonView.Curve(
+                    s.deviceId(), s.deviceLabel(), s.source(), setting.isEmpty() ? AS_ABOVE : setting, s.cells()));
         }
-        out.sort(Comparator.comparing(ComparisonView.Curve::source).thenComparing(ComparisonView.Curve::setting)
+        out.sort(Comparator.comparing(ComparisonView.Curve::source)
+                .thenComparing(ComparisonView.Curve::setting)
                 .thenComparing(ComparisonView.Curve::deviceLabel));
         return out;
     }
@@ -377,14 +490,21 @@ public class ComparisonService {
         }
         List<PublishedClaim> all = queries.claimsOfSources(sources);
         Map<String, Map<String, PublishedClaim>> bySource = new HashMap<>();
-        all.forEach(c -> bySource.computeIfAbsent(c.source(), s -> new HashMap<>()).put(c.claimId(), c));
-        return all.stream().filter(PublishedClaim::isRatio)
-                .filter(c -> c.key() == null || benchmark.equals(c.key().benchmark()) || figureOf(c, bySource, benchmark))
-                .map(c -> ClaimRule.check(c, bySource.get(c.source()))).toList();
+        all.forEach(
+                c -> bySource.computeIfAbsent(c.source(), s -> new HashMap<>()).put(c.claimId(), c));
+        return all.stream()
+                .filter(PublishedClaim::isRatio)
+                .filter(c ->
+                        c.key() == null || benchmark.equals(c.key().benchmark()) || figureOf(c, bySource, benchmark))
+                .map(c -> ClaimRule.check(c, bySource.get(c.source())))
+                .toList();
     }
 
-    private static boolean figureOf(PublishedClaim c, Map<String, Map<String, PublishedClaim>> bySource, String benchmark) {
-        PublishedClaim num = c.ratio().numeratorClaimId() == null ? null : bySource.get(c.source()).get(c.ratio().numeratorClaimId());
+    private static boolean figureOf(
+            PublishedClaim c, Map<String, Map<String, PublishedClaim>> bySource, String benchmark) {
+        PublishedClaim num = c.ratio().numeratorClaimId() == null
+                ? null
+                : bySource.get(c.source()).get(c.ratio().numeratorClaimId());
         return num != null && num.key() != null && benchmark.equals(num.key().benchmark());
     }
 
@@ -392,7 +512,8 @@ public class ComparisonService {
         if (keyId == null) {
             return null;
         }
-        LeaderboardRow r = cell.getOrDefault(new CellAt(device, "measured", keyId), cell.get(new CellAt(device, "published", keyId)));
+        LeaderboardRow r = cell.getOrDefault(
+                new CellAt(device, "measured", keyId), cell.get(new CellAt(device, "published", keyId)));
         return r == null ? null : r.mean();
     }
 
@@ -439,6 +560,9 @@ public class ComparisonService {
             keys.forEach(k -> vs.add(String.valueOf(k.key().valueOf(name))));
             values.put(name, vs);
         }
-        return values.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey).toList();
+        return values.entrySet().stream()
+                .filter(e -> e.getValue().size() > 1)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 }

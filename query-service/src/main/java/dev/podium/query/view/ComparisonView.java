@@ -29,23 +29,84 @@ public record ComparisonView(
         List<RatioCell> intervals,
         List<CostCell> costs) {
 
-    public ComparisonView(ComparisonQuery query, List<Option> benchmarks, List<Option> metrics, List<Option> params, List<Option> devices,
-            List<KeyOption> groups, String unit, String direction, String baseline, String baselineLabel, List<Column> columns,
-            List<Row> rows, List<String> curveValues, List<Curve> curves, List<ClaimCheck> claims) {
-        this(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns, rows, curveValues,
-                curves, claims, List.of(), List.of());
+    public ComparisonView(
+            ComparisonQuery query,
+            List<Option> benchmarks,
+            List<Option> metrics,
+            List<Option> params,
+            List<Option> devices,
+            List<KeyOption> groups,
+            String unit,
+            String direction,
+            String baseline,
+            String baselineLabel,
+            List<Column> columns,
+            List<Row> rows,
+            List<String> curveValues,
+            List<Curve> curves,
+            List<ClaimCheck> claims) {
+        this(
+                query,
+                benchmarks,
+                metrics,
+                params,
+                devices,
+                groups,
+                unit,
+                direction,
+                baseline,
+                baselineLabel,
+                columns,
+                rows,
+                curveValues,
+                curves,
+                claims,
+                List.of(),
+                List.of());
     }
 
     /** This view with the 95% intervals of its ratios (see {@link dev.podium.query.stats.RatioEstimator}). */
     public ComparisonView withIntervals(List<RatioCell> cells) {
-        return new ComparisonView(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns,
-                rows, curveValues, curves, claims, List.copyOf(cells), costs);
+        return new ComparisonView(
+                query,
+                benchmarks,
+                metrics,
+                params,
+                devices,
+                groups,
+                unit,
+                direction,
+                baseline,
+                baselineLabel,
+                columns,
+                rows,
+                curveValues,
+                curves,
+                claims,
+                List.copyOf(cells),
+                costs);
     }
 
     /** This view with cost, energy and scaling per cell. */
     public ComparisonView withCosts(List<CostCell> cells) {
-        return new ComparisonView(query, benchmarks, metrics, params, devices, groups, unit, direction, baseline, baselineLabel, columns,
-                rows, curveValues, curves, claims, intervals, List.copyOf(cells));
+        return new ComparisonView(
+                query,
+                benchmarks,
+                metrics,
+                params,
+                devices,
+                groups,
+                unit,
+                direction,
+                baseline,
+                baselineLabel,
+                columns,
+                rows,
+                curveValues,
+                curves,
+                claims,
+                intervals,
+                List.copyOf(cells));
     }
 
     /** What the metric counts per second ("samples"), for the cost and energy headings. */
@@ -55,7 +116,11 @@ public record ComparisonView(
 
     /** The label of the column of a key. */
     public String columnLabel(String keyId) {
-        return columns.stream().filter(c -> c.keyId().equals(keyId)).map(Column::label).findFirst().orElse(keyId);
+        return columns.stream()
+                .filter(c -> c.keyId().equals(keyId))
+                .map(Column::label)
+                .findFirst()
+                .orElse(keyId);
     }
 
     /**
@@ -63,27 +128,29 @@ public record ComparisonView(
      * own value at the first parameter value of that setting. Systems of different size are never ranked against each
      * other; their curves (how much more workers help) can be set side by side honestly.
      */
-    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<String> cells) {
-    }
+    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<String> cells) {}
 
     /**
      * One column: a comparison key, labelled by its value of the parameter and what it adds to the group, with the key's
      * exact canonical text and its readable label ({@link dev.podium.events.model.ComparisonKey#label}).
      */
-    public record Column(String keyId, String value, String label, String canonical, String keyLabel) {
-    }
+    public record Column(String keyId, String value, String label, String canonical, String keyLabel) {}
 
     /** One device and source across the columns, one cell per column in their order; {@code baselineLink} makes it the baseline. */
-    public record Row(String deviceId, String deviceLabel, String source, boolean baseline, String baselineLink, List<Cell> cells) {
-    }
+    public record Row(
+            String deviceId,
+            String deviceLabel,
+            String source,
+            boolean baseline,
+            String baselineLink,
+            List<Cell> cells) {}
 
     /**
      * One value: {@code value} (null when absent), {@code notAvailable} when the publication said n/a, {@code ratio} to the
      * baseline under the same key and source (better-oriented: above 1 is better than the baseline) and {@code ratioText} to
      * two decimals; {@code bar} is the value's length in percent of the largest value of the matrix.
      */
-    public record Cell(String keyId, Double value, boolean notAvailable, Double ratio, String ratioText, int bar) {
-    }
+    public record Cell(String keyId, Double value, boolean notAvailable, Double ratio, String ratioText, int bar) {}
 
     public boolean lowerIsBetter() {
         return Labels.lowerIsBetter(direction);

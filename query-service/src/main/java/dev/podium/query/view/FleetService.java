@@ -39,47 +39,91 @@ public class FleetService {
 
     public FleetView build() {
         List<CampaignRow> campaignRows = fleet.campaigns(CAMPAIGNS);
-        List<JobRow> jobs = fleet.jobs(campaignRows.stream().map(CampaignRow::campaignId).toList(), MAX_JOBS);
-        Map<UUID, List<JobAttemptRow>> attempts = fleet.attempts(jobs.stream().map(JobRow::jobId).toList(), MAX_JOBS * 4).stream()
-                .collect(Collectors.groupingBy(JobAttemptRow::jobId, LinkedHashMap::new, Collectors.toList()));
+        List<JobRow> jobs =
+                fleet.jobs(campaignRows.stream().map(CampaignRow::campaignId).toList(), MAX_JOBS);
+        Map<UUID, List<JobAttemptRow>> attempts =
+                fleet.attempts(jobs.stream().map(JobRow::jobId).toList(), MAX_JOBS * 4).stream()
+                        .collect(Collectors.groupingBy(JobAttemptRow::jobId, LinkedHashMap::new, Collectors.toList()));
         Map<UUID, List<JobRow>> jobsByCampaign = jobs.stream()
                 .collect(Collectors.groupingBy(JobRow::campaignId, LinkedHashMap::new, Collectors.toList()));
         List<FleetView.Campaign> campaigns = campaignRows.stream()
-                .map(c -> campaign(c, jobsByCampaign.getOrDefault(c.campaignId(), List.of()), attempts)).toList();
+                .map(c -> campaign(c, jobsByCampaign.getOrDefault(c.campaignId(), List.of()), attempts))
+                .toList();
         List<AgentRow> agents = queries.agents();
-        return new FleetView(campaigns, agents, (int) agents.stream().filter(AgentRow::online).count(),
-                config.onlineWindow().toSeconds(), campaigns.stream().anyMatch(FleetView.Campaign::active), REFRESH_SECONDS,
+        return new FleetView(
+                campaigns,
+                agents,
+                (int) agents.stream().filter(AgentRow::online).count(),
+                config.onlineWindow().toSeconds(),
+                campaigns.stream().anyMatch(FleetView.Campaign::active),
+                REFRESH_SECONDS,
                 Instant.now());
     }
 
-    private static FleetView.Campaign campaign(CampaignRow c, List<JobRow> jobs, Map<UUID, List<JobAttemptRow>> attempts) {
+    private static FleetView.Campaign campaign(
+            CampaignRow c, List<JobRow> jobs, Map<UUID, List<JobAttemptRow>> attempts) {
         Set<String> poolNames = new LinkedHashSet<>(c.pools());
         jobs.forEach(j -> poolNames.add(j.pool()));
         List<FleetView.Pool> pools = new ArrayList<>();
         for (String pool : poolNames) {
-            List<JobRow> ofPool = jobs.stream().filter(j -> pool.equals(j.pool())).toList();
-            List<String> agents = ofPool.stream().map(JobRow::agentId).filter(Objects::nonNull).distinct().sorted().toList();
-            pools.add(new FleetView.Pool(pool, states(ofPool), agents,
-                    ofPool.stream().map(j -> job(j, c.matrixKeys(), attempts.getOrDefault(j.jobId(), List.of()))).toList()));
+            List<JobRow> ofPool =
+                    jobs.stream().filter(j -> pool.equals(j.pool())).toList();
+            List<String> agents = ofPool.stream()
+                    .map(JobRow::agentId)
+                    .filter(Objects::nonNull)
+                    .distinct()
+                    .sorted()
+                    .toList();
+            pools.add(new FleetView.Pool(
+                    pool,
+                    states(ofPool),
+                    agents,
+                    ofPool.stream()
+                            .map(j -> job(j, c.matrixKeys(), attempts.getOrDefault(j.jobId(), List.of())))
+                            .toList()));
         }
         int issue = jobs.stream().mapToInt(JobRow::issue).max().orElse(1);
-        return new FleetView.Campaign(c.campaignId(), c.name(), c.schedule(), c.actor(), c.createdAt(), c.lastIssuedAt(), issue,
-                states(jobs), jobs.size(), jobs.stream().anyMatch(FleetService::active), pools);
+        return new FleetView.Campaign(
+                c.campaignId(),
+                c.name(),
+                c.schedule(),
+                c.actor(),
+                c.createdAt(),
+                c.lastIssuedAt(),
+                issue,
+                states(jobs),
+                jobs.size(),
+                jobs.stream().anyMatch(FleetService::active),
+                pools);
     }
 
     private static FleetView.Job job(JobRow j, List<String> matrixKeys, List<JobAttemptRow> attempts) {
         List<FleetView.Attempt> earlier = attempts.stream()
                 .filter(a -> !a.runId().equals(j.runId()))
-                .map(a -> new FleetView.Attempt(a.leaseEpoch(), a.runId(), Links.run(a.runId()), a.agentId(), a.runStatus(), a.grantedAt()))
+                .map(a -> new FleetView.Attempt(
+                        a.leaseEpoch(), a.runId(), Links.run(a.runId()), a.agentId(), a.runStatus(), a.grantedAt()))
                 .toList();
-        return new FleetView.Job(j.jobId(), point(j.parameters(), matrixKeys), j.parameters(), j.state(), j.leaseEpoch(), j.runId(),
-                j.runId() == null ? null : Links.run(j.runId()), j.runStatus(), j.agentId(), j.leaseExpiresAt(), j.runStartedAt(),
-                j.runFinishedAt(), earlier);
+        return new FleetView.Job(
+                j.jobId(),
+                point(j.parameters(), matrixKeys),
+                j.parameters(),
+                j.state(),
+                j.leaseEpoch(),
+                j.runId(),
+                j.runId() == null ? null : Links.run(j.runId()),
+                j.runStatus(),
+                j.agentId(),
+                j.leaseExpiresAt(),
+                j.runStartedAt(),
+                j.runFinishedAt(),
+                earlier);
     }
 
     /** The job's point of the campaign's matrix, e.g. {@code size=2 · workers=4}; a dash when the spec had no matrix. */
     static String point(Map<String, String> parameters, List<String> matrixKeys) {
-        String point = matrixKeys.stream().filter(parameters::containsKey).map(k -> k + "=" + parameters.get(k))
+        String point = matrixKeys.stream()
+                .filter(parameters::containsKey)
+                .map(k -> k + "=" + parameters.get(k))
                 .collect(Collectors.joining(" · "));
         return point.isEmpty() ? "—" : point;
     }

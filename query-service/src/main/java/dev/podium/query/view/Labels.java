@@ -7,8 +7,7 @@ import java.util.Locale;
 /** Display names and orderings shared by the views. */
 public final class Labels {
 
-    private Labels() {
-    }
+    private Labels() {}
 
     /** A device's label from the alias table, or its id when the table does not know it. */
     public static String device(String deviceId) {

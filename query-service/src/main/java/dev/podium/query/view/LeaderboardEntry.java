@@ -12,5 +12,4 @@ public record LeaderboardEntry(
         Double ci95Low,
         Double ci95High,
         Double best,
-        Double cv) {
-}
+        Double cv) {}

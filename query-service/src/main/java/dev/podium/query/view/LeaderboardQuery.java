@@ -23,8 +23,18 @@ public record LeaderboardQuery(
     /** {@code include=failing} also counts runs that failed a validity check; by default leaderboards leave them out. */
     public static final String INCLUDE_FAILING = "failing";
 
-    public LeaderboardQuery(String benchmark, String key, String metric, String scenario, String precision, String batch, String workers,
-            String software, String source, String sort, String dir) {
+    public LeaderboardQuery(
+            String benchmark,
+            String key,
+            String metric,
+            String scenario,
+            String precision,
+            String batch,
+            String workers,
+            String software,
+            String source,
+            String sort,
+            String dir) {
         this(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, null);
     }
 
@@ -34,14 +44,35 @@ public record LeaderboardQuery(
 
     /** This query with failing runs counted or not. */
     public LeaderboardQuery withInclude(boolean failing) {
-        return new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir,
+        return new LeaderboardQuery(
+                benchmark,
+                key,
+                metric,
+                scenario,
+                precision,
+                batch,
+                workers,
+                software,
+                source,
+                sort,
+                dir,
                 failing ? INCLUDE_FAILING : null);
     }
 
     public Links link() {
-        return Links.to("/leaderboard").param("benchmark", benchmark).param("key", key).param("metric", metric)
-                .param("scenario", scenario).param("precision", precision).param("batch", batch).param("workers", workers)
-                .param("software", software).param("source", source).param("sort", sort).param("dir", dir).param("include", include);
+        return Links.to("/leaderboard")
+                .param("benchmark", benchmark)
+                .param("key", key)
+                .param("metric", metric)
+                .param("scenario", scenario)
+                .param("precision", precision)
+                .param("batch", batch)
+                .param("workers", workers)
+                .param("software", software)
+                .param("source", source)
+                .param("sort", sort)
+                .param("dir", dir)
+                .param("include", include);
     }
 
     /**
@@ -50,14 +81,20 @@ public record LeaderboardQuery(
      */
     public UnaryOperator<String> keyLinks() {
         String head = Links.to("/leaderboard").param("benchmark", benchmark).build();
-        String tail = new LeaderboardQuery(null, null, metric, scenario, precision, batch, workers, software, source, sort, dir)
-                .link().build().substring("/leaderboard".length());
+        String tail = new LeaderboardQuery(
+                        null, null, metric, scenario, precision, batch, workers, software, source, sort, dir)
+                .link()
+                .build()
+                .substring("/leaderboard".length());
         String rest = tail.isEmpty() ? "" : "&" + tail.substring(1);
         String separator = head.indexOf('?') < 0 ? "?" : "&";
-        return keyId -> head + separator + Links.to("").param("key", keyId).build().substring(1) + rest;
+        return keyId ->
+                head + separator + Links.to("").param("key", keyId).build().substring(1) + rest;
     }
 
     public LeaderboardQuery withSort(String newSort, String newDir) {
-        return new LeaderboardQuery(benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir, include);
+        return new LeaderboardQuery(
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir,
+                include);
     }
 }

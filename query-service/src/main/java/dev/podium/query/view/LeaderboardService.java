@@ -1,10 +1,10 @@
 package dev.podium.query.view;
 
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.data.CellQueries;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
-import dev.podium.query.data.CellQueries;
 import dev.podium.query.stats.LeaderboardExtras;
 import dev.podium.query.stats.LeaderboardExtrasService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,11 +41,13 @@ public class LeaderboardService {
 
     public LeaderboardView build(LeaderboardQuery q) {
         List<String> benchmarks = queries.benchmarks();
-        String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark()) ? q.benchmark()
+        String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark())
+                ? q.benchmark()
                 : benchmarks.isEmpty() ? null : benchmarks.get(0);
         List<KeyRow> allKeys = benchmark == null ? List.of() : queries.keys(benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys = benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
+        Queries.MetricKeys metricKeys =
+                benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
         List<String> metrics = metricKeys.metrics();
         String metric = Metrics.choose(q.metric(), metrics);
 
@@ -56,35 +58,71 @@ public class LeaderboardService {
                 .filter(k -> matches(k.key(), WORKERS, q.workers()))
                 .toList();
         Set<String> withRows = metricKeys.keys(metric);
-        List<KeyRow> candidates = filtered.stream().filter(k -> withRows.contains(k.keyId())).toList();
-        KeyRow selected = candidates.stream().filter(k -> k.keyId().equals(q.key())).findFirst()
+        List<KeyRow> candidates =
+                filtered.stream().filter(k -> withRows.contains(k.keyId())).toList();
+        KeyRow selected = candidates.stream()
+                .filter(k -> k.keyId().equals(q.key()))
+                .findFirst()
                 .orElse(candidates.isEmpty() ? null : candidates.get(0));
 
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
         Board board = selected == null ? Board.NONE : board(selected, allKeys, metric, q.includeFailing(), software);
         String unit = board.rows().isEmpty() ? null : board.rows().get(0).row().unit();
-        String direction = board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
+        String direction =
+                board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
 
         String sort = q.sort() != null && SORTS.contains(q.sort()) ? q.sort() : "mean";
-        String dir = "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
+        String dir =
+                "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
         List<Board.Row> sorted = new ArrayList<>(board.rows().stream()
-                .filter(r -> source == null || source.equals(r.row().source())).toList());
+                .filter(r -> source == null || source.equals(r.row().source()))
+                .toList());
         sorted.sort(comparator(sort, dir));
         List<LeaderboardEntry> entries = new ArrayList<>(sorted.size());
         for (Board.Row b : sorted) {
             LeaderboardRow r = b.row();
-            entries.add(new LeaderboardEntry(entries.size() + 1, r.deviceId(), b.deviceLabel(), r.source(), r.runs(), r.n(),
-                    r.mean(), r.ci95Low(), r.ci95High(), r.best(), r.cv()));
+            entries.add(new LeaderboardEntry(
+                    entries.size() + 1,
+                    r.deviceId(),
+                    b.deviceLabel(),
+                    r.source(),
+                    r.runs(),
+                    r.n(),
+                    r.mean(),
+                    r.ci95Low(),
+                    r.ci95High(),
+                    r.best(),
+                    r.cv()));
         }
 
-        LeaderboardQuery effective = new LeaderboardQuery(benchmark, selected == null ? null : selected.keyId(), metric,
-                q.scenario(), q.precision(), q.batch(), q.workers(), software, source, sort, dir,
+        LeaderboardQuery effective = new LeaderboardQuery(
+                benchmark,
+                selected == null ? null : selected.keyId(),
+                metric,
+                q.scenario(),
+                q.precision(),
+                q.batch(),
+                q.workers(),
+                software,
+                source,
+                sort,
+                dir,
                 q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
         UnaryOperator<String> keyLink = effective.keyLinks();
-        List<KeyOption> keyOptions = candidates.stream().limit(200).map(k -> new KeyOption(k.keyId(), k.canonical(), k.key().label(),
-                k.dimensions(), selected != null && selected.keyId().equals(k.keyId()), keyLink.apply(k.keyId()))).toList();
-        KeyOption keyOption = keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
-        LeaderboardView view = new LeaderboardView(effective,
+        List<KeyOption> keyOptions = candidates.stream()
+                .limit(200)
+                .map(k -> new KeyOption(
+                        k.keyId(),
+                        k.canonical(),
+                        k.key().label(),
+                        k.dimensions(),
+                        selected != null && selected.keyId().equals(k.keyId()),
+                        keyLink.apply(k.keyId())))
+                .toList();
+        KeyOption keyOption =
+                keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
+        LeaderboardView view = new LeaderboardView(
+                effective,
                 options(benchmarks, benchmark),
                 options(metrics, metric),
                 options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
@@ -93,12 +131,19 @@ public class LeaderboardService {
                 options(distinct(allKeys, WORKERS), q.workers()),
                 options(selected == null ? List.of() : cells.frameworkVersions(selected.keyId()), software),
                 options(List.of("measured", "published"), source),
-                keyOptions, keyOption, unit, direction, sort, dir, entries);
+                keyOptions,
+                keyOption,
+                unit,
+                direction,
+                sort,
+                dir,
+                entries);
         if (board.extras() == null) {
             return view;
         }
         LeaderboardExtras all = board.extras();
-        List<LeaderboardExtras.Columns> columns = all.columns().isEmpty() ? List.of()
+        List<LeaderboardExtras.Columns> columns = all.columns().isEmpty()
+                ? List.of()
                 : sorted.stream().map(Board.Row::columns).toList();
         return view.withExtras(new LeaderboardExtras(all.includingFailing(), all.runsLeftOut(), all.rateOf(), columns));
     }
@@ -111,19 +156,23 @@ public class LeaderboardService {
 
         static final Board NONE = new Board(List.of(), null);
 
-        record Row(LeaderboardRow row, String deviceLabel, LeaderboardExtras.Columns columns) {
-        }
+        record Row(LeaderboardRow row, String deviceLabel, LeaderboardExtras.Columns columns) {}
     }
 
     /** The board of a key and metric, with failing runs counted or not, of the runs with one framework version or all. */
-    private Board board(KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean includeFailing, String software) {
-        List<LeaderboardRow> rows = software != null ? cells.versionRows(key.benchmark(), key.keyId(), metric, software)
+    private Board board(
+            KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean includeFailing, String software) {
+        List<LeaderboardRow> rows = software != null
+                ? cells.versionRows(key.benchmark(), key.keyId(), metric, software)
                 : includeFailing ? withFailingRuns(key.keyId(), metric) : queries.leaderboardOfKey(key.keyId(), metric);
         LeaderboardExtras x = extras.of(key, benchmarkKeys, metric, includeFailing, rows);
         List<Board.Row> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             LeaderboardRow r = rows.get(i);
-            out.add(new Board.Row(r, Labels.device(r.deviceId()), x.columns().isEmpty() ? null : x.columns().get(i)));
+            out.add(new Board.Row(
+                    r,
+                    Labels.device(r.deviceId()),
+                    x.columns().isEmpty() ? null : x.columns().get(i)));
         }
         return new Board(out, x);
     }
@@ -131,7 +180,8 @@ public class LeaderboardService {
     /** Published rows as stored, measured rows over every completed run, those failing a validity check too. */
     private List<LeaderboardRow> withFailingRuns(String keyId, String metric) {
         List<LeaderboardRow> rows = new ArrayList<>(queries.leaderboardOfKey(keyId, metric).stream()
-                .filter(r -> "published".equals(r.source())).toList());
+                .filter(r -> "published".equals(r.source()))
+                .toList());
         queries.measuredIncludingFailedChecks(List.of(keyId), metric).forEach(m -> rows.add(m.row()));
         return rows;
     }
@@ -143,14 +193,18 @@ public class LeaderboardService {
             case "n" -> Comparator.comparingInt(r -> r.row().n());
             case "runs" -> Comparator.comparingInt(r -> r.row().runs());
             case "cv" -> nullsLast(r -> r.row().cv());
-            case "ci" -> nullsLast(r -> r.row().ci95High() == null || r.row().ci95Low() == null ? null : r.row().ci95High() - r.row().ci95Low());
+            case "ci" ->
+                nullsLast(r -> r.row().ci95High() == null || r.row().ci95Low() == null
+                        ? null
+                        : r.row().ci95High() - r.row().ci95Low());
             case "device" -> Comparator.comparing(Board.Row::deviceLabel);
             default -> nullsLast(r -> r.row().mean());
         };
         if ("desc".equals(dir)) {
             c = c.reversed();
         }
-        return c.thenComparing(r -> r.row().deviceId()).thenComparing(r -> r.row().source());
+        return c.thenComparing(r -> r.row().deviceId())
+                .thenComparing(r -> r.row().source());
     }
 
     private static Comparator<Board.Row> nullsLast(Function<Board.Row, Double> f) {

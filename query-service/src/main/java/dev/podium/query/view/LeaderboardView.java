@@ -26,17 +26,63 @@ public record LeaderboardView(
         List<LeaderboardEntry> entries,
         LeaderboardExtras extras) {
 
-    public LeaderboardView(LeaderboardQuery query, List<Option> benchmarks, List<Option> metrics, List<Option> scenarios,
-            List<Option> precisions, List<Option> batchSizes, List<Option> workers, List<Option> softwareVersions, List<Option> sources,
-            List<KeyOption> keys, KeyOption key, String unit, String direction, String sort, String dir, List<LeaderboardEntry> entries) {
-        this(query, benchmarks, metrics, scenarios, precisions, batchSizes, workers, softwareVersions, sources, keys, key, unit, direction,
-                sort, dir, entries, null);
+    public LeaderboardView(
+            LeaderboardQuery query,
+            List<Option> benchmarks,
+            List<Option> metrics,
+            List<Option> scenarios,
+            List<Option> precisions,
+            List<Option> batchSizes,
+            List<Option> workers,
+            List<Option> softwareVersions,
+            List<Option> sources,
+            List<KeyOption> keys,
+            KeyOption key,
+            String unit,
+            String direction,
+            String sort,
+            String dir,
+            List<LeaderboardEntry> entries) {
+        this(
+                query,
+                benchmarks,
+                metrics,
+                scenarios,
+                precisions,
+                batchSizes,
+                workers,
+                softwareVersions,
+                sources,
+                keys,
+                key,
+                unit,
+                direction,
+                sort,
+                dir,
+                entries,
+                null);
     }
 
     /** This view with validity counts, cost, energy and scaling columns. */
     public LeaderboardView withExtras(LeaderboardExtras e) {
-        return new LeaderboardView(query, benchmarks, metrics, scenarios, precisions, batchSizes, workers, softwareVersions, sources, keys,
-                key, unit, direction, sort, dir, entries, e);
+        return new LeaderboardView(
+                query,
+                benchmarks,
+                metrics,
+                scenarios,
+                precisions,
+                batchSizes,
+                workers,
+                softwareVersions,
+                sources,
+                keys,
+                key,
+                unit,
+                direction,
+                sort,
+                dir,
+                entries,
+                e);
     }
 
     /** The same leaderboard with runs that failed a validity check counted, or left out again. */

@@ -63,8 +63,13 @@ public final class Links {
     private static String encode(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean unchanged = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '-' || c == '_' || c == '*';
+            boolean unchanged = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '-'
+                    || c == '_'
+                    || c == '*';
             if (!unchanged) {
                 return URLEncoder.encode(s, StandardCharsets.UTF_8);
             }

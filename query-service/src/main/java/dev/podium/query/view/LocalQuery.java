@@ -13,12 +13,18 @@ public record LocalQuery(String benchmark, String published, String param, Strin
 
     /** This query with every absent or blank value replaced by its default. */
     public LocalQuery withDefaults() {
-        return new LocalQuery(or(benchmark, DEFAULT_BENCHMARK), or(published, DEFAULT_PUBLISHED), or(param, DEFAULT_PARAM),
+        return new LocalQuery(
+                or(benchmark, DEFAULT_BENCHMARK),
+                or(published, DEFAULT_PUBLISHED),
+                or(param, DEFAULT_PARAM),
                 or(metric, DEFAULT_METRIC));
     }
 
     public Links link() {
-        return Links.to("/local").param("benchmark", benchmark).param("published", published).param("param", param)
+        return Links.to("/local")
+                .param("benchmark", benchmark)
+                .param("published", published)
+                .param("param", param)
                 .param("metric", metric);
     }
 

@@ -49,8 +49,15 @@ public class LocalService {
 
         List<LocalView.Curve> localCurves = curves(local, values, base);
         List<LocalView.Curve> publishedCurves = curves(published, values, base);
-        String unit = local.stream().flatMap(s -> s.rows.values().stream()).map(LeaderboardRow::unit).findFirst()
-                .orElse(published.stream().flatMap(s -> s.rows.values().stream()).map(LeaderboardRow::unit).findFirst().orElse(null));
+        String unit = local.stream()
+                .flatMap(s -> s.rows.values().stream())
+                .map(LeaderboardRow::unit)
+                .findFirst()
+                .orElse(published.stream()
+                        .flatMap(s -> s.rows.values().stream())
+                        .map(LeaderboardRow::unit)
+                        .findFirst()
+                        .orElse(null));
 
         List<String> axis = numericOnly(values);
         List<LineCharts.Series> lines = new ArrayList<>();
@@ -62,13 +69,16 @@ public class LocalService {
                 }
             }
             if (!pts.isEmpty()) {
-                lines.add(new LineCharts.Series(c.deviceLabel() + " · " + c.source() + (c.setting().isEmpty() ? "" : " · " + c.setting()), pts));
+                lines.add(new LineCharts.Series(
+                        c.deviceLabel() + " · " + c.source() + (c.setting().isEmpty() ? "" : " · " + c.setting()),
+                        pts));
             }
         }
-        Chart chart = LineCharts.categorical(q.metric() + " ÷ its own value at " + q.param() + "=" + base + ", by " + q.param(),
-                "×", axis, lines);
+        Chart chart = LineCharts.categorical(
+                q.metric() + " ÷ its own value at " + q.param() + "=" + base + ", by " + q.param(), "×", axis, lines);
 
-        List<RunSummary> runs = queries.benchmarkExists(q.benchmark()) ? queries.recentRunsOfBenchmark(q.benchmark(), 20) : List.of();
+        List<RunSummary> runs =
+                queries.benchmarkExists(q.benchmark()) ? queries.recentRunsOfBenchmark(q.benchmark(), 20) : List.of();
         List<LocalView.Source> sources = new ArrayList<>();
         if (queries.benchmarkExists(q.published())) {
             List<String> names = queries.claimSources(q.published());
@@ -76,23 +86,43 @@ public class LocalService {
             if (!names.isEmpty()) {
                 queries.claimsOfSources(names).forEach(c -> first.putIfAbsent(c.source(), c));
             }
-            first.values().forEach(c -> sources.add(new LocalView.Source(c.source(), c.sourceTitle(), safeUrl(c.sourceUrl()))));
+            first.values()
+                    .forEach(c ->
+                            sources.add(new LocalView.Source(c.source(), c.sourceTitle(), safeUrl(c.sourceUrl()))));
         }
-        return new LocalView(q, base, unit, values, localCurves, publishedCurves, chart, runs, sources,
-                new ComparisonQuery(q.benchmark(), q.metric(), q.param(), null, null, null, null).link().build(),
-                new ComparisonQuery(q.published(), q.metric(), q.param(), null, null, null, "published").link().build());
+        return new LocalView(
+                q,
+                base,
+                unit,
+                values,
+                localCurves,
+                publishedCurves,
+                chart,
+                runs,
+                sources,
+                new ComparisonQuery(q.benchmark(), q.metric(), q.param(), null, null, null, null)
+                        .link()
+                        .build(),
+                new ComparisonQuery(q.published(), q.metric(), q.param(), null, null, null, "published")
+                        .link()
+                        .build());
     }
 
     /** One curve's rows by parameter value. */
-    private record Series(String deviceId, String source, Map<String, String> rest, Map<String, LeaderboardRow> rows,
-            int[] runsFailingChecks) {
-    }
+    private record Series(
+            String deviceId,
+            String source,
+            Map<String, String> rest,
+            Map<String, LeaderboardRow> rows,
+            int[] runsFailingChecks) {}
 
     private List<Series> series(String benchmark, String source, LocalQuery q) {
         if (!queries.benchmarkExists(benchmark)) {
             return List.of();
         }
-        List<KeyRow> keys = queries.keys(benchmark).stream().filter(k -> k.key().valueOf(q.param()) != null).toList();
+        List<KeyRow> keys = queries.keys(benchmark).stream()
+                .filter(k -> k.key().valueOf(q.param()) != null)
+                .toList();
         if (keys.isEmpty()) {
             return List.of();
         }
@@ -101,7 +131,9 @@ public class LocalService {
         List<String> keyIds = keys.stream().map(KeyRow::keyId).limit(500).toList();
         List<Queries.MeasuredRow> rows = "measured".equals(source)
                 ? queries.measuredIncludingFailedChecks(keyIds, q.metric())
-                : queries.leaderboard(keyIds, q.metric()).stream().map(r -> new Queries.MeasuredRow(r, 0)).toList();
+                : queries.leaderboard(keyIds, q.metric()).stream()
+                        .map(r -> new Queries.MeasuredRow(r, 0))
+                        .toList();
         Map<String, Series> out = new LinkedHashMap<>();
         for (Queries.MeasuredRow m : rows) {
             LeaderboardRow r = m.row();
@@ -110,7 +142,8 @@ public class LocalService {
             }
             KeyRow k = byId.get(r.keyId());
             Map<String, String> rest = ComparisonService.rest(k.key(), q.param());
-            Series series = out.computeIfAbsent(r.deviceId() + "\n" + rest,
+            Series series = out.computeIfAbsent(
+                    r.deviceId() + "\n" + rest,
                     x -> new Series(r.deviceId(), source, rest, new HashMap<>(), new int[1]));
             series.rows().put(k.key().valueOf(q.param()), r);
             series.runsFailingChecks()[0] += m.runsFailingChecks();
@@ -133,9 +166,12 @@ public class LocalService {
             w[0]++;
             w[1] += s.rows().size();
         });
-        String common = weight.entrySet().stream().max(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
-                .thenComparingLong(e -> e.getValue()[1]).thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
-                .map(Map.Entry::getKey).orElse("");
+        String common = weight.entrySet().stream()
+                .max(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
+                        .thenComparingLong(e -> e.getValue()[1])
+                        .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
+                .map(Map.Entry::getKey)
+                .orElse("");
         List<LocalView.Curve> out = new ArrayList<>();
         for (Series s : series) {
             LeaderboardRow at = s.rows().get(base);
@@ -143,12 +179,25 @@ public class LocalService {
             List<LocalView.Point> points = new ArrayList<>();
             for (String v : values) {
                 LeaderboardRow r = s.rows().get(v);
-                BigDecimal ratio = r == null || !normalisable ? null
+                BigDecimal ratio = r == null || !normalisable
+                        ? null
                         : BigDecimal.valueOf(r.mean()).divide(BigDecimal.valueOf(at.mean()), MathContext.DECIMAL64);
-                points.add(r == null ? new LocalView.Point(v, null, null, 0, 0, null, null, null, null)
-                        : new LocalView.Point(v, r.keyId(), r.mean(), r.n(), r.runs(), r.ci95Low(), r.ci95High(),
-                                ratio == null ? null : ratio.doubleValue(),
-                                ratio == null ? null : ratio.setScale(2, RoundingMode.HALF_UP).toPlainString()));
+                points.add(
+                        r == null
+                                ? new LocalView.Point(v, null, null, 0, 0, null, null, null, null)
+                                : new LocalView.Point(
+                                        v,
+                                        r.keyId(),
+                                        r.mean(),
+                                        r.n(),
+                                        r.runs(),
+                                        r.ci95Low(),
+                                        r.ci95High(),
+                                        ratio == null ? null : ratio.doubleValue(),
+                                        ratio == null
+                                                ? null
+                                                : ratio.setScale(2, RoundingMode.HALF_UP)
+                                                        .toPlainString()));
             }
             String setting = setting(s, varying);
             List<String> notes = new ArrayList<>();
@@ -162,26 +211,33 @@ public class LocalService {
                 notes.add(s.runsFailingChecks()[0] + " of its runs failed a validity check (see the runs below); "
                         + "leaderboards leave those out");
             }
-            out.add(new LocalView.Curve(s.deviceId(), Labels.device(s.deviceId()), s.source(), setting, String.join("; ", notes), points));
+            out.add(new LocalView.Curve(
+                    s.deviceId(), Labels.device(s.deviceId()), s.source(), setting, String.join("; ", notes), points));
         }
-        out.sort(Comparator.comparing((LocalView.Curve c) -> !c.note().isEmpty()).thenComparing(LocalView.Curve::deviceLabel)
+        out.sort(Comparator.comparing((LocalView.Curve c) -> !c.note().isEmpty())
+                .thenComparing(LocalView.Curve::deviceLabel)
                 .thenComparing(LocalView.Curve::setting));
         return out.size() > MAX_CURVES ? out.subList(0, MAX_CURVES) : out;
     }
 
     private static String setting(Series s, Set<String> varying) {
-        return varying.stream().filter(n -> s.rest().containsKey(n)).map(n -> n + "=" + s.rest().get(n)).collect(Collectors.joining(", "));
+        return varying.stream()
+                .filter(n -> s.rest().containsKey(n))
+                .map(n -> n + "=" + s.rest().get(n))
+                .collect(Collectors.joining(", "));
     }
 
     private static List<String> numericOnly(List<String> values) {
-        return values.stream().filter(v -> {
-            try {
-                Double.parseDouble(v);
-                return true;
-            } catch (NumberFormatException e) {
-                return false;
-            }
-        }).toList();
+        return values.stream()
+                .filter(v -> {
+                    try {
+                        Double.parseDouble(v);
+                        return true;
+                    } catch (NumberFormatException e) {
+                        return false;
+                    }
+                })
+                .toList();
     }
 
     /** Only http(s) links leave the site; anything else from a claim file is shown as text, not linked. */

@@ -25,17 +25,23 @@ public record LocalView(
      * One device under one setting of the other key dimensions (held fixed along the curve). {@code note} marks a curve
      * that is not like the others (a different dataloader, or no value at the base setting, so not normalised).
      */
-    public record Curve(String deviceId, String deviceLabel, String source, String setting, String note, List<Point> points) {
-    }
+    public record Curve(
+            String deviceId, String deviceLabel, String source, String setting, String note, List<Point> points) {}
 
     /** The value at one parameter setting: mean with n and CI95 over {@code runs} runs, and mean ÷ the base-setting mean. */
-    public record Point(String value, String keyId, Double mean, int n, int runs, Double ci95Low, Double ci95High,
-            Double normalised, String normalisedText) {
-    }
+    public record Point(
+            String value,
+            String keyId,
+            Double mean,
+            int n,
+            int runs,
+            Double ci95Low,
+            Double ci95High,
+            Double normalised,
+            String normalisedText) {}
 
     /** A publication with figures about the published benchmark. */
-    public record Source(String source, String title, String url) {
-    }
+    public record Source(String source, String title, String url) {}
 
     public String link() {
         return query.link().build();

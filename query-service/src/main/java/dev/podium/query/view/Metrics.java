@@ -7,8 +7,7 @@ import java.util.Locale;
 /** Which metric a page shows when none is asked for. */
 public final class Metrics {
 
-    private Metrics() {
-    }
+    private Metrics() {}
 
     /**
      * The benchmark's primary metric: a throughput in samples per second first, then any other rate per second or
@@ -16,7 +15,9 @@ public final class Metrics {
      * published figures exist). Never {@code train_loss} just because it sorts first.
      */
     public static String primary(List<String> metrics) {
-        return metrics.stream().min(Comparator.comparingInt(Metrics::rank).thenComparingInt(metrics::indexOf)).orElse(null);
+        return metrics.stream()
+                .min(Comparator.comparingInt(Metrics::rank).thenComparingInt(metrics::indexOf))
+                .orElse(null);
     }
 
     /** The metric asked for when the benchmark has it, else the primary one. */

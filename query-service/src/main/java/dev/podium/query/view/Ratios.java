@@ -7,8 +7,7 @@ import java.math.RoundingMode;
 /** Ratios as pages show them, to two decimals. */
 public final class Ratios {
 
-    private Ratios() {
-    }
+    private Ratios() {}
 
     /**
      * {@code numerator ÷ denominator} to two decimals, half up, exactly as the decimal division of the two values would give
@@ -19,8 +18,10 @@ public final class Ratios {
         double hundredths = numerator / denominator * 100;
         double fraction = Math.abs(hundredths - Math.floor(hundredths));
         if (!Double.isFinite(hundredths) || Math.abs(hundredths) > 1e12 || Math.abs(fraction - 0.5) < 1e-6) {
-            return BigDecimal.valueOf(numerator).divide(BigDecimal.valueOf(denominator), MathContext.DECIMAL64)
-                    .setScale(2, RoundingMode.HALF_UP).toPlainString();
+            return BigDecimal.valueOf(numerator)
+                    .divide(BigDecimal.valueOf(denominator), MathContext.DECIMAL64)
+                    .setScale(2, RoundingMode.HALF_UP)
+                    .toPlainString();
         }
         long cents = Math.round(hundredths);
         long abs = Math.abs(cents);

@@ -33,10 +33,15 @@ public class RunService {
 
     private RunView view(RunDetail d) {
         UUID runId = d.summary().runId();
-        Optional<KeyRow> key = d.summary().keyId() == null ? Optional.empty() : queries.key(d.summary().keyId());
+        Optional<KeyRow> key = d.summary().keyId() == null
+                ? Optional.empty()
+                : queries.key(d.summary().keyId());
         List<SeriesRow> series = queries.series(runId);
-        Chart throughput = LineCharts.of("Per-step throughput", unitOf(series, "STEP_THROUGHPUT"),
-                lines(series, "STEP_THROUGHPUT", "repetition", "repetition "), null);
+        Chart throughput = LineCharts.of(
+                "Per-step throughput",
+                unitOf(series, "STEP_THROUGHPUT"),
+                lines(series, "STEP_THROUGHPUT", "repetition", "repetition "),
+                null);
         List<LineCharts.Series> util = new ArrayList<>(lines(series, "CPU_UTILISATION", "device", "CPU "));
         util.addAll(lines(series, "ACCELERATOR_UTILISATION", "device", "accelerator "));
         Chart utilisation = LineCharts.of("CPU and accelerator utilisation", "%", util, 100.0);
@@ -48,35 +53,64 @@ public class RunService {
         }
         List<RunView.Check> checks = new ArrayList<>();
         if (d.validity() != null && d.validity().isArray()) {
-            d.validity().forEach(c -> checks.add(new RunView.Check(text(c.get("name")), c.path("passed").asBoolean(false),
-                    text(c.get("detail")))));
+            d.validity()
+                    .forEach(c -> checks.add(new RunView.Check(
+                            text(c.get("name")), c.path("passed").asBoolean(false), text(c.get("detail")))));
         }
         JsonNode workload = d.workload();
         List<Entry> workloadEntries = entries(workload, "parameters");
         List<Entry> parameters = workload == null ? List.of() : entries(workload.get("parameters"));
-        return new RunView(d.summary(), queries.retraction(runId).orElse(null), Labels.device(d.summary().deviceId()),
-                key.map(KeyRow::canonical).orElse(null), key.map(k -> k.key().label()).orElse(null), keyEntries,
-                workloadEntries, parameters, entries(d.host()), accelerators, entries(d.software()), queries.results(runId), checks,
-                entries(d.failure()), throughput, utilisation, queries.events(runId).stream()
-                        .map(e -> new dev.podium.query.data.EventRow(e.seq(), e.type(), e.schemaVersion(), e.writer(), e.occurredAt(),
-                                e.recordedAt(), truncate(e.payload())))
+        return new RunView(
+                d.summary(),
+                queries.retraction(runId).orElse(null),
+                Labels.device(d.summary().deviceId()),
+                key.map(KeyRow::canonical).orElse(null),
+                key.map(k -> k.key().label()).orElse(null),
+                keyEntries,
+                workloadEntries,
+                parameters,
+                entries(d.host()),
+                accelerators,
+                entries(d.software()),
+                queries.results(runId),
+                checks,
+                entries(d.failure()),
+                throughput,
+                utilisation,
+                queries.events(runId).stream()
+                        .map(e -> new dev.podium.query.data.EventRow(
+                                e.seq(),
+                                e.type(),
+                                e.schemaVersion(),
+                                e.writer(),
+                                e.occurredAt(),
+                                e.recordedAt(),
+                                truncate(e.payload())))
                         .toList());
     }
 
     private static String unitOf(List<SeriesRow> series, String kind) {
-        return series.stream().filter(s -> kind.equalsIgnoreCase(s.series())).map(SeriesRow::unit).findFirst().orElse("");
+        return series.stream()
+                .filter(s -> kind.equalsIgnoreCase(s.series()))
+                .map(SeriesRow::unit)
+                .findFirst()
+                .orElse("");
     }
 
     /** The points of one series kind, one line per value of {@code splitBy} (repetition or device index). */
     private static List<LineCharts.Series> lines(List<SeriesRow> series, String kind, String splitBy, String prefix) {
         Map<Integer, List<double[]>> byIndex = new TreeMap<>();
         for (SeriesRow s : series) {
-            if (!kind.equalsIgnoreCase(s.series()) || s.samples() == null || !s.samples().isArray()) {
+            if (!kind.equalsIgnoreCase(s.series())
+                    || s.samples() == null
+                    || !s.samples().isArray()) {
                 continue;
             }
             for (JsonNode p : s.samples()) {
                 int idx = p.hasNonNull(splitBy) ? p.get(splitBy).asInt() : -1;
-                byIndex.computeIfAbsent(idx, i -> new ArrayList<>()).add(new double[] {p.path("t").asDouble(), p.path("value").asDouble()});
+                byIndex.computeIfAbsent(idx, i -> new ArrayList<>()).add(new double[] {
+                    p.path("t").asDouble(), p.path("value").asDouble()
+                });
             }
         }
         List<LineCharts.Series> out = new ArrayList<>();
@@ -97,7 +131,12 @@ public class RunService {
         List<String> skipped = List.of(skip);
         node.fields().forEachRemaining(e -> {
             if (!skipped.contains(e.getKey())) {
-                out.add(new Entry(e.getKey(), truncate(e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString())));
+                out.add(new Entry(
+                        e.getKey(),
+                        truncate(
+                                e.getValue().isValueNode()
+                                        ? e.getValue().asText()
+                                        : e.getValue().toString())));
             }
         });
         return out;

@@ -28,6 +28,5 @@ public record RunView(
         List<EventRow> events) {
 
     /** One validity check of the run. */
-    public record Check(String name, boolean passed, String detail) {
-    }
+    public record Check(String name, boolean passed, String detail) {}
 }

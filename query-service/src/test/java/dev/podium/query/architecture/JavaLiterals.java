@@ -6,8 +6,7 @@ import java.util.List;
 /** The string literals and text blocks of a Java source, as written (escapes left as they are); comments skipped. */
 final class JavaLiterals {
 
-    private JavaLiterals() {
-    }
+    private JavaLiterals() {}
 
     static List<String> of(String source) {
         List<String> literals = new ArrayList<>();

@@ -29,11 +29,16 @@ class NoMarkupInJavaTest {
 
     @Test
     void noMainClassUsesRawString() {
-        JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        JavaClasses classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.podium.query");
 
-        noClasses().should().dependOnClassesThat().haveFullyQualifiedName("io.quarkus.qute.RawString")
-                .because("Qute escapes every value; markup belongs in templates").check(classes);
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("io.quarkus.qute.RawString")
+                .because("Qute escapes every value; markup belongs in templates")
+                .check(classes);
     }
 
     @Test
@@ -72,6 +77,7 @@ class NoMarkupInJavaTest {
 
         assertThat(literals).hasSize(4);
         assertThat(literals.stream().filter(l -> TAG.matcher(l).find()))
-                .containsExactly("<td class=\\\"num\\\">", "\n        </tr>\n        ", "a < b, List<String> is no tag? it is");
+                .containsExactly(
+                        "<td class=\\\"num\\\">", "\n        </tr>\n        ", "a < b, List<String> is no tag? it is");
     }
 }

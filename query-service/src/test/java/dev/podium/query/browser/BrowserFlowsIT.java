@@ -55,7 +55,8 @@ class BrowserFlowsIT {
 
     /** The text of the element with this id, once the page shows it. */
     private String textOf(String id) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(15))
                 .until(() -> !browser.findElements(By.id(id)).isEmpty());
         return browser.findElement(By.id(id)).getText();
     }
@@ -64,22 +65,29 @@ class BrowserFlowsIT {
     private void snapshot(String name) throws java.io.IOException {
         java.nio.file.Path dir = java.nio.file.Path.of("target", "screenshots");
         java.nio.file.Files.createDirectories(dir);
-        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(org.openqa.selenium.OutputType.BYTES);
+        byte[] png =
+                ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(org.openqa.selenium.OutputType.BYTES);
         java.nio.file.Files.write(dir.resolve(name + ".png"), png);
     }
 
     /** Waits for the navigation a click started: the new URL, loaded. */
     private void waitForUrl(String fragment) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> browser.getCurrentUrl().contains(fragment)
-                && "complete".equals(((JavascriptExecutor) browser).executeScript("return document.readyState")));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> browser.getCurrentUrl().contains(fragment)
+                        && "complete"
+                                .equals(((JavascriptExecutor) browser).executeScript("return document.readyState")));
     }
 
     private void choose(String select, String value) {
-        browser.findElement(By.cssSelector(select + " option[value='" + value + "']")).click();
+        browser.findElement(By.cssSelector(select + " option[value='" + value + "']"))
+                .click();
     }
 
     private List<String> texts(String css) {
-        return browser.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+        return browser.findElements(By.cssSelector(css)).stream()
+                .map(WebElement::getText)
+                .toList();
     }
 
     @Test
@@ -95,9 +103,13 @@ class BrowserFlowsIT {
         assertThat(browser.getCurrentUrl()).contains("workers=1").contains("source=published");
         assertThat(texts("#leaderboard td.mean")).containsExactly("747.4", "580.1", "339.7");
 
-        browser.findElement(By.cssSelector("#leaderboard th a[href*='sort=mean']")).click();
+        browser.findElement(By.cssSelector("#leaderboard th a[href*='sort=mean']"))
+                .click();
         waitForUrl("dir=asc");
-        assertThat(browser.getCurrentUrl()).contains("sort=mean").contains("dir=asc").contains("workers=1");
+        assertThat(browser.getCurrentUrl())
+                .contains("sort=mean")
+                .contains("dir=asc")
+                .contains("workers=1");
         assertThat(texts("#leaderboard td.mean")).containsExactly("339.7", "580.1", "747.4");
         snapshot("leaderboard");
     }
@@ -109,7 +121,9 @@ class BrowserFlowsIT {
         assertThat(gaudiRatios()).containsExactly("2.64×", "2.20×", "2.23×");
 
         WebElement h100Row = browser.findElements(By.cssSelector("#matrix tbody tr")).stream()
-                .filter(r -> r.getText().startsWith("NVIDIA H100")).findFirst().orElseThrow();
+                .filter(r -> r.getText().startsWith("NVIDIA H100"))
+                .findFirst()
+                .orElseThrow();
         h100Row.findElement(By.cssSelector("a.make-baseline")).click();
 
         waitForUrl("baseline=nvidia-h100");
@@ -121,14 +135,19 @@ class BrowserFlowsIT {
         browser.findElement(By.id("apply-comparison")).click();
         waitForUrl("baseline=intel-gaudi2");
         assertThat(gaudiRatios()).containsExactly("1.00×", "1.00×", "1.00×", "1.00×");
-        assertThat(browser.findElement(By.cssSelector("tr.claim[data-claim='gaudi2-vs-a100-workers0'] .verdict")).getText())
+        assertThat(browser.findElement(By.cssSelector("tr.claim[data-claim='gaudi2-vs-a100-workers0'] .verdict"))
+                        .getText())
                 .isEqualTo("does not hold");
     }
 
     private List<String> gaudiRatios() {
         WebElement row = browser.findElements(By.cssSelector("#matrix tbody tr")).stream()
-                .filter(r -> r.getText().startsWith("Intel Gaudi 2")).findFirst().orElseThrow();
-        return row.findElements(By.cssSelector(".ratio")).stream().map(WebElement::getText).toList();
+                .filter(r -> r.getText().startsWith("Intel Gaudi 2"))
+                .findFirst()
+                .orElseThrow();
+        return row.findElements(By.cssSelector(".ratio")).stream()
+                .map(WebElement::getText)
+                .toList();
     }
 
     @Test
@@ -138,8 +157,10 @@ class BrowserFlowsIT {
         browser.findElement(By.linkText(SeedData.RUN_A.toString())).click();
 
         waitForUrl("/runs/" + SeedData.RUN_A);
-        assertThat(browser.findElements(By.cssSelector("figure.chart svg polyline"))).hasSize(5);
-        assertThat(texts("#events tbody td:nth-child(2)")).containsExactly("RunStarted v1", "MetricSampled v1", "RunCompleted v1");
+        assertThat(browser.findElements(By.cssSelector("figure.chart svg polyline")))
+                .hasSize(5);
+        assertThat(texts("#events tbody td:nth-child(2)"))
+                .containsExactly("RunStarted v1", "MetricSampled v1", "RunCompleted v1");
         snapshot("run");
     }
 
@@ -151,25 +172,40 @@ class BrowserFlowsIT {
         List<WebElement> lines = browser.findElements(By.cssSelector("figure.chart svg polyline"));
         assertThat(lines).hasSize(5);
         for (WebElement line : lines) {
-            assertThat(line.getSize().getWidth()).as("a drawn line spans the workers axis").isGreaterThan(200);
+            assertThat(line.getSize().getWidth())
+                    .as("a drawn line spans the workers axis")
+                    .isGreaterThan(200);
         }
-        assertThat(texts("figure.chart svg text.legend")).contains("cpu-amd-epyc · measured", "Intel Gaudi 2 · published · dataloader=default");
+        assertThat(texts("figure.chart svg text.legend"))
+                .contains("cpu-amd-epyc · measured", "Intel Gaudi 2 · published · dataloader=default");
         assertThat(texts("figure.chart svg text.tick")).contains("0", "1", "2");
         assertThat(textOf("why")).contains("never ranks");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/fleet", "/runs/" + "0193a0c0-0000-7000-8000-0000000000ff", "/leaderboard?benchmark=", "/compare?benchmark=",
-        "/local"})
+    @ValueSource(
+            strings = {
+                "/",
+                "/fleet",
+                "/runs/" + "0193a0c0-0000-7000-8000-0000000000ff",
+                "/leaderboard?benchmark=",
+                "/compare?benchmark=",
+                "/local"
+            })
     void noScriptFromAnAgentRuns(String path) throws Exception {
-        String target = path.endsWith("=") ? path + URLEncoder.encode(SeedData.HOSTILE_BENCHMARK, StandardCharsets.UTF_8) : path;
+        String target = path.endsWith("=")
+                ? path + URLEncoder.encode(SeedData.HOSTILE_BENCHMARK, StandardCharsets.UTF_8)
+                : path;
         open(target);
 
         assertThat(browser.getPageSource()).contains("pwned");
         assertThat(browser.getTitle()).isNotEqualTo("pwned").endsWith("· Podium");
-        assertThat(((JavascriptExecutor) browser).executeScript("return typeof window.pwned")).isEqualTo("undefined");
+        assertThat(((JavascriptExecutor) browser).executeScript("return typeof window.pwned"))
+                .isEqualTo("undefined");
         assertThat(browser.findElements(By.tagName("img"))).isEmpty();
-        assertThat(browser.findElements(By.tagName("script"))).as("our pages carry no script at all").isEmpty();
+        assertThat(browser.findElements(By.tagName("script")))
+                .as("our pages carry no script at all")
+                .isEmpty();
         if (path.equals("/fleet")) {
             snapshot("fleet");
         }
@@ -185,18 +221,21 @@ class BrowserFlowsIT {
         assertThat(texts("#points tr.step td:first-child")).containsExactly("20");
         snapshot("history");
 
-        open("/leaderboard?benchmark=sim-trust&key=" + dev.podium.query.support.StatsSeeds.key(1).id());
+        open("/leaderboard?benchmark=sim-trust&key="
+                + dev.podium.query.support.StatsSeeds.key(1).id());
         assertThat(textOf("validity-note")).contains("left out");
         browser.findElement(By.id("toggle-failing")).click();
         waitForUrl("include=failing");
         assertThat(texts("#leaderboard td.failing")).contains("1 failing");
-        browser.findElement(By.cssSelector("#leaderboard th a[href*='sort=mean']")).click();
+        browser.findElement(By.cssSelector("#leaderboard th a[href*='sort=mean']"))
+                .click();
         waitForUrl("sort=mean");
         assertThat(browser.getCurrentUrl()).contains("include=failing");
 
         open("/compare?benchmark=sim-trust&source=measured");
         assertThat(textOf("matrix")).contains("1.93×").contains("1.89–1.96");
-        assertThat(browser.findElement(By.cssSelector("#matrix span.ci")).getAttribute("title")).isEqualTo("better than baseline");
+        assertThat(browser.findElement(By.cssSelector("#matrix span.ci")).getAttribute("title"))
+                .isEqualTo("better than baseline");
         snapshot("matrix");
     }
 }

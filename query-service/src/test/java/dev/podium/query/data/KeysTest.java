@@ -12,7 +12,15 @@ import org.junit.jupiter.api.Test;
 class KeysTest {
 
     private static final ObjectMapper JSON = EventCodec.newMapper();
-    private static final ComparisonKey KEY = new ComparisonKey("bridgetower", "1.0", "fine-tuning", "m", "bf16", 16, 8, null,
+    private static final ComparisonKey KEY = new ComparisonKey(
+            "bridgetower",
+            "1.0",
+            "fine-tuning",
+            "m",
+            "bf16",
+            16,
+            8,
+            null,
             new TreeMap<>(Map.of("dataloader_num_workers", "2", "mediapipe_dataloader", "true")));
 
     @Test
@@ -32,7 +40,8 @@ class KeysTest {
 
     @Test
     void aNumberThatIsNotANumberIsNotStated() throws Exception {
-        ComparisonKey parsed = Keys.parse("b", JSON.readTree("{\"benchmark\":\"b\",\"per_device_batch_size\":\"<script>\"}"));
+        ComparisonKey parsed =
+                Keys.parse("b", JSON.readTree("{\"benchmark\":\"b\",\"per_device_batch_size\":\"<script>\"}"));
 
         assertThat(parsed.perDeviceBatchSize()).isNull();
         assertThat(parsed.benchmark()).isEqualTo("b");

@@ -24,7 +24,8 @@ class ReadOnlyRoleIT {
 
     @Test
     void theDatasourceConnectsAsTheReadOnlyRole() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+        try (Connection c = dataSource.getConnection();
+                Statement s = c.createStatement();
                 var rs = s.executeQuery("SELECT current_user")) {
             rs.next();
             assertThat(rs.getString(1)).isEqualTo(PostgresDatabase.READ_ROLE);
@@ -48,10 +49,14 @@ class ReadOnlyRoleIT {
 
     private void assertRefused(String sql) {
         assertThatThrownBy(() -> {
-            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-                s.execute(sql);
-            }
-        }).as(sql).isInstanceOf(SQLException.class)
-                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as(sql).isEqualTo("42501"));
+                    try (Connection c = dataSource.getConnection();
+                            Statement s = c.createStatement()) {
+                        s.execute(sql);
+                    }
+                })
+                .as(sql)
+                .isInstanceOf(SQLException.class)
+                .satisfies(e ->
+                        assertThat(((SQLException) e).getSQLState()).as(sql).isEqualTo("42501"));
     }
 }

@@ -70,7 +70,8 @@ class RunSeriesBoundIT {
             ps.setString(2, "run/" + run);
             ps.executeUpdate();
         }
-        assertThat(queries.events(run)).singleElement()
+        assertThat(queries.events(run))
+                .singleElement()
                 .satisfies(e -> assertThat(e.payload()).hasSizeLessThanOrEqualTo(Queries.MAX_EVENT_TEXT));
     }
 }

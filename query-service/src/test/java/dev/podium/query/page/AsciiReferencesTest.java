@@ -8,8 +8,11 @@ class AsciiReferencesTest {
 
     @Test
     void writesEveryCharacterOutsideAsciiAsAReferenceAndLeavesTheRestAsItIs() {
-        assertThat(AsciiReferences.of("NVIDIA H200 × 8 — 1.93× &lt;b&gt;")).isEqualTo("NVIDIA H200 &#215; 8 &#8212; 1.93&#215; &lt;b&gt;");
-        assertThat(AsciiReferences.of("GPU \uD83D\uDE80 é")).as("a pair of surrogates is one reference").isEqualTo("GPU &#128640; &#233;");
+        assertThat(AsciiReferences.of("NVIDIA H200 × 8 — 1.93× &lt;b&gt;"))
+                .isEqualTo("NVIDIA H200 &#215; 8 &#8212; 1.93&#215; &lt;b&gt;");
+        assertThat(AsciiReferences.of("GPU \uD83D\uDE80 é"))
+                .as("a pair of surrogates is one reference")
+                .isEqualTo("GPU &#128640; &#233;");
     }
 
     @Test

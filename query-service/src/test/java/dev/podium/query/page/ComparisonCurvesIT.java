@@ -40,7 +40,15 @@ class ComparisonCurvesIT {
     String url;
 
     private static ComparisonKey key(String precision, String workers) {
-        return new ComparisonKey(BENCHMARK, "1", "training", "model-c", precision, 8, 1, null,
+        return new ComparisonKey(
+                BENCHMARK,
+                "1",
+                "training",
+                "model-c",
+                precision,
+                8,
+                1,
+                null,
                 new TreeMap<>(Map.of("dataloader_num_workers", workers)));
     }
 
@@ -51,11 +59,17 @@ class ComparisonCurvesIT {
             for (String precision : List.of("bf16", "fp16")) {
                 for (String workers : List.of("0", "1", "2")) {
                     ComparisonKey k = key(precision, workers);
-                    update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
-                            k.id(), BENCHMARK, k.canonical(), "{\"benchmark\": \"" + BENCHMARK + "\", "
-                            + "\"benchmark_version\": \"1\", \"scenario\": \"training\", \"model\": \"model-c\", \"precision\": \""
-                            + precision + "\", \"per_device_batch_size\": \"8\", \"total_accelerators\": \"1\", "
-                            + "\"dataloader_num_workers\": \"" + workers + "\"}");
+                    update(
+                            c,
+                            "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
+                            k.id(),
+                            BENCHMARK,
+                            k.canonical(),
+                            "{\"benchmark\": \"" + BENCHMARK + "\", "
+                                    + "\"benchmark_version\": \"1\", \"scenario\": \"training\", \"model\": \"model-c\", \"precision\": \""
+                                    + precision
+                                    + "\", \"per_device_batch_size\": \"8\", \"total_accelerators\": \"1\", "
+                                    + "\"dataloader_num_workers\": \"" + workers + "\"}");
                 }
             }
             // bf16 has more keys with rows than fp16, so it is the group shown by default.
@@ -106,25 +120,42 @@ class ComparisonCurvesIT {
     }
 
     private static Document page(String query) {
-        return Jsoup.parse(given().when().get("/compare?benchmark=" + BENCHMARK + "&param=dataloader_num_workers" + query)
-                .then().statusCode(200).extract().asString());
+        return Jsoup.parse(given().when()
+                .get("/compare?benchmark=" + BENCHMARK + "&param=dataloader_num_workers" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
     }
 
     /** A device's curve: its setting and its cells. */
     private static List<String> curve(Document doc, String deviceId) {
-        Element row = doc.select("#curves tbody tr").stream().filter(r -> r.child(0).text().equals(Labels.device(deviceId)))
-                .findFirst().orElseThrow(() -> new AssertionError("no curve for " + deviceId + " in " + doc.select("#curves").text()));
-        return row.children().subList(2, row.childrenSize()).stream().map(Element::text).toList();
+        Element row = doc.select("#curves tbody tr").stream()
+                .filter(r -> r.child(0).text().equals(Labels.device(deviceId)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no curve for " + deviceId + " in "
+                        + doc.select("#curves").text()));
+        return row.children().subList(2, row.childrenSize()).stream()
+                .map(Element::text)
+                .toList();
     }
 
     /** Measured leaderboard rows of a device under the keys of one precision at workers 0, 1 and 2 (null: no row). */
     private static void rows(Connection c, String precision, String deviceId, Double... means) throws SQLException {
         for (int i = 0; i < means.length; i++) {
             if (means[i] != null) {
-                update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', "
-                        + "'HIGHER_IS_BETTER', 1, 3, ?, ?, ?, ?, 0, now())", key(precision, Integer.toString(i)).id(),
-                        deviceId, BENCHMARK, means[i], means[i], means[i], means[i]);
+                update(
+                        c,
+                        "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', "
+                                + "'HIGHER_IS_BETTER', 1, 3, ?, ?, ?, ?, 0, now())",
+                        key(precision, Integer.toString(i)).id(),
+                        deviceId,
+                        BENCHMARK,
+                        means[i],
+                        means[i],
+                        means[i],
+                        means[i]);
             }
         }
     }

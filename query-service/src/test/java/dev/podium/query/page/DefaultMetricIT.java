@@ -17,21 +17,46 @@ class DefaultMetricIT {
 
     @Test
     void comparisonWithoutAMetricShowsTheThroughput() {
-        assertThat(given().when().get("/api/v1/comparison?benchmark=" + SeedData.LOCAL_BENCHMARK).then().statusCode(200).extract()
-                .jsonPath().getString("query.metric")).isEqualTo("train_samples_per_second");
-        assertThat(Jsoup.parse(given().when().get("/compare?benchmark=" + SeedData.LOCAL_BENCHMARK).then().statusCode(200).extract()
-                .asString()).selectFirst("select[name=metric] option[selected]").val()).isEqualTo("train_samples_per_second");
+        assertThat(given().when()
+                        .get("/api/v1/comparison?benchmark=" + SeedData.LOCAL_BENCHMARK)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getString("query.metric"))
+                .isEqualTo("train_samples_per_second");
+        assertThat(Jsoup.parse(given().when()
+                                .get("/compare?benchmark=" + SeedData.LOCAL_BENCHMARK)
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .asString())
+                        .selectFirst("select[name=metric] option[selected]")
+                        .val())
+                .isEqualTo("train_samples_per_second");
     }
 
     @Test
     void leaderboardWithoutAMetricShowsTheThroughput() {
-        assertThat(given().when().get("/api/v1/leaderboard?benchmark=" + SeedData.LOCAL_BENCHMARK).then().statusCode(200).extract()
-                .jsonPath().getString("query.metric")).isEqualTo("train_samples_per_second");
+        assertThat(given().when()
+                        .get("/api/v1/leaderboard?benchmark=" + SeedData.LOCAL_BENCHMARK)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getString("query.metric"))
+                .isEqualTo("train_samples_per_second");
     }
 
     @Test
     void aMetricAskedForIsKept() {
-        assertThat(given().when().get("/api/v1/leaderboard?benchmark=" + SeedData.LOCAL_BENCHMARK + "&metric=train_loss").then()
-                .statusCode(200).extract().jsonPath().getString("query.metric")).isEqualTo("train_loss");
+        assertThat(given().when()
+                        .get("/api/v1/leaderboard?benchmark=" + SeedData.LOCAL_BENCHMARK + "&metric=train_loss")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getString("query.metric"))
+                .isEqualTo("train_loss");
     }
 }

@@ -49,9 +49,13 @@ class FleetPageIT {
     void seed() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             c.setAutoCommit(false);
-            update(c, "INSERT INTO campaign (campaign_id, name, spec, pools, schedule, period_seconds, last_issued_at, actor, created_at) "
-                    + "VALUES (?, ?, ?::jsonb, ?, 'nightly', 86400, '2026-11-29T18:00:00Z', 'ops', '2026-11-29T18:00:00Z')",
-                    CAMPAIGN, CAMPAIGN_NAME, "{\"benchmark\": \"fleet-sleep\", \"matrix\": {\"workers\": [\"0\", \"1\"]}}",
+            update(
+                    c,
+                    "INSERT INTO campaign (campaign_id, name, spec, pools, schedule, period_seconds, last_issued_at, actor, created_at) "
+                            + "VALUES (?, ?, ?::jsonb, ?, 'nightly', 86400, '2026-11-29T18:00:00Z', 'ops', '2026-11-29T18:00:00Z')",
+                    CAMPAIGN,
+                    CAMPAIGN_NAME,
+                    "{\"benchmark\": \"fleet-sleep\", \"matrix\": {\"workers\": [\"0\", \"1\"]}}",
                     new String[] {"gpu-a", "gpu-b"});
             job(c, JOB_RERUN, "gpu-a", "0", "done", 2, RUN_RERUN, "a1", 1);
             job(c, JOB_RUNNING, "gpu-a", "1", "assigned", 1, RUN_RUNNING, "a2", 2);
@@ -65,11 +69,18 @@ class FleetPageIT {
             grant(c, JOB_RERUN, 2, RUN_RERUN, "a1");
             grant(c, JOB_RUNNING, 1, RUN_RUNNING, "a2");
             grant(c, JOB_CANCELLED, 1, RUN_CANCELLED, SeedData.HOSTILE_AGENT);
-            update(c, "INSERT INTO agent_status (agent_id, pool, state, current_job_id, current_run_id, lease_epoch, device_id, hostname, "
-                    + "last_heartbeat_at) VALUES ('a2', 'gpu-a', 'running', ?, ?, 1, ?, 'host-a2', now())", JOB_RUNNING, RUN_RUNNING,
+            update(
+                    c,
+                    "INSERT INTO agent_status (agent_id, pool, state, current_job_id, current_run_id, lease_epoch, device_id, hostname, "
+                            + "last_heartbeat_at) VALUES ('a2', 'gpu-a', 'running', ?, ?, 1, ?, 'host-a2', now())",
+                    JOB_RUNNING,
+                    RUN_RUNNING,
                     SeedData.H200);
-            update(c, "INSERT INTO agent_status (agent_id, pool, state, device_id, hostname, last_heartbeat_at) "
-                    + "VALUES ('a1', 'gpu-a', 'idle', ?, 'host-a1', now() - interval '10 minutes')", SeedData.H200);
+            update(
+                    c,
+                    "INSERT INTO agent_status (agent_id, pool, state, device_id, hostname, last_heartbeat_at) "
+                            + "VALUES ('a1', 'gpu-a', 'idle', ?, 'host-a1', now() - interval '10 minutes')",
+                    SeedData.H200);
             c.commit();
         }
     }
@@ -80,7 +91,8 @@ class FleetPageIT {
             update(c, "DELETE FROM job_grant WHERE job_id IN (SELECT job_id FROM job WHERE campaign_id = ?)", CAMPAIGN);
             update(c, "DELETE FROM job WHERE campaign_id = ?", CAMPAIGN);
             update(c, "DELETE FROM campaign WHERE campaign_id = ?", CAMPAIGN);
-            update(c, "DELETE FROM proj_run WHERE run_id = ANY(?)", (Object) new UUID[] {RUN_KILLED, RUN_RERUN, RUN_RUNNING, RUN_CANCELLED});
+            update(c, "DELETE FROM proj_run WHERE run_id = ANY(?)", (Object)
+                    new UUID[] {RUN_KILLED, RUN_RERUN, RUN_RUNNING, RUN_CANCELLED});
             update(c, "DELETE FROM agent_status WHERE agent_id IN ('a1', 'a2')");
         }
     }
@@ -93,9 +105,12 @@ class FleetPageIT {
         assertThat(campaign.selectFirst(".campaign-name").text()).isEqualTo(CAMPAIGN_NAME);
         assertThat(campaign.selectFirst(".schedule").text()).isEqualTo("nightly");
         assertThat(campaign.selectFirst(".created").text()).isEqualTo("2026-11-29 18:00:00Z");
-        assertThat(campaign.selectFirst(".counts").text()).isEqualTo("4 jobs: 1 requested · 1 assigned · 1 done · 1 cancelled");
+        assertThat(campaign.selectFirst(".counts").text())
+                .isEqualTo("4 jobs: 1 requested · 1 assigned · 1 done · 1 cancelled");
         assertThat(campaign.select("table.pools tr").stream().map(Element::text).toList())
-                .contains("gpu-a 1 assigned · 1 done a1, a2", "gpu-b 1 requested · 1 cancelled " + SeedData.HOSTILE_AGENT);
+                .contains(
+                        "gpu-a 1 assigned · 1 done a1, a2",
+                        "gpu-b 1 requested · 1 cancelled " + SeedData.HOSTILE_AGENT);
 
         Element rerun = doc.getElementById("job-" + JOB_RERUN);
         assertThat(rerun.selectFirst(".pool").text()).isEqualTo("gpu-a");
@@ -110,8 +125,12 @@ class FleetPageIT {
         Element waiting = doc.getElementById("job-" + JOB_WAITING);
         assertThat(waiting.selectFirst(".state").text()).isEqualTo("requested");
         assertThat(waiting.selectFirst(".run").text()).isEqualTo("—");
-        assertThat(doc.getElementById("job-" + JOB_RUNNING).selectFirst(".run").text()).isEqualTo("running");
-        assertThat(doc.getElementById("job-" + JOB_CANCELLED).selectFirst(".state").text()).isEqualTo("cancelled");
+        assertThat(doc.getElementById("job-" + JOB_RUNNING).selectFirst(".run").text())
+                .isEqualTo("running");
+        assertThat(doc.getElementById("job-" + JOB_CANCELLED)
+                        .selectFirst(".state")
+                        .text())
+                .isEqualTo("cancelled");
     }
 
     @Test
@@ -139,25 +158,45 @@ class FleetPageIT {
     @Test
     void aPageWithoutActiveJobsDoesNotReload() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-            update(c, "UPDATE job SET state = 'failed' WHERE campaign_id = ? AND state IN ('requested', 'assigned')", CAMPAIGN);
+            update(
+                    c,
+                    "UPDATE job SET state = 'failed' WHERE campaign_id = ? AND state IN ('requested', 'assigned')",
+                    CAMPAIGN);
         }
         Document doc = page();
 
         assertThat(doc.select("meta[http-equiv=refresh]")).isEmpty();
         assertThat(doc.getElementById("live")).isNull();
-        assertThat(given().when().get("/api/v1/fleet").then().statusCode(200).extract().jsonPath().getBoolean("active")).isFalse();
+        assertThat(given().when()
+                        .get("/api/v1/fleet")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .jsonPath()
+                        .getBoolean("active"))
+                .isFalse();
     }
 
     @Test
     void theFleetJsonCarriesTheSameCampaignsJobsAndAgents() {
-        JsonPath json = given().when().get("/api/v1/fleet").then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().when()
+                .get("/api/v1/fleet")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         String campaign = "campaigns.find { it.campaignId == '" + CAMPAIGN + "' }";
 
         assertThat(json.getBoolean("active")).isTrue();
         assertThat(json.getInt("refreshSeconds")).isEqualTo(5);
         assertThat(json.getString(campaign + ".name")).isEqualTo(CAMPAIGN_NAME);
-        assertThat(json.getMap(campaign + ".states")).containsExactly(Map.entry("requested", 1), Map.entry("assigned", 1),
-                Map.entry("done", 1), Map.entry("failed", 0), Map.entry("cancelled", 1));
+        assertThat(json.getMap(campaign + ".states"))
+                .containsExactly(
+                        Map.entry("requested", 1),
+                        Map.entry("assigned", 1),
+                        Map.entry("done", 1),
+                        Map.entry("failed", 0),
+                        Map.entry("cancelled", 1));
         assertThat(json.getList(campaign + ".pools.pool")).containsExactly("gpu-a", "gpu-b");
         String rerun = campaign + ".pools[0].jobs.find { it.jobId == '" + JOB_RERUN + "' }";
         assertThat(json.getString(rerun + ".state")).isEqualTo("done");
@@ -167,46 +206,91 @@ class FleetPageIT {
         assertThat(json.getMap(rerun + ".parameters")).containsEntry("workers", "0");
         assertThat(json.getList(rerun + ".earlier.runStatus")).containsExactly("superseded");
         assertThat(json.getList(rerun + ".earlier.agentId")).containsExactly("a2");
-        assertThat(json.getString("agents.find { it.agentId == 'a2' }.currentJobId")).isEqualTo(JOB_RUNNING.toString());
+        assertThat(json.getString("agents.find { it.agentId == 'a2' }.currentJobId"))
+                .isEqualTo(JOB_RUNNING.toString());
         assertThat(json.getBoolean("agents.find { it.agentId == 'a2' }.online")).isTrue();
     }
 
     @Test
     void hostileCampaignNamesParametersAndAgentIdsRenderAsText() {
-        String html = given().when().get("/fleet").then().statusCode(200).extract().asString();
+        String html =
+                given().when().get("/fleet").then().statusCode(200).extract().asString();
         Document doc = Jsoup.parse(html);
 
         assertThat(doc.select("script, img, [onerror]")).isEmpty();
         assertThat(html).contains("&lt;script&gt;document.title=").contains("&lt;img src=x onerror=");
-        assertThat(doc.getElementById("job-" + JOB_WAITING).selectFirst(".point").text()).isEqualTo("workers=" + SeedData.XSS_IMG);
-        assertThat(doc.getElementById("job-" + JOB_CANCELLED).selectFirst(".agent").text()).isEqualTo(SeedData.HOSTILE_AGENT);
+        assertThat(doc.getElementById("job-" + JOB_WAITING)
+                        .selectFirst(".point")
+                        .text())
+                .isEqualTo("workers=" + SeedData.XSS_IMG);
+        assertThat(doc.getElementById("job-" + JOB_CANCELLED)
+                        .selectFirst(".agent")
+                        .text())
+                .isEqualTo(SeedData.HOSTILE_AGENT);
         assertThat(doc.select("a[href]").eachAttr("href")).allMatch(h -> h.startsWith("/") || h.startsWith("#job-"));
     }
 
     private static Document page() {
-        return Jsoup.parse(given().when().get("/fleet").then().statusCode(200).extract().asString());
+        return Jsoup.parse(
+                given().when().get("/fleet").then().statusCode(200).extract().asString());
     }
 
     private static Element agentRow(Document doc, String agent) {
-        return doc.select("#fleet tbody tr").stream().filter(r -> r.selectFirst("td.agent").text().equals(agent)).findFirst()
+        return doc.select("#fleet tbody tr").stream()
+                .filter(r -> r.selectFirst("td.agent").text().equals(agent))
+                .findFirst()
                 .orElseThrow();
     }
 
-    private static void job(Connection c, UUID job, String pool, String workers, String state, int epoch, UUID run, String agent,
-            int order) throws SQLException {
-        update(c, "INSERT INTO job (job_id, campaign_id, pool, spec, state, lease_epoch, run_id, agent_id, seq, created_at) "
-                + "VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, 2, timestamptz '2026-11-29T18:00:00Z' + make_interval(secs => ?))", job, CAMPAIGN,
-                pool, "{\"benchmark\": \"fleet-sleep\", \"parameters\": {\"seconds\": \"3\", \"workers\": " + json(workers) + "}}",
-                state, epoch, run, agent, (double) order);
+    private static void job(
+            Connection c,
+            UUID job,
+            String pool,
+            String workers,
+            String state,
+            int epoch,
+            UUID run,
+            String agent,
+            int order)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO job (job_id, campaign_id, pool, spec, state, lease_epoch, run_id, agent_id, seq, created_at) "
+                        + "VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, ?, 2, timestamptz '2026-11-29T18:00:00Z' + make_interval(secs => ?))",
+                job,
+                CAMPAIGN,
+                pool,
+                "{\"benchmark\": \"fleet-sleep\", \"parameters\": {\"seconds\": \"3\", \"workers\": " + json(workers)
+                        + "}}",
+                state,
+                epoch,
+                run,
+                agent,
+                (double) order);
     }
 
-    private static void run(Connection c, UUID run, UUID job, String agent, int epoch, String status) throws SQLException {
-        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, started_at, last_position) "
-                + "VALUES (?, ?, ?, ?, ?, ?, '2026-11-29T18:00:05Z', 1)", run, "run/" + run, agent, job, epoch, status);
+    private static void run(Connection c, UUID run, UUID job, String agent, int epoch, String status)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, lease_epoch, status, started_at, last_position) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, '2026-11-29T18:00:05Z', 1)",
+                run,
+                "run/" + run,
+                agent,
+                job,
+                epoch,
+                status);
     }
 
     private static void grant(Connection c, UUID job, int epoch, UUID run, String agent) throws SQLException {
-        update(c, "INSERT INTO job_grant (job_id, lease_epoch, run_id, agent_id) VALUES (?, ?, ?, ?)", job, epoch, run, agent);
+        update(
+                c,
+                "INSERT INTO job_grant (job_id, lease_epoch, run_id, agent_id) VALUES (?, ?, ?, ?)",
+                job,
+                epoch,
+                run,
+                agent);
     }
 
     private static String json(String s) {

@@ -10,8 +10,28 @@ class FormatsTest {
 
     @Test
     void fixedDecimalsAreWhatStringFormatGivesEvenAtTiesSignsAndExtremes() {
-        double[] values = {0, -0.0, 0.05, 0.15, 0.25, -0.04, -0.05, 1.005, 2.675, 99.95, 99.949999, 100.05, 1e7, 123456789.25,
-                1e13 + 0.25, -1e13, Double.MAX_VALUE, Double.MIN_VALUE, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        double[] values = {
+            0,
+            -0.0,
+            0.05,
+            0.15,
+            0.25,
+            -0.04,
+            -0.05,
+            1.005,
+            2.675,
+            99.95,
+            99.949999,
+            100.05,
+            1e7,
+            123456789.25,
+            1e13 + 0.25,
+            -1e13,
+            Double.MAX_VALUE,
+            Double.MIN_VALUE,
+            Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY
+        };
         for (double v : values) {
             assertThat(Formats.fixed(v, 1)).as("%.1f of " + v).isEqualTo(String.format(Locale.ROOT, "%.1f", v));
             assertThat(Formats.fixed(v, 2)).as("%.2f of " + v).isEqualTo(String.format(Locale.ROOT, "%.2f", v));
@@ -52,6 +72,7 @@ class FormatsTest {
         assertThat(Formats.num(9.05e149)).isEqualTo("9.05e+149");
         assertThat(Formats.num(-9.05e149)).isEqualTo("-9.05e+149");
         assertThat(Formats.num(1e-300)).isEqualTo("1.00e-300");
-        assertThat(Formats.scientific(new java.math.BigDecimal("8.96039603960396E+449"))).isEqualTo("8.96e+449");
+        assertThat(Formats.scientific(new java.math.BigDecimal("8.96039603960396E+449")))
+                .isEqualTo("8.96e+449");
     }
 }

@@ -20,10 +20,10 @@ class HostileInputIT {
 
     private static final String HOSTILE_RUN = "/runs/" + SeedData.RUN_HOSTILE;
 
-
     @Test
     void agentStringsOnTheRunPageRenderAsTextAndNeverAsMarkup() {
-        String html = given().when().get(HOSTILE_RUN).then().statusCode(200).extract().asString();
+        String html =
+                given().when().get(HOSTILE_RUN).then().statusCode(200).extract().asString();
         Document doc = Jsoup.parse(html);
 
         assertThat(doc.select("script")).isEmpty();
@@ -38,7 +38,13 @@ class HostileInputIT {
     @ValueSource(strings = {"/", "/fleet", "/leaderboard", "/compare"})
     void noPageCarriesAnAgentsMarkup(String path) {
         boolean withBenchmark = path.equals("/leaderboard") || path.equals("/compare");
-        String html = (withBenchmark ? given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK) : given()).when().get(path).then().statusCode(200).extract().asString();
+        String html = (withBenchmark ? given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK) : given())
+                .when()
+                .get(path)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Document doc = Jsoup.parse(html);
 
         assertThat(doc.select("script, img, [onerror]")).isEmpty();
@@ -47,50 +53,86 @@ class HostileInputIT {
 
     @Test
     void theComparisonMatrixEscapesAgentStringsInItsKeyLabels() {
-        String html = given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK).when().get("/compare").then().statusCode(200)
-                .extract().asString();
+        String html = given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK)
+                .when()
+                .get("/compare")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         org.jsoup.nodes.Element matrix = Jsoup.parse(html).getElementById("matrix");
 
         assertThat(matrix).isNotNull();
         assertThat(matrix.select("script, img, [onerror]")).isEmpty();
-        assertThat(matrix.select("thead th[title]").eachAttr("title")).isNotEmpty()
+        assertThat(matrix.select("thead th[title]").eachAttr("title"))
+                .isNotEmpty()
                 .allMatch(t -> t.contains("<img src") && t.contains("<script>document.title"));
         assertThat(html).contains("zz-&lt;img");
     }
 
     @Test
     void theFleetPageShowsTheHostileAgentAsTextAndOffline() {
-        Document doc = Jsoup.parse(given().when().get("/fleet").then().statusCode(200).extract().asString());
+        Document doc = Jsoup.parse(
+                given().when().get("/fleet").then().statusCode(200).extract().asString());
 
         assertThat(doc.select("#fleet td.agent").eachText()).contains(SeedData.HOSTILE_AGENT, "agent-h200-a");
-        assertThat(doc.select("#fleet tr").stream().filter(r -> r.text().contains("agent-h200-a")).findFirst().orElseThrow().text())
+        assertThat(doc.select("#fleet tr").stream()
+                        .filter(r -> r.text().contains("agent-h200-a"))
+                        .findFirst()
+                        .orElseThrow()
+                        .text())
                 .contains("online");
-        assertThat(doc.select("#fleet tr").stream().filter(r -> r.text().contains(SeedData.HOSTILE_AGENT)).findFirst().orElseThrow()
-                .text()).contains("offline");
+        assertThat(doc.select("#fleet tr").stream()
+                        .filter(r -> r.text().contains(SeedData.HOSTILE_AGENT))
+                        .findFirst()
+                        .orElseThrow()
+                        .text())
+                .contains("offline");
     }
 
     @Test
     void linksBuiltFromAgentStringsArePercentEncodedPathsOfOurOwn() {
-        Document doc = Jsoup.parse(given().when().get("/").then().statusCode(200).extract().asString());
+        Document doc = Jsoup.parse(
+                given().when().get("/").then().statusCode(200).extract().asString());
 
         assertThat(doc.select("a[href]").eachAttr("href")).allMatch(h -> h.startsWith("/"));
-        assertThat(doc.select("a[href^=/benchmarks/zz]").attr("href")).doesNotContain("<").contains("%3Cimg");
+        assertThat(doc.select("a[href^=/benchmarks/zz]").attr("href"))
+                .doesNotContain("<")
+                .contains("%3Cimg");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/leaderboard", "/compare", "/fleet", "/api/v1/fleet", "/api/v1/openapi", "/css/podium.css",
-        "/runs/not-a-uuid"})
+    @ValueSource(
+            strings = {
+                "/",
+                "/leaderboard",
+                "/compare",
+                "/fleet",
+                "/api/v1/fleet",
+                "/api/v1/openapi",
+                "/css/podium.css",
+                "/runs/not-a-uuid"
+            })
     void everyResponseCarriesTheContentSecurityPolicy(String path) {
         Response r = given().when().get(path);
 
-        assertThat(r.header("Content-Security-Policy")).contains("default-src 'self'").contains("script-src 'self'")
-                .contains("style-src 'self'").doesNotContain("unsafe-inline");
+        assertThat(r.header("Content-Security-Policy"))
+                .contains("default-src 'self'")
+                .contains("script-src 'self'")
+                .contains("style-src 'self'")
+                .doesNotContain("unsafe-inline");
         assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/fleet", "/leaderboard?benchmark=bridgetower-finetune", "/compare?benchmark=bridgetower-finetune",
-        "/regressions"})
+    @ValueSource(
+            strings = {
+                "/",
+                "/fleet",
+                "/leaderboard?benchmark=bridgetower-finetune",
+                "/compare?benchmark=bridgetower-finetune",
+                "/regressions"
+            })
     void pagesAreAsciiWithEveryOtherCharacterAsAReference(String path) {
         String html = asciiPage(path);
 
@@ -124,7 +166,13 @@ class HostileInputIT {
 
     @Test
     void csvCellsThatASpreadsheetWouldRunAsFormulasAreNeutralised() {
-        String csv = given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK).when().get("/api/v1/leaderboard.csv").then().statusCode(200).extract().asString();
+        String csv = given().queryParam("benchmark", SeedData.HOSTILE_BENCHMARK)
+                .when()
+                .get("/api/v1/leaderboard.csv")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
 
         assertThat(csv).contains("<script>");
         assertThat(csv.lines().skip(1)).allSatisfy(line -> assertThat(line).doesNotContain(",="));

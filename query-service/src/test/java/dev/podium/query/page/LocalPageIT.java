@@ -19,22 +19,34 @@ import org.junit.jupiter.api.Test;
 class LocalPageIT {
 
     private static Document page(String query) {
-        return Jsoup.parse(given().when().get("/local" + query).then().statusCode(200).extract().asString());
+        return Jsoup.parse(given().when()
+                .get("/local" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
     }
 
     private static List<String> normalised(Document doc, String table, String device, String setting) {
         Element row = doc.select("#" + table + " tr.curve").stream()
-                .filter(r -> r.attr("data-device").equals(device) && r.child(2).text().equals(setting)).findFirst().orElseThrow();
-        return row.select("td.point").stream().map(td -> td.select(".normalised").text()).toList();
+                .filter(r -> r.attr("data-device").equals(device)
+                        && r.child(2).text().equals(setting))
+                .findFirst()
+                .orElseThrow();
+        return row.select("td.point").stream()
+                .map(td -> td.select(".normalised").text())
+                .toList();
     }
 
     @Test
     void theLocalSweepIsNormalisedToWorkersZeroWithItsNAndCi() {
         Document doc = page("");
 
-        assertThat(doc.select("#local-curves thead th").eachText()).containsSequence("dataloader_num_workers = 0",
-                "dataloader_num_workers = 1", "dataloader_num_workers = 2");
-        assertThat(normalised(doc, "local-curves", SeedData.LOCAL_DEVICE, "")).containsExactly("1.00×", "0.98×", "0.81×");
+        assertThat(doc.select("#local-curves thead th").eachText())
+                .containsSequence(
+                        "dataloader_num_workers = 0", "dataloader_num_workers = 1", "dataloader_num_workers = 2");
+        assertThat(normalised(doc, "local-curves", SeedData.LOCAL_DEVICE, ""))
+                .containsExactly("1.00×", "0.98×", "0.81×");
         Element first = doc.selectFirst("#local-curves tr.curve[data-device=" + SeedData.LOCAL_DEVICE + "] td.point");
         assertThat(first.text()).isEqualTo("168.0 ± 8.00 n=3 1.00×");
     }
@@ -52,13 +64,20 @@ class LocalPageIT {
     void eachPublishedDeviceIsNormalisedToItsOwnWorkersZeroAndMediapipeStaysSeparate() {
         Document doc = page("");
 
-        assertThat(normalised(doc, "published-curves", "intel-gaudi2", "dataloader=default")).containsExactly("1.00×", "1.24×", "1.28×");
-        assertThat(normalised(doc, "published-curves", "nvidia-h100", "dataloader=default")).containsExactly("1.00×", "1.72×", "1.79×");
-        assertThat(normalised(doc, "published-curves", "nvidia-a100-80gb", "dataloader=default")).containsExactly("1.00×", "1.49×", "1.52×");
-        Element mediapipe = doc.select("#published-curves tr.curve").stream().filter(r -> r.child(2).text().equals("dataloader=mediapipe"))
-                .findFirst().orElseThrow();
+        assertThat(normalised(doc, "published-curves", "intel-gaudi2", "dataloader=default"))
+                .containsExactly("1.00×", "1.24×", "1.28×");
+        assertThat(normalised(doc, "published-curves", "nvidia-h100", "dataloader=default"))
+                .containsExactly("1.00×", "1.72×", "1.79×");
+        assertThat(normalised(doc, "published-curves", "nvidia-a100-80gb", "dataloader=default"))
+                .containsExactly("1.00×", "1.49×", "1.52×");
+        Element mediapipe = doc.select("#published-curves tr.curve").stream()
+                .filter(r -> r.child(2).text().equals("dataloader=mediapipe"))
+                .findFirst()
+                .orElseThrow();
         assertThat(mediapipe.select("td.point").eachText()).containsExactly("—", "—", "847.7");
-        assertThat(mediapipe.selectFirst("td.note").text()).contains("kept separate").contains("not normalised");
+        assertThat(mediapipe.selectFirst("td.note").text())
+                .contains("kept separate")
+                .contains("not normalised");
     }
 
     @Test
@@ -67,14 +86,21 @@ class LocalPageIT {
 
         Element svg = doc.selectFirst("figure.chart svg");
         assertThat(svg.select("polyline")).hasSize(5);
-        assertThat(svg.select("text.legend").eachText()).contains("cpu-amd-epyc · measured",
-                "Intel Gaudi 2 · published · dataloader=default", "NVIDIA H100 (variant unspecified) · published · dataloader=default",
-                "NVIDIA A100 80GB (variant unspecified) · published · dataloader=default")
+        assertThat(svg.select("text.legend").eachText())
+                .contains(
+                        "cpu-amd-epyc · measured",
+                        "Intel Gaudi 2 · published · dataloader=default",
+                        "NVIDIA H100 (variant unspecified) · published · dataloader=default",
+                        "NVIDIA A100 80GB (variant unspecified) · published · dataloader=default")
                 .noneMatch(t -> t.contains("mediapipe"));
         assertThat(svg.select("text.tick").eachText()).contains("0", "1", "2", "0.00", "2.00");
-        assertThat(doc.selectFirst("figure.chart figcaption").text()).contains("÷ its own value at dataloader_num_workers=0");
+        assertThat(doc.selectFirst("figure.chart figcaption").text())
+                .contains("÷ its own value at dataloader_num_workers=0");
         // Every curve starts at 1.00 at workers=0: the same first point for all of them.
-        assertThat(svg.select("polyline").stream().map(p -> p.attr("points").split(" ")[0]).distinct()).hasSize(1);
+        assertThat(svg.select("polyline").stream()
+                        .map(p -> p.attr("points").split(" ")[0])
+                        .distinct())
+                .hasSize(1);
     }
 
     @Test
@@ -83,23 +109,31 @@ class LocalPageIT {
 
         assertThat(doc.selectFirst("#why").text()).contains("never ranks").contains("8 accelerators");
         assertThat(doc.select("a[href=/runs/" + SeedData.RUN_LOCAL + "]")).hasSize(1);
-        assertThat(doc.select("#sources a").eachAttr("href")).contains(
-                "/compare?benchmark=bridgetower-finetune&metric=train_samples_per_second&param=dataloader_num_workers&source=published",
-                "/api/v1/local?benchmark=podium-reference&published=bridgetower-finetune&param=dataloader_num_workers&metric=train_samples_per_second");
+        assertThat(doc.select("#sources a").eachAttr("href"))
+                .contains(
+                        "/compare?benchmark=bridgetower-finetune&metric=train_samples_per_second&param=dataloader_num_workers&source=published",
+                        "/api/v1/local?benchmark=podium-reference&published=bridgetower-finetune&param=dataloader_num_workers&metric=train_samples_per_second");
         assertThat(doc.select("#sources li").eachText()).anyMatch(t -> t.contains("hf-habana-bridgetower"));
     }
 
     @Test
     void theJsonCarriesTheSameCurvesAndTheDefaults() {
-        JsonPath json = given().when().get("/api/v1/local").then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().when()
+                .get("/api/v1/local")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
 
         assertThat(json.getString("query.benchmark")).isEqualTo("podium-reference");
         assertThat(json.getString("query.published")).isEqualTo("bridgetower-finetune");
         assertThat(json.getString("query.param")).isEqualTo("dataloader_num_workers");
         assertThat(json.getString("query.metric")).isEqualTo("train_samples_per_second");
         assertThat(json.getList("values", String.class)).containsExactly("0", "1", "2");
-        assertThat(json.getList("local.find { it.setting == '' }.points.normalisedText", String.class)).containsExactly("1.00", "0.98", "0.81");
-        assertThat(json.getList("local.find { it.setting == '' }.points.n", Integer.class)).containsExactly(3, 3, 3);
+        assertThat(json.getList("local.find { it.setting == '' }.points.normalisedText", String.class))
+                .containsExactly("1.00", "0.98", "0.81");
+        assertThat(json.getList("local.find { it.setting == '' }.points.n", Integer.class))
+                .containsExactly(3, 3, 3);
         assertThat(json.getList("published.find { it.deviceId == 'nvidia-h100' }.points.normalisedText", String.class))
                 .containsExactly("1.00", "1.72", "1.79");
         assertThat(json.getList("published.findAll { it.note == '' }.deviceId", String.class))
@@ -114,7 +148,12 @@ class LocalPageIT {
         assertThat(doc.select("#local-curves")).isEmpty();
         assertThat(doc.select("#published-curves tr.curve")).hasSize(4);
         assertThat(doc.select("figure.chart svg polyline")).hasSize(3);
-        JsonPath json = given().when().get("/api/v1/local?benchmark=not-run-yet").then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().when()
+                .get("/api/v1/local?benchmark=not-run-yet")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(json.getList("local")).isEmpty();
         assertThat(json.getList("runs")).isEmpty();
     }
@@ -125,10 +164,17 @@ class LocalPageIT {
 
         assertThat(doc.select("img")).isEmpty();
         assertThat(doc.select("#local-curves td").eachText()).contains("note=" + SeedData.XSS_IMG);
-        assertThat(doc.select("figure.chart text.legend").eachText()).contains("cpu-amd-epyc · measured · note=" + SeedData.XSS_IMG);
-        Document hostile = Jsoup.parse(given().queryParam("benchmark", SeedData.XSS_SCRIPT).when().get("/local").then().statusCode(200)
-                .extract().asString());
+        assertThat(doc.select("figure.chart text.legend").eachText())
+                .contains("cpu-amd-epyc · measured · note=" + SeedData.XSS_IMG);
+        Document hostile = Jsoup.parse(given().queryParam("benchmark", SeedData.XSS_SCRIPT)
+                .when()
+                .get("/local")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         assertThat(hostile.select("script")).isEmpty();
-        assertThat(hostile.selectFirst("h1 + form input[name=benchmark]").attr("value")).isEqualTo(SeedData.XSS_SCRIPT);
+        assertThat(hostile.selectFirst("h1 + form input[name=benchmark]").attr("value"))
+                .isEqualTo(SeedData.XSS_SCRIPT);
     }
 }

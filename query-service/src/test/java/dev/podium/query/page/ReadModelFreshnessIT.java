@@ -4,8 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.events.model.ComparisonKey;
-import dev.podium.query.support.SeedData;
 import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.support.SeedData;
 import dev.podium.query.view.Labels;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,7 +39,15 @@ class ReadModelFreshnessIT {
     String url;
 
     private static ComparisonKey key(String workers) {
-        return new ComparisonKey(BENCHMARK, "1", "training", "model-f", "bf16", 8, 1, null,
+        return new ComparisonKey(
+                BENCHMARK,
+                "1",
+                "training",
+                "model-f",
+                "bf16",
+                8,
+                1,
+                null,
                 new TreeMap<>(Map.of("dataloader_num_workers", workers)));
     }
 
@@ -51,12 +59,20 @@ class ReadModelFreshnessIT {
         assertThat(matrixCells(SeedData.H200)).containsExactly("100.0 1.00×", "150.0 1.00×");
 
         // Changed without an event, as no writer does: nothing was kept from the requests before.
-        ingestWithoutEvent(c -> update(c, "UPDATE proj_leaderboard_row SET mean = 110.0 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200));
+        ingestWithoutEvent(c -> update(
+                c,
+                "UPDATE proj_leaderboard_row SET mean = 110.0 WHERE key_id = ? AND device_id = ?",
+                w0,
+                SeedData.H200));
         assertLeaderboard(w0, List.of("110.0"));
 
         // A run completes: ingest recomputes the rows and appends the event in one transaction.
         ingest(c -> {
-            update(c, "UPDATE proj_leaderboard_row SET mean = 120.0 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200);
+            update(
+                    c,
+                    "UPDATE proj_leaderboard_row SET mean = 120.0 WHERE key_id = ? AND device_id = ?",
+                    w0,
+                    SeedData.H200);
             row(c, w0, GAUDI2, 240.0);
             row(c, key("1").id(), GAUDI2, 300.0);
         });
@@ -75,7 +91,11 @@ class ReadModelFreshnessIT {
         ingest(c -> row(c, w0, GAUDI2, 240.0));
         assertLeaderboard(w0, List.of("240.0", "100.0"));
         transaction(c -> {
-            update(c, "UPDATE proj_leaderboard_row SET mean = 300.0 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200);
+            update(
+                    c,
+                    "UPDATE proj_leaderboard_row SET mean = 300.0 WHERE key_id = ? AND device_id = ?",
+                    w0,
+                    SeedData.H200);
             event(c, slow);
         });
 
@@ -100,12 +120,18 @@ class ReadModelFreshnessIT {
         String w0 = key("0").id();
         seed();
         assertLeaderboard(w0, List.of("100.0"));
-        assertThat(leaderboardCells(w0, SeedData.H200)).containsExactly("measured", "1", "3", "100.0", "—", "100.0", "—");
+        assertThat(leaderboardCells(w0, SeedData.H200))
+                .containsExactly("measured", "1", "3", "100.0", "—", "100.0", "—");
 
-        ingest(c -> update(c, "UPDATE proj_leaderboard_row SET runs = 3, n = 9, mean = 120.0, ci95_low = 110.0, ci95_high = 130.0, "
-                + "best = 125.0, cv = 0.05 WHERE key_id = ? AND device_id = ?", w0, SeedData.H200));
+        ingest(c -> update(
+                c,
+                "UPDATE proj_leaderboard_row SET runs = 3, n = 9, mean = 120.0, ci95_low = 110.0, ci95_high = 130.0, "
+                        + "best = 125.0, cv = 0.05 WHERE key_id = ? AND device_id = ?",
+                w0,
+                SeedData.H200));
 
-        assertThat(leaderboardCells(w0, SeedData.H200)).containsExactly("measured", "3", "9", "120.0", "± 10.00", "125.0", "5.0%");
+        assertThat(leaderboardCells(w0, SeedData.H200))
+                .containsExactly("measured", "3", "9", "120.0", "± 10.00", "125.0", "5.0%");
     }
 
     @Test
@@ -113,7 +139,8 @@ class ReadModelFreshnessIT {
         String w0 = key("0").id();
         seed();
         ingest(c -> run(c, w0, SeedData.H200, "2.4.0", 100.0));
-        assertThat(leaderboardCells(w0 + "&software=2.4.0", SeedData.H200)).containsExactly("measured", "1", "3", "100.0", "—", "100.0", "—");
+        assertThat(leaderboardCells(w0 + "&software=2.4.0", SeedData.H200))
+                .containsExactly("measured", "1", "3", "100.0", "—", "100.0", "—");
 
         ingest(c -> {
             run(c, w0, SeedData.H200, "2.4.0", 110.0);
@@ -140,14 +167,20 @@ class ReadModelFreshnessIT {
 
         // The same rows under another sort and filter, and once more as first asked.
         for (String query : List.of(w0, w0 + "&sort=device&dir=asc", w0 + "&source=measured&sort=best&dir=asc", w0)) {
-            Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + query).then().statusCode(200)
-                    .extract().asString());
+            Document doc = Jsoup.parse(given().when()
+                    .get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + query)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .asString());
             Element table = doc.selectFirst("#leaderboard");
             assertThat(table.select("script, img, [onerror]")).isEmpty();
             assertThat(table.select("tbody tr td:eq(1)").eachText())
                     .containsExactlyInAnyOrder(SeedData.XSS_IMG, SeedData.XSS_SCRIPT, Labels.device(SeedData.H200));
-            assertThat(table.select("tbody tr td:eq(1) a").eachAttr("href")).allMatch(h -> h.matches("/devices/[A-Za-z0-9%._*-]+"));
-            assertThat(table.select("td.history a").eachAttr("href")).allMatch(h -> h.startsWith("/history?key=" + w0 + "&metric=throughput&device="))
+            assertThat(table.select("tbody tr td:eq(1) a").eachAttr("href"))
+                    .allMatch(h -> h.matches("/devices/[A-Za-z0-9%._*-]+"));
+            assertThat(table.select("td.history a").eachAttr("href"))
+                    .allMatch(h -> h.startsWith("/history?key=" + w0 + "&metric=throughput&device="))
                     .noneMatch(h -> h.contains("<") || h.contains("\""));
         }
     }
@@ -157,8 +190,13 @@ class ReadModelFreshnessIT {
             update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1)", BENCHMARK);
             for (String workers : List.of("0", "1")) {
                 ComparisonKey k = key(workers);
-                update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
-                        k.id(), BENCHMARK, k.canonical(), "{\"benchmark\": \"" + BENCHMARK + "\", \"benchmark_version\": \"1\", "
+                update(
+                        c,
+                        "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
+                        k.id(),
+                        BENCHMARK,
+                        k.canonical(),
+                        "{\"benchmark\": \"" + BENCHMARK + "\", \"benchmark_version\": \"1\", "
                                 + "\"scenario\": \"training\", \"model\": \"model-f\", \"precision\": \"bf16\", \"per_device_batch_size\": \"8\", "
                                 + "\"total_accelerators\": \"1\", \"dataloader_num_workers\": \"" + workers + "\"}");
             }
@@ -170,17 +208,25 @@ class ReadModelFreshnessIT {
     @AfterEach
     void removeTheBenchmark() throws SQLException {
         ingest(c -> {
-            update(c, "DELETE FROM proj_result WHERE run_id IN (SELECT run_id FROM proj_run WHERE benchmark = ?)", BENCHMARK);
+            update(
+                    c,
+                    "DELETE FROM proj_result WHERE run_id IN (SELECT run_id FROM proj_run WHERE benchmark = ?)",
+                    BENCHMARK);
             update(c, "DELETE FROM proj_run WHERE benchmark = ?", BENCHMARK);
             update(c, "DELETE FROM proj_leaderboard_row WHERE benchmark = ?", BENCHMARK);
-            for (String cells : List.of("proj_comparison_cell", "proj_leaderboard_version_row", "proj_leaderboard_all_runs_row")) {
-                update(c, "DELETE FROM " + cells + " WHERE key_id IN (SELECT key_id FROM proj_comparison_key WHERE benchmark = ?)",
+            for (String cells :
+                    List.of("proj_comparison_cell", "proj_leaderboard_version_row", "proj_leaderboard_all_runs_row")) {
+                update(
+                        c,
+                        "DELETE FROM " + cells
+                                + " WHERE key_id IN (SELECT key_id FROM proj_comparison_key WHERE benchmark = ?)",
                         BENCHMARK);
             }
             update(c, "DELETE FROM proj_comparison_key WHERE benchmark = ?", BENCHMARK);
             update(c, "DELETE FROM proj_benchmark WHERE benchmark = ?", BENCHMARK);
         });
-        assertThat(given().when().get("/leaderboard").then().extract().asString()).doesNotContain(BENCHMARK);
+        assertThat(given().when().get("/leaderboard").then().extract().asString())
+                .doesNotContain(BENCHMARK);
     }
 
     private static void assertLeaderboard(String keyId, List<String> means) {
@@ -188,32 +234,54 @@ class ReadModelFreshnessIT {
     }
 
     private static List<String> leaderboardMeans(String keyId) {
-        Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId).then().statusCode(200)
-                .extract().asString());
+        Document doc = Jsoup.parse(given().when()
+                .get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         return doc.select("#leaderboard td.mean").eachText();
     }
 
     /** The cells of the device's row but its rank and the extras: device, source, runs, n, mean, CI95, best, CV. */
     private static List<String> leaderboardCells(String keyQuery, String deviceId) {
-        Document doc = Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyQuery).then().statusCode(200)
-                .extract().asString());
+        Document doc = Jsoup.parse(given().when()
+                .get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyQuery)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         Element row = doc.select("#leaderboard tbody tr").stream()
-                .filter(r -> r.child(1).selectFirst("a").attr("href").equals("/devices/" + deviceId)).findFirst()
-                .orElseThrow(() -> new AssertionError("no row for " + deviceId + " in " + doc.select("#leaderboard").text()));
+                .filter(r -> r.child(1).selectFirst("a").attr("href").equals("/devices/" + deviceId))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row for " + deviceId + " in "
+                        + doc.select("#leaderboard").text()));
         return row.children().subList(2, 9).stream().map(Element::text).toList();
     }
 
     private static String validityNote(String keyId) {
-        return Jsoup.parse(given().when().get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId).then().statusCode(200)
-                .extract().asString()).select("#validity-note").text();
+        return Jsoup.parse(given().when()
+                        .get("/leaderboard?benchmark=" + BENCHMARK + "&key=" + keyId)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
+                .select("#validity-note")
+                .text();
     }
 
     private static List<String> matrixCells(String deviceId) {
-        Document doc = Jsoup.parse(given().when().get("/compare?benchmark=" + BENCHMARK + "&baseline=" + SeedData.H200).then()
-                .statusCode(200).extract().asString());
+        Document doc = Jsoup.parse(given().when()
+                .get("/compare?benchmark=" + BENCHMARK + "&baseline=" + SeedData.H200)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         Element row = doc.select("#matrix tbody tr").stream()
-                .filter(r -> r.child(0).selectFirst("a").attr("href").equals("/devices/" + deviceId)).findFirst()
-                .orElseThrow(() -> new AssertionError("no row for " + deviceId + " in " + doc.select("#matrix").text()));
+                .filter(r -> r.child(0).selectFirst("a").attr("href").equals("/devices/" + deviceId))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row for " + deviceId + " in "
+                        + doc.select("#matrix").text()));
         return row.select("td.cell").eachText();
     }
 
@@ -232,16 +300,24 @@ class ReadModelFreshnessIT {
     /** Appends an event, at the given position (one taken earlier from the store's sequence) or the next one. */
     private static void event(Connection c, Long position) throws SQLException {
         UUID run = UUID.randomUUID();
-        update(c, "INSERT INTO event_store (" + (position == null ? "" : "position, ") + "event_id, stream_id, seq, type, schema_version, "
-                + "writer, occurred_at, payload, payload_hash) " + (position == null ? "" : "OVERRIDING SYSTEM VALUE ")
-                + "VALUES (" + (position == null ? "" : position + ", ") + "?, ?, 1, 'RunCompleted', 1, 'agent-freshness', now(), ?::jsonb, 'h')",
-                UUID.randomUUID(), "run/" + run, "{\"run_id\": \"" + run + "\"}");
+        update(
+                c,
+                "INSERT INTO event_store (" + (position == null ? "" : "position, ")
+                        + "event_id, stream_id, seq, type, schema_version, "
+                        + "writer, occurred_at, payload, payload_hash) "
+                        + (position == null ? "" : "OVERRIDING SYSTEM VALUE ")
+                        + "VALUES (" + (position == null ? "" : position + ", ")
+                        + "?, ?, 1, 'RunCompleted', 1, 'agent-freshness', now(), ?::jsonb, 'h')",
+                UUID.randomUUID(),
+                "run/" + run,
+                "{\"run_id\": \"" + run + "\"}");
     }
 
     /** Takes the next position of the event store, as an insert does when it starts. */
     private long position() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, "postgres", "");
-                var rs = c.createStatement().executeQuery("SELECT nextval(pg_get_serial_sequence('event_store', 'position'))")) {
+                var rs = c.createStatement()
+                        .executeQuery("SELECT nextval(pg_get_serial_sequence('event_store', 'position'))")) {
             rs.next();
             return rs.getLong(1);
         }
@@ -261,34 +337,80 @@ class ReadModelFreshnessIT {
     }
 
     private static void row(Connection c, String keyId, String deviceId, double mean) throws SQLException {
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', "
-                + "1, 3, ?, ?, ?, ?, 0, now())", keyId, deviceId, BENCHMARK, mean, mean, mean, mean);
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', "
+                        + "1, 3, ?, ?, ?, ?, 0, now())",
+                keyId,
+                deviceId,
+                BENCHMARK,
+                mean,
+                mean,
+                mean,
+                mean);
     }
 
     /** A valid completed run with one framework version and one result of three repetitions around {@code mean}. */
-    private static void run(Connection c, String keyId, String deviceId, String frameworkVersion, double mean) throws SQLException {
+    private static void run(Connection c, String keyId, String deviceId, String frameworkVersion, double mean)
+            throws SQLException {
         UUID run = UUID.randomUUID();
-        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
-                + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-freshness', 'completed', "
-                + "?, ?, ?, 1, ?::jsonb, now(), now(), 600, '[]'::jsonb, true, 1, 3)", run, "run/" + run, BENCHMARK, keyId, deviceId,
+        update(
+                c,
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
+                        + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-freshness', 'completed', "
+                        + "?, ?, ?, 1, ?::jsonb, now(), now(), 600, '[]'::jsonb, true, 1, 3)",
+                run,
+                "run/" + run,
+                BENCHMARK,
+                keyId,
+                deviceId,
                 "{\"framework\": \"pytorch\", \"framework_version\": \"" + frameworkVersion + "\"}");
-        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
-                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, 'throughput', 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, "
-                + "3, ?, ?, 1, ?, ?, ?, ?, 0.01, ?)", run, keyId, deviceId, mean, mean, mean - 1, mean + 1, mean - 2, mean + 2,
+        update(
+                c,
+                "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                        + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, 'throughput', 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, "
+                        + "3, ?, ?, 1, ?, ?, ?, ?, 0.01, ?)",
+                run,
+                keyId,
+                deviceId,
+                mean,
+                mean,
+                mean - 1,
+                mean + 1,
+                mean - 2,
+                mean + 2,
                 c.createArrayOf("float8", new Double[] {mean - 1, mean, mean + 1}));
     }
 
     /** A completed run that failed its CV check, with one result: leaderboards leave it out and count it. */
     private static void failingRun(Connection c, String keyId, String deviceId, double mean) throws SQLException {
         UUID run = UUID.randomUUID();
-        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
-                + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-freshness', 'completed', "
-                + "?, ?, ?, 1, '{}'::jsonb, now(), now(), 600, ?::jsonb, false, 1, 3)", run, "run/" + run, BENCHMARK, keyId, deviceId,
+        update(
+                c,
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
+                        + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-freshness', 'completed', "
+                        + "?, ?, ?, 1, '{}'::jsonb, now(), now(), 600, ?::jsonb, false, 1, 3)",
+                run,
+                "run/" + run,
+                BENCHMARK,
+                keyId,
+                deviceId,
                 "[{\"name\": \"cv_below_10pct\", \"passed\": false, \"detail\": \"cv 12.0%\"}]");
-        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
-                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, 'throughput', 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, "
-                + "3, ?, ?, 0, ?, ?, ?, ?, 0.12, ?)", run, keyId, deviceId, mean, mean, mean, mean, mean, mean,
+        update(
+                c,
+                "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                        + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, 'throughput', 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, "
+                        + "3, ?, ?, 0, ?, ?, ?, ?, 0.12, ?)",
+                run,
+                keyId,
+                deviceId,
+                mean,
+                mean,
+                mean,
+                mean,
+                mean,
+                mean,
                 c.createArrayOf("float8", new Double[] {mean, mean, mean}));
     }
 

@@ -29,11 +29,19 @@ class StatsPagesIT {
     private static final String EIGHT = StatsSeeds.key(8).id();
 
     private static Document page(String pathAndQuery) {
-        return Jsoup.parse(given().when().get(pathAndQuery).then().statusCode(200).extract().asString());
+        return Jsoup.parse(given().when()
+                .get(pathAndQuery)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
     }
 
     private static Element row(Document doc, String table, String text) {
-        return doc.select("#" + table + " tbody tr").stream().filter(r -> r.text().contains(text)).findFirst().orElseThrow();
+        return doc.select("#" + table + " tbody tr").stream()
+                .filter(r -> r.text().contains(text))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -41,11 +49,19 @@ class StatsPagesIT {
         Document doc = page("/regressions");
 
         Element r = row(doc, "regressions", "sim-trust");
-        assertThat(r.text()).contains("regression").contains("NVIDIA H200").contains("2.4.0 → 2.5.1").contains("-10.");
+        assertThat(r.text())
+                .contains("regression")
+                .contains("NVIDIA H200")
+                .contains("2.4.0 → 2.5.1")
+                .contains("-10.");
         assertThat(r.select("a.history").attr("href")).startsWith("/history?key=" + ONE);
-        assertThat(doc.select("#method").text()).contains("optimal partitioning").contains("max(4.0·ln n, 30)");
-        assertThat(doc.select("link[rel=alternate][type=application/atom+xml]").attr("href")).startsWith("/regressions.atom");
-        assertThat(page("/regressions?kind=improvements&benchmark=sim-trust").select("#no-changes")).hasSize(1);
+        assertThat(doc.select("#method").text())
+                .contains("optimal partitioning")
+                .contains("max(4.0·ln n, 30)");
+        assertThat(doc.select("link[rel=alternate][type=application/atom+xml]").attr("href"))
+                .startsWith("/regressions.atom");
+        assertThat(page("/regressions?kind=improvements&benchmark=sim-trust").select("#no-changes"))
+                .hasSize(1);
     }
 
     @Test
@@ -56,7 +72,9 @@ class StatsPagesIT {
         Document feed = Jsoup.parse(r.asString(), "", Parser.xmlParser());
 
         assertThat(feed.select("feed > entry")).hasSize(1);
-        assertThat(feed.select("entry > title").text()).startsWith("regression -10.").contains("NVIDIA H200");
+        assertThat(feed.select("entry > title").text())
+                .startsWith("regression -10.")
+                .contains("NVIDIA H200");
         assertThat(feed.select("entry > link").attr("href")).startsWith("http").contains("/history?key=" + ONE);
         assertThat(feed.select("entry > category").attr("term")).isEqualTo("regression");
         assertThat(feed.select("feed > updated").text()).endsWith("Z");
@@ -78,8 +96,15 @@ class StatsPagesIT {
 
     @Test
     void theHistoryApiNamesTheStepItsIndexAndTheMethod() {
-        JsonPath json = given().queryParam("key", ONE).queryParam("metric", StatsSeeds.METRIC).queryParam("device", StatsSeeds.H200)
-                .when().get("/api/v1/history").then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().queryParam("key", ONE)
+                .queryParam("metric", StatsSeeds.METRIC)
+                .queryParam("device", StatsSeeds.H200)
+                .when()
+                .get("/api/v1/history")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
 
         assertThat(json.getList("points")).hasSize(30);
         assertThat(json.getInt("changes[0].index")).isEqualTo(StatsSeeds.STEP_AT);
@@ -99,9 +124,15 @@ class StatsPagesIT {
         assertThat(r.select("span.ci").hasClass("ci-better")).isTrue();
         assertThat(r.select("span.ci").attr("title")).isEqualTo("better than baseline");
         assertThat(doc.select("#interval-rule").text()).contains("Welch's t interval");
-        // Three runs or more on each side: each run's mean counts once (Samples). Reference: scipy.stats.ttest_ind(log(h200 run
+        // Three runs or more on each side: each run's mean counts once (Samples). Reference:
+        // scipy.stats.ttest_ind(log(h200 run
         // means), log(a100 run means), equal_var=False).confidence_interval(0.95), exponentiated.
-        JsonPath json = given().when().get("/api/v1/comparison?benchmark=sim-trust&source=measured").then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().when()
+                .get("/api/v1/comparison?benchmark=sim-trust&source=measured")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(json.getString("intervals[0].interval.method")).isEqualTo("welch-log-t");
         assertThat(json.getInt("intervals[0].interval.n")).isEqualTo(30);
         assertThat(json.getInt("intervals[0].interval.baselineN")).isEqualTo(3);
@@ -115,7 +146,8 @@ class StatsPagesIT {
         Document doc = page("/compare?benchmark=bridgetower-finetune&source=published");
 
         assertThat(doc.select("#matrix span.ratio").eachAttr("title"))
-                .isNotEmpty().allMatch(t -> t.equals("published figure without per-repetition values: no interval"));
+                .isNotEmpty()
+                .allMatch(t -> t.equals("published figure without per-repetition values: no interval"));
         assertThat(doc.select("#matrix span.ci")).isEmpty();
     }
 
@@ -132,7 +164,8 @@ class StatsPagesIT {
         assertThat(row(all, "leaderboard", "A100").select("td.mean").text()).isEqualTo("42.58");
         assertThat(row(all, "leaderboard", "A100").select("td.failing").text()).isEqualTo("1 failing");
         assertThat(all.select("#toggle-failing").attr("href")).doesNotContain("include=");
-        assertThat(all.select("#leaderboard th a[href*=sort=mean]").attr("href")).contains("include=failing");
+        assertThat(all.select("#leaderboard th a[href*=sort=mean]").attr("href"))
+                .contains("include=failing");
     }
 
     @Test
@@ -142,40 +175,75 @@ class StatsPagesIT {
         Element a100 = row(doc, "leaderboard", "A100");
         assertThat(a100.select("td.per-dollar").text()).isEqualTo("90200.0");
         assertThat(a100.select("td.energy").text()).isEqualTo("7.98");
-        assertThat(row(doc, "leaderboard", "H200").select("td.per-dollar").text()).isEqualTo("—");
+        assertThat(row(doc, "leaderboard", "H200").select("td.per-dollar").text())
+                .isEqualTo("—");
         assertThat(doc.select("#leaderboard th.per-dollar").text()).isEqualTo("samples per $");
         assertThat(row(doc, "leaderboard", "H200").select("td.history a").attr("href"))
                 .isEqualTo("/history?key=" + ONE + "&metric=" + StatsSeeds.METRIC + "&device=" + StatsSeeds.H200);
 
         Document eight = page("/leaderboard?benchmark=sim-trust&key=" + EIGHT);
-        assertThat(row(eight, "leaderboard", "H200").select("td.scaling").text()).isEqualTo("82.8% vs 1");
-        JsonPath json = given().when().get("/api/v1/leaderboard?benchmark=sim-trust&key=" + EIGHT).then().statusCode(200).extract().jsonPath();
+        assertThat(row(eight, "leaderboard", "H200").select("td.scaling").text())
+                .isEqualTo("82.8% vs 1");
+        JsonPath json = given().when()
+                .get("/api/v1/leaderboard?benchmark=sim-trust&key=" + EIGHT)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(json.getDouble("extras.columns[0].scalingEfficiency")).isCloseTo(0.8276115328006435, within(1e-6));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"' OR '1'='1", "<script>alert(1)</script>", "%00", "", "0193a0c0-0000-7000-8000-00000000000a"})
+    @ValueSource(
+            strings = {"' OR '1'='1", "<script>alert(1)</script>", "%00", "", "0193a0c0-0000-7000-8000-00000000000a"})
     void historyOfAnUnknownOrHostileKeyIsNotFound(String key) {
-        given().queryParam("key", key).queryParam("metric", StatsSeeds.METRIC).queryParam("device", StatsSeeds.H200)
-                .when().get("/api/v1/history").then().statusCode(404);
-        given().queryParam("key", key).queryParam("metric", StatsSeeds.METRIC).queryParam("device", StatsSeeds.H200)
-                .when().get("/history").then().statusCode(404);
+        given().queryParam("key", key)
+                .queryParam("metric", StatsSeeds.METRIC)
+                .queryParam("device", StatsSeeds.H200)
+                .when()
+                .get("/api/v1/history")
+                .then()
+                .statusCode(404);
+        given().queryParam("key", key)
+                .queryParam("metric", StatsSeeds.METRIC)
+                .queryParam("device", StatsSeeds.H200)
+                .when()
+                .get("/history")
+                .then()
+                .statusCode(404);
     }
 
     @Test
     void oversizedOrMissingHistoryArgumentsAreNotFound() {
-        given().queryParam("key", ONE).queryParam("metric", "m".repeat(1000)).queryParam("device", StatsSeeds.H200)
-                .when().get("/api/v1/history").then().statusCode(404);
-        given().queryParam("key", ONE).queryParam("metric", "m".repeat(5000)).queryParam("device", StatsSeeds.H200)
-                .when().get("/api/v1/history").then().statusCode(414);
+        given().queryParam("key", ONE)
+                .queryParam("metric", "m".repeat(1000))
+                .queryParam("device", StatsSeeds.H200)
+                .when()
+                .get("/api/v1/history")
+                .then()
+                .statusCode(404);
+        given().queryParam("key", ONE)
+                .queryParam("metric", "m".repeat(5000))
+                .queryParam("device", StatsSeeds.H200)
+                .when()
+                .get("/api/v1/history")
+                .then()
+                .statusCode(414);
         given().queryParam("key", ONE).when().get("/api/v1/history").then().statusCode(404);
         given().when().get("/history").then().statusCode(404);
     }
 
     @Test
     void aKnownKeyWithAHostileDeviceIsAnEmptyHistoryShownAsText() {
-        Document doc = Jsoup.parse(given().queryParam("key", ONE).queryParam("metric", StatsSeeds.METRIC).queryParam("device", SeedData.XSS_IMG)
-                .when().get("/history").then().statusCode(200).extract().asString());
+        Document doc = Jsoup.parse(given().queryParam("key", ONE)
+                .queryParam("metric", StatsSeeds.METRIC)
+                .queryParam("device", SeedData.XSS_IMG)
+                .when()
+                .get("/history")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
 
         assertThat(doc.select("script, img, [onerror]")).isEmpty();
         assertThat(doc.select("h1").text()).contains(SeedData.XSS_IMG);
@@ -183,22 +251,40 @@ class StatsPagesIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"?kind=<script>&limit=-5", "?limit=99999999999999", "?limit=abc&benchmark=" + "%3Cimg%20src%3Dx%3E",
-        "?kind=all&kind=regressions&limit=1", "?benchmark=' OR 1=1 --"})
+    @ValueSource(
+            strings = {
+                "?kind=<script>&limit=-5",
+                "?limit=99999999999999",
+                "?limit=abc&benchmark=" + "%3Cimg%20src%3Dx%3E",
+                "?kind=all&kind=regressions&limit=1",
+                "?benchmark=' OR 1=1 --"
+            })
     void hostileRegressionQueriesFallBackToDefaults(String query) {
         Document doc = page("/regressions" + query.replace(" ", "%20").replace("'", "%27"));
         assertThat(doc.select("script, img, [onerror]")).isEmpty();
 
-        JsonPath json = given().when().get("/api/v1/regressions" + query.replace(" ", "%20").replace("'", "%27")).then().statusCode(200)
-                .extract().jsonPath();
+        JsonPath json = given().when()
+                .get("/api/v1/regressions" + query.replace(" ", "%20").replace("'", "%27"))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(json.getString("kind")).isIn("regressions", "all");
         assertThat(json.getInt("limit")).isBetween(1, 500);
-        given().when().get("/regressions.atom" + query.replace(" ", "%20").replace("'", "%27")).then().statusCode(200);
+        given().when()
+                .get("/regressions.atom" + query.replace(" ", "%20").replace("'", "%27"))
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void theFeedEscapesWhatAgentsWrote() {
-        String xml = given().when().get("/regressions.atom?kind=all").then().statusCode(200).extract().asString();
+        String xml = given().when()
+                .get("/regressions.atom?kind=all")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
 
         assertThat(xml).startsWith("<?xml").doesNotContain("<script").doesNotContain("<img");
         assertThat(Jsoup.parse(xml, "", Parser.xmlParser()).select("feed")).hasSize(1);
@@ -212,12 +298,19 @@ class StatsPagesIT {
         assertThat(doc.getDocumentElement().getNamespaceURI()).isEqualTo("http://www.w3.org/2005/Atom");
         assertThat(doc.getElementsByTagNameNS("*", "script").getLength()).isZero();
         assertThat(doc.getElementsByTagNameNS("*", "img").getLength()).isZero();
-        assertThat(doc.getDocumentElement().getTextContent()).contains(SeedData.XSS_IMG).contains(SeedData.UNICODE);
+        assertThat(doc.getDocumentElement().getTextContent())
+                .contains(SeedData.XSS_IMG)
+                .contains(SeedData.UNICODE);
     }
 
     @Test
     void theOpenApiDocumentListsHistoryAndRegressions() {
-        String doc = given().when().get("/api/v1/openapi").then().statusCode(200).extract().asString();
+        String doc = given().when()
+                .get("/api/v1/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
 
         assertThat(doc).contains("/api/v1/history").contains("/api/v1/regressions");
     }
@@ -227,7 +320,9 @@ class StatsPagesIT {
         Document doc = page("/runs/" + StatsSeeds.FAILING_RUN);
 
         assertThat(doc.select("#validity-badges .badge-check-fail").eachText()).containsExactly("✘ cv_below_10pct");
-        assertThat(page("/runs/" + StatsSeeds.historyRun(0)).select("#validity-badges .badge-check-pass").eachText())
+        assertThat(page("/runs/" + StatsSeeds.historyRun(0))
+                        .select("#validity-badges .badge-check-pass")
+                        .eachText())
                 .containsExactly("✔ cv_below_10pct");
     }
 

@@ -19,7 +19,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -49,40 +48,80 @@ class ClaimReproductionPageIT {
     static void seed() throws SQLException {
         String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-            update(c, "INSERT INTO campaign (campaign_id, name, spec, pools, last_issued_at, actor) VALUES (?, 'reproduce', "
-                    + "'{}'::jsonb, ARRAY['cpu'], now(), 'ops') ON CONFLICT DO NOTHING", CAMPAIGN);
-            update(c, "INSERT INTO claim_reproduction (campaign_id, source, claim_id, dimension, parameter, baseline_value, "
-                    + "compared_value, baseline_label, compared_label, metric, pools, actor) VALUES (?, ?, ?, "
-                    + "'dataloader_num_workers', 'dataloader_num_workers', '0', '1', '0', '1', 'train_samples_per_second', "
-                    + "ARRAY['cpu'], 'ops') ON CONFLICT DO NOTHING", CAMPAIGN, PublishedSeeds.SOURCE, CLAIM);
-            update(c, "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'AMD', 'AMD EPYC (CPU)', 1) "
-                    + "ON CONFLICT DO NOTHING", DEVICE);
+            update(
+                    c,
+                    "INSERT INTO campaign (campaign_id, name, spec, pools, last_issued_at, actor) VALUES (?, 'reproduce', "
+                            + "'{}'::jsonb, ARRAY['cpu'], now(), 'ops') ON CONFLICT DO NOTHING",
+                    CAMPAIGN);
+            update(
+                    c,
+                    "INSERT INTO claim_reproduction (campaign_id, source, claim_id, dimension, parameter, baseline_value, "
+                            + "compared_value, baseline_label, compared_label, metric, pools, actor) VALUES (?, ?, ?, "
+                            + "'dataloader_num_workers', 'dataloader_num_workers', '0', '1', '0', '1', 'train_samples_per_second', "
+                            + "ARRAY['cpu'], 'ops') ON CONFLICT DO NOTHING",
+                    CAMPAIGN,
+                    PublishedSeeds.SOURCE,
+                    CLAIM);
+            update(
+                    c,
+                    "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'AMD', 'AMD EPYC (CPU)', 1) "
+                            + "ON CONFLICT DO NOTHING",
+                    DEVICE);
             measured(c, "0", 100.0, 96.0, 104.0, 1);
             measured(c, "1", 170.0, 160.0, 180.0, 2);
         }
     }
 
-    private static void measured(Connection c, String workers, double mean, double low, double high, int n) throws SQLException {
+    private static void measured(Connection c, String workers, double mean, double low, double high, int n)
+            throws SQLException {
         TreeMap<String, String> extra = new TreeMap<>();
         extra.put("dataloader", "cpu");
         extra.put("dataloader_num_workers", workers);
-        ComparisonKey key = new ComparisonKey("podium-reference", "1", "training", "podium-tiny-vl-tiny", "fp32", 8, 1, 64, extra);
-        update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) "
-                + "ON CONFLICT DO NOTHING", key.id(), key.benchmark(), key.canonical(),
+        ComparisonKey key =
+                new ComparisonKey("podium-reference", "1", "training", "podium-tiny-vl-tiny", "fp32", 8, 1, 64, extra);
+        update(
+                c,
+                "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) "
+                        + "ON CONFLICT DO NOTHING",
+                key.id(),
+                key.benchmark(),
+                key.canonical(),
                 EventCodec.newMapper().valueToTree(key.dimensions()).toString());
         for (int i = 0; i < 3; i++) {
             UUID job = UUID.nameUUIDFromBytes((workers + i).getBytes());
             UUID run = UUID.nameUUIDFromBytes(("run" + workers + i).getBytes());
-            update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, status, benchmark, key_id, device_id, device_count, "
-                    + "started_at, valid, started_position, last_position) VALUES (?, ?, 'a', ?, 'completed', ?, ?, ?, 1, now(), true, 1, 2) "
-                    + "ON CONFLICT DO NOTHING", run, "run/" + run, job, key.benchmark(), key.id(), DEVICE);
-            update(c, "INSERT INTO job (job_id, campaign_id, pool, spec, state, run_id, agent_id, seq) VALUES (?, ?, 'cpu', '{}'::jsonb, "
-                    + "'done', ?, 'a', ?) ON CONFLICT DO NOTHING", job, CAMPAIGN, run, n * 10 + i);
+            update(
+                    c,
+                    "INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, status, benchmark, key_id, device_id, device_count, "
+                            + "started_at, valid, started_position, last_position) VALUES (?, ?, 'a', ?, 'completed', ?, ?, ?, 1, now(), true, 1, 2) "
+                            + "ON CONFLICT DO NOTHING",
+                    run,
+                    "run/" + run,
+                    job,
+                    key.benchmark(),
+                    key.id(),
+                    DEVICE);
+            update(
+                    c,
+                    "INSERT INTO job (job_id, campaign_id, pool, spec, state, run_id, agent_id, seq) VALUES (?, ?, 'cpu', '{}'::jsonb, "
+                            + "'done', ?, 'a', ?) ON CONFLICT DO NOTHING",
+                    job,
+                    CAMPAIGN,
+                    run,
+                    n * 10 + i);
         }
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv) VALUES (?, 'train_samples_per_second', ?, 'measured', ?, 'samples/s', "
-                + "'HIGHER_IS_BETTER', 3, 6, ?, ?, ?, ?, 0.02) ON CONFLICT DO NOTHING", key.id(), DEVICE, key.benchmark(), mean,
-                low, high, mean);
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv) VALUES (?, 'train_samples_per_second', ?, 'measured', ?, 'samples/s', "
+                        + "'HIGHER_IS_BETTER', 3, 6, ?, ?, ?, ?, 0.02) ON CONFLICT DO NOTHING",
+                key.id(),
+                DEVICE,
+                key.benchmark(),
+                mean,
+                low,
+                high,
+                mean);
     }
 
     private static void update(Connection c, String sql, Object... params) throws SQLException {
@@ -96,26 +135,39 @@ class ClaimReproductionPageIT {
 
     @Test
     void theClaimsPageGivesThePlanAndTheCommand() {
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM).then().statusCode(200)
-                .extract().asString());
+        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         assertThat(doc.selectFirst("#claimed").text()).isEqualTo("1.72×");
-        assertThat(doc.selectFirst("#plan").text()).contains("podium-reference").contains("dataloader_num_workers at 0 and at 1");
+        assertThat(doc.selectFirst("#plan").text())
+                .contains("podium-reference")
+                .contains("dataloader_num_workers at 0 and at 1");
         assertThat(doc.selectFirst("#command").text())
                 .isEqualTo("podium-admin claim reproduce hf-habana-bridgetower " + CLAIM + " --pools POOL[,POOL...]");
     }
 
     @Test
     void theMeasuredRatioStandsBesideThePublishedOneWithItsIntervalAndVerdict() {
-        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM).then().statusCode(200)
-                .extract().jsonPath();
+        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(json.getFloat("reproductions[0].ratios[0].ratio")).isEqualTo(1.7f);
         assertThat(json.getFloat("reproductions[0].ratios[0].low")).isBetween(1.55f, 1.65f);
         assertThat(json.getFloat("reproductions[0].ratios[0].high")).isBetween(1.75f, 1.85f);
         assertThat(json.getBoolean("reproductions[0].ratios[0].holds")).isTrue();
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM).then().statusCode(200)
-                .extract().asString());
+        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         assertThat(doc.select("tr.measured-ratio td").eachText()).contains("1.70×", "1.72×", "holds here", "3 / 3");
-        assertThat(doc.selectFirst("tr.measured-ratio td").text()).contains("AMD EPYC (CPU)").contains("0 → 1");
+        assertThat(doc.selectFirst("tr.measured-ratio td").text())
+                .contains("AMD EPYC (CPU)")
+                .contains("0 → 1");
     }
 
     @Test
@@ -123,16 +175,23 @@ class ClaimReproductionPageIT {
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             WebDriver browser = chromium.browser();
             browser.get(base.toString().replaceAll("/$", "") + "/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM);
-            await().atMost(Duration.ofSeconds(15)).until(() -> !browser.findElements(By.cssSelector("tr.measured-ratio")).isEmpty());
-            assertThat(browser.findElement(By.cssSelector("tr.measured-ratio")).getText()).contains("1.70×").contains("holds here");
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> !browser.findElements(By.cssSelector("tr.measured-ratio"))
+                            .isEmpty());
+            assertThat(browser.findElement(By.cssSelector("tr.measured-ratio")).getText())
+                    .contains("1.70×")
+                    .contains("holds here");
             assertThat(browser.findElement(By.id("command")).getText()).startsWith("podium-admin claim reproduce");
         }
     }
 
     @Test
     void aFigureHasNoPlanAndSaysWhy() {
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/gaudi2-workers0").then().statusCode(200)
-                .extract().asString());
+        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/gaudi2-workers0")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         assertThat(doc.selectFirst("#no-plan").text()).contains("only a ratio claim");
         assertThat(doc.select("#command")).isEmpty();
     }
@@ -145,8 +204,11 @@ class ClaimReproductionPageIT {
 
     @Test
     void theComparisonsClaimsTableLinksEachClaimToItsPage() {
-        Document doc = Jsoup.parse(given().get("/compare?benchmark=" + PublishedSeeds.BENCHMARK).then().statusCode(200)
-                .extract().asString());
+        Document doc = Jsoup.parse(given().get("/compare?benchmark=" + PublishedSeeds.BENCHMARK)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
         assertThat(doc.select("#claims td.reproduce a").eachAttr("href"))
                 .contains("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM);
     }

@@ -18,11 +18,24 @@ class CompilerClaimTest {
         if (compiler != null) {
             extra.put("compiler", compiler);
         }
-        ComparisonKey key = new ComparisonKey("aitemplate-inference", "1", "inference", "ResNet-50", "fp16", 1, 1, 224, extra);
-        return new PublishedClaim("a100-resnet50-ait-vs-eager", "meta-aitemplate", null, null, "ResNet-50 3x–12x", deviceId,
-                "NVIDIA A100", null, key, "inference_throughput", "images/s", Direction.HIGHER_IS_BETTER,
-                new ClaimValue.Range(3, 12), null, new RatioBasis("PyTorch eager on the same card", null, null,
-                        RatioBasis.RatioForm.TIMES));
+        ComparisonKey key =
+                new ComparisonKey("aitemplate-inference", "1", "inference", "ResNet-50", "fp16", 1, 1, 224, extra);
+        return new PublishedClaim(
+                "a100-resnet50-ait-vs-eager",
+                "meta-aitemplate",
+                null,
+                null,
+                "ResNet-50 3x–12x",
+                deviceId,
+                "NVIDIA A100",
+                null,
+                key,
+                "inference_throughput",
+                "images/s",
+                Direction.HIGHER_IS_BETTER,
+                new ClaimValue.Range(3, 12),
+                null,
+                new RatioBasis("PyTorch eager on the same card", null, null, RatioBasis.RatioForm.TIMES));
     }
 
     private static ReproductionQueries.MeasuredRow compiled(String compiler, String deviceId, String label) {
@@ -31,28 +44,36 @@ class CompilerClaimTest {
 
     @Test
     void aitemplatesRangeIsNotComparableWithTorchScriptOnACpu() {
-        String why = ReproductionService.compilerClaimDiffers(claim(null, "nvidia-a100-80gb"),
-                compiled("torchscript-freeze", "cpu-amd-epyc", "AMD EPYC (CPU)"));
+        String why = ReproductionService.compilerClaimDiffers(
+                claim(null, "nvidia-a100-80gb"), compiled("torchscript-freeze", "cpu-amd-epyc", "AMD EPYC (CPU)"));
 
-        assertThat(why).contains("compiler torchscript-freeze, not the claim's (aitemplate-inference)")
+        assertThat(why)
+                .contains("compiler torchscript-freeze, not the claim's (aitemplate-inference)")
                 .contains("device AMD EPYC (CPU), not NVIDIA A100");
-        ReproductionView.Ratio ratio = new ReproductionView.Ratio("AMD EPYC (CPU)", 120, 40, 3, 3, 3.0, 2.5, 3.5, true, null)
+        ReproductionView.Ratio ratio = new ReproductionView.Ratio(
+                        "AMD EPYC (CPU)", 120, 40, 3, 3, 3.0, 2.5, 3.5, true, null)
                 .notComparable(why);
         assertThat(ratio.holds()).isNull();
-        assertThat(ReproductionCells.verdictText(ratio)).startsWith("not comparable (").endsWith("the measured speed-up is context");
+        assertThat(ReproductionCells.verdictText(ratio))
+                .startsWith("not comparable (")
+                .endsWith("the measured speed-up is context");
         assertThat(ReproductionCells.verdictClass(ratio)).isEqualTo("verdict-not-comparable");
         assertThat(ReproductionCells.ratioText(ratio)).isEqualTo("3.00×");
     }
 
     @Test
     void theSameCompilerOnAnotherDeviceIsStillNotComparable() {
-        assertThat(ReproductionService.compilerClaimDiffers(claim("torch.compile", "nvidia-a100-80gb"),
-                compiled("torch.compile", "nvidia-h100-80gb", "NVIDIA H100"))).isEqualTo("device NVIDIA H100, not NVIDIA A100");
+        assertThat(ReproductionService.compilerClaimDiffers(
+                        claim("torch.compile", "nvidia-a100-80gb"),
+                        compiled("torch.compile", "nvidia-h100-80gb", "NVIDIA H100")))
+                .isEqualTo("device NVIDIA H100, not NVIDIA A100");
     }
 
     @Test
     void theClaimsOwnCompilerAndDeviceAreComparable() {
-        assertThat(ReproductionService.compilerClaimDiffers(claim("torch.compile", "nvidia-a100-80gb"),
-                compiled("torch.compile", "nvidia-a100-80gb", "NVIDIA A100 80GB"))).isNull();
+        assertThat(ReproductionService.compilerClaimDiffers(
+                        claim("torch.compile", "nvidia-a100-80gb"),
+                        compiled("torch.compile", "nvidia-a100-80gb", "NVIDIA A100 80GB")))
+                .isNull();
     }
 }

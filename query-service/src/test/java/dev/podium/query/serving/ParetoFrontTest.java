@@ -10,8 +10,8 @@ class ParetoFrontTest {
     @Test
     void aPointBeatenOnBothAxesIsOffTheFront() {
         // (per-user speed, throughput): the third gives less of both than the second.
-        List<double[]> points = List.of(new double[] {90, 100}, new double[] {60, 400}, new double[] {50, 300},
-                new double[] {20, 900});
+        List<double[]> points =
+                List.of(new double[] {90, 100}, new double[] {60, 400}, new double[] {50, 300}, new double[] {20, 900});
         assertThat(ParetoFront.of(points, true, true)).containsExactly(0, 1, 3);
     }
 

@@ -49,8 +49,13 @@ class ServingPageIT {
     static void seed() throws SQLException {
         String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-            update(c, "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'NVIDIA', 'NVIDIA H100 SXM', 1), "
-                    + "(?, 'x', ?, 1) ON CONFLICT DO NOTHING", H100, HOSTILE_DEVICE, SeedData.XSS_SCRIPT);
+            update(
+                    c,
+                    "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'NVIDIA', 'NVIDIA H100 SXM', 1), "
+                            + "(?, 'x', ?, 1) ON CONFLICT DO NOTHING",
+                    H100,
+                    HOSTILE_DEVICE,
+                    SeedData.XSS_SCRIPT);
             // H100 on 2 accelerators: system throughput, so per accelerator is half.
             point(c, H100, 2, "1", 95.0, 190.0, 3, 180.0, 200.0);
             point(c, H100, 2, "8", 60.0, 960.0, 3, 900.0, 1020.0);
@@ -61,25 +66,74 @@ class ServingPageIT {
         }
     }
 
-    private static void point(Connection c, String device, int accelerators, String concurrency, double perUser,
-            double throughput, int runs, Double low, Double high) throws SQLException {
+    private static void point(
+            Connection c,
+            String device,
+            int accelerators,
+            String concurrency,
+            double perUser,
+            double throughput,
+            int runs,
+            Double low,
+            Double high)
+            throws SQLException {
         TreeMap<String, String> extra = new TreeMap<>();
         extra.put("concurrency", concurrency);
         extra.put("input_len", "1024");
-        ComparisonKey key = new ComparisonKey(BENCHMARK, "1", "serving", "meta-llama/Llama-3.1-8B", "bf16", null, accelerators,
-                null, extra);
-        update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) "
-                + "ON CONFLICT DO NOTHING", key.id(), BENCHMARK, key.canonical(),
-                dev.podium.events.codec.EventCodec.newMapper().valueToTree(key.dimensions()).toString());
-        row(c, key.id(), device, "output_token_throughput_per_user", "tok/s/user", "HIGHER_IS_BETTER", runs, perUser, null, null);
+        ComparisonKey key = new ComparisonKey(
+                BENCHMARK, "1", "serving", "meta-llama/Llama-3.1-8B", "bf16", null, accelerators, null, extra);
+        update(
+                c,
+                "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) "
+                        + "ON CONFLICT DO NOTHING",
+                key.id(),
+                BENCHMARK,
+                key.canonical(),
+                dev.podium.events.codec.EventCodec.newMapper()
+                        .valueToTree(key.dimensions())
+                        .toString());
+        row(
+                c,
+                key.id(),
+                device,
+                "output_token_throughput_per_user",
+                "tok/s/user",
+                "HIGHER_IS_BETTER",
+                runs,
+                perUser,
+                null,
+                null);
         row(c, key.id(), device, "output_token_throughput", "tok/s", "HIGHER_IS_BETTER", runs, throughput, low, high);
     }
 
-    private static void row(Connection c, String keyId, String device, String metric, String unit, String direction, int runs,
-            double mean, Double low, Double high) throws SQLException {
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv) VALUES (?, ?, ?, 'measured', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0.01) ON CONFLICT DO NOTHING",
-                keyId, metric, device, BENCHMARK, unit, direction, runs, runs, mean, low, high, mean);
+    private static void row(
+            Connection c,
+            String keyId,
+            String device,
+            String metric,
+            String unit,
+            String direction,
+            int runs,
+            double mean,
+            Double low,
+            Double high)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv) VALUES (?, ?, ?, 'measured', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0.01) ON CONFLICT DO NOTHING",
+                keyId,
+                metric,
+                device,
+                BENCHMARK,
+                unit,
+                direction,
+                runs,
+                runs,
+                mean,
+                low,
+                high,
+                mean);
     }
 
     private static void update(Connection c, String sql, Object... params) throws SQLException {
@@ -93,43 +147,66 @@ class ServingPageIT {
 
     @Test
     void eachDeviceIsACurveThroughItsConcurrenciesWithThroughputPerAccelerator() {
-        JsonPath json = given().get("/api/v1/serving?benchmark=" + BENCHMARK).then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().get("/api/v1/serving?benchmark=" + BENCHMARK)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         assertThat(json.getList("groups")).hasSize(1);
-        assertThat(json.getString("groups[0].label")).contains("Llama-3.1-8B").doesNotContain("concurrency")
+        assertThat(json.getString("groups[0].label"))
+                .contains("Llama-3.1-8B")
+                .doesNotContain("concurrency")
                 .doesNotContain("accelerators");
         List<String> devices = json.getList("groups[0].curves.deviceId");
         assertThat(devices).containsExactlyInAnyOrder(H100, HOSTILE_DEVICE);
         int h100 = devices.indexOf(H100);
-        assertThat(json.getList("groups[0].curves[" + h100 + "].points.paramValue")).containsExactly("1", "8", "64");
-        assertThat(json.getList("groups[0].curves[" + h100 + "].points.y", Double.class)).containsExactly(95.0, 480.0, 1200.0);
-        assertThat(json.getList("groups[0].curves[" + h100 + "].points.yLow", Double.class)).containsExactly(90.0, 450.0, null);
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.paramValue"))
+                .containsExactly("1", "8", "64");
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.y", Double.class))
+                .containsExactly(95.0, 480.0, 1200.0);
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.yLow", Double.class))
+                .containsExactly(90.0, 450.0, null);
     }
 
     @Test
     void theParetoFrontLeavesOutPointsBeatenOnBothAxes() {
-        JsonPath json = given().get("/api/v1/serving?benchmark=" + BENCHMARK).then().statusCode(200).extract().jsonPath();
+        JsonPath json = given().get("/api/v1/serving?benchmark=" + BENCHMARK)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         List<String> devices = json.getList("groups[0].curves.deviceId");
         int hostile = devices.indexOf(HOSTILE_DEVICE);
         int h100 = devices.indexOf(H100);
         // H100 at 1 (95 tok/s/user, 95 per accelerator) beats the other device's (70, 120)? No: 120 > 95, both stay.
-        assertThat(json.getList("groups[0].curves[" + h100 + "].points.onFront", Boolean.class)).containsExactly(true, false, true);
+        assertThat(json.getList("groups[0].curves[" + h100 + "].points.onFront", Boolean.class))
+                .containsExactly(true, false, true);
         // (65, 600) beats H100's (60, 480) on both axes, so H100 at 8 is off the front.
-        assertThat(json.getList("groups[0].curves[" + hostile + "].points.onFront", Boolean.class)).containsExactly(true, true);
+        assertThat(json.getList("groups[0].curves[" + hostile + "].points.onFront", Boolean.class))
+                .containsExactly(true, true);
     }
 
     @Test
     void theChartMarksTheFrontAndDrawsIntervalsAndTheHostileLabelStaysText() {
-        String html = given().get("/serving?benchmark=" + BENCHMARK).then().statusCode(200).extract().asString();
+        String html = given().get("/serving?benchmark=" + BENCHMARK)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Document doc = Jsoup.parse(html);
         Element svg = doc.selectFirst("section.serving-group svg");
         assertThat(svg.select("circle.point")).hasSize(5);
         assertThat(svg.select("circle.point.front")).hasSize(4);
         assertThat(svg.select("polyline.pareto-front")).hasSize(1);
-        assertThat(svg.select("line.interval").stream().filter(l -> !l.attr("y1").equals(l.attr("y2")))).hasSize(4);
-        assertThat(svg.select("text.legend").eachText()).contains("NVIDIA H100 SXM \u00d7 2", SeedData.XSS_SCRIPT + " \u00d7 1");
+        assertThat(svg.select("line.interval").stream()
+                        .filter(l -> !l.attr("y1").equals(l.attr("y2"))))
+                .hasSize(4);
+        assertThat(svg.select("text.legend").eachText())
+                .contains("NVIDIA H100 SXM \u00d7 2", SeedData.XSS_SCRIPT + " \u00d7 1");
         assertThat(doc.select("script")).isEmpty();
         assertThat(doc.select("table.serving-points tr.point")).hasSize(5);
-        assertThat(doc.select("table.serving-points tr.point[data-device=" + H100 + "] td.front").stream().map(Element::text))
+        assertThat(doc.select("table.serving-points tr.point[data-device=" + H100 + "] td.front").stream()
+                        .map(Element::text))
                 .containsExactly("on the front", "", "on the front");
     }
 
@@ -138,20 +215,34 @@ class ServingPageIT {
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             WebDriver browser = chromium.browser();
             browser.get(base.toString().replaceAll("/$", "") + "/serving?benchmark=" + BENCHMARK);
-            await().atMost(Duration.ofSeconds(15)).until(() -> !browser.findElements(By.cssSelector("circle.point")).isEmpty());
-            assertThat(browser.findElements(By.cssSelector("section.serving-group svg circle.point"))).hasSize(5);
-            assertThat(browser.findElements(By.cssSelector("svg polyline.pareto-front")).get(0).isDisplayed()).isTrue();
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> !browser.findElements(By.cssSelector("circle.point"))
+                            .isEmpty());
+            assertThat(browser.findElements(By.cssSelector("section.serving-group svg circle.point")))
+                    .hasSize(5);
+            assertThat(browser.findElements(By.cssSelector("svg polyline.pareto-front"))
+                            .get(0)
+                            .isDisplayed())
+                    .isTrue();
             assertThat(browser.findElement(By.cssSelector("svg")).getText()).contains(SeedData.XSS_SCRIPT);
-            assertThat(((JavascriptExecutor) browser).executeScript("return window.pwned === undefined && document.title"))
-                    .isNotEqualTo(false).asString().doesNotContain("pwned");
+            assertThat(((JavascriptExecutor) browser)
+                            .executeScript("return window.pwned === undefined && document.title"))
+                    .isNotEqualTo(false)
+                    .asString()
+                    .doesNotContain("pwned");
         }
     }
 
     @Test
     void aBenchmarkWithoutServingResultsSaysSo() {
-        Document doc = Jsoup.parse(given().get("/serving?benchmark=" + SeedData.LOCAL_BENCHMARK).then().statusCode(200)
-                .extract().asString());
-        assertThat(doc.selectFirst("#serving-message").text()).contains("No measured results of output_token_throughput_per_user");
-        assertThat(given().get("/serving").then().statusCode(200).extract().asString()).contains("Choose a benchmark");
+        Document doc = Jsoup.parse(given().get("/serving?benchmark=" + SeedData.LOCAL_BENCHMARK)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
+        assertThat(doc.selectFirst("#serving-message").text())
+                .contains("No measured results of output_token_throughput_per_user");
+        assertThat(given().get("/serving").then().statusCode(200).extract().asString())
+                .contains("Choose a benchmark");
     }
 }

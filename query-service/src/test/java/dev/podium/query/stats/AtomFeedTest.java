@@ -13,13 +13,34 @@ class AtomFeedTest {
 
     @Test
     void charactersXmlCannotCarryAreDroppedAndTheRestIsKeptForTheTemplateToEscape() {
-        Change c = new Change(Change.REGRESSION, HOSTILE, "k1", HOSTILE, HOSTILE, HOSTILE, HOSTILE, 100, 90, 0.9, 12, 20, new UUID(0, 1),
-                Instant.parse("2026-11-02T03:04:05Z"), HOSTILE, "2.5.1", "/history?key=k1&metric=%3Cscript%3E");
-        AtomFeed feed = AtomFeed.of(new RegressionsView("regressions", null, List.of(), 100, "m", 1, 30, List.of(c)), "http://podium.example/");
+        Change c = new Change(
+                Change.REGRESSION,
+                HOSTILE,
+                "k1",
+                HOSTILE,
+                HOSTILE,
+                HOSTILE,
+                HOSTILE,
+                100,
+                90,
+                0.9,
+                12,
+                20,
+                new UUID(0, 1),
+                Instant.parse("2026-11-02T03:04:05Z"),
+                HOSTILE,
+                "2.5.1",
+                "/history?key=k1&metric=%3Cscript%3E");
+        AtomFeed feed = AtomFeed.of(
+                new RegressionsView("regressions", null, List.of(), 100, "m", 1, 30, List.of(c)),
+                "http://podium.example/");
 
         assertThat(feed.entries()).hasSize(1);
         AtomFeed.Entry e = feed.entries().get(0);
-        assertThat(e.title()).contains("<script>alert(1)</script>&amp;]]>").doesNotContain("\u0000").doesNotContain("\u0007");
+        assertThat(e.title())
+                .contains("<script>alert(1)</script>&amp;]]>")
+                .doesNotContain("\u0000")
+                .doesNotContain("\u0007");
         assertThat(e.summary()).doesNotContain("\u0000").doesNotContain("\u0007");
         assertThat(e.link()).isEqualTo("http://podium.example/history?key=k1&metric=%3Cscript%3E");
         assertThat(feed.updated()).isEqualTo("2026-11-02T03:04:05Z");
@@ -27,7 +48,8 @@ class AtomFeedTest {
 
     @Test
     void anEmptyFeedHasAFixedUpdatedTimeAndItsOwnLinks() {
-        AtomFeed feed = AtomFeed.of(new RegressionsView("all", "bench", List.of(), 100, "m", 0, 0, List.of()), "http://podium.example");
+        AtomFeed feed = AtomFeed.of(
+                new RegressionsView("all", "bench", List.of(), 100, "m", 0, 0, List.of()), "http://podium.example");
 
         assertThat(feed.entries()).isEmpty();
         assertThat(feed.updated()).isEqualTo("2020-01-01T00:00:00Z");

@@ -19,14 +19,34 @@ class RatioEstimatorTest {
      */
     @Test
     void welchLogIntervalMatchesTheScipyReference() {
-        check(new double[] {601.5, 598.2, 605.9}, new double[] {227.5, 231.0, 225.1},
-                2.6414235101964296, 2.5708774375024137, 2.713905399938723, 2.9188784654016824);
-        check(new double[] {34.0, 34.2, 33.8}, new double[] {30.1, 30.4, 29.9},
-                1.1283317753022781, 1.1091771147473235, 1.1478172225423324, 3.5940038352845733);
-        check(new double[] {52.0, 52.5, 51.5, 53.1, 50.9}, new double[] {51.7, 52.2, 50.8, 52.9},
-                1.0019275724516, 0.975162986091483, 1.029426746868529, 6.447621980036314);
-        check(new double[] {10.2, 9.1, 11.3}, new double[] {10.0, 10.4, 9.8},
-                1.0096097380761173, 0.7891374135673476, 1.2916784905815837, 2.3093729338690014);
+        check(
+                new double[] {601.5, 598.2, 605.9},
+                new double[] {227.5, 231.0, 225.1},
+                2.6414235101964296,
+                2.5708774375024137,
+                2.713905399938723,
+                2.9188784654016824);
+        check(
+                new double[] {34.0, 34.2, 33.8},
+                new double[] {30.1, 30.4, 29.9},
+                1.1283317753022781,
+                1.1091771147473235,
+                1.1478172225423324,
+                3.5940038352845733);
+        check(
+                new double[] {52.0, 52.5, 51.5, 53.1, 50.9},
+                new double[] {51.7, 52.2, 50.8, 52.9},
+                1.0019275724516,
+                0.975162986091483,
+                1.029426746868529,
+                6.447621980036314);
+        check(
+                new double[] {10.2, 9.1, 11.3},
+                new double[] {10.0, 10.4, 9.8},
+                1.0096097380761173,
+                0.7891374135673476,
+                1.2916784905815837,
+                2.3093729338690014);
     }
 
     private static void check(double[] a, double[] b, double ratio, double low, double high, double df) {
@@ -40,11 +60,13 @@ class RatioEstimatorTest {
 
     @Test
     void anIntervalThatCoversOneSaysNoSignificantDifference() {
-        RatioInterval r = RatioEstimator.estimate(new double[] {10.2, 9.1, 11.3}, new double[] {10.0, 10.4, 9.8}, false).orElseThrow();
+        RatioInterval r = RatioEstimator.estimate(new double[] {10.2, 9.1, 11.3}, new double[] {10.0, 10.4, 9.8}, false)
+                .orElseThrow();
 
         assertThat(r.significant()).isFalse();
         assertThat(r.verdict()).isEqualTo("no significant difference");
-        RatioInterval faster = RatioEstimator.estimate(new double[] {601.5, 598.2, 605.9}, new double[] {227.5, 231.0, 225.1}, false)
+        RatioInterval faster = RatioEstimator.estimate(
+                        new double[] {601.5, 598.2, 605.9}, new double[] {227.5, 231.0, 225.1}, false)
                 .orElseThrow();
         assertThat(faster.verdict()).isEqualTo("better than baseline");
     }
@@ -64,9 +86,12 @@ class RatioEstimatorTest {
 
     @Test
     void withoutTwoRawValuesOnEachSideThereIsNoInterval() {
-        assertThat(RatioEstimator.estimate(new double[] {601.5}, new double[] {227.5, 230.0}, false)).isEmpty();
-        assertThat(RatioEstimator.estimate(null, new double[] {227.5, 230.0}, false)).isEmpty();
-        assertThat(RatioEstimator.estimate(new double[] {1, Double.NaN, -3, 0}, new double[] {2, 3}, false)).isEmpty();
+        assertThat(RatioEstimator.estimate(new double[] {601.5}, new double[] {227.5, 230.0}, false))
+                .isEmpty();
+        assertThat(RatioEstimator.estimate(null, new double[] {227.5, 230.0}, false))
+                .isEmpty();
+        assertThat(RatioEstimator.estimate(new double[] {1, Double.NaN, -3, 0}, new double[] {2, 3}, false))
+                .isEmpty();
     }
 
     @Test
@@ -82,7 +107,10 @@ class RatioEstimatorTest {
         RatioInterval welch = RatioEstimator.welchLog(a, b);
         assertThat(first.orElseThrow().low()).isCloseTo(welch.low(), within(0.02));
         assertThat(first.orElseThrow().high()).isCloseTo(welch.high(), within(0.02));
-        assertThat(RatioEstimator.estimate(a, java.util.Arrays.copyOf(b, 19), false).orElseThrow().method()).isEqualTo(RatioInterval.WELCH_LOG);
+        assertThat(RatioEstimator.estimate(a, java.util.Arrays.copyOf(b, 19), false)
+                        .orElseThrow()
+                        .method())
+                .isEqualTo(RatioInterval.WELCH_LOG);
     }
 
     /**
@@ -93,7 +121,14 @@ class RatioEstimatorTest {
     @CsvSource({"3, 3, 0.02, 0.02", "3, 3, 0.05, 0.02", "10, 10, 0.02, 0.02", "10, 10, 0.03, 0.06"})
     void welchLogCoverageIsNinetyFivePercent(int n, int baselineN, double cv, double baselineCv) {
         double coverage = coverage(n, baselineN, cv, baselineCv, 1.3, 42L + n * 31L + baselineN);
-        System.out.printf(java.util.Locale.ROOT, "coverage welch-log n=%d/%d cv=%.2f/%.2f: %.4f%n", n, baselineN, cv, baselineCv, coverage);
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "coverage welch-log n=%d/%d cv=%.2f/%.2f: %.4f%n",
+                n,
+                baselineN,
+                cv,
+                baselineCv,
+                coverage);
         assertThat(coverage).isBetween(0.93, 0.97);
     }
 
@@ -123,25 +158,42 @@ class RatioEstimatorTest {
     }
 
     private static double coverage(int n, int baselineN, double cv, double baselineCv, double trueRatio, long seed) {
-        return coverage(n, baselineN, cv, baselineCv, trueRatio, seed,
-                n >= RatioEstimator.BOOTSTRAP_MIN_N ? 1000 : SIMULATIONS, false);
+        return coverage(
+                n,
+                baselineN,
+                cv,
+                baselineCv,
+                trueRatio,
+                seed,
+                n >= RatioEstimator.BOOTSTRAP_MIN_N ? 1000 : SIMULATIONS,
+                false);
     }
 
-    private static double coverage(int n, int baselineN, double cv, double baselineCv, double trueRatio, long seed,
-            int simulations, boolean closedForm) {
+    private static double coverage(
+            int n,
+            int baselineN,
+            double cv,
+            double baselineCv,
+            double trueRatio,
+            long seed,
+            int simulations,
+            boolean closedForm) {
         SplittableRandom random = new SplittableRandom(seed);
         int covered = 0;
         for (int i = 0; i < simulations; i++) {
             double[] a = lognormal(random, n, Math.log(100 * trueRatio), cv);
             double[] b = lognormal(random, baselineN, Math.log(100), baselineCv);
-            RatioInterval r = (closedForm ? RatioEstimator.estimateClosedForm(a, b, false)
-                    : RatioEstimator.estimate(a, b, false)).orElseThrow();
+            RatioInterval r = (closedForm
+                            ? RatioEstimator.estimateClosedForm(a, b, false)
+                            : RatioEstimator.estimate(a, b, false))
+                    .orElseThrow();
             if (closedForm) {
                 assertThat(r.method()).isEqualTo(RatioInterval.WELCH_LOG);
             }
             // The bootstrap estimates the ratio of arithmetic means: exp(mu + s²/2) on each side.
             double truth = r.method().equals(RatioInterval.BOOTSTRAP)
-                    ? trueRatio * Math.exp((cv * cv - baselineCv * baselineCv) / 2) : trueRatio;
+                    ? trueRatio * Math.exp((cv * cv - baselineCv * baselineCv) / 2)
+                    : trueRatio;
             if (r.low() <= truth && truth <= r.high()) {
                 covered++;
             }
@@ -168,12 +220,15 @@ class RatioEstimatorTest {
         double[] tiny = {1e-300, 2e-300, 1.5e-300};
         double[] huge = {1e150, 2e150, 1.5e150};
         for (boolean lower : new boolean[] {false, true}) {
-            assertThat(RatioEstimator.estimateClosedForm(tiny, huge, lower)).hasValueSatisfying(r ->
-                    assertThat(RatioEstimator.computable(r)).isFalse());
-            assertThat(RatioEstimator.estimateClosedForm(huge, tiny, lower)).hasValueSatisfying(r ->
-                    assertThat(RatioEstimator.computable(r)).isFalse());
+            assertThat(RatioEstimator.estimateClosedForm(tiny, huge, lower))
+                    .hasValueSatisfying(
+                            r -> assertThat(RatioEstimator.computable(r)).isFalse());
+            assertThat(RatioEstimator.estimateClosedForm(huge, tiny, lower))
+                    .hasValueSatisfying(
+                            r -> assertThat(RatioEstimator.computable(r)).isFalse());
         }
-        assertThat(RatioEstimator.computable(RatioEstimator.welchLog(new double[] {601.5, 598.2, 605.9},
-                new double[] {227.5, 231.0, 225.1}))).isTrue();
+        assertThat(RatioEstimator.computable(RatioEstimator.welchLog(
+                        new double[] {601.5, 598.2, 605.9}, new double[] {227.5, 231.0, 225.1})))
+                .isTrue();
     }
 }

@@ -21,11 +21,20 @@ public final class HeadlessChromium implements AutoCloseable {
 
     public static HeadlessChromium start() throws IOException {
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+                .usingDriverExecutable(new File("/usr/bin/chromedriver"))
+                .build();
         service.start();
-        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless=new", "--no-sandbox",
-                "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1400,1000");
+        ChromeOptions options = new ChromeOptions()
+                .setBinary("/usr/bin/chromium")
+                .addArguments(
+                        "--headless=new",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--no-first-run",
+                        "--window-size=1400,1000");
         WebDriver browser = new ChromeDriver(service, options);
         browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         return new HeadlessChromium(service, browser);

@@ -28,14 +28,23 @@ public class PostgresDatabase implements QuarkusTestResourceLifecycleManager {
         name = "podium_q_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         execute("CREATE DATABASE " + name);
         String url = adminUrl.substring(0, adminUrl.lastIndexOf('/') + 1) + name;
-        Flyway.configure().dataSource(url, USER, "").locations("classpath:db/migration").load().migrate();
+        Flyway.configure()
+                .dataSource(url, USER, "")
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         try (Connection c = DriverManager.getConnection(url, USER, "")) {
             SeedData.load(c);
         } catch (SQLException e) {
             throw new IllegalStateException("seeding " + name + " failed", e);
         }
-        return Map.of("quarkus.datasource.jdbc.url", url, "quarkus.datasource.username", READ_ROLE,
-                "quarkus.datasource.password", "");
+        return Map.of(
+                "quarkus.datasource.jdbc.url",
+                url,
+                "quarkus.datasource.username",
+                READ_ROLE,
+                "quarkus.datasource.password",
+                "");
     }
 
     @Override
@@ -46,7 +55,8 @@ public class PostgresDatabase implements QuarkusTestResourceLifecycleManager {
     }
 
     private void execute(String sql) {
-        try (Connection c = DriverManager.getConnection(adminUrl, USER, ""); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(adminUrl, USER, "");
+                Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(sql + " failed", e);

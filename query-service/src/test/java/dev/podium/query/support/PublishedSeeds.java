@@ -22,8 +22,7 @@ public final class PublishedSeeds {
 
     private static List<PublishedClaim> all;
 
-    private PublishedSeeds() {
-    }
+    private PublishedSeeds() {}
 
     public static Path directory() {
         return Path.of(System.getProperty("podium.examples.published", "../examples/published"));
@@ -48,6 +47,11 @@ public final class PublishedSeeds {
 
     /** The key id of a BridgeTower figure, e.g. {@code gaudi2-workers0}. */
     public static String keyOf(String claimId) {
-        return bridgetower().stream().filter(c -> c.claimId().equals(claimId)).findFirst().orElseThrow().key().id();
+        return bridgetower().stream()
+                .filter(c -> c.claimId().equals(claimId))
+                .findFirst()
+                .orElseThrow()
+                .key()
+                .id();
     }
 }

@@ -24,8 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -39,6 +39,7 @@ public final class SeedData {
     public static final String HOSTILE_AGENT = "agent-" + XSS_SCRIPT;
     /** Text outside ASCII, with a character beyond the Basic Multilingual Plane. */
     public static final String UNICODE = "Gaudi\u00b2 \u2014 \u201cfast\u201d \uD83D\uDE80 \u00fcn\u00efcode";
+
     public static final String HOSTILE_BENCHMARK = "zz-" + XSS_IMG;
     public static final String H200 = "nvidia-h200-sxm-141gb";
     public static final String MEASURED_BENCHMARK = PublishedSeeds.BENCHMARK;
@@ -53,19 +54,28 @@ public final class SeedData {
 
     private static final ObjectMapper JSON = EventCodec.newMapper();
 
-    private SeedData() {
-    }
+    private SeedData() {}
 
     /** The key of the local measured runs: one H200, workers as given. */
     public static ComparisonKey measuredKey(String workers) {
-        return new ComparisonKey(MEASURED_BENCHMARK, "1.0", "fine-tuning", "BridgeTower/bridgetower-large-itm-mlm-itc", "bf16", 16, 1, null,
+        return new ComparisonKey(
+                MEASURED_BENCHMARK,
+                "1.0",
+                "fine-tuning",
+                "BridgeTower/bridgetower-large-itm-mlm-itc",
+                "bf16",
+                16,
+                1,
+                null,
                 new TreeMap<>(Map.of("dataloader_num_workers", workers, "dataloader", "default")));
     }
 
     public static void load(Connection c) throws SQLException {
         c.setAutoCommit(false);
         Set<String> benchmarks = new TreeSet<>(List.of(HOSTILE_BENCHMARK, LOCAL_BENCHMARK));
-        PublishedSeeds.all().stream().filter(p -> p.key() != null).forEach(p -> benchmarks.add(p.key().benchmark()));
+        PublishedSeeds.all().stream()
+                .filter(p -> p.key() != null)
+                .forEach(p -> benchmarks.add(p.key().benchmark()));
         for (String b : benchmarks) {
             update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1) ON CONFLICT DO NOTHING", b);
         }
@@ -73,7 +83,12 @@ public final class SeedData {
         PublishedSeeds.all().stream().filter(p -> p.deviceId() != null).forEach(p -> devices.add(p.deviceId()));
         for (String d : devices) {
             var m = DeviceAliases.byId(d).orElse(new dev.podium.events.device.DeviceModel(d, null, d, true));
-            update(c, "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, 1)", d, m.vendor(), m.label());
+            update(
+                    c,
+                    "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, 1)",
+                    d,
+                    m.vendor(),
+                    m.label());
         }
         published(c);
         measured(c);
@@ -91,18 +106,47 @@ public final class SeedData {
             if (p.key() != null) {
                 key(c, p.key());
             }
-            String kind = p.value() instanceof ClaimValue.Exact ? "value" : p.value() instanceof ClaimValue.Range ? "range"
-                    : p.value() instanceof ClaimValue.Bound ? "bound" : "n/a";
+            String kind = p.value() instanceof ClaimValue.Exact
+                    ? "value"
+                    : p.value() instanceof ClaimValue.Range
+                            ? "range"
+                            : p.value() instanceof ClaimValue.Bound ? "bound" : "n/a";
             Double value = p.value() instanceof ClaimValue.Exact e ? e.value() : null;
-            update(c, "INSERT INTO proj_published_claim (source, claim_id, is_ratio, device_id, device_label, device_count, benchmark, "
-                    + "key_id, metric, unit, direction, value_kind, value, low, high, claim, position) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?::jsonb, ?)",
-                    p.source(), p.claimId(), p.isRatio(), p.deviceId(), p.deviceLabel(), p.deviceCount(), benchmark,
-                    p.key() == null ? null : p.key().id(), p.metric(), p.unit(), p.direction().name(), kind, value, json(p), position++);
+            update(
+                    c,
+                    "INSERT INTO proj_published_claim (source, claim_id, is_ratio, device_id, device_label, device_count, benchmark, "
+                            + "key_id, metric, unit, direction, value_kind, value, low, high, claim, position) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?::jsonb, ?)",
+                    p.source(),
+                    p.claimId(),
+                    p.isRatio(),
+                    p.deviceId(),
+                    p.deviceLabel(),
+                    p.deviceCount(),
+                    benchmark,
+                    p.key() == null ? null : p.key().id(),
+                    p.metric(),
+                    p.unit(),
+                    p.direction().name(),
+                    kind,
+                    value,
+                    json(p),
+                    position++);
             if (!p.isRatio() && value != null && p.key() != null && p.deviceId() != null) {
-                update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'published', ?, ?, ?, 1, 1, ?, ?, ?, ?, 0, NULL)",
-                        p.key().id(), p.metric(), p.deviceId(), benchmark, p.unit(), p.direction().name(), value, value, value, value);
+                update(
+                        c,
+                        "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'published', ?, ?, ?, 1, 1, ?, ?, ?, ?, 0, NULL)",
+                        p.key().id(),
+                        p.metric(),
+                        p.deviceId(),
+                        benchmark,
+                        p.unit(),
+                        p.direction().name(),
+                        value,
+                        value,
+                        value,
+                        value);
             }
         }
     }
@@ -116,19 +160,70 @@ public final class SeedData {
         ComparisonKey w2 = measuredKey("2");
         key(c, w0);
         key(c, w2);
-        run(c, RUN_A, w0, "2.4.0", List.of(30.1, 30.4, 29.9), "agent-h200-a", "gpu-node-1", Map.of("dataloader_num_workers", "0"), 0);
-        run(c, RUN_B, w0, "2.4.0", List.of(31.0, 30.8, 31.2), "agent-h200-a", "gpu-node-1", Map.of("dataloader_num_workers", "0"), 1);
-        run(c, RUN_C, w0, "2.5.1", List.of(34.0, 34.2, 33.8), "agent-h200-a", "gpu-node-1", Map.of("dataloader_num_workers", "0"), 2);
-        run(c, UUID.fromString("0193a0c0-0000-7000-8000-00000000000d"), w2, "2.5.1", List.of(52.0, 52.5, 51.5), "agent-h200-a",
-                "gpu-node-1", Map.of("dataloader_num_workers", "2"), 3);
+        run(
+                c,
+                RUN_A,
+                w0,
+                "2.4.0",
+                List.of(30.1, 30.4, 29.9),
+                "agent-h200-a",
+                "gpu-node-1",
+                Map.of("dataloader_num_workers", "0"),
+                0);
+        run(
+                c,
+                RUN_B,
+                w0,
+                "2.4.0",
+                List.of(31.0, 30.8, 31.2),
+                "agent-h200-a",
+                "gpu-node-1",
+                Map.of("dataloader_num_workers", "0"),
+                1);
+        run(
+                c,
+                RUN_C,
+                w0,
+                "2.5.1",
+                List.of(34.0, 34.2, 33.8),
+                "agent-h200-a",
+                "gpu-node-1",
+                Map.of("dataloader_num_workers", "0"),
+                2);
+        run(
+                c,
+                UUID.fromString("0193a0c0-0000-7000-8000-00000000000d"),
+                w2,
+                "2.5.1",
+                List.of(52.0, 52.5, 51.5),
+                "agent-h200-a",
+                "gpu-node-1",
+                Map.of("dataloader_num_workers", "2"),
+                3);
         List<Double> means = List.of(30.133333333333333, 31.0, 34.0);
         Statistics s = Statistics.of(means);
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 3, 9, ?, ?, ?, 34.0, ?, ?)",
-                w0.id(), PublishedSeeds.METRIC, H200, MEASURED_BENCHMARK, s.mean(), s.ci95Low(), s.ci95High(), s.cv(), Timestamp.from(T0));
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 1, 3, 52.0, 52.0, 52.0, 52.0, 0, ?)",
-                w2.id(), PublishedSeeds.METRIC, H200, MEASURED_BENCHMARK, Timestamp.from(T0));
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 3, 9, ?, ?, ?, 34.0, ?, ?)",
+                w0.id(),
+                PublishedSeeds.METRIC,
+                H200,
+                MEASURED_BENCHMARK,
+                s.mean(),
+                s.ci95Low(),
+                s.ci95High(),
+                s.cv(),
+                Timestamp.from(T0));
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', 1, 3, 52.0, 52.0, 52.0, 52.0, 0, ?)",
+                w2.id(),
+                PublishedSeeds.METRIC,
+                H200,
+                MEASURED_BENCHMARK,
+                Timestamp.from(T0));
     }
 
     /** The key of a local reference run on the CPU; {@code note}, when not null, is one more extra parameter. */
@@ -137,7 +232,8 @@ public final class SeedData {
         if (note != null) {
             extra.put("note", note);
         }
-        return new ComparisonKey(LOCAL_BENCHMARK, "1", "training", "podium-tiny-vl-tiny", "fp32", 8, 1, 64, new TreeMap<>(extra));
+        return new ComparisonKey(
+                LOCAL_BENCHMARK, "1", "training", "podium-tiny-vl-tiny", "fp32", 8, 1, 64, new TreeMap<>(extra));
     }
 
     /**
@@ -145,12 +241,16 @@ public final class SeedData {
      * (168.0, 163.8, 136.5) and train_loss, which sorts first; and a second setting whose extra parameter is hostile.
      */
     private static void local(Connection c) throws SQLException {
-        String[][] sweep = {{"0", "168.0", "160.0", "176.0"}, {"1", "163.8", "150.0", "177.6"}, {"2", "136.5", "130.0", "143.0"}};
+        String[][] sweep = {
+            {"0", "168.0", "160.0", "176.0"}, {"1", "163.8", "150.0", "177.6"}, {"2", "136.5", "130.0", "143.0"}
+        };
         int i = 0;
         for (String[] p : sweep) {
             ComparisonKey k = localKey(p[0], null);
             key(c, k);
-            UUID run = i == 0 ? RUN_LOCAL : new UUID(RUN_LOCAL.getMostSignificantBits(), RUN_LOCAL.getLeastSignificantBits() + i);
+            UUID run = i == 0
+                    ? RUN_LOCAL
+                    : new UUID(RUN_LOCAL.getMostSignificantBits(), RUN_LOCAL.getLeastSignificantBits() + i);
             localRun(c, run, k, true, i++);
             double mean = Double.parseDouble(p[1]);
             double low = Double.parseDouble(p[2]);
@@ -176,29 +276,88 @@ public final class SeedData {
         }
     }
 
-    private static void localRun(Connection c, UUID run, ComparisonKey k, boolean valid, int order) throws SQLException {
-        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, started_at, valid, "
-                + "started_position, last_position) VALUES (?, ?, 'agent-local', 'completed', ?, ?, ?, 1, ?, ?, 1, 3)",
-                run, "run/" + run, LOCAL_BENCHMARK, k.id(), LOCAL_DEVICE, Timestamp.from(T0.plusSeconds(36000 - order)), valid);
+    private static void localRun(Connection c, UUID run, ComparisonKey k, boolean valid, int order)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, started_at, valid, "
+                        + "started_position, last_position) VALUES (?, ?, 'agent-local', 'completed', ?, ?, ?, 1, ?, ?, 1, 3)",
+                run,
+                "run/" + run,
+                LOCAL_BENCHMARK,
+                k.id(),
+                LOCAL_DEVICE,
+                Timestamp.from(T0.plusSeconds(36000 - order)),
+                valid);
     }
 
-    private static void localResult(Connection c, UUID run, ComparisonKey k, String metric, String unit, String direction, double mean,
-            double low, double high) throws SQLException {
-        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, "
-                + "stdev, min, max, ci95_low, ci95_high, cv) VALUES (?, ?, ?, ?, 'SYSTEM', true, ?, ?, 3, ?, ?, 1, ?, ?, ?, ?, 0.02)",
-                run, metric, unit, direction, k.id(), LOCAL_DEVICE, mean, mean, low, high, low, high);
+    private static void localResult(
+            Connection c,
+            UUID run,
+            ComparisonKey k,
+            String metric,
+            String unit,
+            String direction,
+            double mean,
+            double low,
+            double high)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, "
+                        + "stdev, min, max, ci95_low, ci95_high, cv) VALUES (?, ?, ?, ?, 'SYSTEM', true, ?, ?, 3, ?, ?, 1, ?, ?, ?, ?, 0.02)",
+                run,
+                metric,
+                unit,
+                direction,
+                k.id(),
+                LOCAL_DEVICE,
+                mean,
+                mean,
+                low,
+                high,
+                low,
+                high);
     }
 
-    private static void localRow(Connection c, ComparisonKey k, String metric, String unit, String direction, double mean, double low,
-            double high) throws SQLException {
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, ?, 1, 3, ?, ?, ?, ?, 0.02, ?)",
-                k.id(), metric, LOCAL_DEVICE, LOCAL_BENCHMARK, unit, direction, mean, low, high, mean, Timestamp.from(T0));
+    private static void localRow(
+            Connection c,
+            ComparisonKey k,
+            String metric,
+            String unit,
+            String direction,
+            double mean,
+            double low,
+            double high)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, ?, 1, 3, ?, ?, ?, ?, 0.02, ?)",
+                k.id(),
+                metric,
+                LOCAL_DEVICE,
+                LOCAL_BENCHMARK,
+                unit,
+                direction,
+                mean,
+                low,
+                high,
+                mean,
+                Timestamp.from(T0));
     }
 
     /** A run whose agent put HTML and script into every string it controls. */
     private static void hostile(Connection c) throws SQLException {
-        ComparisonKey k = new ComparisonKey(HOSTILE_BENCHMARK, XSS_SCRIPT, XSS_IMG, XSS_SCRIPT, "fp32", 1, 1, null,
+        ComparisonKey k = new ComparisonKey(
+                HOSTILE_BENCHMARK,
+                XSS_SCRIPT,
+                XSS_IMG,
+                XSS_SCRIPT,
+                "fp32",
+                1,
+                1,
+                null,
                 new TreeMap<>(Map.of("dataloader_num_workers", "0", "note", XSS_IMG)));
         key(c, k);
         Map<String, String> params = new LinkedHashMap<>();
@@ -207,48 +366,151 @@ public final class SeedData {
         params.put("link", "javascript:alert(1)");
         params.put("caption", UNICODE);
         run(c, RUN_HOSTILE, k, XSS_IMG, List.of(10.0, 11.0, 12.0), HOSTILE_AGENT, XSS_IMG, params, 4);
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, 'HIGHER_IS_BETTER', 1, 3, 11.0, 8.5, 13.5, 12.0, 0.09, ?)",
-                k.id(), PublishedSeeds.METRIC, H200, HOSTILE_BENCHMARK, XSS_SCRIPT, Timestamp.from(T0));
-        // A step in the hostile run's history, older than every other step, with the agent's strings and a control character.
-        update(c, "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
-                + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, ?, 12, 10, 9, 3, ?, ?, ?)",
-                k.id(), PublishedSeeds.METRIC, XSS_IMG, RUN_HOSTILE, HOSTILE_BENCHMARK, XSS_SCRIPT, Timestamp.from(T0.minusSeconds(60L * 86400)),
-                XSS_SCRIPT, XSS_IMG + "\u0007" + UNICODE);
-        update(c, "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, 6)", k.id(),
-                PublishedSeeds.METRIC, XSS_IMG, HOSTILE_BENCHMARK);
-        update(c, "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
-                HOSTILE_AGENT, XSS_IMG, XSS_SCRIPT, XSS_IMG, Timestamp.from(T0));
-        update(c, "INSERT INTO agent_status (agent_id, pool, state, current_job_id, current_run_id, device_id, hostname, last_heartbeat_at) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, now() - interval '1 hour')", HOSTILE_AGENT, XSS_IMG, XSS_SCRIPT,
-                UUID.fromString("0193a0c0-0000-7000-8000-0000000000aa"), RUN_HOSTILE, H200, XSS_IMG);
-        update(c, "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
-                "agent-h200-a", "h200-pool", "0.1.0", "gpu-node-1", Timestamp.from(T0));
-        update(c, "INSERT INTO agent_status (agent_id, pool, state, device_id, hostname, last_heartbeat_at) VALUES (?, ?, 'idle', ?, ?, now())",
-                "agent-h200-a", "h200-pool", H200, "gpu-node-1");
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, ?, 'HIGHER_IS_BETTER', 1, 3, 11.0, 8.5, 13.5, 12.0, 0.09, ?)",
+                k.id(),
+                PublishedSeeds.METRIC,
+                H200,
+                HOSTILE_BENCHMARK,
+                XSS_SCRIPT,
+                Timestamp.from(T0));
+        // A step in the hostile run's history, older than every other step, with the agent's strings and a control
+        // character.
+        update(
+                c,
+                "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
+                        + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, ?, 12, 10, 9, 3, ?, ?, ?)",
+                k.id(),
+                PublishedSeeds.METRIC,
+                XSS_IMG,
+                RUN_HOSTILE,
+                HOSTILE_BENCHMARK,
+                XSS_SCRIPT,
+                Timestamp.from(T0.minusSeconds(60L * 86400)),
+                XSS_SCRIPT,
+                XSS_IMG + "\u0007" + UNICODE);
+        update(
+                c,
+                "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, 6)",
+                k.id(),
+                PublishedSeeds.METRIC,
+                XSS_IMG,
+                HOSTILE_BENCHMARK);
+        update(
+                c,
+                "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
+                HOSTILE_AGENT,
+                XSS_IMG,
+                XSS_SCRIPT,
+                XSS_IMG,
+                Timestamp.from(T0));
+        update(
+                c,
+                "INSERT INTO agent_status (agent_id, pool, state, current_job_id, current_run_id, device_id, hostname, last_heartbeat_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, now() - interval '1 hour')",
+                HOSTILE_AGENT,
+                XSS_IMG,
+                XSS_SCRIPT,
+                UUID.fromString("0193a0c0-0000-7000-8000-0000000000aa"),
+                RUN_HOSTILE,
+                H200,
+                XSS_IMG);
+        update(
+                c,
+                "INSERT INTO proj_agent (agent_id, pool, agent_version, hostname, registered_at, last_position) VALUES (?, ?, ?, ?, ?, 1)",
+                "agent-h200-a",
+                "h200-pool",
+                "0.1.0",
+                "gpu-node-1",
+                Timestamp.from(T0));
+        update(
+                c,
+                "INSERT INTO agent_status (agent_id, pool, state, device_id, hostname, last_heartbeat_at) VALUES (?, ?, 'idle', ?, ?, now())",
+                "agent-h200-a",
+                "h200-pool",
+                H200,
+                "gpu-node-1");
     }
 
-    private static void run(Connection c, UUID runId, ComparisonKey key, String frameworkVersion, List<Double> values, String agent,
-            String hostname, Map<String, String> params, int order) throws SQLException {
+    private static void run(
+            Connection c,
+            UUID runId,
+            ComparisonKey key,
+            String frameworkVersion,
+            List<Double> values,
+            String agent,
+            String hostname,
+            Map<String, String> params,
+            int order)
+            throws SQLException {
         Instant started = T0.plusSeconds(3600L * order);
-        Host host = new Host(hostname, "machine-" + order, "Intel(R) Xeon(R) Platinum 8480+", 2, 112, 224, 2L << 40, "Ubuntu 22.04", "5.15.0", 1);
-        Accelerator acc = new Accelerator("NVIDIA", "NVIDIA H200", H200, 141L << 30, 1, 1, "NVLink", "550.54", null, "CUDA 12.4");
-        Software sw = new Software("pytorch", frameworkVersion, "3.11", Map.of("transformers", "4.44.0"), "sha256:abc", "deadbeef");
-        Workload w = new Workload(key.benchmark(), key.benchmarkVersion(), key.scenario(), key.model(), "jnlpba", params,
+        Host host = new Host(
+                hostname,
+                "machine-" + order,
+                "Intel(R) Xeon(R) Platinum 8480+",
+                2,
+                112,
+                224,
+                2L << 40,
+                "Ubuntu 22.04",
+                "5.15.0",
+                1);
+        Accelerator acc =
+                new Accelerator("NVIDIA", "NVIDIA H200", H200, 141L << 30, 1, 1, "NVLink", "550.54", null, "CUDA 12.4");
+        Software sw = new Software(
+                "pytorch", frameworkVersion, "3.11", Map.of("transformers", "4.44.0"), "sha256:abc", "deadbeef");
+        Workload w = new Workload(
+                key.benchmark(),
+                key.benchmarkVersion(),
+                key.scenario(),
+                key.model(),
+                "jnlpba",
+                params,
                 "python train.py --token=[REDACTED]");
-        List<ValidityCheck> validity = List.of(new ValidityCheck("min_repetitions", true, "3 of 3"),
+        List<ValidityCheck> validity = List.of(
+                new ValidityCheck("min_repetitions", true, "3 of 3"),
                 new ValidityCheck("cv_below_5_percent", true, agent.equals(HOSTILE_AGENT) ? XSS_IMG : "ok"));
         String stream = "run/" + runId;
-        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, host_key, workload, "
-                + "software, accelerators, host, started_at, finished_at, duration_seconds, validity, valid, started_position, last_position) "
-                + "VALUES (?, ?, ?, 'completed', ?, ?, ?, 1, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, 600, ?::jsonb, true, 1, 3)",
-                runId, stream, agent, key.benchmark(), key.id(), H200, host.machineId(), json(w), json(sw), json(List.of(acc)), json(host),
-                Timestamp.from(started), Timestamp.from(started.plusSeconds(600)), json(validity));
+        update(
+                c,
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, host_key, workload, "
+                        + "software, accelerators, host, started_at, finished_at, duration_seconds, validity, valid, started_position, last_position) "
+                        + "VALUES (?, ?, ?, 'completed', ?, ?, ?, 1, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, 600, ?::jsonb, true, 1, 3)",
+                runId,
+                stream,
+                agent,
+                key.benchmark(),
+                key.id(),
+                H200,
+                host.machineId(),
+                json(w),
+                json(sw),
+                json(List.of(acc)),
+                json(host),
+                Timestamp.from(started),
+                Timestamp.from(started.plusSeconds(600)),
+                json(validity));
         Statistics s = Statistics.of(values);
-        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
-                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                runId, PublishedSeeds.METRIC, key.id(), H200, s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(), s.ci95High(),
-                s.cv(), c.createArrayOf("float8", values.toArray()));
+        update(
+                c,
+                "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                        + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                runId,
+                PublishedSeeds.METRIC,
+                key.id(),
+                H200,
+                s.n(),
+                s.mean(),
+                s.median(),
+                s.stdev(),
+                s.min(),
+                s.max(),
+                s.ci95Low(),
+                s.ci95High(),
+                s.cv(),
+                c.createArrayOf("float8", values.toArray()));
         List<Sample> steps = new ArrayList<>();
         List<Sample> cpu = new ArrayList<>();
         List<Sample> gpu = new ArrayList<>();
@@ -265,20 +527,40 @@ public final class SeedData {
             Map<String, Object> payload = new LinkedHashMap<>();
             payload.put("run_id", runId.toString());
             payload.put("note", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "ok");
-            update(c, "INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload, payload_hash) "
-                    + "VALUES (?, ?, ?, ?, 1, ?, ?, ?::jsonb, 'h')", UUID.randomUUID(), stream, (long) (i + 1), types[i], agent,
-                    Timestamp.from(started.plusSeconds(i * 300L)), json(payload));
+            update(
+                    c,
+                    "INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload, payload_hash) "
+                            + "VALUES (?, ?, ?, ?, 1, ?, ?, ?::jsonb, 'h')",
+                    UUID.randomUUID(),
+                    stream,
+                    (long) (i + 1),
+                    types[i],
+                    agent,
+                    Timestamp.from(started.plusSeconds(i * 300L)),
+                    json(payload));
         }
     }
 
-    private static void series(Connection c, UUID runId, String kind, String unit, List<Sample> samples, long position) throws SQLException {
-        update(c, "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, ?, ?, ?, ?::jsonb)", runId, kind, position,
-                unit, json(samples));
+    private static void series(Connection c, UUID runId, String kind, String unit, List<Sample> samples, long position)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, ?, ?, ?, ?::jsonb)",
+                runId,
+                kind,
+                position,
+                unit,
+                json(samples));
     }
 
     private static void key(Connection c, ComparisonKey k) throws SQLException {
-        update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
-                k.id(), k.benchmark(), k.canonical(), json(k.dimensions()));
+        update(
+                c,
+                "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
+                k.id(),
+                k.benchmark(),
+                k.canonical(),
+                json(k.dimensions()));
     }
 
     /**

@@ -37,20 +37,23 @@ public final class StatsSeeds {
     public static final String H200 = SeedData.H200;
     public static final int STEP_AT = 20;
     /** The method ingest's step detector describes itself with. */
-    public static final String METHOD = "penalised least-squares segmentation (optimal partitioning), penalty max(4.0·ln n, 30) "
-            + "in units of σ², σ from the MAD of first differences, segments of at least 3 points";
+    public static final String METHOD =
+            "penalised least-squares segmentation (optimal partitioning), penalty max(4.0·ln n, 30) "
+                    + "in units of σ², σ from the MAD of first differences, segments of at least 3 points";
+
     public static final double[][] A100_RUNS = {{50.1, 49.8, 50.3}, {50.6, 50.2, 49.9}, {49.7, 50.0, 50.4}};
     public static final UUID FAILING_RUN = UUID.fromString("0193a0c0-0000-7000-8000-0000000005ff");
     /** The A100 runs' power samples. */
     private static final double A100_WATTS = 400;
+
     private static final Instant START = SeedData.T0.minusSeconds(40L * 86400);
     private static final ObjectMapper JSON = EventCodec.newMapper();
 
-    private StatsSeeds() {
-    }
+    private StatsSeeds() {}
 
     public static ComparisonKey key(int accelerators) {
-        return new ComparisonKey(BENCHMARK, "1", "training", "sim-model", "bf16", 32, accelerators, null, new TreeMap<>());
+        return new ComparisonKey(
+                BENCHMARK, "1", "training", "sim-model", "bf16", 32, accelerators, null, new TreeMap<>());
     }
 
     /** The H200 history's run means: a deterministic wobble of ±0.4 around 100, then 90 from run {@link #STEP_AT}. */
@@ -63,18 +66,34 @@ public final class StatsSeeds {
     }
 
     static void load(Connection c) throws SQLException {
-        update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1) ON CONFLICT DO NOTHING", BENCHMARK);
+        update(
+                c,
+                "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1) ON CONFLICT DO NOTHING",
+                BENCHMARK);
         ComparisonKey one = key(1);
         ComparisonKey eight = key(8);
         for (ComparisonKey k : List.of(one, eight)) {
-            update(c, "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
-                    k.id(), k.benchmark(), k.canonical(), json(k.dimensions()));
+            update(
+                    c,
+                    "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING",
+                    k.id(),
+                    k.benchmark(),
+                    k.canonical(),
+                    json(k.dimensions()));
         }
         List<Double> h200Means = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             double m = historyMean(i);
             h200Means.add(m);
-            run(c, historyRun(i), one, H200, i < STEP_AT ? "2.4.0" : "2.5.1", new double[] {m - 0.5, m, m + 0.5}, true, i * 86400L);
+            run(
+                    c,
+                    historyRun(i),
+                    one,
+                    H200,
+                    i < STEP_AT ? "2.4.0" : "2.5.1",
+                    new double[] {m - 0.5, m, m + 0.5},
+                    true,
+                    i * 86400L);
         }
         List<Double> a100Means = new ArrayList<>();
         for (int i = 0; i < A100_RUNS.length; i++) {
@@ -85,22 +104,45 @@ public final class StatsSeeds {
             for (int t = 0; t < 20; t++) {
                 power.add(new Sample(t * 5, A100_WATTS, 0, 0));
             }
-            update(c, "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, 'POWER', 5, 'W', ?::jsonb)", id,
+            update(
+                    c,
+                    "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, 'POWER', 5, 'W', ?::jsonb)",
+                    id,
                     json(power));
         }
         run(c, FAILING_RUN, one, A100, "2.5.1", new double[] {19.0, 20.0, 21.0}, false, 35 * 86400L);
         history(c, one, H200, h200Means.size());
         history(c, one, A100, A100_RUNS.length);
-        double before = h200Means.subList(0, STEP_AT).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double after = h200Means.subList(STEP_AT, h200Means.size()).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double before = h200Means.subList(0, STEP_AT).stream()
+                .mapToDouble(Double::doubleValue)
+                .average()
+                .orElseThrow();
+        double after = h200Means.subList(STEP_AT, h200Means.size()).stream()
+                .mapToDouble(Double::doubleValue)
+                .average()
+                .orElseThrow();
         // The step ingest's detector finds in this history: the noise σ of these means is about 0.46.
-        update(c, "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
-                + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, 'samples/s', ?, ?, "
-                + "?, ?, ?, '2.4.0', '2.5.1')", one.id(), METRIC, H200, historyRun(STEP_AT), BENCHMARK, before, after,
-                Math.abs(after - before) / 0.463, STEP_AT, Timestamp.from(START.plusSeconds(STEP_AT * 86400L)));
-        update(c, "INSERT INTO history_state (id, position, updated_at, method, histories, points) VALUES (1, 3, now(), ?, "
-                + "(SELECT count(*) FROM proj_history), (SELECT sum(points) FROM proj_history)) ON CONFLICT (id) DO UPDATE SET "
-                + "histories = excluded.histories, points = excluded.points", METHOD);
+        update(
+                c,
+                "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
+                        + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, 'samples/s', ?, ?, "
+                        + "?, ?, ?, '2.4.0', '2.5.1')",
+                one.id(),
+                METRIC,
+                H200,
+                historyRun(STEP_AT),
+                BENCHMARK,
+                before,
+                after,
+                Math.abs(after - before) / 0.463,
+                STEP_AT,
+                Timestamp.from(START.plusSeconds(STEP_AT * 86400L)));
+        update(
+                c,
+                "INSERT INTO history_state (id, position, updated_at, method, histories, points) VALUES (1, 3, now(), ?, "
+                        + "(SELECT count(*) FROM proj_history), (SELECT sum(points) FROM proj_history)) ON CONFLICT (id) DO UPDATE SET "
+                        + "histories = excluded.histories, points = excluded.points",
+                METHOD);
         row(c, one, H200, h200Means);
         row(c, one, A100, a100Means);
         row(c, eight, H200, List.of(640.0));
@@ -108,43 +150,103 @@ public final class StatsSeeds {
     }
 
     /** The energy row ingest's EnergyProjection keeps for valid runs at {@code watts}: joules per sample and watts, summed. */
-    private static void energy(Connection c, ComparisonKey k, String device, List<Double> means, double watts) throws SQLException {
+    private static void energy(Connection c, ComparisonKey k, String device, List<Double> means, double watts)
+            throws SQLException {
         BigDecimal joules = BigDecimal.ZERO;
         for (double m : means) {
             joules = joules.add(new BigDecimal(Double.toString(watts / m)));
         }
-        update(c, "INSERT INTO proj_energy_cell (key_id, metric, device_id, runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, "
-                + "failing_watts_sum) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0)", k.id(), METRIC, device, means.size(), joules,
+        update(
+                c,
+                "INSERT INTO proj_energy_cell (key_id, metric, device_id, runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, "
+                        + "failing_watts_sum) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0)",
+                k.id(),
+                METRIC,
+                device,
+                means.size(),
+                joules,
                 BigDecimal.valueOf(watts * means.size()));
     }
 
     private static void history(Connection c, ComparisonKey k, String device, int points) throws SQLException {
-        update(c, "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, ?)", k.id(), METRIC, device,
-                BENCHMARK, points);
+        update(
+                c,
+                "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, ?)",
+                k.id(),
+                METRIC,
+                device,
+                BENCHMARK,
+                points);
     }
 
     private static void row(Connection c, ComparisonKey k, String device, List<Double> means) throws SQLException {
         Statistics s = Statistics.of(means);
-        update(c, "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
-                + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', ?, ?, ?, ?, ?, ?, ?, ?)",
-                k.id(), METRIC, device, BENCHMARK, means.size(), means.size() * 3, s.mean(), s.ci95Low(), s.ci95High(), s.max(), s.cv(),
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', 'HIGHER_IS_BETTER', ?, ?, ?, ?, ?, ?, ?, ?)",
+                k.id(),
+                METRIC,
+                device,
+                BENCHMARK,
+                means.size(),
+                means.size() * 3,
+                s.mean(),
+                s.ci95Low(),
+                s.ci95High(),
+                s.max(),
+                s.cv(),
                 Timestamp.from(START));
     }
 
-    private static void run(Connection c, UUID runId, ComparisonKey key, String device, String framework, double[] values, boolean valid,
-            long offsetSeconds) throws SQLException {
+    private static void run(
+            Connection c,
+            UUID runId,
+            ComparisonKey key,
+            String device,
+            String framework,
+            double[] values,
+            boolean valid,
+            long offsetSeconds)
+            throws SQLException {
         Instant started = START.plusSeconds(offsetSeconds);
-        update(c, "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
-                + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-sim', 'completed', ?, ?, ?, ?, "
-                + "?::jsonb, ?, ?, 600, ?::jsonb, ?, 1, 3)", runId, "run/" + runId, BENCHMARK, key.id(), device, key.totalAccelerators(),
-                json(Map.of("framework", "pytorch", "framework_version", framework)), Timestamp.from(started),
-                Timestamp.from(started.plusSeconds(600)), json(List.of(Map.of("name", "cv_below_10pct", "passed", valid,
-                        "detail", valid ? "cv 0.5%" : "cv 12.0%"))), valid);
+        update(
+                c,
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
+                        + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-sim', 'completed', ?, ?, ?, ?, "
+                        + "?::jsonb, ?, ?, 600, ?::jsonb, ?, 1, 3)",
+                runId,
+                "run/" + runId,
+                BENCHMARK,
+                key.id(),
+                device,
+                key.totalAccelerators(),
+                json(Map.of("framework", "pytorch", "framework_version", framework)),
+                Timestamp.from(started),
+                Timestamp.from(started.plusSeconds(600)),
+                json(List.of(
+                        Map.of("name", "cv_below_10pct", "passed", valid, "detail", valid ? "cv 0.5%" : "cv 12.0%"))),
+                valid);
         Statistics s = Statistics.of(toList(values));
-        update(c, "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
-                + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, ?, ?, ?, ?, "
-                + "?, ?, ?, ?, ?, ?)", runId, METRIC, key.id(), device, s.n(), s.mean(), s.median(), s.stdev(), s.min(), s.max(), s.ci95Low(),
-                s.ci95High(), s.cv(), c.createArrayOf("float8", toList(values).toArray()));
+        update(
+                c,
+                "INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean, median, stdev, "
+                        + "min, max, ci95_low, ci95_high, cv, raw_values) VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, ?, ?, ?, ?, "
+                        + "?, ?, ?, ?, ?, ?)",
+                runId,
+                METRIC,
+                key.id(),
+                device,
+                s.n(),
+                s.mean(),
+                s.median(),
+                s.stdev(),
+                s.min(),
+                s.max(),
+                s.ci95Low(),
+                s.ci95High(),
+                s.cv(),
+                c.createArrayOf("float8", toList(values).toArray()));
     }
 
     private static List<Double> toList(double[] v) {

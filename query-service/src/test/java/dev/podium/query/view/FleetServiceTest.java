@@ -15,7 +15,8 @@ class FleetServiceTest {
     void aJobsPointNamesOnlyTheCampaignsMatrixParametersInNameOrder() {
         Map<String, String> parameters = Map.of("size", "tiny", "workers", "2", "batch_size", "8");
 
-        assertThat(FleetService.point(parameters, List.of("batch_size", "workers"))).isEqualTo("batch_size=8 · workers=2");
+        assertThat(FleetService.point(parameters, List.of("batch_size", "workers")))
+                .isEqualTo("batch_size=8 · workers=2");
         assertThat(FleetService.point(parameters, List.of())).isEqualTo("—");
     }
 
@@ -23,15 +24,21 @@ class FleetServiceTest {
     void stateCountsListEveryStateInTheOrderAJobPassesThroughThem() {
         List<JobRow> jobs = List.of(job("done"), job("done"), job("assigned"));
 
-        assertThat(FleetService.states(jobs)).containsExactly(Map.entry("requested", 0), Map.entry("assigned", 1), Map.entry("done", 2),
-                Map.entry("failed", 0), Map.entry("cancelled", 0));
+        assertThat(FleetService.states(jobs))
+                .containsExactly(
+                        Map.entry("requested", 0),
+                        Map.entry("assigned", 1),
+                        Map.entry("done", 2),
+                        Map.entry("failed", 0),
+                        Map.entry("cancelled", 0));
         assertThat(FleetFormats.counts(FleetService.states(jobs))).isEqualTo("1 assigned · 2 done");
         assertThat(FleetFormats.counts(FleetService.states(List.of()))).isEqualTo("no jobs");
     }
 
     @Test
     void onlyRequestedAndAssignedJobsAreActive() {
-        assertThat(List.of("requested", "assigned", "done", "failed", "cancelled").stream().filter(s -> FleetService.active(job(s))))
+        assertThat(List.of("requested", "assigned", "done", "failed", "cancelled").stream()
+                        .filter(s -> FleetService.active(job(s))))
                 .containsExactly("requested", "assigned");
     }
 
@@ -44,7 +51,21 @@ class FleetServiceTest {
     }
 
     private static JobRow job(String state) {
-        return new JobRow(UUID.randomUUID(), UUID.randomUUID(), 1, "gpu-a", state, 1, null, null, null, Map.of(), null, null, null, null,
+        return new JobRow(
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                1,
+                "gpu-a",
+                state,
+                1,
+                null,
+                null,
+                null,
+                Map.of(),
+                null,
+                null,
+                null,
+                null,
                 null);
     }
 }

@@ -14,9 +14,12 @@ class LeaderboardDirectionTest {
     @Test
     void aLowerIsBetterMetricRanksAscendingAndAHigherIsBetterOneDescending() {
         assertThat(Labels.lowerIsBetter(Direction.LOWER_IS_BETTER.name())).isTrue();
-        assertThat(LeaderboardView.defaultDir("mean", Direction.LOWER_IS_BETTER.name())).isEqualTo("asc");
-        assertThat(LeaderboardView.defaultDir("best", Direction.LOWER_IS_BETTER.name())).isEqualTo("asc");
+        assertThat(LeaderboardView.defaultDir("mean", Direction.LOWER_IS_BETTER.name()))
+                .isEqualTo("asc");
+        assertThat(LeaderboardView.defaultDir("best", Direction.LOWER_IS_BETTER.name()))
+                .isEqualTo("asc");
         assertThat(Labels.lowerIsBetter(Direction.HIGHER_IS_BETTER.name())).isFalse();
-        assertThat(LeaderboardView.defaultDir("mean", Direction.HIGHER_IS_BETTER.name())).isEqualTo("desc");
+        assertThat(LeaderboardView.defaultDir("mean", Direction.HIGHER_IS_BETTER.name()))
+                .isEqualTo("desc");
     }
 }

@@ -10,15 +10,40 @@ class LeaderboardQueryTest {
     @Test
     void aKeyLinkIsTheLinkOfTheSameQueryUnderThatKeyWithFailingRunsLeftOut() {
         List<LeaderboardQuery> queries = List.of(
-                new LeaderboardQuery("resnet50", "k1", "throughput", "training", "bf16", "32", "4", "2.4.0", "measured", "mean", "desc",
+                new LeaderboardQuery(
+                        "resnet50",
+                        "k1",
+                        "throughput",
+                        "training",
+                        "bf16",
+                        "32",
+                        "4",
+                        "2.4.0",
+                        "measured",
+                        "mean",
+                        "desc",
                         LeaderboardQuery.INCLUDE_FAILING),
                 new LeaderboardQuery("x&key=y#z", null, null, null, null, null, null, null, null, "device", "asc"),
-                new LeaderboardQuery("bert large", "k1", "time to train", null, null, null, null, null, null, null, null),
+                new LeaderboardQuery(
+                        "bert large", "k1", "time to train", null, null, null, null, null, null, null, null),
                 new LeaderboardQuery(null, null, null, null, null, null, null, null, null, null, null));
         for (LeaderboardQuery q : queries) {
             for (String key : List.of("0b8738e774270cde", "a b&c=d")) {
-                assertThat(q.keyLinks().apply(key)).isEqualTo(new LeaderboardQuery(q.benchmark(), key, q.metric(), q.scenario(),
-                        q.precision(), q.batch(), q.workers(), q.software(), q.source(), q.sort(), q.dir()).link().build());
+                assertThat(q.keyLinks().apply(key))
+                        .isEqualTo(new LeaderboardQuery(
+                                        q.benchmark(),
+                                        key,
+                                        q.metric(),
+                                        q.scenario(),
+                                        q.precision(),
+                                        q.batch(),
+                                        q.workers(),
+                                        q.software(),
+                                        q.source(),
+                                        q.sort(),
+                                        q.dir())
+                                .link()
+                                .build());
             }
         }
     }

@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Test;
 class RatiosTest {
 
     private static String decimal(double numerator, double denominator) {
-        return BigDecimal.valueOf(numerator).divide(BigDecimal.valueOf(denominator), MathContext.DECIMAL64)
-                .setScale(2, RoundingMode.HALF_UP).toPlainString();
+        return BigDecimal.valueOf(numerator)
+                .divide(BigDecimal.valueOf(denominator), MathContext.DECIMAL64)
+                .setScale(2, RoundingMode.HALF_UP)
+                .toPlainString();
     }
 
     @Test

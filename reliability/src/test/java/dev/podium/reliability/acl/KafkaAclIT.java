@@ -53,22 +53,23 @@ class KafkaAclIT {
     private static final Path ACLS = Path.of(System.getProperty("podium.acls", "../scripts/kafka/acls.conf"));
     private static final String AGENT_PASSWORD = "agent-password-for-this-test";
     private static final String INGEST_PASSWORD = "ingest-password-for-this-test";
-    private static final List<String> TOPICS = List.of("podium.events", "podium.heartbeats", "podium.jobs",
-            "podium.events.dlq");
+    private static final List<String> TOPICS =
+            List.of("podium.events", "podium.heartbeats", "podium.jobs", "podium.events.dlq");
     private static KafkaClusterTestKit cluster;
 
     @BeforeAll
     static void startBrokerWithAuthorizerAndApplyTheAcls() throws Exception {
         cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                .setCombined(true)
-                .setNumBrokerNodes(1)
-                .setNumControllerNodes(1)
-                .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
-                .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
-                .build())
+                        .setCombined(true)
+                        .setNumBrokerNodes(1)
+                        .setNumControllerNodes(1)
+                        .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
+                        .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
+                        .build())
                 // the test kit signs its own admin in with PLAIN; the services and agents use SCRAM, as in compose
                 .setConfigProp("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-512")
-                .setConfigProp("listener.name.external.scram-sha-512.sasl.jaas.config",
+                .setConfigProp(
+                        "listener.name.external.scram-sha-512.sasl.jaas.config",
                         "org.apache.kafka.common.security.scram.ScramLoginModule required;")
                 .setConfigProp("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
                 .setConfigProp("allow.everyone.if.no.acl.found", "false")
@@ -80,12 +81,22 @@ class KafkaAclIT {
         cluster.startup();
         cluster.waitForReadyBrokers();
         try (Admin admin = Admin.create(superUser())) {
-            admin.createTopics(TOPICS.stream().map(t -> new NewTopic(t, 1, (short) 1)).toList()).all().get();
+            admin.createTopics(TOPICS.stream()
+                            .map(t -> new NewTopic(t, 1, (short) 1))
+                            .toList())
+                    .all()
+                    .get();
             admin.alterUserScramCredentials(List.of(
-                    new UserScramCredentialUpsertion("agent", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192),
-                            AGENT_PASSWORD),
-                    new UserScramCredentialUpsertion("ingest", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512,
-                            8192), INGEST_PASSWORD))).all().get();
+                            new UserScramCredentialUpsertion(
+                                    "agent",
+                                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192),
+                                    AGENT_PASSWORD),
+                            new UserScramCredentialUpsertion(
+                                    "ingest",
+                                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192),
+                                    INGEST_PASSWORD)))
+                    .all()
+                    .get();
             admin.createAcls(aclsFromFile()).all().get();
         }
     }
@@ -100,8 +111,13 @@ class KafkaAclIT {
     @Test
     void theAgentWritesEventsAndHeartbeats() throws Exception {
         try (KafkaProducer<String, byte[]> p = producer(agent())) {
-            assertThat(p.send(new ProducerRecord<>("podium.events", "run/x", bytes("{}"))).get().offset()).isNotNegative();
-            assertThat(p.send(new ProducerRecord<>("podium.heartbeats", "agent-1", bytes("{}"))).get().offset())
+            assertThat(p.send(new ProducerRecord<>("podium.events", "run/x", bytes("{}")))
+                            .get()
+                            .offset())
+                    .isNotNegative();
+            assertThat(p.send(new ProducerRecord<>("podium.heartbeats", "agent-1", bytes("{}")))
+                            .get()
+                            .offset())
                     .isNotNegative();
         }
     }
@@ -121,8 +137,10 @@ class KafkaAclIT {
     void theAgentCannotWriteJobsOrTheDeadLetterTopic() {
         for (String topic : List.of("podium.jobs", "podium.events.dlq")) {
             try (KafkaProducer<String, byte[]> p = producer(agent())) {
-                assertThatThrownBy(() -> p.send(new ProducerRecord<>(topic, "k", bytes("{}"))).get())
-                        .as(topic).satisfies(e -> assertCausedBy(e, AuthorizationException.class));
+                assertThatThrownBy(() -> p.send(new ProducerRecord<>(topic, "k", bytes("{}")))
+                                .get())
+                        .as(topic)
+                        .satisfies(e -> assertCausedBy(e, AuthorizationException.class));
             }
         }
     }
@@ -134,7 +152,8 @@ class KafkaAclIT {
                 TopicPartition tp = new TopicPartition(topic, 0);
                 c.assign(List.of(tp));
                 c.seekToBeginning(List.of(tp));
-                assertThatThrownBy(() -> c.poll(Duration.ofSeconds(5))).as(topic)
+                assertThatThrownBy(() -> c.poll(Duration.ofSeconds(5)))
+                        .as(topic)
                         .isInstanceOf(AuthorizationException.class);
             }
         }
@@ -147,16 +166,22 @@ class KafkaAclIT {
             assertThatThrownBy(() -> c.poll(Duration.ofSeconds(5))).isInstanceOf(AuthorizationException.class);
         }
         try (Admin admin = Admin.create(agent())) {
-            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("podium.mine", 1, (short) 1))).all().get())
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("podium.mine", 1, (short) 1)))
+                            .all()
+                            .get())
                     .satisfies(e -> assertCausedBy(e, AuthorizationException.class));
-            assertThatThrownBy(() -> admin.deleteTopics(List.of("podium.events")).all().get())
+            assertThatThrownBy(() ->
+                            admin.deleteTopics(List.of("podium.events")).all().get())
                     .satisfies(e -> assertCausedBy(e, AuthorizationException.class));
-            assertThatThrownBy(() -> admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC,
-                    "podium.events.dlq", PatternType.LITERAL), new AccessControlEntry("User:agent", "*",
-                    AclOperation.READ, AclPermissionType.ALLOW)))).all().get())
+            assertThatThrownBy(() -> admin.createAcls(List.of(new AclBinding(
+                                    new ResourcePattern(ResourceType.TOPIC, "podium.events.dlq", PatternType.LITERAL),
+                                    new AccessControlEntry(
+                                            "User:agent", "*", AclOperation.READ, AclPermissionType.ALLOW))))
+                            .all()
+                            .get())
                     .satisfies(e -> assertCausedBy(e, AuthorizationException.class));
-            assertThat(admin.listTopics().names().get()).containsExactlyInAnyOrder("podium.events",
-                    "podium.heartbeats", "podium.jobs");
+            assertThat(admin.listTopics().names().get())
+                    .containsExactlyInAnyOrder("podium.events", "podium.heartbeats", "podium.jobs");
         }
     }
 
@@ -181,7 +206,8 @@ class KafkaAclIT {
     void aWrongPasswordOrAnUnknownUserIsRefused() {
         for (Properties login : List.of(scram("agent", "not-the-password"), scram("mallory", AGENT_PASSWORD))) {
             try (KafkaProducer<String, byte[]> p = producer(login)) {
-                assertThatThrownBy(() -> p.send(new ProducerRecord<>("podium.events", "k", bytes("{}"))).get())
+                assertThatThrownBy(() -> p.send(new ProducerRecord<>("podium.events", "k", bytes("{}")))
+                                .get())
                         .satisfies(e -> assertCausedBy(e, SaslAuthenticationException.class));
             }
         }
@@ -198,11 +224,15 @@ class KafkaAclIT {
             String[] f = l.split("\\s+");
             ResourceType type = ResourceType.fromString(f[2]);
             String name = type == ResourceType.CLUSTER ? "kafka-cluster" : f[4];
-            out.add(new AclBinding(new ResourcePattern(type, name, PatternType.fromString(f[3])),
+            out.add(new AclBinding(
+                    new ResourcePattern(type, name, PatternType.fromString(f[3])),
                     new AccessControlEntry(f[0], "*", AclOperation.fromString(f[1]), AclPermissionType.ALLOW)));
         }
-        assertThat(out).as("ACLs in " + ACLS).isNotEmpty().noneMatch(b -> b.pattern().resourceType()
-                == ResourceType.UNKNOWN || b.entry().operation() == AclOperation.UNKNOWN);
+        assertThat(out)
+                .as("ACLs in " + ACLS)
+                .isNotEmpty()
+                .noneMatch(b -> b.pattern().resourceType() == ResourceType.UNKNOWN
+                        || b.entry().operation() == AclOperation.UNKNOWN);
         return out;
     }
 
@@ -219,8 +249,10 @@ class KafkaAclIT {
     private static Properties superUser() {
         Properties p = base();
         p.put("sasl.mechanism", "PLAIN");
-        p.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                + " username=\"plain-admin\" password=\"plain-admin-secret\";");
+        p.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                        + " username=\"plain-admin\" password=\"plain-admin-secret\";");
         return p;
     }
 
@@ -228,8 +260,8 @@ class KafkaAclIT {
     private static Properties agent() {
         Properties p = new Properties();
         p.put("bootstrap.servers", cluster.bootstrapServers());
-        dev.podium.agent.publish.KafkaLogin.apply(p, Map.of("PODIUM_KAFKA_USERNAME", "agent",
-                "PODIUM_KAFKA_PASSWORD", AGENT_PASSWORD));
+        dev.podium.agent.publish.KafkaLogin.apply(
+                p, Map.of("PODIUM_KAFKA_USERNAME", "agent", "PODIUM_KAFKA_PASSWORD", AGENT_PASSWORD));
         return p;
     }
 
@@ -240,8 +272,10 @@ class KafkaAclIT {
     private static Properties scram(String user, String password) {
         Properties p = base();
         p.put("sasl.mechanism", "SCRAM-SHA-512");
-        p.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                + user + "\" password=\"" + password + "\";");
+        p.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user + "\" password=\""
+                        + password + "\";");
         return p;
     }
 

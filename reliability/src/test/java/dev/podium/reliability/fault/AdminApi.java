@@ -12,7 +12,8 @@ import java.time.Duration;
 public final class AdminApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
     private final String token;
 
@@ -24,20 +25,23 @@ public final class AdminApi {
     /** Registers an agent and returns its key, whose secret is shown this once. */
     public Credentials issue(String agentId) {
         JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\"}", 201);
-        return new Credentials(agentId, body.get("key_id").asText(), body.get("secret").asText());
+        return new Credentials(
+                agentId, body.get("key_id").asText(), body.get("secret").asText());
     }
 
     /** Registers an agent in {@code pool} and returns its key file, as {@code podium-admin agent add} users write it. */
     public String keyFile(String agentId, String pool) {
         JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\",\"pool\":\"" + pool + "\"}", 201);
         return "agent.id=" + agentId + "\nkey.id=" + body.get("key_id").asText() + "\nkey.secret="
-                + body.get("secret").asText() + "\ncommand.public.key=" + body.get("command_public_key").asText()
+                + body.get("secret").asText() + "\ncommand.public.key="
+                + body.get("command_public_key").asText()
                 + "\npool=" + pool + "\n";
     }
 
     public Credentials rotate(String agentId) {
         JsonNode body = post("/admin/agents/" + agentId + "/keys/rotate", "", 201);
-        return new Credentials(agentId, body.get("key_id").asText(), body.get("secret").asText());
+        return new Credentials(
+                agentId, body.get("key_id").asText(), body.get("secret").asText());
     }
 
     public void revoke(String keyId) {
@@ -47,8 +51,10 @@ public final class AdminApi {
     /** The status a POST answers with the given bearer token, or with none when {@code token} is null. */
     public int statusWithToken(String token, String path, String json) {
         try {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type",
-                    "application/json").timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(json));
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(json));
             if (token != null) {
                 b.header("Authorization", "Bearer " + token);
             }
@@ -64,8 +70,13 @@ public final class AdminApi {
     /** The answer to a GET of the command side's API: its status and body. */
     public HttpResponse<String> get(String path) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Authorization", "Bearer " + token)
-                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + path))
+                            .header("Authorization", "Bearer " + token)
+                            .timeout(Duration.ofSeconds(30))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -77,9 +88,13 @@ public final class AdminApi {
     /** POSTs JSON and returns the answer's body, failing unless it has the {@code expected} status. */
     public JsonNode post(String path, String json, int expected) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                    .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl + path))
+                            .header("Authorization", "Bearer " + token)
+                            .header("Content-Type", "application/json")
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.ofString(json))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != expected) {
                 throw new IllegalStateException("POST " + path + " answered " + r.statusCode() + ": " + r.body());

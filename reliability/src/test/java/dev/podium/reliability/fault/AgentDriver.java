@@ -28,8 +28,7 @@ public final class AgentDriver {
     private static final int MAX_BACKLOG = 100;
     private static final long JOURNAL_BYTES = 256L * 1024;
 
-    private AgentDriver() {
-    }
+    private AgentDriver() {}
 
     public static void main(String[] args) throws Exception {
         Path home = Path.of(args[0]);
@@ -37,7 +36,8 @@ public final class AgentDriver {
         Credentials key = new Credentials(args[2], args[3], args[4]);
         String seed = args[5];
         int count = Integer.parseInt(args[6]);
-        // Bounded like an agent's journal, but small: every append adds up the sizes of all pending and sent entries, so
+        // Bounded like an agent's journal, but small: every append adds up the sizes of all pending and sent entries,
+        // so
         // a journal that keeps 50,000 sent entries makes each append stat 50,000 files. Pruned sent entries are no
         // longer known to a restarted driver, which then journals those events again: more redeliveries for ingest.
         Journal journal = new Journal(home.resolve("journal"), JOURNAL_BYTES);
@@ -53,9 +53,13 @@ public final class AgentDriver {
                     continue;
                 }
                 byte[] value = codec.encode(e);
-                journal.append(Credentials.EVENTS, e.streamId(), Map.of(
-                        EventSigner.KEY_ID_HEADER, key.keyId().getBytes(StandardCharsets.UTF_8),
-                        EventSigner.SIGNATURE_HEADER, EventSigner.sign(value, secret).getBytes(StandardCharsets.US_ASCII)),
+                journal.append(
+                        Credentials.EVENTS,
+                        e.streamId(),
+                        Map.of(
+                                EventSigner.KEY_ID_HEADER, key.keyId().getBytes(StandardCharsets.UTF_8),
+                                EventSigner.SIGNATURE_HEADER,
+                                        EventSigner.sign(value, secret).getBytes(StandardCharsets.US_ASCII)),
                         value);
                 publisher.nudge();
                 if (++total % 250 == 0) {

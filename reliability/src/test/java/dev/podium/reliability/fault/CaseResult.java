@@ -8,16 +8,43 @@ import java.util.List;
  * stored plus expected rejections without a row; {@code duplicated}: rows beyond one per event and stream position;
  * {@code dlq}: distinct source records found on the DLQ. {@code problems} lists every disagreement with the expectation.
  */
-public record CaseResult(String name, String fault, String keyId, long records, long expectedAccepted, long expectedRejected,
-        long accepted, long rejected, long lost, long duplicated, long dlq, double seconds, List<String> problems) {
+public record CaseResult(
+        String name,
+        String fault,
+        String keyId,
+        long records,
+        long expectedAccepted,
+        long expectedRejected,
+        long accepted,
+        long rejected,
+        long lost,
+        long duplicated,
+        long dlq,
+        double seconds,
+        List<String> problems) {
 
     public boolean exact() {
-        return problems.isEmpty() && lost == 0 && duplicated == 0 && accepted == expectedAccepted
+        return problems.isEmpty()
+                && lost == 0
+                && duplicated == 0
+                && accepted == expectedAccepted
                 && rejected == expectedRejected;
     }
 
     public CaseResult withRecords(long n) {
-        return new CaseResult(name, fault, keyId, n, expectedAccepted, expectedRejected, accepted, rejected, lost, duplicated,
-                dlq, seconds, problems);
+        return new CaseResult(
+                name,
+                fault,
+                keyId,
+                n,
+                expectedAccepted,
+                expectedRejected,
+                accepted,
+                rejected,
+                lost,
+                duplicated,
+                dlq,
+                seconds,
+                problems);
     }
 }

@@ -33,7 +33,7 @@ public record Credentials(String agentId, String keyId, String secret) {
         if (signature != null) {
             headers.add(EventSigner.SIGNATURE_HEADER, signature.getBytes(StandardCharsets.UTF_8));
         }
-        return new ProducerRecord<>(EVENTS, null, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value,
-                headers);
+        return new ProducerRecord<>(
+                EVENTS, null, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, headers);
     }
 }

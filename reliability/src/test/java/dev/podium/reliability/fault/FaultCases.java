@@ -32,6 +32,7 @@ public final class FaultCases {
     private static final Pattern JOURNALED = Pattern.compile("journaled (\\d+)");
     /** Partitions of podium.events (ingest creates it with 12). */
     private static final int PARTITIONS = 12;
+
     private static final int HALT_AFTER_BATCHES = 3;
     private static final String PARTITIONS_OWNED = "podium_ingest_consumer_partitions";
     private static final String DUPLICATES = "podium_ingest_events_total{outcome=\"duplicate\"}";
@@ -65,8 +66,14 @@ public final class FaultCases {
         Collections.shuffle(records, new Random(6));
         long t0 = System.nanoTime();
         p.produce(records);
-        return account("duplicates-reordered", "every event sent twice, all " + records.size()
-                + " records shuffled", key, ids(events), Map.of(), Set.of(), t0);
+        return account(
+                "duplicates-reordered",
+                "every event sent twice, all " + records.size() + " records shuffled",
+                key,
+                ids(events),
+                Map.of(),
+                Set.of(),
+                t0);
     }
 
     /** Half the events stored, then the other half with records that conflict with stored ones spread through it. */
@@ -78,32 +85,54 @@ public final class FaultCases {
         p.produce(events.subList(0, half).stream().map(key::signed).toList());
         awaitStoredAtLeast(key, half, null);
         Random random = new Random(7);
-        List<ProducerRecord<byte[], byte[]>> rest = new ArrayList<>(events.subList(half, n).stream().map(key::signed)
-                .toList());
+        List<ProducerRecord<byte[], byte[]>> rest = new ArrayList<>(
+                events.subList(half, n).stream().map(key::signed).toList());
         int conflicts = Math.max(2, n / 1000);
         Set<Integer> at = new HashSet<>();
         for (int i = 0; i < conflicts; i++) {
             Envelope stored = events.get(1 + random.nextInt(half - 1));
             Envelope conflicting = i % 2 == 0
                     // the same event id with other content
-                    ? new Envelope(stored.eventId(), stored.type(), 1, stored.streamId(), stored.seq() + 100_000,
-                            stored.agentId(), stored.occurredAt(), stored.payload())
+                    ? new Envelope(
+                            stored.eventId(),
+                            stored.type(),
+                            1,
+                            stored.streamId(),
+                            stored.seq() + 100_000,
+                            stored.agentId(),
+                            stored.occurredAt(),
+                            stored.payload())
                     // the same stream position under another event id
-                    : new Envelope(UUID.randomUUID(), stored.type(), 1, stored.streamId(), stored.seq(),
-                            stored.agentId(), stored.occurredAt().plusSeconds(1), stored.payload());
+                    : new Envelope(
+                            UUID.randomUUID(),
+                            stored.type(),
+                            1,
+                            stored.streamId(),
+                            stored.seq(),
+                            stored.agentId(),
+                            stored.occurredAt().plusSeconds(1),
+                            stored.payload());
             int index = random.nextInt(rest.size() + 1);
             rest.add(index, key.signed(conflicting));
         }
         List<RecordMetadata> sent = p.produce(rest);
-        Map<String, Long> seqById = events.stream().collect(Collectors.toMap(e -> e.eventId().toString(), Envelope::seq));
+        Map<String, Long> seqById =
+                events.stream().collect(Collectors.toMap(e -> e.eventId().toString(), Envelope::seq));
         Map<String, String> expectedRejects = new HashMap<>();
         for (int i = 0; i < rest.size(); i++) {
             if (isConflict(rest.get(i), seqById)) {
                 expectedRejects.put(where(sent.get(i)), "conflict: ");
             }
         }
-        return account("conflict", conflicts + " records conflicting with stored events (same id other content, or same"
-                + " stream position other id) inside later batches", key, ids(events), expectedRejects, Set.of(), t0);
+        return account(
+                "conflict",
+                conflicts + " records conflicting with stored events (same id other content, or same"
+                        + " stream position other id) inside later batches",
+                key,
+                ids(events),
+                expectedRejects,
+                Set.of(),
+                t0);
     }
 
     /** ingest-service SIGKILLed twice while it stores, and started again each time. */
@@ -118,8 +147,14 @@ public final class FaultCases {
             p.ingest.start();
         }
         awaitExit(agent);
-        return account("ingest-sigkill", "ingest-service SIGKILLed mid-batch at 25% and 60% stored, restarted", key,
-                ids(Workload.events(key.agentId(), "ingest-kill", n)), Map.of(), Set.of(), t0);
+        return account(
+                "ingest-sigkill",
+                "ingest-service SIGKILLed mid-batch at 25% and 60% stored, restarted",
+                key,
+                ids(Workload.events(key.agentId(), "ingest-kill", n)),
+                Map.of(),
+                Set.of(),
+                t0);
     }
 
     /**
@@ -138,9 +173,13 @@ public final class FaultCases {
         awaitPartitions(first, all -> all == PARTITIONS, "the first instance to own every partition alone");
         double duplicatesBefore = first.metric(DUPLICATES);
         long t0 = System.nanoTime();
-        second.start(List.of("-Dpodium.ingest.fault.halt-at=AFTER_DB_COMMIT",
+        second.start(List.of(
+                "-Dpodium.ingest.fault.halt-at=AFTER_DB_COMMIT",
                 "-Dpodium.ingest.fault.halt-after-batches=" + HALT_AFTER_BATCHES));
-        awaitPartitions(first, owned -> owned > 0 && owned < PARTITIONS, "a rebalance that gives the second instance partitions");
+        awaitPartitions(
+                first,
+                owned -> owned > 0 && owned < PARTITIONS,
+                "a rebalance that gives the second instance partitions");
         ChildProcess agent = p.startAgent("agent-two-ingest", home, key, "two-ingest", n);
         int status = second.awaitExit(Math.max(180, n / 40));
         if (status != 137) {
@@ -151,12 +190,22 @@ public final class FaultCases {
         }
         awaitPartitions(first, all -> all == PARTITIONS, "the first instance to take over every partition");
         second.start();
-        awaitPartitions(first, owned -> owned > 0 && owned < PARTITIONS, "a rebalance that gives the restarted instance partitions");
+        awaitPartitions(
+                first,
+                owned -> owned > 0 && owned < PARTITIONS,
+                "a rebalance that gives the restarted instance partitions");
         awaitExit(agent);
-        CaseResult r = account("two-ingest", "2 ingest-service instances in one group; one halted after the database"
-                + " commit of its " + HALT_AFTER_BATCHES + "rd batch (offsets not committed), started again; the other's partitions"
-                + " 12 → shared → 12 (takeover) → shared", key, ids(Workload.events(key.agentId(), "two-ingest", n)), Map.of(),
-                Set.of(), t0);
+        CaseResult r = account(
+                "two-ingest",
+                "2 ingest-service instances in one group; one halted after the database"
+                        + " commit of its " + HALT_AFTER_BATCHES
+                        + "rd batch (offsets not committed), started again; the other's partitions"
+                        + " 12 → shared → 12 (takeover) → shared",
+                key,
+                ids(Workload.events(key.agentId(), "two-ingest", n)),
+                Map.of(),
+                Set.of(),
+                t0);
         double replayed = first.metric(DUPLICATES) - duplicatesBefore;
         if (!(replayed > 0)) {
             problems.add("the first instance counted no duplicates: the halted batch was not read again");
@@ -164,16 +213,28 @@ public final class FaultCases {
         second.close();
         awaitPartitions(first, all -> all == PARTITIONS, "the first instance to own every partition again");
         problems.addAll(r.problems());
-        return new CaseResult(r.name(), r.fault(), r.keyId(), r.records(), r.expectedAccepted(), r.expectedRejected(),
-                r.accepted(), r.rejected(), r.lost(), r.duplicated(), r.dlq(), r.seconds(), problems);
+        return new CaseResult(
+                r.name(),
+                r.fault(),
+                r.keyId(),
+                r.records(),
+                r.expectedAccepted(),
+                r.expectedRejected(),
+                r.accepted(),
+                r.rejected(),
+                r.lost(),
+                r.duplicated(),
+                r.dlq(),
+                r.seconds(),
+                problems);
     }
 
     private void awaitPartitions(IngestProcess ingest, java.util.function.DoublePredicate owned, String what) {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (!owned.test(ingest.metric(PARTITIONS_OWNED))) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("waited in vain for " + what + " (owns "
-                        + ingest.metric(PARTITIONS_OWNED) + ")");
+                throw new IllegalStateException(
+                        "waited in vain for " + what + " (owns " + ingest.metric(PARTITIONS_OWNED) + ")");
             }
             Ports.sleep(100);
         }
@@ -181,7 +242,8 @@ public final class FaultCases {
 
     private static boolean logContains(Path log, String text) {
         try {
-            return Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
+            return Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1)
+                    .contains(text);
         } catch (java.io.IOException e) {
             return false;
         }
@@ -198,8 +260,14 @@ public final class FaultCases {
             agent.kill();
         }
         awaitExit(p.startAgent("agent-kill", home, key, "agent-kill", n));
-        return account("agent-sigkill", "agent SIGKILLed while publishing at 40% and 75% journaled, started again",
-                key, ids(Workload.events(key.agentId(), "agent-kill", n)), Map.of(), Set.of(), t0);
+        return account(
+                "agent-sigkill",
+                "agent SIGKILLed while publishing at 40% and 75% journaled, started again",
+                key,
+                ids(Workload.events(key.agentId(), "agent-kill", n)),
+                Map.of(),
+                Set.of(),
+                t0);
     }
 
     /** The private PostgreSQL stopped the way a crash does, twice, while ingest writes. */
@@ -213,8 +281,14 @@ public final class FaultCases {
             p.postgres.restart();
         }
         awaitExit(agent);
-        return account("postgres-restart", "PostgreSQL stopped (immediate) and started at 30% and 60% stored", key,
-                ids(Workload.events(key.agentId(), "pg-restart", n)), Map.of(), Set.of(), t0);
+        return account(
+                "postgres-restart",
+                "PostgreSQL stopped (immediate) and started at 30% and 60% stored",
+                key,
+                ids(Workload.events(key.agentId(), "pg-restart", n)),
+                Map.of(),
+                Set.of(),
+                t0);
     }
 
     /** The broker stopped (SIGTERM) and later killed (SIGKILL) while the agent publishes, restarted each time. */
@@ -232,9 +306,14 @@ public final class FaultCases {
         Ports.sleep(2000);
         p.kafka.start();
         awaitExit(agent);
-        return account("kafka-restart", "Kafka broker stopped (SIGTERM) at 30% and killed (SIGKILL) at 60% stored,"
-                + " restarted each time", key, ids(Workload.events(key.agentId(), "kafka-restart", n)), Map.of(),
-                Set.of(), t0);
+        return account(
+                "kafka-restart",
+                "Kafka broker stopped (SIGTERM) at 30% and killed (SIGKILL) at 60% stored," + " restarted each time",
+                key,
+                ids(Workload.events(key.agentId(), "kafka-restart", n)),
+                Map.of(),
+                Set.of(),
+                t0);
     }
 
     /**
@@ -253,32 +332,54 @@ public final class FaultCases {
         List<Envelope> events = Workload.events(first.agentId(), "rotate", n);
         int rotateAt = n / 3;
         int revokeAt = n - Math.max(10, n / 100);
-        List<ProducerRecord<byte[], byte[]>> signedBefore = events.subList(0, 2 * n / 3).stream().map(first::signed)
-                .toList();
+        List<ProducerRecord<byte[], byte[]>> signedBefore =
+                events.subList(0, 2 * n / 3).stream().map(first::signed).toList();
         long t0 = System.nanoTime();
         p.produce(signedBefore.subList(0, rotateAt));
         Credentials second = p.admin.rotate(first.agentId());
-        List<ProducerRecord<byte[], byte[]>> after = new ArrayList<>(signedBefore.subList(rotateAt, signedBefore.size()));
+        List<ProducerRecord<byte[], byte[]>> after =
+                new ArrayList<>(signedBefore.subList(rotateAt, signedBefore.size()));
         events.subList(signedBefore.size(), revokeAt).forEach(e -> after.add(second.signed(e)));
         p.produce(after);
         awaitStoredAtLeast(first, revokeAt, null);
         p.admin.revoke(second.keyId());
-        List<RecordMetadata> late = p.produce(events.subList(revokeAt, n).stream().map(second::signed).toList());
+        List<RecordMetadata> late = p.produce(
+                events.subList(revokeAt, n).stream().map(second::signed).toList());
         Map<String, String> expectedRejects = new HashMap<>();
         late.forEach(m -> expectedRejects.put(where(m), "forged: key " + second.keyId() + " is revoked"));
-        CaseResult r = account("key-rotation", "key rotated at 33% (events signed before it delivered after it), new key"
-                + " revoked at " + (100 * revokeAt / n) + "%; admin calls without a named token", first,
-                ids(events.subList(0, revokeAt)), expectedRejects, Set.of(second.keyId()), t0);
-        long issued = p.store.count("SELECT count(*) FROM event_store WHERE type = 'AgentKeyIssued' AND writer = ?"
-                + " AND payload->>'agent_id' = ?", "command:" + dev.podium.reliability.process.IngestProcess.ADMIN_TOKEN_NAME,
+        CaseResult r = account(
+                "key-rotation",
+                "key rotated at 33% (events signed before it delivered after it), new key" + " revoked at "
+                        + (100 * revokeAt / n) + "%; admin calls without a named token",
+                first,
+                ids(events.subList(0, revokeAt)),
+                expectedRejects,
+                Set.of(second.keyId()),
+                t0);
+        long issued = p.store.count(
+                "SELECT count(*) FROM event_store WHERE type = 'AgentKeyIssued' AND writer = ?"
+                        + " AND payload->>'agent_id' = ?",
+                "command:" + dev.podium.reliability.process.IngestProcess.ADMIN_TOKEN_NAME,
                 first.agentId());
         if (issued != 2) {
             problems.add(issued + " AgentKeyIssued events name the admin token, expected 2 (issue and rotation)");
         }
         problems.addAll(r.problems());
         long records = signedBefore.size() + (revokeAt - signedBefore.size()) + late.size();
-        return new CaseResult(r.name(), r.fault(), null, records, r.expectedAccepted(), r.expectedRejected(),
-                r.accepted(), r.rejected(), r.lost(), r.duplicated(), r.dlq(), r.seconds(), problems);
+        return new CaseResult(
+                r.name(),
+                r.fault(),
+                null,
+                records,
+                r.expectedAccepted(),
+                r.expectedRejected(),
+                r.accepted(),
+                r.rejected(),
+                r.lost(),
+                r.duplicated(),
+                r.dlq(),
+                r.seconds(),
+                problems);
     }
 
     // ---- accounting
@@ -288,16 +389,29 @@ public final class FaultCases {
      * with what was expected, event by event and offset by offset.
      */
     /** {@link #account} for cases outside this class (the hostile corpus). */
-    public CaseResult accountFor(String name, String fault, Credentials key, Set<String> expectedIds,
-            Map<String, String> expectedRejects, Set<String> otherKeyIds, long t0) {
+    public CaseResult accountFor(
+            String name,
+            String fault,
+            Credentials key,
+            Set<String> expectedIds,
+            Map<String, String> expectedRejects,
+            Set<String> otherKeyIds,
+            long t0) {
         return account(name, fault, key, expectedIds, expectedRejects, otherKeyIds, t0);
     }
 
-    CaseResult account(String name, String fault, Credentials key, Set<String> expectedIds,
-            Map<String, String> expectedRejects, Set<String> otherKeyIds, long t0) {
+    CaseResult account(
+            String name,
+            String fault,
+            Credentials key,
+            Set<String> expectedIds,
+            Map<String, String> expectedRejects,
+            Set<String> otherKeyIds,
+            long t0) {
         Set<String> keyIds = new HashSet<>(otherKeyIds);
         keyIds.add(key.keyId());
-        long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(180, n / 50)).toNanos();
+        long deadline =
+                System.nanoTime() + Duration.ofSeconds(Math.max(180, n / 50)).toNanos();
         while (System.nanoTime() < deadline) {
             if (p.store.stored(key.agentId()) >= expectedIds.size()
                     && p.store.rejected(keyIds, expectedRejects.keySet()).size() >= expectedRejects.size()) {
@@ -325,9 +439,11 @@ public final class FaultCases {
             String reason = rejected.get(e.getKey());
             if (reason == null) {
                 lostRejections++;
-                problems.add("no rejected_event row for the record at " + e.getKey() + " (expected " + e.getValue() + ")");
+                problems.add(
+                        "no rejected_event row for the record at " + e.getKey() + " (expected " + e.getValue() + ")");
             } else if (!reason.startsWith(prefix(e.getValue()))) {
-                problems.add("record at " + e.getKey() + " rejected with '" + reason + "', expected '" + e.getValue() + "'");
+                problems.add(
+                        "record at " + e.getKey() + " rejected with '" + reason + "', expected '" + e.getValue() + "'");
             }
         }
         for (String w : rejected.keySet()) {
@@ -347,8 +463,20 @@ public final class FaultCases {
             head.add("... and " + (problems.size() - 20) + " more");
             problems = head;
         }
-        return new CaseResult(name, fault, key.keyId(), 0, expectedIds.size(), expectedRejects.size(), stored.size(),
-                rejected.size(), missing.size() + lostRejections, duplicated, onDlq, seconds, problems);
+        return new CaseResult(
+                name,
+                fault,
+                key.keyId(),
+                0,
+                expectedIds.size(),
+                expectedRejects.size(),
+                stored.size(),
+                rejected.size(),
+                missing.size() + lostRejections,
+                duplicated,
+                onDlq,
+                seconds,
+                problems);
     }
 
     public static String prefix(String expected) {
@@ -366,15 +494,16 @@ public final class FaultCases {
     }
 
     private void awaitUntil(LongSupplier value, long target, ChildProcess agent, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(180, n / 40)).toNanos();
+        long deadline =
+                System.nanoTime() + Duration.ofSeconds(Math.max(180, n / 40)).toNanos();
         while (value.getAsLong() < target) {
             if (agent != null && !agent.isAlive() && value.getAsLong() < target) {
                 // the agent is done; the rest is ingest's to catch up
                 agent = null;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("waited in vain for " + target + " " + what + " (have "
-                        + value.getAsLong() + ")");
+                throw new IllegalStateException(
+                        "waited in vain for " + target + " " + what + " (have " + value.getAsLong() + ")");
             }
             Ports.sleep(50);
         }

@@ -25,8 +25,8 @@ class FaultInjectionIT {
         int n = Integer.getInteger("podium.reliability.events", 5000);
         String tier = System.getProperty("podium.reliability.tier", "ci");
         Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability"));
-        Path ingestJar = Path.of(System.getProperty("podium.ingest.app",
-                "../ingest-service/target/quarkus-app/quarkus-run.jar"));
+        Path ingestJar = Path.of(
+                System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
         WorkDirs.fresh(work);
         long t0 = System.nanoTime();
         List<CaseResult> results = new ArrayList<>();
@@ -55,8 +55,8 @@ class FaultInjectionIT {
                 try {
                     results.add(c.getValue().get());
                 } catch (RuntimeException e) {
-                    results.add(new CaseResult(c.getKey(), "(did not finish)", null, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                            List.of(e.toString())));
+                    results.add(new CaseResult(
+                            c.getKey(), "(did not finish)", null, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(e.toString())));
                 }
                 System.out.println("[reliability] " + results.get(results.size() - 1));
             }
@@ -72,7 +72,11 @@ class FaultInjectionIT {
         String report = Report.render(tier, n, results, kinds.values(), (System.nanoTime() - t0) / 1e9);
         Report.write(work.resolve("report-" + tier + ".md"), report);
         System.out.println(report);
-        assertThat(results).allSatisfy(r -> assertThat(r.exact()).as(r.name() + ": " + r.problems()).isTrue());
-        assertThat(kinds.values()).allSatisfy(k -> assertThat(k.lost() + k.wrongReason()).as(k.kind()).isZero());
+        assertThat(results)
+                .allSatisfy(r ->
+                        assertThat(r.exact()).as(r.name() + ": " + r.problems()).isTrue());
+        assertThat(kinds.values())
+                .allSatisfy(
+                        k -> assertThat(k.lost() + k.wrongReason()).as(k.kind()).isZero());
     }
 }

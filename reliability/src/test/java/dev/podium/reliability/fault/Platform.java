@@ -41,6 +41,7 @@ public final class Platform implements AutoCloseable {
     public final IngestProcess ingest;
     /** A second ingest-service in the same consumer group, started only by the case that needs two. */
     public final IngestProcess secondIngest;
+
     public final AdminApi admin;
     public final Store store;
     /**
@@ -50,8 +51,13 @@ public final class Platform implements AutoCloseable {
      */
     public final Path agentHomes;
 
-    private Platform(Path work, KafkaBrokerProcess kafka, PrivatePostgres postgres, IngestProcess ingest,
-            IngestProcess secondIngest, String token) {
+    private Platform(
+            Path work,
+            KafkaBrokerProcess kafka,
+            PrivatePostgres postgres,
+            IngestProcess ingest,
+            IngestProcess secondIngest,
+            String token) {
         this.work = work;
         this.kafka = kafka;
         this.postgres = postgres;
@@ -77,10 +83,10 @@ public final class Platform implements AutoCloseable {
             kafka = KafkaBrokerProcess.start(work.resolve("kafka"), base);
             postgres = PrivatePostgres.start(base + 2);
             String token = UUID.randomUUID().toString();
-            IngestProcess ingest = new IngestProcess("ingest", ingestJar, work, base + 3, postgres.jdbcUrl(),
-                    kafka.bootstrapServers(), token);
-            IngestProcess second = new IngestProcess("ingest-2", ingestJar, work, base + 4, postgres.jdbcUrl(),
-                    kafka.bootstrapServers(), token);
+            IngestProcess ingest = new IngestProcess(
+                    "ingest", ingestJar, work, base + 3, postgres.jdbcUrl(), kafka.bootstrapServers(), token);
+            IngestProcess second = new IngestProcess(
+                    "ingest-2", ingestJar, work, base + 4, postgres.jdbcUrl(), kafka.bootstrapServers(), token);
             ingest.start();
             return new Platform(work, kafka, postgres, ingest, second, token);
         } catch (RuntimeException e) {
@@ -100,10 +106,19 @@ public final class Platform implements AutoCloseable {
 
     /** The agent's publisher in its own JVM (see {@link AgentDriver}). */
     public ChildProcess startAgent(String name, Path home, Credentials key, String seed, int count) {
-        return ChildProcess.java(name, work.resolve("agents").resolve(home.getFileName() + ".log"), List.of("-Xmx256m",
-                "-Djava.util.logging.config.file=" + work.resolve("kafka/logging.properties")),
-                AgentDriver.class.getName(), List.of(home.toString(), bootstrap(), key.agentId(), key.keyId(),
-                        key.secret(), seed, Integer.toString(count)));
+        return ChildProcess.java(
+                name,
+                work.resolve("agents").resolve(home.getFileName() + ".log"),
+                List.of("-Xmx256m", "-Djava.util.logging.config.file=" + work.resolve("kafka/logging.properties")),
+                AgentDriver.class.getName(),
+                List.of(
+                        home.toString(),
+                        bootstrap(),
+                        key.agentId(),
+                        key.keyId(),
+                        key.secret(),
+                        seed,
+                        Integer.toString(count)));
     }
 
     /** Sends in order and waits for every acknowledgement. Compressed, so a record over 1 MiB still reaches ingest. */
@@ -115,8 +130,8 @@ public final class Platform implements AutoCloseable {
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (ProducerRecord<byte[], byte[]> r : records) {
                 acks.add(producer.send(r));
@@ -160,10 +175,11 @@ public final class Platform implements AutoCloseable {
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "reliability-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+                    .map(i -> new TopicPartition(topic, i.partition()))
+                    .toList();
             c.assign(parts);
             c.seekToBeginning(parts);
             Map<TopicPartition, Long> end = c.endOffsets(parts);
@@ -190,7 +206,8 @@ public final class Platform implements AutoCloseable {
     public void close() {
         if (agentHomes.startsWith("/dev/shm")) {
             try (var files = java.nio.file.Files.walk(agentHomes)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
             } catch (java.io.IOException e) {
                 // tmpfs is cleared at reboot anyway
             }

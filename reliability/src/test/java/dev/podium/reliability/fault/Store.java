@@ -32,7 +32,8 @@ public final class Store {
 
     public Set<String> storedIds(String writer) {
         Set<String> ids = new HashSet<>();
-        rows("SELECT event_id::text FROM event_store WHERE writer = ?", writer).forEach(r -> ids.add((String) r.get(0)));
+        rows("SELECT event_id::text FROM event_store WHERE writer = ?", writer)
+                .forEach(r -> ids.add((String) r.get(0)));
         return ids;
     }
 
@@ -49,7 +50,8 @@ public final class Store {
         if (ids.isEmpty()) {
             return out;
         }
-        rows("SELECT event_id::text FROM event_store WHERE event_id = ANY (?::uuid[])", (Object) ids.toArray(String[]::new))
+        rows("SELECT event_id::text FROM event_store WHERE event_id = ANY (?::uuid[])", (Object)
+                        ids.toArray(String[]::new))
                 .forEach(r -> out.add((String) r.get(0)));
         return out;
     }
@@ -59,8 +61,7 @@ public final class Store {
         Map<String, String> out = new HashMap<>();
         for (List<Object> r : rows("""
                 SELECT kafka_partition || '@' || kafka_offset, reason FROM rejected_event
-                WHERE topic = 'podium.events' AND (key_id = ANY (?) OR kafka_partition || '@' || kafka_offset = ANY (?))""",
-                keyIds.toArray(String[]::new), offsets.toArray(String[]::new))) {
+                WHERE topic = 'podium.events' AND (key_id = ANY (?) OR kafka_partition || '@' || kafka_offset = ANY (?))""", keyIds.toArray(String[]::new), offsets.toArray(String[]::new))) {
             out.put((String) r.get(0), (String) r.get(1));
         }
         return out;

@@ -14,16 +14,15 @@ public final class Workload {
 
     public static final int RUN_LENGTH = 50;
 
-    private Workload() {
-    }
+    private Workload() {}
 
     public static List<Envelope> events(String agentId, String seed, int count) {
         List<Envelope> out = new ArrayList<>(count);
         for (int run = 0; out.size() < count; run++) {
             UUID runId = SampleEvents.uuid(agentId + "/" + seed + "/run-" + run);
             int length = Math.min(RUN_LENGTH, count - out.size());
-            out.add(SampleEvents.runStarted(runId, agentId, SampleEvents.DEVICE_ID, SampleEvents.referenceKey(0),
-                    SampleEvents.AT));
+            out.add(SampleEvents.runStarted(
+                    runId, agentId, SampleEvents.DEVICE_ID, SampleEvents.referenceKey(0), SampleEvents.AT));
             for (int seq = 2; seq < length; seq++) {
                 out.add(SampleEvents.runProgress(runId, agentId, seq, 1, seq, RUN_LENGTH));
             }

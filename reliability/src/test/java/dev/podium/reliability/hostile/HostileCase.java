@@ -28,9 +28,16 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 public final class HostileCase {
 
     /** Per kind: records made, and what became of them. */
-    public record KindResult(String group, String kind, int records, int stored, int rejected, int lost, int wrongReason,
-            int dlq, String reason) {
-    }
+    public record KindResult(
+            String group,
+            String kind,
+            int records,
+            int stored,
+            int rejected,
+            int lost,
+            int wrongReason,
+            int dlq,
+            String reason) {}
 
     private final Platform p;
     private final FaultCases cases;
@@ -55,8 +62,8 @@ public final class HostileCase {
         UUID foreignRun = UUID.randomUUID();
         List<ProducerRecord<byte[], byte[]>> prelude = new ArrayList<>();
         good.subList(0, Workload.RUN_LENGTH).forEach(e -> prelude.add(agent.signed(e)));
-        prelude.add(other.signed(SampleEvents.runStarted(foreignRun, other.agentId(), SampleEvents.DEVICE_ID,
-                SampleEvents.referenceKey(0), SampleEvents.AT)));
+        prelude.add(other.signed(SampleEvents.runStarted(
+                foreignRun, other.agentId(), SampleEvents.DEVICE_ID, SampleEvents.referenceKey(0), SampleEvents.AT)));
         p.produce(prelude);
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (p.store.stored(agent.agentId()) < Workload.RUN_LENGTH || p.store.stored(other.agentId()) < 1) {
@@ -65,11 +72,10 @@ public final class HostileCase {
             }
             Ports.sleep(100);
         }
-        HostileCorpus.Context ctx = new HostileCorpus.Context(agent, other, revoked, "run/" + foreignRun, good.get(1),
-                tag);
+        HostileCorpus.Context ctx =
+                new HostileCorpus.Context(agent, other, revoked, "run/" + foreignRun, good.get(1), tag);
 
-        record Placed(HostileCorpus.Kind kind, HostileCorpus.Bad bad) {
-        }
+        record Placed(HostileCorpus.Kind kind, HostileCorpus.Bad bad) {}
         List<Placed> bads = new ArrayList<>();
         int reps = Math.max(1, n / 5000);
         for (int r = 0; r < reps; r++) {
@@ -78,14 +84,16 @@ public final class HostileCase {
             }
         }
         // prelude (one run and the foreign RunStarted) + neighbours + bad records = n records in all
-        List<Envelope> neighbours = good.subList(Workload.RUN_LENGTH, Math.max(Workload.RUN_LENGTH,
-                n - bads.size() - 1));
-        List<ProducerRecord<byte[], byte[]>> sequence = new ArrayList<>(neighbours.stream().map(agent::signed).toList());
+        List<Envelope> neighbours =
+                good.subList(Workload.RUN_LENGTH, Math.max(Workload.RUN_LENGTH, n - bads.size() - 1));
+        List<ProducerRecord<byte[], byte[]>> sequence =
+                new ArrayList<>(neighbours.stream().map(agent::signed).toList());
         List<Object> what = new ArrayList<>(neighbours);
         Random random = new Random(11);
         for (Placed b : bads) {
             int at = random.nextInt(sequence.size() + 1);
-            byte[] key = at == 0 ? neighbours.get(0).streamId().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+            byte[] key = at == 0
+                    ? neighbours.get(0).streamId().getBytes(java.nio.charset.StandardCharsets.UTF_8)
                     : sequence.get(at - 1).key();
             ProducerRecord<byte[], byte[]> r = b.bad().record();
             sequence.add(at, new ProducerRecord<>(r.topic(), null, key, r.value(), r.headers()));
@@ -94,7 +102,8 @@ public final class HostileCase {
         List<RecordMetadata> sent = p.produce(sequence);
 
         Set<String> expectedIds = new HashSet<>();
-        good.subList(0, Workload.RUN_LENGTH).forEach(e -> expectedIds.add(e.eventId().toString()));
+        good.subList(0, Workload.RUN_LENGTH)
+                .forEach(e -> expectedIds.add(e.eventId().toString()));
         neighbours.forEach(e -> expectedIds.add(e.eventId().toString()));
         Map<String, String> expectedRejects = new HashMap<>();
         Map<String, List<String>> wheresByKind = new LinkedHashMap<>();
@@ -108,15 +117,22 @@ public final class HostileCase {
                     wheresByKind.get(b.kind().name()).add(where);
                 } else {
                     expectedIds.add(b.bad().storedId().toString());
-                    storedIdsByKind.computeIfAbsent(b.kind().name(), k -> new ArrayList<>())
+                    storedIdsByKind
+                            .computeIfAbsent(b.kind().name(), k -> new ArrayList<>())
                             .add(b.bad().storedId().toString());
                 }
             }
         }
         Set<String> otherKeys = Set.of(revoked.keyId(), other.keyId());
-        CaseResult result = cases.accountFor("hostile", bads.size() + " bad records of " + HostileCorpus.kinds().size()
-                + " kinds among " + (neighbours.size() + Workload.RUN_LENGTH) + " good ones", agent, expectedIds,
-                expectedRejects, otherKeys, t0);
+        CaseResult result = cases.accountFor(
+                "hostile",
+                bads.size() + " bad records of " + HostileCorpus.kinds().size() + " kinds among "
+                        + (neighbours.size() + Workload.RUN_LENGTH) + " good ones",
+                agent,
+                expectedIds,
+                expectedRejects,
+                otherKeys,
+                t0);
         List<String> problems = new ArrayList<>(result.problems());
         if (p.ingest.starts() != startsBefore || !p.ingest.isAlive()) {
             problems.add("ingest-service crashed or was restarted during the hostile case");
@@ -153,12 +169,32 @@ public final class HostileCase {
                     onDlq++;
                 }
             }
-            perKind.put(e.getKey(), new KindResult(kinds.get(e.getKey()).group(), e.getKey(),
-                    e.getValue().size() + ids.size(), storedNow.size(), rej, lost, wrong, onDlq,
-                    reason == null ? "(stored)" : reason));
+            perKind.put(
+                    e.getKey(),
+                    new KindResult(
+                            kinds.get(e.getKey()).group(),
+                            e.getKey(),
+                            e.getValue().size() + ids.size(),
+                            storedNow.size(),
+                            rej,
+                            lost,
+                            wrong,
+                            onDlq,
+                            reason == null ? "(stored)" : reason));
         }
-        return new CaseResult(result.name(), result.fault(), result.keyId(), sequence.size() + prelude.size(), result.expectedAccepted(),
-                result.expectedRejected(), result.accepted(), result.rejected(), result.lost(), result.duplicated(),
-                result.dlq(), result.seconds(), problems);
+        return new CaseResult(
+                result.name(),
+                result.fault(),
+                result.keyId(),
+                sequence.size() + prelude.size(),
+                result.expectedAccepted(),
+                result.expectedRejected(),
+                result.accepted(),
+                result.rejected(),
+                result.lost(),
+                result.duplicated(),
+                result.dlq(),
+                result.seconds(),
+                problems);
     }
 }

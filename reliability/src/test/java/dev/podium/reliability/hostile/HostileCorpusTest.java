@@ -21,8 +21,13 @@ class HostileCorpusTest {
         Credentials other = new Credentials("corpus-other", "pk_other", EventSigner.newSecret());
         Credentials revoked = new Credentials("corpus-revoked", "pk_revoked", EventSigner.newSecret());
         UUID run = UUID.randomUUID();
-        return new HostileCorpus.Context(agent, other, revoked, "run/" + run,
-                SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 2, 1, 1, 10), "test");
+        return new HostileCorpus.Context(
+                agent,
+                other,
+                revoked,
+                "run/" + run,
+                SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 2, 1, 1, 10),
+                "test");
     }
 
     @Test
@@ -43,13 +48,18 @@ class HostileCorpusTest {
                 byte[] value = bad.record().value();
                 Decoded d = value == null ? null : codec.decode(value);
                 String actual = d instanceof Decoded.Rejected r ? "invalid: " + r.reason() : "decodes";
-                System.out.printf("%-55s expect %-60s decoder: %s%n", kind.name(), bad.reason(),
-                        actual.length() > 140 ? actual.substring(0, 140) : actual);
+                System.out.printf(
+                        "%-55s expect %-60s decoder: %s%n",
+                        kind.name(), bad.reason(), actual.length() > 140 ? actual.substring(0, 140) : actual);
                 if (bad.reason() != null && bad.reason().startsWith("invalid: ")) {
                     soft.assertThat(actual).as(kind.name()).startsWith(bad.reason());
-                } else if (value != null && bad.reason() != null && !bad.reason().startsWith("unsigned")
+                } else if (value != null
+                        && bad.reason() != null
+                        && !bad.reason().startsWith("unsigned")
                         && !bad.reason().startsWith("forged")) {
-                    soft.assertThat(actual).as(kind.name() + " is refused later than decoding").isEqualTo("decodes");
+                    soft.assertThat(actual)
+                            .as(kind.name() + " is refused later than decoding")
+                            .isEqualTo("decodes");
                 }
                 if (bad.reason() == null) {
                     soft.assertThat(bad.storedId()).as(kind.name()).isNotNull();

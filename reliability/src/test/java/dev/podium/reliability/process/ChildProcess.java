@@ -24,8 +24,10 @@ public final class ChildProcess implements AutoCloseable {
     public static ChildProcess start(String name, Path log, List<String> command) {
         try {
             Files.createDirectories(log.getParent());
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
             return new ChildProcess(name, p, log);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + ": " + command, e);
@@ -33,7 +35,8 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     /** A JVM on the suite's own class path (the Kafka broker, the agent driver). */
-    public static ChildProcess java(String name, Path log, List<String> jvmOptions, String mainClass, List<String> args) {
+    public static ChildProcess java(
+            String name, Path log, List<String> jvmOptions, String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaBinary());
         cmd.addAll(jvmOptions);
@@ -60,7 +63,8 @@ public final class ChildProcess implements AutoCloseable {
         try {
             if (!p.process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.kill();
-                throw new IllegalStateException(command + " did not finish within " + timeoutSeconds + " s; see " + log);
+                throw new IllegalStateException(
+                        command + " did not finish within " + timeoutSeconds + " s; see " + log);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -15,7 +15,8 @@ public final class IngestProcess implements AutoCloseable {
 
     public static final String ADMIN_TOKEN_NAME = "reliability";
     /** One client for every metrics read: the cases poll them every 100 ms. */
-    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient METRICS_CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
     private final Path jar;
@@ -28,10 +29,11 @@ public final class IngestProcess implements AutoCloseable {
     private int starts;
 
     /** {@code name} names the log file ({@code <name>.log}) of an instance; several can share one consumer group. */
-    public IngestProcess(String name, Path jar, Path logDir, int httpPort, String jdbcUrl, String bootstrap,
-            String adminToken) {
+    public IngestProcess(
+            String name, Path jar, Path logDir, int httpPort, String jdbcUrl, String bootstrap, String adminToken) {
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: package ingest-service first (mvn -pl ingest-service -am package)");
+            throw new IllegalStateException(
+                    jar + " is missing: package ingest-service first (mvn -pl ingest-service -am package)");
         }
         this.name = name;
         this.jar = jar;
@@ -53,7 +55,9 @@ public final class IngestProcess implements AutoCloseable {
 
     /** Starts it with extra JVM options (system properties such as a fault to inject) and waits until it is ready. */
     public void start(List<String> options) {
-        List<String> cmd = new ArrayList<>(List.of(ChildProcess.javaBinary(), "-Xmx384m",
+        List<String> cmd = new ArrayList<>(List.of(
+                ChildProcess.javaBinary(),
+                "-Xmx384m",
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
                 "-Dquarkus.datasource.username=postgres",
@@ -71,15 +75,19 @@ public final class IngestProcess implements AutoCloseable {
     }
 
     public void awaitReady(Duration timeout) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("ingest-service exited: " + process.tail(30));
             }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -107,11 +115,15 @@ public final class IngestProcess implements AutoCloseable {
      */
     public double metric(String sample) {
         try {
-            HttpResponse<String> r = METRICS_CLIENT.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/q/metrics"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = METRICS_CLIENT.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl() + "/q/metrics"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             for (String line : r.body().split("\n")) {
                 if (line.startsWith(sample + " ")) {
-                    return Double.parseDouble(line.substring(sample.length() + 1).trim());
+                    return Double.parseDouble(
+                            line.substring(sample.length() + 1).trim());
                 }
             }
         } catch (Exception e) {

@@ -17,8 +17,8 @@ import org.apache.kafka.common.Uuid;
  */
 public final class KafkaBrokerProcess implements AutoCloseable {
 
-    private static final Path SERVER_PROPERTIES = Path.of(System.getProperty("podium.kafka.config",
-            "../scripts/kafka/server.properties"));
+    private static final Path SERVER_PROPERTIES =
+            Path.of(System.getProperty("podium.kafka.config", "../scripts/kafka/server.properties"));
 
     private final Path dir;
     private final int port;
@@ -45,17 +45,31 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         try {
             Files.createDirectories(dir.resolve("data"));
             int controller = port + 1;
-            // The platform's one broker configuration; fewer offsets partitions make the suite's many broker starts quicker.
-            String config = Files.readString(SERVER_PROPERTIES).replace("@CONTROLLER_PORT@", Integer.toString(controller))
-                    .replace("@PORT@", Integer.toString(port)).replace("@LOG_DIRS@", dir.resolve("data").toString());
+            // The platform's one broker configuration; fewer offsets partitions make the suite's many broker starts
+            // quicker.
+            String config = Files.readString(SERVER_PROPERTIES)
+                    .replace("@CONTROLLER_PORT@", Integer.toString(controller))
+                    .replace("@PORT@", Integer.toString(port))
+                    .replace("@LOG_DIRS@", dir.resolve("data").toString());
             Files.writeString(dir.resolve("server.properties"), config + "offsets.topic.num.partitions=4\n");
-            Files.writeString(dir.resolve("logging.properties"), "handlers=java.util.logging.ConsoleHandler\n.level=WARNING\n");
+            Files.writeString(
+                    dir.resolve("logging.properties"), "handlers=java.util.logging.ConsoleHandler\n.level=WARNING\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ChildProcess.run(dir.resolve("format.log"), List.of(ChildProcess.javaBinary(), "-cp", ChildProcess.classPath(),
-                "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c",
-                dir.resolve("server.properties").toString()), 120);
+        ChildProcess.run(
+                dir.resolve("format.log"),
+                List.of(
+                        ChildProcess.javaBinary(),
+                        "-cp",
+                        ChildProcess.classPath(),
+                        "kafka.tools.StorageTool",
+                        "format",
+                        "-t",
+                        Uuid.randomUuid().toString(),
+                        "-c",
+                        dir.resolve("server.properties").toString()),
+                120);
     }
 
     /** Starts the broker (again) and waits until it answers. */
@@ -63,8 +77,11 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("Kafka is running already");
         }
-        process = ChildProcess.java("kafka", dir.resolve("kafka.log"), List.of("-Xmx512m",
-                "-Djava.util.logging.config.file=" + dir.resolve("logging.properties")), "kafka.Kafka",
+        process = ChildProcess.java(
+                "kafka",
+                dir.resolve("kafka.log"),
+                List.of("-Xmx512m", "-Djava.util.logging.config.file=" + dir.resolve("logging.properties")),
+                "kafka.Kafka",
                 List.of(dir.resolve("server.properties").toString()));
         Ports.awaitListening(port, 90, "Kafka");
         Properties p = new Properties();

@@ -10,8 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /** Ports for the processes the suite starts: free ones in 19000–19999 only, which this project keeps for such tests. */
 public final class Ports {
 
-    private Ports() {
-    }
+    private Ports() {}
 
     /** The first of {@code count} consecutive free ports, from a random start in the range. */
     public static int freeRun(int count) {

@@ -32,11 +32,21 @@ public final class PrivatePostgres implements AutoCloseable {
             Path dir = Files.createTempDirectory("podium-reliability-pg-");
             PrivatePostgres pg = new PrivatePostgres(dir, port);
             if (isRoot()) {
-                ChildProcess.run(Path.of(dir + ".log"),
-                        List.of("chown", "postgres:postgres", dir.toString()), 30);
+                ChildProcess.run(Path.of(dir + ".log"), List.of("chown", "postgres:postgres", dir.toString()), 30);
             }
-            pg.pg(List.of(BIN.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust", "-U",
-                    "postgres", "-E", "UTF8", "--no-sync"), 120);
+            pg.pg(
+                    List.of(
+                            BIN.resolve("initdb").toString(),
+                            "-D",
+                            dir.resolve("data").toString(),
+                            "-A",
+                            "trust",
+                            "-U",
+                            "postgres",
+                            "-E",
+                            "UTF8",
+                            "--no-sync"),
+                    120);
             pg.startServer();
             return pg;
         } catch (IOException e) {
@@ -53,9 +63,20 @@ public final class PrivatePostgres implements AutoCloseable {
     }
 
     public void startServer() {
-        pg(List.of(BIN.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
-                dir.resolve("postgres.log").toString(), "-w", "-t", "60", "-o",
-                "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c max_connections=60", "start"), 90);
+        pg(
+                List.of(
+                        BIN.resolve("pg_ctl").toString(),
+                        "-D",
+                        dir.resolve("data").toString(),
+                        "-l",
+                        dir.resolve("postgres.log").toString(),
+                        "-w",
+                        "-t",
+                        "60",
+                        "-o",
+                        "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c max_connections=60",
+                        "start"),
+                90);
     }
 
     /** Stops the server the way a crash does (immediate: no checkpoint, open connections cut), then starts it again. */
@@ -65,7 +86,16 @@ public final class PrivatePostgres implements AutoCloseable {
     }
 
     public void stopServer(String mode) {
-        pg(List.of(BIN.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", mode, "-w", "stop"), 90);
+        pg(
+                List.of(
+                        BIN.resolve("pg_ctl").toString(),
+                        "-D",
+                        dir.resolve("data").toString(),
+                        "-m",
+                        mode,
+                        "-w",
+                        "stop"),
+                90);
     }
 
     private void pg(List<String> command, int timeoutSeconds) {
@@ -89,7 +119,8 @@ public final class PrivatePostgres implements AutoCloseable {
             // already down
         }
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             // a temporary directory; leaving it is harmless
         }

@@ -12,7 +12,8 @@ import java.util.List;
 /** query-service's packaged application (quarkus-app) in its own JVM, one replica of several on one database. */
 public final class QueryProcess implements AutoCloseable {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final String name;
     private final Path jar;
     private final Path logDir;
@@ -22,7 +23,8 @@ public final class QueryProcess implements AutoCloseable {
 
     public QueryProcess(String name, Path jar, Path logDir, int httpPort, String jdbcUrl) {
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: package query-service first (mvn -pl query-service -am package)");
+            throw new IllegalStateException(
+                    jar + " is missing: package query-service first (mvn -pl query-service -am package)");
         }
         this.name = name;
         this.jar = jar;
@@ -33,12 +35,18 @@ public final class QueryProcess implements AutoCloseable {
 
     /** Starts it and waits until its readiness check answers UP. */
     public void start() {
-        process = ChildProcess.start(name, logDir.resolve(name + ".log"), List.of(ChildProcess.javaBinary(), "-Xmx256m",
-                "-Dquarkus.http.port=" + httpPort,
-                "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
-                "-Dquarkus.datasource.username=postgres",
-                "-Dquarkus.datasource.password=",
-                "-jar", jar.toString()));
+        process = ChildProcess.start(
+                name,
+                logDir.resolve(name + ".log"),
+                List.of(
+                        ChildProcess.javaBinary(),
+                        "-Xmx256m",
+                        "-Dquarkus.http.port=" + httpPort,
+                        "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
+                        "-Dquarkus.datasource.username=postgres",
+                        "-Dquarkus.datasource.password=",
+                        "-jar",
+                        jar.toString()));
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -53,13 +61,15 @@ public final class QueryProcess implements AutoCloseable {
     }
 
     /** A page as fetched: its status (0 when nothing answered) and body. */
-    public record Page(int status, String body) {
-    }
+    public record Page(int status, String body) {}
 
     public Page get(String path) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return new Page(r.statusCode(), r.body());
         } catch (java.io.IOException e) {
             return new Page(0, "");

@@ -24,10 +24,13 @@ class ReplicaIT {
 
     @Test
     void twoQueryServiceReplicasBothShowARunIngestedOnce() {
-        Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability")).resolve("replica");
+        Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability"))
+                .resolve("replica");
         WorkDirs.fresh(work);
-        Path ingestJar = Path.of(System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
-        Path queryJar = Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
+        Path ingestJar = Path.of(
+                System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
+        Path queryJar =
+                Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
         int ports = Ports.freeRun(2);
         try (Platform platform = Platform.start(work, ingestJar);
                 QueryProcess a = new QueryProcess("query-a", queryJar, work, ports, platform.postgres.jdbcUrl());
@@ -39,13 +42,26 @@ class ReplicaIT {
             assertThat(b.get("/runs/" + run).status()).isEqualTo(404);
 
             Credentials key = platform.admin.issue("replica-agent");
-            platform.produce(SampleEvents.completedRun(run, key.agentId(), SampleEvents.DEVICE_ID, SampleEvents.referenceKey(1),
-                    Instant.now(), List.of(610.0, 611.0, 612.0)).stream().map(key::signed).toList());
+            platform.produce(SampleEvents.completedRun(
+                            run,
+                            key.agentId(),
+                            SampleEvents.DEVICE_ID,
+                            SampleEvents.referenceKey(1),
+                            Instant.now(),
+                            List.of(610.0, 611.0, 612.0))
+                    .stream()
+                    .map(key::signed)
+                    .toList());
 
             for (QueryProcess replica : List.of(a, b)) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> replica.get("/api/v1/runs/" + run).status() == 200);
-                assertThat(replica.get("/api/v1/runs/" + run).body()).contains(run.toString()).contains("completed");
-                assertThat(replica.get("/runs/" + run).body()).contains(run.toString()).contains("611");
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> replica.get("/api/v1/runs/" + run).status() == 200);
+                assertThat(replica.get("/api/v1/runs/" + run).body())
+                        .contains(run.toString())
+                        .contains("completed");
+                assertThat(replica.get("/runs/" + run).body())
+                        .contains(run.toString())
+                        .contains("611");
             }
         }
     }

@@ -63,8 +63,10 @@ class FullStackIT {
     static void start() {
         work = WorkDirs.fresh(Path.of(System.getProperty("podium.reliability.work", "target/reliability"))
                 .resolve("full-stack"));
-        Path ingestJar = Path.of(System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
-        Path queryJar = Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
+        Path ingestJar = Path.of(
+                System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
+        Path queryJar =
+                Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
         platform = Platform.start(work, ingestJar);
         query = new QueryProcess("query", queryJar, work, Ports.freeRun(1), platform.postgres.jdbcUrl());
         query.start();
@@ -89,32 +91,55 @@ class FullStackIT {
         UUID tiny = UUID.randomUUID();
         UUID huge = UUID.randomUUID();
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        SampleEvents.completedRun(tiny, key.agentId(), "intel-gaudi2", SampleEvents.referenceKey(7), Instant.now(),
-                List.of(1e-300, 1.01e-300, 1.02e-300)).forEach(e -> records.add(key.signed(e)));
-        SampleEvents.completedRun(huge, key.agentId(), "nvidia-h100-sxm-80gb", SampleEvents.referenceKey(7),
-                Instant.now(), List.of(0.9e150, 0.905e150, 0.91e150)).forEach(e -> records.add(key.signed(e)));
+        SampleEvents.completedRun(
+                        tiny,
+                        key.agentId(),
+                        "intel-gaudi2",
+                        SampleEvents.referenceKey(7),
+                        Instant.now(),
+                        List.of(1e-300, 1.01e-300, 1.02e-300))
+                .forEach(e -> records.add(key.signed(e)));
+        SampleEvents.completedRun(
+                        huge,
+                        key.agentId(),
+                        "nvidia-h100-sxm-80gb",
+                        SampleEvents.referenceKey(7),
+                        Instant.now(),
+                        List.of(0.9e150, 0.905e150, 0.91e150))
+                .forEach(e -> records.add(key.signed(e)));
         platform.produce(records);
         for (UUID run : List.of(tiny, huge)) {
-            await().atMost(WAIT).until(() -> query.get("/api/v1/runs/" + run).body().contains("\"completed\""));
+            await().atMost(WAIT)
+                    .until(() -> query.get("/api/v1/runs/" + run).body().contains("\"completed\""));
         }
 
         String filter = "benchmark=" + SampleEvents.REFERENCE_BENCHMARK + "&metric=" + SampleEvents.THROUGHPUT_METRIC;
         String compare = filter + "&param=dataloader_num_workers&baseline=intel-gaudi2";
-        Map<String, QueryProcess.Page> pages = fetch(List.of("/compare?" + compare, "/api/v1/comparison?" + compare,
-                "/api/v1/comparison.csv?" + compare, "/leaderboard?" + filter, "/api/v1/leaderboard?" + filter,
-                "/api/v1/leaderboard.csv?" + filter, "/runs/" + tiny, "/runs/" + huge, "/devices/intel-gaudi2",
-                "/benchmarks/" + SampleEvents.REFERENCE_BENCHMARK, "/"));
+        Map<String, QueryProcess.Page> pages = fetch(List.of(
+                "/compare?" + compare,
+                "/api/v1/comparison?" + compare,
+                "/api/v1/comparison.csv?" + compare,
+                "/leaderboard?" + filter,
+                "/api/v1/leaderboard?" + filter,
+                "/api/v1/leaderboard.csv?" + filter,
+                "/runs/" + tiny,
+                "/runs/" + huge,
+                "/devices/intel-gaudi2",
+                "/benchmarks/" + SampleEvents.REFERENCE_BENCHMARK,
+                "/"));
         pages.forEach((path, page) -> {
             assertThat(page.status()).as(path).isEqualTo(200);
             if (!path.startsWith("/api/")) {
-                assertThat(shown(page)).as(path + ": no figure written out in hundreds of digits")
+                assertThat(shown(page))
+                        .as(path + ": no figure written out in hundreds of digits")
                         .doesNotContainPattern("\\d{20}");
             }
         });
         // 0.905e150 against 1.01e-300: a ratio of 8.96e449, beyond a double, and an interval that cannot be computed
         assertThat(shown(pages.get("/compare?" + compare))).contains("9.05e+149", "8.96e+449", CANNOT);
         assertThat(pages.get("/api/v1/comparison?" + compare).body()).contains(CANNOT);
-        assertThat(shown(pages.get("/leaderboard?" + filter))).contains("Intel Gaudi 2", "H100", "9.05e+149", "1.01e-300");
+        assertThat(shown(pages.get("/leaderboard?" + filter)))
+                .contains("Intel Gaudi 2", "H100", "9.05e+149", "1.01e-300");
     }
 
     /**
@@ -132,42 +157,83 @@ class FullStackIT {
         String pool = "secret-pool";
         String benchmark = "secret-bench";
         Path seen = Files.createTempDirectory("podium-secret-seen-");
-        Path keyFile = Files.writeString(work.resolve("secret-agent.key"), platform.admin.keyFile("secret-agent", pool));
-        String campaignId = platform.admin.post("/admin/campaigns", campaign(benchmark, pool, seen, secret), 201)
-                .get("campaign_id").asText();
+        Path keyFile =
+                Files.writeString(work.resolve("secret-agent.key"), platform.admin.keyFile("secret-agent", pool));
+        String campaignId = platform.admin
+                .post("/admin/campaigns", campaign(benchmark, pool, seen, secret), 201)
+                .get("campaign_id")
+                .asText();
 
         Path agentLog = work.resolve("secret-agent.log");
-        try (ChildProcess agent = ChildProcess.java("secret-agent", agentLog, List.of("-Xmx256m"),
-                AgentMain.class.getName(), List.of("daemon", "--key-file", keyFile.toString(), "--home",
-                        work.resolve("secret-agent-home").toString(), "--bootstrap-servers", platform.bootstrap(),
-                        "--heartbeat-interval", "1", "--flush-timeout", "5"))) {
-            await().atMost(WAIT).until(() -> jobs(campaignId).stream()
-                    .allMatch(j -> List.of("done", "failed").contains(j.get("state").asText())));
+        try (ChildProcess agent = ChildProcess.java(
+                "secret-agent",
+                agentLog,
+                List.of("-Xmx256m"),
+                AgentMain.class.getName(),
+                List.of(
+                        "daemon",
+                        "--key-file",
+                        keyFile.toString(),
+                        "--home",
+                        work.resolve("secret-agent-home").toString(),
+                        "--bootstrap-servers",
+                        platform.bootstrap(),
+                        "--heartbeat-interval",
+                        "1",
+                        "--flush-timeout",
+                        "5"))) {
+            await().atMost(WAIT)
+                    .until(() -> jobs(campaignId).stream()
+                            .allMatch(j -> List.of("done", "failed")
+                                    .contains(j.get("state").asText())));
         }
         List<JsonNode> jobs = jobs(campaignId);
         Map<String, String> runs = new LinkedHashMap<>();
         for (JsonNode j : jobs) {
-            runs.put(j.get("parameters").get("outcome").asText(), j.get("run_id").asText());
+            runs.put(
+                    j.get("parameters").get("outcome").asText(), j.get("run_id").asText());
         }
-        assertThat(Files.readString(seen.resolve("ok"))).as("what the workload was given").isEqualTo(secret);
+        assertThat(Files.readString(seen.resolve("ok")))
+                .as("what the workload was given")
+                .isEqualTo(secret);
         assertThat(Files.readString(seen.resolve("fail"))).isEqualTo(secret);
-        await().atMost(WAIT).until(() -> query.get("/api/v1/runs/" + runs.get("fail")).body().contains("\"failed\""));
-        JsonNode completed = JSON.readTree(query.get("/api/v1/runs/" + runs.get("ok")).body()).get("run");
+        await().atMost(WAIT)
+                .until(() ->
+                        query.get("/api/v1/runs/" + runs.get("fail")).body().contains("\"failed\""));
+        JsonNode completed = JSON.readTree(
+                        query.get("/api/v1/runs/" + runs.get("ok")).body())
+                .get("run");
         assertThat(completed.get("status").asText()).isEqualTo("completed");
         String device = completed.get("deviceId").asText();
         String keyId = completed.get("keyId").asText();
 
-        List<String> paths = new ArrayList<>(List.of("/", "/fleet", "/api/v1/home", "/api/v1/fleet",
-                "/leaderboard?benchmark=" + benchmark + "&include=failing", "/api/v1/leaderboard?benchmark=" + benchmark,
-                "/api/v1/leaderboard.csv?benchmark=" + benchmark, "/compare?benchmark=" + benchmark,
-                "/api/v1/comparison?benchmark=" + benchmark, "/api/v1/comparison.csv?benchmark=" + benchmark,
-                "/benchmarks/" + benchmark, "/api/v1/benchmarks/" + benchmark, "/devices/" + device,
-                "/api/v1/devices/" + device, "/keys/" + keyId, "/api/v1/keys/" + keyId, "/regressions",
-                "/api/v1/regressions", "/regressions.atom", "/history?key=" + keyId + "&metric="
-                        + SampleEvents.THROUGHPUT_METRIC + "&device=" + device, "/local", "/api/v1/local"));
+        List<String> paths = new ArrayList<>(List.of(
+                "/",
+                "/fleet",
+                "/api/v1/home",
+                "/api/v1/fleet",
+                "/leaderboard?benchmark=" + benchmark + "&include=failing",
+                "/api/v1/leaderboard?benchmark=" + benchmark,
+                "/api/v1/leaderboard.csv?benchmark=" + benchmark,
+                "/compare?benchmark=" + benchmark,
+                "/api/v1/comparison?benchmark=" + benchmark,
+                "/api/v1/comparison.csv?benchmark=" + benchmark,
+                "/benchmarks/" + benchmark,
+                "/api/v1/benchmarks/" + benchmark,
+                "/devices/" + device,
+                "/api/v1/devices/" + device,
+                "/keys/" + keyId,
+                "/api/v1/keys/" + keyId,
+                "/regressions",
+                "/api/v1/regressions",
+                "/regressions.atom",
+                "/history?key=" + keyId + "&metric=" + SampleEvents.THROUGHPUT_METRIC + "&device=" + device,
+                "/local",
+                "/api/v1/local"));
         runs.values().forEach(r -> paths.addAll(List.of("/runs/" + r, "/api/v1/runs/" + r)));
         Map<String, QueryProcess.Page> pages = fetch(paths);
-        assertThat(pages.get("/runs/" + runs.get("fail")).body()).as("the failed run's log tail, redacted")
+        assertThat(pages.get("/runs/" + runs.get("fail")).body())
+                .as("the failed run's log tail, redacted")
                 .contains("failing with " + "***");
         pages.forEach((path, page) -> {
             assertThat(page.status()).as(path).isEqualTo(200);
@@ -219,7 +285,9 @@ class FullStackIT {
 
     private static List<JsonNode> jobs(String campaignId) throws IOException {
         List<JsonNode> out = new ArrayList<>();
-        JSON.readTree(platform.admin.get("/admin/campaigns/" + campaignId).body()).get("jobs").forEach(out::add);
+        JSON.readTree(platform.admin.get("/admin/campaigns/" + campaignId).body())
+                .get("jobs")
+                .forEach(out::add);
         return out;
     }
 
@@ -238,8 +306,15 @@ class FullStackIT {
         spec.put("environment", Map.of());
         spec.put("nodes", 1);
         spec.put("devices_per_node", 1);
-        return JSON.writeValueAsString(Map.of("name", "secret campaign", "pools", List.of(pool), "spec", spec,
-                "secrets", Map.of("HF_TOKEN", secret)));
+        return JSON.writeValueAsString(Map.of(
+                "name",
+                "secret campaign",
+                "pools",
+                List.of(pool),
+                "spec",
+                spec,
+                "secrets",
+                Map.of("HF_TOKEN", secret)));
     }
 
     /** Every table and view of the platform's schemas, schema-qualified and quoted. */

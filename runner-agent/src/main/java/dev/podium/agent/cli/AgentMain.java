@@ -4,14 +4,24 @@ import dev.podium.agent.config.SettingsException;
 import dev.podium.agent.job.JobSpecException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The {@code podium-agent} command line. */
-@Command(name = "podium-agent", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "podium-agent",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Runs benchmarks on this host and publishes what it measured to Podium.",
-        subcommands = {DetectCommand.class, RunCommand.class, SubmitCommand.class, ParseCommand.class, DaemonCommand.class,
-                JournalCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            DetectCommand.class,
+            RunCommand.class,
+            SubmitCommand.class,
+            ParseCommand.class,
+            DaemonCommand.class,
+            JournalCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class AgentMain implements Runnable {
 
     /** Held so that the level set on it is not lost to garbage collection. */
@@ -33,8 +43,7 @@ public final class AgentMain implements Runnable {
         CommandLine cl = new CommandLine(new AgentMain());
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("podium-agent: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return e instanceof SettingsException
-                    || e instanceof JobSpecException ? 2 : 1;
+            return e instanceof SettingsException || e instanceof JobSpecException ? 2 : 1;
         });
         return cl.execute(args);
     }

@@ -14,33 +14,53 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that publish: identity, Kafka, journal. */
 final class AgentOptions {
 
-    @Option(names = "--key-file", paramLabel = "FILE",
-            description = "Properties file with agent.id, key.id, key.secret (and optionally pool, kafka.bootstrap.servers). "
-                    + "Default: $PODIUM_KEY_FILE. PODIUM_AGENT_ID, PODIUM_KEY_ID, PODIUM_KEY_SECRET override it.")
+    @Option(
+            names = "--key-file",
+            paramLabel = "FILE",
+            description =
+                    "Properties file with agent.id, key.id, key.secret (and optionally pool, kafka.bootstrap.servers). "
+                            + "Default: $PODIUM_KEY_FILE. PODIUM_AGENT_ID, PODIUM_KEY_ID, PODIUM_KEY_SECRET override it.")
     Path keyFile;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
-            description = "Kafka bootstrap servers (default: the key file's kafka.bootstrap.servers or $PODIUM_KAFKA_BOOTSTRAP). "
-                    + "Without one, events are only journaled.")
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
+            description =
+                    "Kafka bootstrap servers (default: the key file's kafka.bootstrap.servers or $PODIUM_KAFKA_BOOTSTRAP). "
+                            + "Without one, events are only journaled.")
     String bootstrapServers;
 
-    @Option(names = "--home", paramLabel = "DIR",
-            description = "Agent state directory: journal/ and workload/ (default: $PODIUM_AGENT_HOME or ~/.podium-agent).")
+    @Option(
+            names = "--home",
+            paramLabel = "DIR",
+            description =
+                    "Agent state directory: journal/ and workload/ (default: $PODIUM_AGENT_HOME or ~/.podium-agent).")
     Path home;
 
-    @Option(names = "--journal-max-bytes", paramLabel = "BYTES", defaultValue = "268435456",
+    @Option(
+            names = "--journal-max-bytes",
+            paramLabel = "BYTES",
+            defaultValue = "268435456",
             description = "Bound of the journal on disk (default: ${DEFAULT-VALUE}).")
     long journalMaxBytes;
 
-    @Option(names = "--flush-timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "How long to wait for Kafka to acknowledge events before exiting; what is not acknowledged stays "
-                    + "in the journal and is sent on the next start (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--flush-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "30",
+            description =
+                    "How long to wait for Kafka to acknowledge events before exiting; what is not acknowledged stays "
+                            + "in the journal and is sent on the next start (default: ${DEFAULT-VALUE}).")
     int flushTimeoutSeconds;
 
-    @Option(names = "--allow-env", paramLabel = "NAME", split = ",",
-            description = "Environment variables a job may set for its workload, beyond the built-in ones of distributed"
-                    + " runs (MASTER_ADDR, WORLD_SIZE, CUDA_VISIBLE_DEVICES, ...). Default: $PODIUM_JOB_ENV_ALLOW"
-                    + " (comma-separated). Names starting with PODIUM_ are never passed.")
+    @Option(
+            names = "--allow-env",
+            paramLabel = "NAME",
+            split = ",",
+            description =
+                    "Environment variables a job may set for its workload, beyond the built-in ones of distributed"
+                            + " runs (MASTER_ADDR, WORLD_SIZE, CUDA_VISIBLE_DEVICES, ...). Default: $PODIUM_JOB_ENV_ALLOW"
+                            + " (comma-separated). Names starting with PODIUM_ are never passed.")
     List<String> allowEnv;
 
     /** The names of {@code --allow-env}, else of {@code $PODIUM_JOB_ENV_ALLOW}. */
@@ -49,7 +69,10 @@ final class AgentOptions {
             return allowEnv.stream().map(String::trim).filter(n -> !n.isEmpty()).collect(Collectors.toSet());
         }
         String configured = env().getOrDefault("PODIUM_JOB_ENV_ALLOW", "");
-        return Arrays.stream(configured.split(",")).map(String::trim).filter(n -> !n.isEmpty()).collect(Collectors.toSet());
+        return Arrays.stream(configured.split(","))
+                .map(String::trim)
+                .filter(n -> !n.isEmpty())
+                .collect(Collectors.toSet());
     }
 
     static Map<String, String> env() {
@@ -75,8 +98,15 @@ final class AgentOptions {
         }
         KeyFile.Identity id = KeyFile.load(file, env());
         String bootstrap = bootstrapServers != null ? bootstrapServers : id.bootstrapServers();
-        return new AgentSettings(id.agentId(), id.keyId(), id.secret(), id.pool(), bootstrap, home().resolve("journal"),
-                journalMaxBytes, id.commandKey());
+        return new AgentSettings(
+                id.agentId(),
+                id.keyId(),
+                id.secret(),
+                id.pool(),
+                bootstrap,
+                home().resolve("journal"),
+                journalMaxBytes,
+                id.commandKey());
     }
 
     /** Bootstrap servers for commands that need no identity (journal --flush). */

@@ -13,38 +13,63 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "daemon", mixinStandardHelpOptions = true,
-        description = {"Register this agent (AgentRegistered on a new agent stream), take jobs of its pool from podium.jobs "
-                + "and send signed heartbeats to podium.heartbeats until stopped.",
-                "For a JobRequested of its pool it publishes JobClaimed on a new run stream while it has a free slot, runs "
-                + "the job only once a JobAssigned grants it this run, and stops it on JobCancelled or JobLeaseExpired of "
-                + "its epoch (RunCancelled). Ctrl-C cancels running jobs the same way."})
+@Command(
+        name = "daemon",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Register this agent (AgentRegistered on a new agent stream), take jobs of its pool from podium.jobs "
+                    + "and send signed heartbeats to podium.heartbeats until stopped.",
+            "For a JobRequested of its pool it publishes JobClaimed on a new run stream while it has a free slot, runs "
+                    + "the job only once a JobAssigned grants it this run, and stops it on JobCancelled or JobLeaseExpired of "
+                    + "its epoch (RunCancelled). Ctrl-C cancels running jobs the same way."
+        })
 public final class DaemonCommand implements Callable<Integer> {
 
     @Mixin
     AgentOptions options;
 
-    @Option(names = "--heartbeat-interval", defaultValue = "10", paramLabel = "SECONDS",
-            description = "Seconds between heartbeats, which also renew the lease of a running job (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--heartbeat-interval",
+            defaultValue = "10",
+            paramLabel = "SECONDS",
+            description =
+                    "Seconds between heartbeats, which also renew the lease of a running job (default: ${DEFAULT-VALUE}).")
     double intervalSeconds;
 
-    @Option(names = "--heartbeats", defaultValue = "0", paramLabel = "N", description = "Stop after N heartbeats (0: run until stopped).")
+    @Option(
+            names = "--heartbeats",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = "Stop after N heartbeats (0: run until stopped).")
     int maxHeartbeats;
 
-    @Option(names = "--slots", defaultValue = "1", paramLabel = "N",
+    @Option(
+            names = "--slots",
+            defaultValue = "1",
+            paramLabel = "N",
             description = "Jobs run at once; a claim not yet answered holds a slot (default: ${DEFAULT-VALUE}).")
     int slots;
 
-    @Option(names = "--claim-timeout", defaultValue = "60", paramLabel = "SECONDS",
-            description = "How long a claim the command side has not answered holds its slot (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--claim-timeout",
+            defaultValue = "60",
+            paramLabel = "SECONDS",
+            description =
+                    "How long a claim the command side has not answered holds its slot (default: ${DEFAULT-VALUE}).")
     double claimTimeoutSeconds;
 
-    @Option(names = "--python", paramLabel = "PATH",
-            description = "Python interpreter for the reference workload and the software probe; a job cannot choose it "
-                    + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
+    @Option(
+            names = "--python",
+            paramLabel = "PATH",
+            description =
+                    "Python interpreter for the reference workload and the software probe; a job cannot choose it "
+                            + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
     String python;
 
-    @Option(names = "--sample-interval-ms", defaultValue = "1000", paramLabel = "MS",
+    @Option(
+            names = "--sample-interval-ms",
+            defaultValue = "1000",
+            paramLabel = "MS",
             description = "Interval of CPU, memory and accelerator sampling during jobs (default: ${DEFAULT-VALUE}).")
     long sampleIntervalMillis;
 
@@ -52,19 +77,28 @@ public final class DaemonCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         AgentSettings settings = options.settings();
         if (settings.bootstrapServers() == null) {
-            System.err.println("podium-agent: the daemon needs Kafka: --bootstrap-servers or kafka.bootstrap.servers in the key file");
+            System.err.println(
+                    "podium-agent: the daemon needs Kafka: --bootstrap-servers or kafka.bootstrap.servers in the key file");
             return 2;
         }
         if (slots < 1 || intervalSeconds <= 0 || claimTimeoutSeconds <= 0) {
-            System.err.println("podium-agent: --slots must be at least 1, --heartbeat-interval and --claim-timeout above 0");
+            System.err.println(
+                    "podium-agent: --slots must be at least 1, --heartbeat-interval and --claim-timeout above 0");
             return 2;
         }
         String py = python != null ? python : PythonProbe.defaultPython();
         ToolRunner tools = new ToolRunner();
         Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(py, tools));
-        Daemon.Config config = new Daemon.Config(settings, fp, options.home().resolve("workload"), py,
-                Duration.ofMillis(Math.round(intervalSeconds * 1000)), maxHeartbeats, slots,
-                Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)), sampleIntervalMillis,
+        Daemon.Config config = new Daemon.Config(
+                settings,
+                fp,
+                options.home().resolve("workload"),
+                py,
+                Duration.ofMillis(Math.round(intervalSeconds * 1000)),
+                maxHeartbeats,
+                slots,
+                Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)),
+                sampleIntervalMillis,
                 options.allowedEnvironment());
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
             Daemon daemon = new Daemon(config, pub.sink, System.err);

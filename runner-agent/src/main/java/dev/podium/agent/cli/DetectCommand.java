@@ -13,15 +13,21 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "detect", mixinStandardHelpOptions = true,
-        description = "Print this host's fingerprint: CPU, memory, OS, accelerators (nvidia-smi, amd-smi/rocm-smi, hl-smi, TPU) "
-                + "and the Python stack.")
+@Command(
+        name = "detect",
+        mixinStandardHelpOptions = true,
+        description =
+                "Print this host's fingerprint: CPU, memory, OS, accelerators (nvidia-smi, amd-smi/rocm-smi, hl-smi, TPU) "
+                        + "and the Python stack.")
 public final class DetectCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
-    @Option(names = "--python", paramLabel = "PATH", description = "Interpreter to probe (default: $PODIUM_PYTHON, /usr/bin/python3).")
+    @Option(
+            names = "--python",
+            paramLabel = "PATH",
+            description = "Interpreter to probe (default: $PODIUM_PYTHON, /usr/bin/python3).")
     String python;
 
     @Option(names = "--no-probe", description = "Skip the Python probe (faster).")
@@ -30,23 +36,36 @@ public final class DetectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ToolRunner tools = new ToolRunner();
-        Fingerprint fp = new HostDetector(tools).detect(noProbe ? null
-                : new PythonProbe(python != null ? python : PythonProbe.defaultPython(), tools));
+        Fingerprint fp = new HostDetector(tools)
+                .detect(noProbe ? null : new PythonProbe(python != null ? python : PythonProbe.defaultPython(), tools));
         if (json) {
             System.out.println(json(fp));
             return 0;
         }
         Host h = fp.host();
         row("hostname", h.hostname());
-        row("cpu", h.cpuModel() + String.format(Locale.ROOT, " (%d sockets, %d cores, %d threads)", h.sockets(), h.cores(), h.threads()));
+        row(
+                "cpu",
+                h.cpuModel()
+                        + String.format(
+                                Locale.ROOT,
+                                " (%d sockets, %d cores, %d threads)",
+                                h.sockets(),
+                                h.cores(),
+                                h.threads()));
         row("memory", gib(h.memoryBytes()));
         row("os", h.os());
         row("kernel", h.kernel());
         if (fp.accelerators().isEmpty()) {
-            row("accelerators", "none found (CPU runs use device id " + HostDetector.cpuAsAccelerator(h).deviceId() + ")");
+            row(
+                    "accelerators",
+                    "none found (CPU runs use device id "
+                            + HostDetector.cpuAsAccelerator(h).deviceId() + ")");
         }
         for (Accelerator a : fp.accelerators()) {
-            row("accelerator", a.countPerNode() + " x " + a.model() + " [" + a.deviceId() + "] " + gib(a.memoryBytes()));
+            row(
+                    "accelerator",
+                    a.countPerNode() + " x " + a.model() + " [" + a.deviceId() + "] " + gib(a.memoryBytes()));
             row("  driver", a.driver() == null ? "-" : a.driver());
             row("  runtime", a.runtime() == null ? "-" : a.runtime());
         }
@@ -63,7 +82,10 @@ public final class DetectCommand implements Callable<Integer> {
 
     /** The fingerprint as {@code detect --json} prints it: the events mapper, so host and accelerators bind to the records. */
     static String json(Fingerprint fp) throws com.fasterxml.jackson.core.JsonProcessingException {
-        return EventCodec.newMapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(fp);
+        return EventCodec.newMapper()
+                .copy()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(fp);
     }
 
     private static void row(String k, String v) {

@@ -22,20 +22,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "parse", mixinStandardHelpOptions = true,
-        description = {"Print, as JSON, the metrics a parser finds in a benchmark output (name, value, unit). Publishes nothing.",
-                "Formats: hf-trainer (log with '***** train metrics *****' or the metrics dict line, or all_results.json), "
-                        + "optimum-benchmark (benchmark_report.json), mlperf (mlperf_log_summary.txt or :::MLLOG lines), "
-                        + "jsonl (Podium's JSON-lines protocol), vllm-serving and sglang-serving (the printed result block or "
-                        + "the saved result JSON), genai-perf (genai-perf or AIPerf profile export JSON), regex (with --regex); "
-                        + "auto (the default) recognises which of the built-in formats the file is."})
+@Command(
+        name = "parse",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Print, as JSON, the metrics a parser finds in a benchmark output (name, value, unit). Publishes nothing.",
+            "Formats: hf-trainer (log with '***** train metrics *****' or the metrics dict line, or all_results.json), "
+                    + "optimum-benchmark (benchmark_report.json), mlperf (mlperf_log_summary.txt or :::MLLOG lines), "
+                    + "jsonl (Podium's JSON-lines protocol), vllm-serving and sglang-serving (the printed result block or "
+                    + "the saved result JSON), genai-perf (genai-perf or AIPerf profile export JSON), regex (with --regex); "
+                    + "auto (the default) recognises which of the built-in formats the file is."
+        })
 public final class ParseCommand implements Callable<Integer> {
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
-            description = "auto (default), hf-trainer, optimum-benchmark, mlperf, jsonl, vllm-serving, sglang-serving, genai-perf or regex.")
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "auto",
+            description =
+                    "auto (default), hf-trainer, optimum-benchmark, mlperf, jsonl, vllm-serving, sglang-serving, genai-perf or regex.")
     String format;
 
-    @Option(names = "--regex", paramLabel = "NAME=PATTERN", description = "A regex template for --format regex; the first group captures the value.")
+    @Option(
+            names = "--regex",
+            paramLabel = "NAME=PATTERN",
+            description = "A regex template for --format regex; the first group captures the value.")
     List<String> regex = new ArrayList<>();
 
     @Parameters(index = "0", paramLabel = "FILE")
@@ -57,7 +68,10 @@ public final class ParseCommand implements Callable<Integer> {
         out.put("format", r.format());
         ArrayNode metrics = out.putArray("metrics");
         for (ParsedMetric m : r.metrics()) {
-            metrics.addObject().put("name", m.name()).put("value", m.value()).put("unit", m.unit())
+            metrics.addObject()
+                    .put("name", m.name())
+                    .put("value", m.value())
+                    .put("unit", m.unit())
                     .put("direction", m.direction() == Direction.HIGHER_IS_BETTER ? "higher" : "lower");
         }
         ArrayNode warnings = out.putArray("warnings");
@@ -76,8 +90,12 @@ public final class ParseCommand implements Callable<Integer> {
                     return null;
                 }
                 try {
-                    templates.add(new RegexTemplate(r.substring(0, eq), Pattern.compile(r.substring(eq + 1)), "1",
-                            Direction.HIGHER_IS_BETTER, "last"));
+                    templates.add(new RegexTemplate(
+                            r.substring(0, eq),
+                            Pattern.compile(r.substring(eq + 1)),
+                            "1",
+                            Direction.HIGHER_IS_BETTER,
+                            "last"));
                 } catch (PatternSyntaxException e) {
                     System.err.println("podium-agent: --regex " + r.substring(0, eq) + ": " + e.getDescription());
                     return null;
@@ -90,7 +108,8 @@ public final class ParseCommand implements Callable<Integer> {
             return new RegexParser(templates);
         }
         return Parsers.byFormat(format).orElseGet(() -> {
-            System.err.println("podium-agent: unknown format '" + format + "'; use one of " + Parsers.FORMATS + ", auto or regex");
+            System.err.println(
+                    "podium-agent: unknown format '" + format + "'; use one of " + Parsers.FORMATS + ", auto or regex");
             return null;
         });
     }

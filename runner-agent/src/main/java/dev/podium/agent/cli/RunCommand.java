@@ -20,9 +20,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run a job spec (YAML) on this host and publish its events: one run per point of its matrix.",
-                "Ctrl-C cancels the running job (RunCancelled is published)."})
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a job spec (YAML) on this host and publish its events: one run per point of its matrix.",
+            "Ctrl-C cancels the running job (RunCancelled is published)."
+        })
 public final class RunCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "JOB.yaml", description = "The job spec.")
@@ -31,12 +35,18 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     AgentOptions options;
 
-    @Option(names = "--python", paramLabel = "PATH",
-            description = "Python interpreter for the reference workload and the software probe, unless the job sets `python` "
-                    + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
+    @Option(
+            names = "--python",
+            paramLabel = "PATH",
+            description =
+                    "Python interpreter for the reference workload and the software probe, unless the job sets `python` "
+                            + "(default: $PODIUM_PYTHON, /usr/bin/python3 or python3).")
     String python;
 
-    @Option(names = "--sample-interval-ms", defaultValue = "1000", paramLabel = "MS",
+    @Option(
+            names = "--sample-interval-ms",
+            defaultValue = "1000",
+            paramLabel = "MS",
             description = "Interval of CPU, memory and accelerator sampling (default: ${DEFAULT-VALUE}).")
     long sampleIntervalMillis;
 
@@ -55,8 +65,9 @@ public final class RunCommand implements Callable<Integer> {
         // No probe here: the runner probes the interpreter when it runs the reference workload.
         Fingerprint fp = new HostDetector(tools).detect(null);
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
-            JobRunner runner = new JobRunner(pub.sink, fp, options.home().resolve("workload"), py, progress, tools,
-                    sampleIntervalMillis).allowingEnvironment(options.allowedEnvironment());
+            JobRunner runner = new JobRunner(
+                            pub.sink, fp, options.home().resolve("workload"), py, progress, tools, sampleIntervalMillis)
+                    .allowingEnvironment(options.allowedEnvironment());
             CountDownLatch done = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 runner.cancel();
@@ -79,7 +90,9 @@ public final class RunCommand implements Callable<Integer> {
                 // already shutting down
             }
             int pending = pub.flush();
-            long completed = outcomes.stream().filter(o -> o.status() == RunOutcome.Status.COMPLETED).count();
+            long completed = outcomes.stream()
+                    .filter(o -> o.status() == RunOutcome.Status.COMPLETED)
+                    .count();
             progress.line(completed + " of " + outcomes.size() + " runs completed; "
                     + (pending == 0 ? "all events acknowledged by Kafka" : pending + " events pending in the journal"));
             return completed == outcomes.size() ? 0 : 1;

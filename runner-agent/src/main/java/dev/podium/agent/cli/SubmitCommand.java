@@ -21,18 +21,31 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "submit", mixinStandardHelpOptions = true,
-        description = {"Publish existing benchmark outputs as one run (each FILE is one repetition), as CI pipelines upload "
-                + "results. The host fingerprint is this host's; say what ran with the options."})
+@Command(
+        name = "submit",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Publish existing benchmark outputs as one run (each FILE is one repetition), as CI pipelines upload "
+                    + "results. The host fingerprint is this host's; say what ran with the options."
+        })
 public final class SubmitCommand implements Callable<Integer> {
 
-    @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "auto, hf-trainer, optimum-benchmark, mlperf, jsonl, vllm-serving, sglang-serving, genai-perf or regex.")
+    @Option(
+            names = "--format",
+            required = true,
+            paramLabel = "FORMAT",
+            description =
+                    "auto, hf-trainer, optimum-benchmark, mlperf, jsonl, vllm-serving, sglang-serving, genai-perf or regex.")
     String format;
 
     @Option(names = "--regex", paramLabel = "NAME=PATTERN", description = "Templates for --format regex.")
     List<String> regex = new ArrayList<>();
 
-    @Option(names = "--benchmark", required = true, paramLabel = "NAME", description = "Benchmark name, e.g. bridgetower-finetune.")
+    @Option(
+            names = "--benchmark",
+            required = true,
+            paramLabel = "NAME",
+            description = "Benchmark name, e.g. bridgetower-finetune.")
     String benchmark;
 
     @Option(names = "--benchmark-version", paramLabel = "V")
@@ -50,10 +63,17 @@ public final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--batch-size", paramLabel = "N", description = "Per-device batch size.")
     Integer batchSize;
 
-    @Option(names = "--devices", paramLabel = "N", defaultValue = "0", description = "Accelerators used (default: all detected).")
+    @Option(
+            names = "--devices",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Accelerators used (default: all detected).")
     int devices;
 
-    @Option(names = "--param", paramLabel = "NAME=VALUE", description = "Extra parameters of the comparison key, e.g. dataloader_num_workers=2.")
+    @Option(
+            names = "--param",
+            paramLabel = "NAME=VALUE",
+            description = "Extra parameters of the comparison key, e.g. dataloader_num_workers=2.")
     Map<String, String> params = new LinkedHashMap<>();
 
     @Parameters(arity = "1..*", paramLabel = "FILE")
@@ -82,12 +102,24 @@ public final class SubmitCommand implements Callable<Integer> {
         ToolRunner tools = new ToolRunner();
         Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(PythonProbe.defaultPython(), tools));
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
-            RunOutcome outcome = new ReportSubmitter(pub.sink, fp).submit(parser, outputs, names,
-                    new ReportSubmitter.Description(benchmark, version, scenario, model, precision, batchSize, devices,
-                            new TreeMap<>(params)));
+            RunOutcome outcome = new ReportSubmitter(pub.sink, fp)
+                    .submit(
+                            parser,
+                            outputs,
+                            names,
+                            new ReportSubmitter.Description(
+                                    benchmark,
+                                    version,
+                                    scenario,
+                                    model,
+                                    precision,
+                                    batchSize,
+                                    devices,
+                                    new TreeMap<>(params)));
             int pending = pub.flush();
             if (outcome.status() == RunOutcome.Status.COMPLETED) {
-                System.err.println("run " + outcome.runId() + " submitted with " + outcome.metrics().size() + " metrics"
+                System.err.println("run " + outcome.runId() + " submitted with "
+                        + outcome.metrics().size() + " metrics"
                         + (pending == 0 ? "" : "; " + pending + " events pending in the journal"));
                 return 0;
             }

@@ -29,13 +29,11 @@ public final class KeyFile {
 
     private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
-    private KeyFile() {
-    }
+    private KeyFile() {}
 
     /** {@code commandKey} is null in a key file issued before records on podium.jobs were signed. */
-    public record Identity(String agentId, String keyId, byte[] secret, String pool, String bootstrapServers,
-            PublicKey commandKey) {
-    }
+    public record Identity(
+            String agentId, String keyId, byte[] secret, String pool, String bootstrapServers, PublicKey commandKey) {}
 
     public static Identity load(Path file, Map<String, String> env) {
         Properties p = new Properties();
@@ -60,7 +58,8 @@ public final class KeyFile {
             throw new SettingsException("agent.id (PODIUM_AGENT_ID) is missing from the " + where);
         }
         if (!AGENT_ID.matcher(agentId).matches()) {
-            throw new SettingsException("agent.id '" + agentId + "' must be 1-128 characters of letters, digits, '.', '_' or '-'");
+            throw new SettingsException(
+                    "agent.id '" + agentId + "' must be 1-128 characters of letters, digits, '.', '_' or '-'");
         }
         if (keyId == null) {
             throw new SettingsException("key.id (PODIUM_KEY_ID) is missing from the " + where);
@@ -75,7 +74,8 @@ public final class KeyFile {
             throw new SettingsException("key.secret is not URL-safe base64");
         }
         if (secretBytes.length < 16) {
-            throw new SettingsException("key.secret is too short: " + secretBytes.length + " bytes, at least 16 needed");
+            throw new SettingsException(
+                    "key.secret is too short: " + secretBytes.length + " bytes, at least 16 needed");
         }
         PublicKey command;
         try {

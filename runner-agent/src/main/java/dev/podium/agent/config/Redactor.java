@@ -27,21 +27,22 @@ public final class Redactor {
     /** name=value or name: value inside free text, e.g. "HF_TOKEN=hf_abc" echoed in a log. */
     private static final Pattern INLINE = Pattern.compile(
             "(?i)\\b([A-Za-z0-9_.-]*(token|secret|password|passwd|api[_-]?key)[A-Za-z0-9_.-]*)(\\s*[=:]\\s*)(\"?)([^\\s\"',;]+)");
+
     private static final String SECRET_WORD =
             "[A-Za-z0-9_.-]*(?:token(?!s|iz)|secret|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|private[_-]?key|credential)"
-            + "[A-Za-z0-9_.-]*";
+                    + "[A-Za-z0-9_.-]*";
     /** A JSON or Python-dict key that names a secret, then its value: quoted ("…" or '…', escapes kept) or bare. */
     private static final Pattern QUOTED_KEY = Pattern.compile("(?i)([\"'])(" + SECRET_WORD + ")\\1(\\s*:\\s*)"
             + "(?:\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[^\\s,}\\]]+)");
     /** An Authorization or Proxy-Authorization header (or its value after = or :), with or without a scheme. */
     private static final Pattern AUTHORIZATION = Pattern.compile(
             "(?i)\\b((?:proxy-)?authorization[\"']?\\s*[:=]\\s*[\"']?)(?:(bearer|basic|token|digest|negotiate)\\s+)?"
-            + "[^\\s\"',;]+");
+                    + "[^\\s\"',;]+");
     /** A bearer token outside a header, as clients print it. */
     private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer)\\s+[A-Za-z0-9._~+/=-]{8,}");
     /** The password of a URL's user information: scheme://user:password@host. */
-    private static final Pattern URL_PASSWORD = Pattern.compile(
-            "\\b([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@]*):([^/\\s@]+)@");
+    private static final Pattern URL_PASSWORD =
+            Pattern.compile("\\b([A-Za-z][A-Za-z0-9+.-]*://[^/\\s:@]*):([^/\\s@]+)@");
     /** Values shorter than this are not scrubbed from free text: "1" or "yes" would mangle the log. */
     private static final int MIN_SCRUB_LENGTH = 4;
 
@@ -133,12 +134,16 @@ public final class Redactor {
             out = out.replace(s, MASK);
         }
         out = URL_PASSWORD.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + ":" + MASK + "@"));
-        out = QUOTED_KEY.matcher(out).replaceAll(m -> Matcher.quoteReplacement(
-                m.group(1) + m.group(2) + m.group(1) + m.group(3) + m.group(1) + MASK + m.group(1)));
-        out = AUTHORIZATION.matcher(out).replaceAll(m -> Matcher.quoteReplacement(
-                m.group(1) + (m.group(2) == null ? "" : m.group(2) + " ") + MASK));
+        out = QUOTED_KEY
+                .matcher(out)
+                .replaceAll(m -> Matcher.quoteReplacement(
+                        m.group(1) + m.group(2) + m.group(1) + m.group(3) + m.group(1) + MASK + m.group(1)));
+        out = AUTHORIZATION
+                .matcher(out)
+                .replaceAll(m ->
+                        Matcher.quoteReplacement(m.group(1) + (m.group(2) == null ? "" : m.group(2) + " ") + MASK));
         out = BEARER.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + " " + MASK));
-        return INLINE.matcher(out).replaceAll(m -> Matcher.quoteReplacement(
-                m.group(1) + m.group(3) + m.group(4) + MASK));
+        return INLINE.matcher(out)
+                .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(3) + m.group(4) + MASK));
     }
 }

@@ -43,10 +43,17 @@ public final class Daemon {
      * @param maxHeartbeats    stop after this many heartbeats (0: until stopped)
      * @param allowedEnvironment environment variables jobs may set beyond the built-in ones (see ChildEnvironment)
      */
-    public record Config(AgentSettings settings, Fingerprint fingerprint, Path workDir, String python,
-            Duration heartbeatInterval, int maxHeartbeats, int slots, Duration claimTimeout, long sampleIntervalMillis,
-            Set<String> allowedEnvironment) {
-    }
+    public record Config(
+            AgentSettings settings,
+            Fingerprint fingerprint,
+            Path workDir,
+            String python,
+            Duration heartbeatInterval,
+            int maxHeartbeats,
+            int slots,
+            Duration claimTimeout,
+            long sampleIntervalMillis,
+            Set<String> allowedEnvironment) {}
 
     private final Config config;
     private final EventSink sink;
@@ -77,22 +84,42 @@ public final class Daemon {
     public void run() {
         AgentSettings settings = config.settings();
         Fingerprint fp = config.fingerprint();
-        String deviceId = fp.accelerators().isEmpty() ? HostDetector.cpuAsAccelerator(fp.host()).deviceId()
+        String deviceId = fp.accelerators().isEmpty()
+                ? HostDetector.cpuAsAccelerator(fp.host()).deviceId()
                 : fp.accelerators().get(0).deviceId();
         ToolRunner tools = new ToolRunner();
         Map<String, Software> probes = Collections.synchronizedMap(new HashMap<>());
-        JobDispatcher dispatcher = new JobDispatcher(sink, settings.pool(), config.slots(), config.claimTimeout(),
-                () -> new JobRunner(sink, fp, config.workDir(), config.python(), new Progress(log, false), tools,
-                        config.sampleIntervalMillis()).sharingSoftwareProbes(probes)
+        JobDispatcher dispatcher = new JobDispatcher(
+                sink,
+                settings.pool(),
+                config.slots(),
+                config.claimTimeout(),
+                () -> new JobRunner(
+                                sink,
+                                fp,
+                                config.workDir(),
+                                config.python(),
+                                new Progress(log, false),
+                                tools,
+                                config.sampleIntervalMillis())
+                        .sharingSoftwareProbes(probes)
                         .allowingEnvironment(config.allowedEnvironment()),
-                this::wake, log);
+                this::wake,
+                log);
         try (HeartbeatSender heartbeats = new HeartbeatSender(settings.bootstrapServers(), sink)) {
-            sink.stream(StreamId.agent(settings.agentId(), bootId)).emit(new AgentRegistered(settings.agentId(), bootId,
-                    settings.pool(), AgentVersion.VERSION, fp.host(), fp.accelerators(), fp.software()));
+            sink.stream(StreamId.agent(settings.agentId(), bootId))
+                    .emit(new AgentRegistered(
+                            settings.agentId(),
+                            bootId,
+                            settings.pool(),
+                            AgentVersion.VERSION,
+                            fp.host(),
+                            fp.accelerators(),
+                            fp.software()));
             log.println("agent " + settings.agentId() + " registered (boot " + bootId + ", pool " + settings.pool()
                     + ", " + config.slots() + (config.slots() == 1 ? " slot" : " slots") + ")");
-            try (JobFeed feed = new JobFeed(settings.bootstrapServers(), settings.agentId(), settings.commandKey(),
-                    dispatcher, log)) {
+            try (JobFeed feed = new JobFeed(
+                    settings.bootstrapServers(), settings.agentId(), settings.commandKey(), dispatcher, log)) {
                 feed.start();
                 beat(heartbeats, dispatcher, deviceId);
             } finally {
@@ -109,17 +136,29 @@ public final class Daemon {
         boolean lastOk = true;
         while (true) {
             ObjectNode sensors = JsonNodeFactory.instance.objectNode();
-            sensors.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            sensors.put(
+                    "load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             sensors.put("journal_pending", sink.journal().pendingCount());
             // One heartbeat per running job (each renews its own lease), or one saying idle.
             List<JobDispatcher.Current> jobs = dispatcher.running();
             boolean ok = true;
-            for (Optional<JobDispatcher.Current> job : jobs.isEmpty() ? List.of(Optional.<JobDispatcher.Current>empty())
+            for (Optional<JobDispatcher.Current> job : jobs.isEmpty()
+                    ? List.of(Optional.<JobDispatcher.Current>empty())
                     : jobs.stream().map(Optional::of).toList()) {
-                ok &= heartbeats.send(new Heartbeat(settings.agentId(), bootId, settings.pool(),
-                        job.isPresent() ? "running" : "idle", job.map(JobDispatcher.Current::jobId).orElse(null),
-                        job.map(JobDispatcher.Current::runId).orElse(null), job.map(JobDispatcher.Current::leaseEpoch).orElse(null),
-                        deviceId, config.fingerprint().host().hostname(), sensors, Instant.now(), ++heartbeatSeq),
+                ok &= heartbeats.send(
+                        new Heartbeat(
+                                settings.agentId(),
+                                bootId,
+                                settings.pool(),
+                                job.isPresent() ? "running" : "idle",
+                                job.map(JobDispatcher.Current::jobId).orElse(null),
+                                job.map(JobDispatcher.Current::runId).orElse(null),
+                                job.map(JobDispatcher.Current::leaseEpoch).orElse(null),
+                                deviceId,
+                                config.fingerprint().host().hostname(),
+                                sensors,
+                                Instant.now(),
+                                ++heartbeatSeq),
                         ackTimeout);
             }
             if (ok != lastOk) {

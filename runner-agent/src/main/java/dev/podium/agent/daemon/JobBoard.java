@@ -9,7 +9,6 @@ import dev.podium.events.model.JobSpec;
 import java.io.PrintStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,15 +31,27 @@ final class JobBoard {
     /** Event ids remembered for deduplication; the oldest are forgotten beyond this. */
     static final int REMEMBERED_EVENT_IDS = 200_000;
 
-    enum Status { OPEN, ASSIGNED, CANCELLED }
+    enum Status {
+        OPEN,
+        ASSIGNED,
+        CANCELLED
+    }
 
     /**
      * One job: its offer, and its grant while assigned. {@code offer} counts the times it was opened; {@code maxEpoch} is
      * the newest epoch of any record applied, {@code grantedEpoch} that of the newest grant (0: none yet).
      */
-    record Job(UUID jobId, String pool, JobSpec spec, Status status, int offer, UUID runId, String agentId, int leaseEpoch,
-            int maxEpoch, int grantedEpoch) {
-    }
+    record Job(
+            UUID jobId,
+            String pool,
+            JobSpec spec,
+            Status status,
+            int offer,
+            UUID runId,
+            String agentId,
+            int leaseEpoch,
+            int maxEpoch,
+            int grantedEpoch) {}
 
     private final Map<UUID, Job> jobs = new LinkedHashMap<>();
     private final PrintStream log;
@@ -80,23 +91,61 @@ final class JobBoard {
                 // A request of a job already open is the same offer (e.g. the command side offering again after the
                 // lease expiry that already reopened it); one of an assigned job is a new offer.
                 int offer = old == null ? 1 : old.status() == Status.OPEN ? old.offer() : old.offer() + 1;
-                next = new Job(r.jobId(), r.pool(), r.spec(), Status.OPEN, offer, null, null, old == null ? 0 : old.leaseEpoch(),
-                        max, granted);
+                next = new Job(
+                        r.jobId(),
+                        r.pool(),
+                        r.spec(),
+                        Status.OPEN,
+                        offer,
+                        null,
+                        null,
+                        old == null ? 0 : old.leaseEpoch(),
+                        max,
+                        granted);
             }
         } else if (event instanceof JobAssigned a) {
             if (!cancelled) {
-                next = new Job(a.jobId(), old == null ? null : old.pool(), old == null ? null : old.spec(), Status.ASSIGNED,
-                        old == null ? 0 : old.offer(), a.runId(), a.agentId(), a.leaseEpoch(), max, a.leaseEpoch());
+                next = new Job(
+                        a.jobId(),
+                        old == null ? null : old.pool(),
+                        old == null ? null : old.spec(),
+                        Status.ASSIGNED,
+                        old == null ? 0 : old.offer(),
+                        a.runId(),
+                        a.agentId(),
+                        a.leaseEpoch(),
+                        max,
+                        a.leaseEpoch());
             }
         } else if (event instanceof JobLeaseExpired x) {
-            if (old != null && old.status() == Status.ASSIGNED && old.leaseEpoch() == x.leaseEpoch()
+            if (old != null
+                    && old.status() == Status.ASSIGNED
+                    && old.leaseEpoch() == x.leaseEpoch()
                     && x.runId().equals(old.runId())) {
-                next = new Job(old.jobId(), old.pool(), old.spec(), Status.OPEN, old.offer() + 1, null, null, old.leaseEpoch(),
-                        max, granted);
+                next = new Job(
+                        old.jobId(),
+                        old.pool(),
+                        old.spec(),
+                        Status.OPEN,
+                        old.offer() + 1,
+                        null,
+                        null,
+                        old.leaseEpoch(),
+                        max,
+                        granted);
             }
         } else if (event instanceof JobCancelled c) {
-            next = new Job(c.jobId(), old == null ? null : old.pool(), old == null ? null : old.spec(), Status.CANCELLED,
-                    old == null ? 0 : old.offer(), null, null, old == null ? 0 : old.leaseEpoch(), max, granted);
+            next = new Job(
+                    c.jobId(),
+                    old == null ? null : old.pool(),
+                    old == null ? null : old.spec(),
+                    Status.CANCELLED,
+                    old == null ? 0 : old.offer(),
+                    null,
+                    null,
+                    old == null ? 0 : old.leaseEpoch(),
+                    max,
+                    granted);
         }
         if (next != null) {
             jobs.put(event.jobId(), next);
@@ -107,7 +156,8 @@ final class JobBoard {
     /** Why a signed record cannot be a command the command side made now, given what it said before; null if it can. */
     private static String refusal(Job old, JobEvent event, int epoch) {
         if (event instanceof JobRequested r) {
-            if (old.spec() != null && (!old.spec().equals(r.spec()) || !old.pool().equals(r.pool()))) {
+            if (old.spec() != null
+                    && (!old.spec().equals(r.spec()) || !old.pool().equals(r.pool()))) {
                 return "its pool or spec differs from the job's first request";
             }
             if (epoch < old.maxEpoch() || epoch <= old.grantedEpoch()) {
@@ -129,7 +179,8 @@ final class JobBoard {
 
     /** Open jobs of a pool, oldest request first. */
     List<Job> open(String pool) {
-        return jobs.values().stream().filter(j -> j.status() == Status.OPEN && pool.equals(j.pool()) && j.spec() != null)
+        return jobs.values().stream()
+                .filter(j -> j.status() == Status.OPEN && pool.equals(j.pool()) && j.spec() != null)
                 .toList();
     }
 }

@@ -43,12 +43,11 @@ import java.util.function.Supplier;
 final class JobDispatcher {
 
     /** What a heartbeat says about a running job. */
-    record Current(UUID jobId, UUID runId, int leaseEpoch) {
-    }
+    record Current(UUID jobId, UUID runId, int leaseEpoch) {}
 
     /** A claim of one offer: the spec claimed is the one a grant runs. */
-    private record Claim(UUID jobId, UUID runId, int offer, JobSpec spec, EventSink.StreamWriter stream, long atNanos) {
-    }
+    private record Claim(
+            UUID jobId, UUID runId, int offer, JobSpec spec, EventSink.StreamWriter stream, long atNanos) {}
 
     private static final class Active {
         final UUID jobId;
@@ -80,14 +79,22 @@ final class JobDispatcher {
     private final Set<UUID> pending = new HashSet<>();
     /** Offers already claimed, as job id + offer number. */
     private final Set<String> claimedOffers = new HashSet<>();
+
     private final Map<UUID, Active> running = new LinkedHashMap<>();
     /** Runs started, so that no grant (a replay, or one the event id memory forgot) runs one twice. */
     private final Set<UUID> started = new HashSet<>();
+
     private boolean caughtUp;
     private boolean stopping;
 
-    JobDispatcher(EventSink sink, String pool, int slots, Duration claimTimeout, Supplier<JobRunner> runners,
-            Runnable onChange, PrintStream log) {
+    JobDispatcher(
+            EventSink sink,
+            String pool,
+            int slots,
+            Duration claimTimeout,
+            Supplier<JobRunner> runners,
+            Runnable onChange,
+            PrintStream log) {
         if (slots < 1) {
             throw new IllegalArgumentException("slots must be at least 1, was " + slots);
         }
@@ -152,7 +159,9 @@ final class JobDispatcher {
 
     /** Every running job, oldest first. */
     synchronized List<Current> running() {
-        return running.values().stream().map(a -> new Current(a.jobId, a.runId, a.leaseEpoch)).toList();
+        return running.values().stream()
+                .map(a -> new Current(a.jobId, a.runId, a.leaseEpoch))
+                .toList();
     }
 
     synchronized int runningCount() {
@@ -182,13 +191,17 @@ final class JobDispatcher {
         }
         Active active = running.get(a.jobId());
         Claim claim = claims.get(a.runId());
-        boolean mine = agentId.equals(a.agentId()) && claim != null && claim.jobId().equals(a.jobId());
+        boolean mine =
+                agentId.equals(a.agentId()) && claim != null && claim.jobId().equals(a.jobId());
         if (active != null) {
             if (active.runId.equals(a.runId()) && mine) {
                 active.leaseEpoch = a.leaseEpoch();
                 onChange.run();
             } else {
-                stop(active, "job granted to run " + a.runId() + " of agent " + a.agentId() + " (epoch " + a.leaseEpoch() + ")");
+                stop(
+                        active,
+                        "job granted to run " + a.runId() + " of agent " + a.agentId() + " (epoch " + a.leaseEpoch()
+                                + ")");
             }
             return;
         }
@@ -198,7 +211,8 @@ final class JobDispatcher {
         }
         pending.remove(a.runId());
         if (!started.add(a.runId())) {
-            log.println("refusing the grant of job " + a.jobId() + " to run " + a.runId() + ": a grant of that run came before");
+            log.println("refusing the grant of job " + a.jobId() + " to run " + a.runId()
+                    + ": a grant of that run came before");
             return;
         }
         if (stopping || running.size() >= slots) {
@@ -214,10 +228,16 @@ final class JobDispatcher {
         try {
             secrets = sealed == null ? Map.of() : sink.openSecrets(sealed, job.jobId(), claim.runId(), epoch);
         } catch (GeneralSecurityException e) {
-            log.println("job " + job.jobId() + " granted (run " + claim.runId() + ") with secrets this agent cannot open: "
-                    + e.getMessage());
-            emitQuietly(claim.stream(), new RunFailed(claim.runId(), "setup", null,
-                    "the grant's secrets do not open with this agent's key", null));
+            log.println("job " + job.jobId() + " granted (run " + claim.runId()
+                    + ") with secrets this agent cannot open: " + e.getMessage());
+            emitQuietly(
+                    claim.stream(),
+                    new RunFailed(
+                            claim.runId(),
+                            "setup",
+                            null,
+                            "the grant's secrets do not open with this agent's key",
+                            null));
             return;
         }
         JobRunner runner = runners.get();

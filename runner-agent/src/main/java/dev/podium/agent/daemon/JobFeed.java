@@ -110,7 +110,8 @@ final class JobFeed implements AutoCloseable {
         while (!closed) {
             try {
                 List<TopicPartition> parts = consumer.partitionsFor(Topics.JOBS, Duration.ofSeconds(10)).stream()
-                        .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+                        .map(i -> new TopicPartition(i.topic(), i.partition()))
+                        .toList();
                 if (!parts.isEmpty()) {
                     return parts;
                 }

@@ -19,13 +19,12 @@ import java.util.regex.Pattern;
  */
 public final class AmdSmi {
 
-    public static final List<String> ROCM_SMI = List.of("rocm-smi", "--showproductname", "--showmeminfo", "vram",
-            "--showdriverversion", "--json");
+    public static final List<String> ROCM_SMI =
+            List.of("rocm-smi", "--showproductname", "--showmeminfo", "vram", "--showdriverversion", "--json");
     public static final List<String> AMD_SMI = List.of("amd-smi", "static", "--json");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private AmdSmi() {
-    }
+    private AmdSmi() {}
 
     public static List<DetectedDevice> detect(ToolRunner tools) {
         Optional<String> amd = tools.run(AMD_SMI, 20);
@@ -62,7 +61,8 @@ public final class AmdSmi {
             if (memText != null && memText.matches("[0-9]+")) {
                 mem = Long.parseLong(memText);
             }
-            out.add(new DetectedDevice("AMD", model, mem, driver, text(c, "VBIOS version"), runtime, text(c, "PCI Bus")));
+            out.add(new DetectedDevice(
+                    "AMD", model, mem, driver, text(c, "VBIOS version"), runtime, text(c, "PCI Bus")));
         }
         return out;
     }
@@ -130,14 +130,21 @@ public final class AmdSmi {
             JsonNode size = g.path("vram").path("size");
             long mem = 0;
             if (size.isObject() && size.path("value").isNumber()) {
-                mem = CsvRows.memoryBytes(size.path("value").asLong() + " " + size.path("unit").asText("MB").replace("MB", "MiB"));
+                mem = CsvRows.memoryBytes(size.path("value").asLong() + " "
+                        + size.path("unit").asText("MB").replace("MB", "MiB"));
             } else if (size.isTextual()) {
                 mem = CsvRows.memoryBytes(size.asText().replace(" MB", " MiB"));
             } else if (size.isNumber()) {
                 mem = size.asLong() * 1024 * 1024;
             }
-            out.add(new DetectedDevice("AMD", model, mem, text(g.path("driver"), "version"),
-                    text(g.path("vbios"), "version", "part_number"), runtime, text(g.path("bus"), "bdf")));
+            out.add(new DetectedDevice(
+                    "AMD",
+                    model,
+                    mem,
+                    text(g.path("driver"), "version"),
+                    text(g.path("vbios"), "version", "part_number"),
+                    runtime,
+                    text(g.path("bus"), "bdf")));
         }
         return out;
     }
@@ -153,7 +160,10 @@ public final class AmdSmi {
     private static String text(JsonNode node, String... names) {
         for (String n : names) {
             JsonNode v = node.get(n);
-            if (v != null && v.isValueNode() && !v.asText().isBlank() && !v.asText().equalsIgnoreCase("N/A")) {
+            if (v != null
+                    && v.isValueNode()
+                    && !v.asText().isBlank()
+                    && !v.asText().equalsIgnoreCase("N/A")) {
                 return v.asText().strip();
             }
         }

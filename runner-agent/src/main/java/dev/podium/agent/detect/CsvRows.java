@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
  */
 final class CsvRows {
 
-    private CsvRows() {
-    }
+    private CsvRows() {}
 
     /** Rows as maps from field name (without unit, lower case) to trimmed value; lines of the wrong width are skipped. */
     static List<Map<String, String>> parse(String text) {
         List<Map<String, String>> rows = new ArrayList<>();
-        List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> lines =
+                text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
         if (lines.isEmpty()) {
             return rows;
         }
@@ -48,8 +48,8 @@ final class CsvRows {
         if (value == null) {
             return 0;
         }
-        Matcher m = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([KMGT]i?B)?",
-                Pattern.CASE_INSENSITIVE).matcher(value.strip());
+        Matcher m = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*([KMGT]i?B)?", Pattern.CASE_INSENSITIVE)
+                .matcher(value.strip());
         if (!m.lookingAt()) {
             return 0;
         }

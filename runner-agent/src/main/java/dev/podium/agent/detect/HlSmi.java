@@ -11,18 +11,21 @@ import java.util.regex.Pattern;
  */
 public final class HlSmi {
 
-    public static final List<String> QUERY = List.of("hl-smi", "-Q", "name,memory.total,driver_version,bus_id", "-f", "csv");
+    public static final List<String> QUERY =
+            List.of("hl-smi", "-Q", "name,memory.total,driver_version,bus_id", "-f", "csv");
 
-    private HlSmi() {
-    }
+    private HlSmi() {}
 
     public static List<DetectedDevice> detect(ToolRunner tools) {
         List<DetectedDevice> devices = tools.run(QUERY, 15).map(HlSmi::parse).orElse(List.of());
-        return devices.isEmpty() ? tools.run(List.of("hl-smi"), 15).map(HlSmi::parseTable).orElse(List.of()) : devices;
+        return devices.isEmpty()
+                ? tools.run(List.of("hl-smi"), 15).map(HlSmi::parseTable).orElse(List.of())
+                : devices;
     }
 
     private static final Pattern DRIVER = Pattern.compile("Driver Version:\\s*([0-9][0-9A-Za-z.-]*)");
-    private static final Pattern AIP_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(\\S.*?)\\s+(N/A|On|Off)\\s*\\|\\s+([0-9A-Fa-f]{4}:[0-9A-Fa-f:.]+)\\s");
+    private static final Pattern AIP_ROW =
+            Pattern.compile("^\\|\\s+(\\d+)\\s+(\\S.*?)\\s+(N/A|On|Off)\\s*\\|\\s+([0-9A-Fa-f]{4}:[0-9A-Fa-f:.]+)\\s");
 
     /**
      * Devices from the table plain {@code hl-smi} prints: "|   0  HL-225   N/A  | 0000:33:00.0     N/A |" followed by a row
@@ -45,7 +48,13 @@ public final class HlSmi {
                 continue;
             }
             String driver = NvidiaSmi.blankToNull(row.get("driver_version"));
-            out.add(new DetectedDevice("Intel", name, CsvRows.memoryBytes(row.get("memory.total")), driver, null, synapse(driver),
+            out.add(new DetectedDevice(
+                    "Intel",
+                    name,
+                    CsvRows.memoryBytes(row.get("memory.total")),
+                    driver,
+                    null,
+                    synapse(driver),
                     NvidiaSmi.blankToNull(row.get("bus_id"))));
         }
         return out;

@@ -52,47 +52,85 @@ public final class HostDetector {
     public Host host() {
         CpuInfo cpu = CpuInfo.parse(read("proc/cpuinfo").orElse(""));
         long mem = read("proc/meminfo").map(HostDetector::memTotal).orElse(0L);
-        String os = read("etc/os-release").map(HostDetector::prettyName)
+        String os = read("etc/os-release")
+                .map(HostDetector::prettyName)
                 .orElse(System.getProperty("os.name") + " " + System.getProperty("os.version"));
         String kernel = read("proc/sys/kernel/osrelease").map(String::strip).orElse(System.getProperty("os.version"));
-        String machineId = read("etc/machine-id").map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
+        String machineId = read("etc/machine-id")
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .orElse(null);
         int threads = cpu.threads() > 0 ? cpu.threads() : Runtime.getRuntime().availableProcessors();
-        return new Host(hostname(), machineId, cpu.model() == null ? System.getProperty("os.arch") : cpu.model(),
-                Math.max(cpu.sockets(), 1), Math.max(cpu.cores(), 1), threads, mem, os, kernel, 1);
+        return new Host(
+                hostname(),
+                machineId,
+                cpu.model() == null ? System.getProperty("os.arch") : cpu.model(),
+                Math.max(cpu.sockets(), 1),
+                Math.max(cpu.cores(), 1),
+                threads,
+                mem,
+                os,
+                kernel,
+                1);
     }
 
     /** Devices of the same model become one {@link Accelerator} with their count; ids come from the alias table. */
     public static List<Accelerator> group(List<DetectedDevice> devices) {
         Map<String, List<DetectedDevice>> byModel = new LinkedHashMap<>();
         for (DetectedDevice d : devices) {
-            byModel.computeIfAbsent(d.vendor() + "\u0000" + d.model(), k -> new ArrayList<>()).add(d);
+            byModel.computeIfAbsent(d.vendor() + "\u0000" + d.model(), k -> new ArrayList<>())
+                    .add(d);
         }
         List<Accelerator> out = new ArrayList<>();
         for (List<DetectedDevice> same : byModel.values()) {
             DetectedDevice d = same.get(0);
-            String id = DeviceAliases.resolve(d.model()).map(m -> m.id())
+            String id = DeviceAliases.resolve(d.model())
+                    .map(m -> m.id())
                     .orElse(d.vendor().toLowerCase(Locale.ROOT) + "-" + slug(d.model()));
-            out.add(new Accelerator(d.vendor(), d.model(), id, d.memoryBytes(), same.size(), same.size(), null,
-                    d.driver(), d.firmware(), d.runtime()));
+            out.add(new Accelerator(
+                    d.vendor(),
+                    d.model(),
+                    id,
+                    d.memoryBytes(),
+                    same.size(),
+                    same.size(),
+                    null,
+                    d.driver(),
+                    d.firmware(),
+                    d.runtime()));
         }
         return out;
     }
 
     /** The pseudo-accelerator of a run that used only the CPU, so every result names the device it ran on. */
     public static Accelerator cpuAsAccelerator(Host host) {
-        String vendor = host.cpuModel().toLowerCase(Locale.ROOT).contains("amd") ? "AMD"
+        String vendor = host.cpuModel().toLowerCase(Locale.ROOT).contains("amd")
+                ? "AMD"
                 : host.cpuModel().toLowerCase(Locale.ROOT).contains("intel") ? "Intel" : "CPU";
-        return new Accelerator(vendor, host.cpuModel(), DeviceAliases.cpuDeviceId(host.cpuModel()), host.memoryBytes(), 1, 1,
-                null, null, null, "CPU");
+        return new Accelerator(
+                vendor,
+                host.cpuModel(),
+                DeviceAliases.cpuDeviceId(host.cpuModel()),
+                host.memoryBytes(),
+                1,
+                1,
+                null,
+                null,
+                null,
+                "CPU");
     }
 
     private List<DetectedDevice> withRocmRuntime(List<DetectedDevice> devices) {
         if (devices.isEmpty()) {
             return devices;
         }
-        String runtime = read("opt/rocm/.info/version").map(v -> "ROCm " + v.strip().replaceAll("-.*$", "")).orElse(null);
-        return devices.stream().map(d -> new DetectedDevice(d.vendor(), d.model(), d.memoryBytes(), d.driver(), d.firmware(),
-                runtime, d.busId())).toList();
+        String runtime = read("opt/rocm/.info/version")
+                .map(v -> "ROCm " + v.strip().replaceAll("-.*$", ""))
+                .orElse(null);
+        return devices.stream()
+                .map(d -> new DetectedDevice(
+                        d.vendor(), d.model(), d.memoryBytes(), d.driver(), d.firmware(), runtime, d.busId()))
+                .toList();
     }
 
     /** Cloud TPU VMs say what they are in the environment; /dev/accel* are their chips. */
@@ -103,7 +141,8 @@ public final class HostDetector {
         }
         int chips = 0;
         try (var s = Files.list(root.resolve("dev"))) {
-            chips = (int) s.filter(p -> p.getFileName().toString().matches("accel[0-9]+")).count();
+            chips = (int) s.filter(p -> p.getFileName().toString().matches("accel[0-9]+"))
+                    .count();
         } catch (IOException e) {
             // not a TPU VM layout
         }
@@ -182,12 +221,14 @@ public final class HostDetector {
                         sockets.add(value);
                     }
                     case "core id" -> cores.add(physical + "/" + value);
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
-            return new CpuInfo(model, Math.max(sockets.size(), threads > 0 ? 1 : 0),
-                    cores.isEmpty() ? threads : cores.size(), threads);
+            return new CpuInfo(
+                    model,
+                    Math.max(sockets.size(), threads > 0 ? 1 : 0),
+                    cores.isEmpty() ? threads : cores.size(),
+                    threads);
         }
     }
 }

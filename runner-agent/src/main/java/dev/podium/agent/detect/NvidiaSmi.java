@@ -10,12 +10,13 @@ import java.util.regex.Pattern;
 /** NVIDIA GPUs from {@code nvidia-smi --query-gpu=... --format=csv}; the CUDA version from the plain banner. */
 public final class NvidiaSmi {
 
-    public static final List<String> QUERY = List.of("nvidia-smi",
-            "--query-gpu=index,name,memory.total,driver_version,vbios_version,pci.bus_id", "--format=csv");
+    public static final List<String> QUERY = List.of(
+            "nvidia-smi",
+            "--query-gpu=index,name,memory.total,driver_version,vbios_version,pci.bus_id",
+            "--format=csv");
     private static final Pattern CUDA = Pattern.compile("CUDA Version\\s*:?\\s*([0-9]+\\.[0-9]+)");
 
-    private NvidiaSmi() {
-    }
+    private NvidiaSmi() {}
 
     public static List<DetectedDevice> detect(ToolRunner tools) {
         Optional<String> table = tools.run(List.of("nvidia-smi"), 15);
@@ -24,12 +25,14 @@ public final class NvidiaSmi {
         }
         String runtime = cudaVersion(table.get()).map(v -> "CUDA " + v).orElse(null);
         // The CSV query is exact; the table is the fallback for drivers whose query fields differ.
-        List<DetectedDevice> devices = tools.run(QUERY, 15).map(csv -> parse(csv, runtime)).orElse(List.of());
+        List<DetectedDevice> devices =
+                tools.run(QUERY, 15).map(csv -> parse(csv, runtime)).orElse(List.of());
         return devices.isEmpty() ? parseTable(table.get()) : devices;
     }
 
     private static final Pattern DRIVER = Pattern.compile("Driver Version\\s*:?\\s*([0-9][0-9.]+)");
-    private static final Pattern GPU_ROW = Pattern.compile("^\\|\\s+(\\d+)\\s+(.+?)\\s+(On|Off)\\s+\\|\\s+([0-9A-Fa-f:.]+)\\s");
+    private static final Pattern GPU_ROW =
+            Pattern.compile("^\\|\\s+(\\d+)\\s+(.+?)\\s+(On|Off)\\s+\\|\\s+([0-9A-Fa-f:.]+)\\s");
 
     /**
      * Devices from the table plain {@code nvidia-smi} prints: a row "|   0  NVIDIA H100 80GB HBM3   On  | 00000000:18:00.0 Off |"
@@ -48,8 +51,13 @@ public final class NvidiaSmi {
             if (name == null || name.isBlank()) {
                 continue;
             }
-            out.add(new DetectedDevice("NVIDIA", name, CsvRows.memoryBytes(row.get("memory.total")),
-                    blankToNull(row.get("driver_version")), blankToNull(row.get("vbios_version")), runtime,
+            out.add(new DetectedDevice(
+                    "NVIDIA",
+                    name,
+                    CsvRows.memoryBytes(row.get("memory.total")),
+                    blankToNull(row.get("driver_version")),
+                    blankToNull(row.get("vbios_version")),
+                    runtime,
                     blankToNull(row.get("pci.bus_id"))));
         }
         return out;

@@ -13,7 +13,8 @@ import java.util.TreeMap;
 /** Asks the Python interpreter the workloads use which framework and libraries it has. */
 public final class PythonProbe {
 
-    private static final String SCRIPT = String.join("\n",
+    private static final String SCRIPT = String.join(
+            "\n",
             "import json, platform, importlib",
             "out = {'python': platform.python_version(), 'libraries': {}}",
             "for name in ('torch', 'torchvision', 'transformers', 'accelerate', 'optimum', 'numpy', 'PIL',"
@@ -52,19 +53,24 @@ public final class PythonProbe {
 
     public synchronized Software software() {
         if (cached == null) {
-            cached = tools.run(List.of(python, "-c", SCRIPT), 60).flatMap(PythonProbe::parse).orElse(null);
+            cached = tools.run(List.of(python, "-c", SCRIPT), 60)
+                    .flatMap(PythonProbe::parse)
+                    .orElse(null);
         }
         return cached;
     }
 
     static Optional<Software> parse(String json) {
         try {
-            JsonNode n = new ObjectMapper().readTree(json.strip().lines().reduce((a, b) -> b).orElse("{}"));
+            JsonNode n = new ObjectMapper()
+                    .readTree(json.strip().lines().reduce((a, b) -> b).orElse("{}"));
             Map<String, String> libs = new TreeMap<>();
-            n.path("libraries").fields().forEachRemaining(e -> libs.put(e.getKey(), e.getValue().asText()));
+            n.path("libraries")
+                    .fields()
+                    .forEachRemaining(e -> libs.put(e.getKey(), e.getValue().asText()));
             String torch = libs.get("torch");
-            return Optional.of(new Software(torch == null ? null : "PyTorch", torch, n.path("python").asText(null), libs,
-                    null, null));
+            return Optional.of(new Software(
+                    torch == null ? null : "PyTorch", torch, n.path("python").asText(null), libs, null, null));
         } catch (Exception e) {
             return Optional.empty();
         }

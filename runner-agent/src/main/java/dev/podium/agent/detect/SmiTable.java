@@ -15,11 +15,14 @@ final class SmiTable {
 
     private static final Pattern MEMORY = Pattern.compile("\\|\\s*\\d+MiB\\s*/\\s*(\\d+)MiB\\s*\\|");
 
-    private SmiTable() {
-    }
+    private SmiTable() {}
 
     /** {@code runtimeOfDriver} turns the driver version (possibly null) into the runtime the devices report. */
-    static List<DetectedDevice> parse(String table, Pattern driverPattern, Pattern rowPattern, String vendor,
+    static List<DetectedDevice> parse(
+            String table,
+            Pattern driverPattern,
+            Pattern rowPattern,
+            String vendor,
             Function<String, String> runtimeOfDriver) {
         Matcher dm = driverPattern.matcher(table);
         String driver = dm.find() ? dm.group(1) : null;

@@ -23,7 +23,9 @@ public class ToolRunner {
             return Optional.empty();
         }
         try {
-            Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             p.getOutputStream().close();
             byte[] out;
             try (InputStream in = p.getInputStream()) {

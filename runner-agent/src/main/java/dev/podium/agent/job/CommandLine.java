@@ -11,8 +11,7 @@ public final class CommandLine {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z][A-Za-z0-9_.-]*)}");
 
-    private CommandLine() {
-    }
+    private CommandLine() {}
 
     public static List<String> split(String command) {
         List<String> out = new ArrayList<>();

@@ -11,8 +11,8 @@ import java.util.Map;
  * A job as the agent runs it: the contract's {@link JobSpec} plus what only a local YAML file states (version, scenario,
  * model, regex templates).
  */
-public record JobDefinition(JobSpec spec, String benchmarkVersion, String scenario, String model,
-        List<RegexTemplate> regexTemplates) {
+public record JobDefinition(
+        JobSpec spec, String benchmarkVersion, String scenario, String model, List<RegexTemplate> regexTemplates) {
 
     /** Every combination of the matrix, each merged over the fixed parameters, in the order the matrix lists them. */
     public List<Map<String, String>> points() {

@@ -80,9 +80,18 @@ public final class JobRunner {
      * fields instead), the shipped workloads' names for them (batch_size, size, nproc, image_size), and those that do
      * not change what is compared (seed, steps, requests, device, interpreter).
      */
-    static final Set<String> KEY_FIXED = Stream.concat(ComparisonKey.FIXED_DIMENSIONS.stream(),
-            Stream.of("batch_size", "size", "steps", "seed", "device", "python", "nproc",
-                    "image_size", "requests"))
+    static final Set<String> KEY_FIXED = Stream.concat(
+                    ComparisonKey.FIXED_DIMENSIONS.stream(),
+                    Stream.of(
+                            "batch_size",
+                            "size",
+                            "steps",
+                            "seed",
+                            "device",
+                            "python",
+                            "nproc",
+                            "image_size",
+                            "requests"))
             .collect(Collectors.toUnmodifiableSet());
     /** A RunProgress at most every this many steps unless set otherwise; about ten per repetition when the total is known. */
     static final int DEFAULT_PROGRESS_STEPS = 10;
@@ -103,7 +112,13 @@ public final class JobRunner {
     private int progressEverySteps;
     private Duration progressMinInterval = Duration.ofSeconds(5);
 
-    public JobRunner(EventSink sink, Fingerprint fingerprint, Path workDir, String python, Progress progress, ToolRunner tools,
+    public JobRunner(
+            EventSink sink,
+            Fingerprint fingerprint,
+            Path workDir,
+            String python,
+            Progress progress,
+            ToolRunner tools,
             long sampleIntervalMillis) {
         this.sink = sink;
         this.fingerprint = fingerprint;
@@ -163,8 +178,16 @@ public final class JobRunner {
                 break;
             }
             UUID runId = UUID.randomUUID();
-            outcomes.add(runPoint(job, points.get(i), scripts, "[" + (i + 1) + "/" + points.size() + "]",
-                    sink.stream(StreamId.run(runId)), runId, null, null, Map.of()));
+            outcomes.add(runPoint(
+                    job,
+                    points.get(i),
+                    scripts,
+                    "[" + (i + 1) + "/" + points.size() + "]",
+                    sink.stream(StreamId.run(runId)),
+                    runId,
+                    null,
+                    null,
+                    Map.of()));
         }
         return outcomes;
     }
@@ -174,14 +197,20 @@ public final class JobRunner {
      * first event is the JobClaimed), and RunStarted names the job and the lease epoch. Such a job has exactly one point,
      * since the command side expands the matrix into one job per point.
      */
-    public RunOutcome runGranted(JobDefinition job, EventSink.StreamWriter stream, UUID runId, UUID jobId, int leaseEpoch,
+    public RunOutcome runGranted(
+            JobDefinition job,
+            EventSink.StreamWriter stream,
+            UUID runId,
+            UUID jobId,
+            int leaseEpoch,
             Map<String, String> secrets) {
         List<Map<String, String>> points = job.points();
         if (points.size() != 1) {
-            throw new JobSpecException("matrix", "a job from podium.jobs must be one point, this one has " + points.size());
+            throw new JobSpecException(
+                    "matrix", "a job from podium.jobs must be one point, this one has " + points.size());
         }
-        return runPoint(job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch,
-                secrets);
+        return runPoint(
+                job, points.get(0), prepare(job), "[job " + jobId + "]", stream, runId, jobId, leaseEpoch, secrets);
     }
 
     /** Checks every point's parameters and extracts the shipped scripts (null for the command adapter). */
@@ -197,9 +226,18 @@ public final class JobRunner {
     }
 
     /** What a point runs and how its run is keyed, worked out before it starts. */
-    private record Plan(JobSpec spec, Adapter adapter, Map<String, String> point, List<String> command,
-            Map<String, String> environment, Redactor redactor, String label, String pointText, boolean cpuOnly,
-            List<Accelerator> accelerators, OutputParser parser) {
+    private record Plan(
+            JobSpec spec,
+            Adapter adapter,
+            Map<String, String> point,
+            List<String> command,
+            Map<String, String> environment,
+            Redactor redactor,
+            String label,
+            String pointText,
+            boolean cpuOnly,
+            List<Accelerator> accelerators,
+            OutputParser parser) {
 
         boolean shipped() {
             return adapter.shipped();
@@ -232,18 +270,25 @@ public final class JobRunner {
         final List<List<Double>> losses = new ArrayList<>();
         /** Why the warm-up could not be verified from the tool's step log; null while it can. */
         String notVerified;
+
         long verifiedSteps;
         Double utilisationBeforeStart;
         Set<Long> foreignProcesses;
     }
 
     /** One repetition's process as it ended, with the steps its log reported. */
-    private record Repetition(ProcessOutcome outcome, List<StepSample> logged, long steps, List<Double> losses) {
-    }
+    private record Repetition(ProcessOutcome outcome, List<StepSample> logged, long steps, List<Double> losses) {}
 
     /** {@code secrets} join the workload's environment; their values are masked in everything the run publishes. */
-    private RunOutcome runPoint(JobDefinition job, Map<String, String> requested, Path scripts, String label,
-            EventSink.StreamWriter stream, UUID runId, UUID jobId, Integer leaseEpoch,
+    private RunOutcome runPoint(
+            JobDefinition job,
+            Map<String, String> requested,
+            Path scripts,
+            String label,
+            EventSink.StreamWriter stream,
+            UUID runId,
+            UUID jobId,
+            Integer leaseEpoch,
             Map<String, String> secrets) {
         JobSpec spec = job.spec();
         Adapter adapter = Adapter.of(spec);
@@ -252,14 +297,26 @@ public final class JobRunner {
         List<String> command = adapter.command(py, scripts, requested, spec.warmupSteps());
         Map<String, String> point = adapter.keyed(requested, software(py));
         Redactor redactor = Redactor.of(spec.environment(), command).alsoMasking(secrets.values());
-        Map<String, String> environment = childEnvironment.build(System.getenv(), spec.environment(),
+        Map<String, String> environment = childEnvironment.build(
+                System.getenv(),
+                spec.environment(),
                 name -> progress.line("environment variable " + name + " of the job is not on this agent's allowlist"
                         + " (--allow-env adds a name); left out"));
         environment.putAll(secrets);
         boolean cpuOnly = adapter.cpuOnly(point, !fingerprint.accelerators().isEmpty());
         int devices = adapter.devicesPerNode(spec, point);
-        Plan plan = new Plan(spec, adapter, point, command, environment, redactor, label, describe(point, spec.matrix().keySet()),
-                cpuOnly, accelerators(cpuOnly, devices, adapter.shipped() ? 1 : spec.nodes()), parser(job));
+        Plan plan = new Plan(
+                spec,
+                adapter,
+                point,
+                command,
+                environment,
+                redactor,
+                label,
+                describe(point, spec.matrix().keySet()),
+                cpuOnly,
+                accelerators(cpuOnly, devices, adapter.shipped() ? 1 : spec.nodes()),
+                parser(job));
         progress.line((label + " run " + runId + " " + plan.pointText()).strip());
         stream.emit(started(job, plan, devices, software(py), runId, jobId, leaseEpoch));
 
@@ -284,44 +341,75 @@ public final class JobRunner {
     }
 
     /** The RunStarted of a point: parameters named like fixed dimensions of the key fill them when the spec does not. */
-    private RunStarted started(JobDefinition job, Plan plan, int devices, Software software, UUID runId, UUID jobId,
-            Integer leaseEpoch) {
+    private RunStarted started(
+            JobDefinition job, Plan plan, int devices, Software software, UUID runId, UUID jobId, Integer leaseEpoch) {
         JobSpec spec = plan.spec();
         Map<String, String> point = plan.point();
         Redactor redactor = plan.redactor();
         Adapter.KeyDefaults defaults = plan.adapter().defaults(job, point);
-        String model = defaults.model() != null ? defaults.model()
+        String model = defaults.model() != null
+                ? defaults.model()
                 : job.model() != null ? job.model() : shown(redactor, point.get(ComparisonKey.MODEL));
-        String scenario = job.scenario() != null ? job.scenario()
-                : point.containsKey(ComparisonKey.SCENARIO) ? shown(redactor, point.get(ComparisonKey.SCENARIO))
-                : defaults.scenario();
-        String benchmarkVersion = job.benchmarkVersion() != null ? job.benchmarkVersion()
+        String scenario = job.scenario() != null
+                ? job.scenario()
+                : point.containsKey(ComparisonKey.SCENARIO)
+                        ? shown(redactor, point.get(ComparisonKey.SCENARIO))
+                        : defaults.scenario();
+        String benchmarkVersion = job.benchmarkVersion() != null
+                ? job.benchmarkVersion()
                 : shown(redactor, point.get(ComparisonKey.BENCHMARK_VERSION));
         Map<String, String> shownParams = new TreeMap<>();
-        point.forEach((k, v) -> shownParams.put(clip(k, 128),
+        point.forEach((k, v) -> shownParams.put(
+                clip(k, 128),
                 Redactor.isSecretName(k) ? Redactor.MASK : clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
-        Workload workload = new Workload(spec.benchmark(), benchmarkVersion, scenario, model, defaults.dataset(), shownParams,
+        Workload workload = new Workload(
+                spec.benchmark(),
+                benchmarkVersion,
+                scenario,
+                model,
+                defaults.dataset(),
+                shownParams,
                 clip(String.join(" ", redactor.args(plan.command())), Limits.MAX_TEXT_CHARS));
-        Integer batch = point.containsKey("batch_size") ? integer(point.get("batch_size"))
+        Integer batch = point.containsKey("batch_size")
+                ? integer(point.get("batch_size"))
                 : integer(point.get(ComparisonKey.BATCH_SIZE));
         Integer statedTotal = integer(point.get(ComparisonKey.TOTAL_ACCELERATORS));
-        ComparisonKey key = new ComparisonKey(spec.benchmark(), benchmarkVersion, workload.scenario(), model,
-                point.getOrDefault(ComparisonKey.PRECISION, defaults.precision()), batch,
-                defaults.totalAccelerators() != null ? defaults.totalAccelerators()
+        ComparisonKey key = new ComparisonKey(
+                spec.benchmark(),
+                benchmarkVersion,
+                workload.scenario(),
+                model,
+                point.getOrDefault(ComparisonKey.PRECISION, defaults.precision()),
+                batch,
+                defaults.totalAccelerators() != null
+                        ? defaults.totalAccelerators()
                         : statedTotal != null ? statedTotal : spec.nodes() * devices,
-                point.containsKey(ComparisonKey.INPUT_SIZE) ? integer(point.get(ComparisonKey.INPUT_SIZE)) : defaults.inputSize(),
+                point.containsKey(ComparisonKey.INPUT_SIZE)
+                        ? integer(point.get(ComparisonKey.INPUT_SIZE))
+                        : defaults.inputSize(),
                 new SortedExtra(shownParams, KEY_FIXED).map());
-        return new RunStarted(runId, jobId, leaseEpoch, fingerprint.host(), plan.accelerators(), software, workload, key,
-                spec.repetitions(), spec.warmupSteps(), new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parser()));
+        return new RunStarted(
+                runId,
+                jobId,
+                leaseEpoch,
+                fingerprint.host(),
+                plan.accelerators(),
+                software,
+                workload,
+                key,
+                spec.repetitions(),
+                spec.warmupSteps(),
+                new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parser()));
     }
 
     /** Runs and records one repetition; the run's outcome when it ended there (cancelled, failed), else empty. */
-    private Optional<RunOutcome> repetition(Plan plan, Measurement m, Sampler sampler, EventSink.StreamWriter stream, UUID runId,
-            int rep) {
+    private Optional<RunOutcome> repetition(
+            Plan plan, Measurement m, Sampler sampler, EventSink.StreamWriter stream, UUID runId, int rep) {
         JobSpec spec = plan.spec();
         int repNo = rep + 1;
         sampler.repetition(rep);
-        stream.emit(new RunProgress(runId, rep, 0, plan.totalSteps(), "measure", "repetition " + repNo + " of " + spec.repetitions()));
+        stream.emit(new RunProgress(
+                runId, rep, 0, plan.totalSteps(), "measure", "repetition " + repNo + " of " + spec.repetitions()));
         long repStarted = System.nanoTime();
         Repetition r = runProcess(plan, stream, runId, rep);
         m.repetitionSeconds.add((System.nanoTime() - repStarted) / 1e9);
@@ -331,24 +419,42 @@ public final class JobRunner {
             return ended;
         }
         ParseResult parsed = plan.parser().parse(r.outcome().stdout());
-        List<ParsedMetric> found = plan.verifying() ? withVerifiedWarmup(plan, m, r.logged(), parsed.metrics(), repNo)
-                : parsed.metrics();
+        List<ParsedMetric> found =
+                plan.verifying() ? withVerifiedWarmup(plan, m, r.logged(), parsed.metrics(), repNo) : parsed.metrics();
         String primary = primaryMetric(parsed, found, plan.adapter().requiredMetric(plan.point()));
         Optional<String> contradiction = plan.adapter().contradiction(plan.point(), parsed);
         if (contradiction.isPresent()) {
-            return Optional.of(fail(stream, runId, plan.point(), "parse", r.outcome().exitCode(), contradiction.get(),
-                    plan.redactor().text(r.outcome().tail()), plan.label()));
+            return Optional.of(fail(
+                    stream,
+                    runId,
+                    plan.point(),
+                    "parse",
+                    r.outcome().exitCode(),
+                    contradiction.get(),
+                    plan.redactor().text(r.outcome().tail()),
+                    plan.label()));
         }
         if (primary == null) {
-            return Optional.of(fail(stream, runId, plan.point(), "parse", r.outcome().exitCode(), plan.redactor().text(
-                    "no metrics found by parser " + spec.parser()
-                            + (parsed.warnings().isEmpty() ? "" : " (" + String.join("; ", parsed.warnings()) + ")")),
-                    plan.redactor().text(r.outcome().tail()), plan.label()));
+            return Optional.of(fail(
+                    stream,
+                    runId,
+                    plan.point(),
+                    "parse",
+                    r.outcome().exitCode(),
+                    plan.redactor()
+                            .text("no metrics found by parser " + spec.parser()
+                                    + (parsed.warnings().isEmpty()
+                                            ? ""
+                                            : " (" + String.join("; ", parsed.warnings()) + ")")),
+                    plan.redactor().text(r.outcome().tail()),
+                    plan.label()));
         }
         m.perRepetition.add(found);
         addSteps(m.stepSeries, parsed.steps(), sampler.secondsSinceStart(), rep);
         long done = Math.max(plan.totalSteps(), r.steps());
-        String value = metric(found, primary).map(x -> format(x.value()) + " " + x.unit()).orElse("");
+        String value = metric(found, primary)
+                .map(x -> format(x.value()) + " " + x.unit())
+                .orElse("");
         stream.emit(new RunProgress(runId, rep, done, done, "measure", "repetition " + repNo + " done: " + value));
         progress.line(plan.repetitionLabel(repNo) + ": " + primary + " = " + (value.isEmpty() ? "?" : value));
         return Optional.empty();
@@ -363,8 +469,12 @@ public final class JobRunner {
         List<Double> losses = Collections.synchronizedList(new ArrayList<>());
         List<StepSample> logged = Collections.synchronizedList(new ArrayList<>());
         boolean verifying = plan.verifying();
-        ProcessOutcome outcome = process.run(plan.command(), plan.environment(), workDir,
-                Duration.ofSeconds(plan.spec().timeoutSeconds()), line -> {
+        ProcessOutcome outcome = process.run(
+                plan.command(),
+                plan.environment(),
+                workDir,
+                Duration.ofSeconds(plan.spec().timeoutSeconds()),
+                line -> {
                     JsonLinesParser.stepLine(line).ifPresent(st -> {
                         long n = steps.incrementAndGet();
                         progress.step(repLabel, n, total);
@@ -379,33 +489,55 @@ public final class JobRunner {
     }
 
     /** The run's end when the repetition's process did not finish well: cancelled, unsupported here, timed out, failed. */
-    private Optional<RunOutcome> endedBy(Plan plan, ProcessOutcome outcome, EventSink.StreamWriter stream, UUID runId, int repNo) {
+    private Optional<RunOutcome> endedBy(
+            Plan plan, ProcessOutcome outcome, EventSink.StreamWriter stream, UUID runId, int repNo) {
         Redactor redactor = plan.redactor();
         if (outcome.cancelled()) {
             String why = cancelReason;
-            stream.emit(new RunCancelled(runId, clip((why == null ? "cancelled by the operator" : why)
-                    + " during repetition " + repNo, Limits.MAX_TEXT_CHARS)));
+            stream.emit(new RunCancelled(
+                    runId,
+                    clip(
+                            (why == null ? "cancelled by the operator" : why) + " during repetition " + repNo,
+                            Limits.MAX_TEXT_CHARS)));
             progress.line(plan.label() + " cancelled");
-            return Optional.of(new RunOutcome(runId, plan.point(), RunOutcome.Status.CANCELLED, List.of(), "cancelled"));
+            return Optional.of(
+                    new RunOutcome(runId, plan.point(), RunOutcome.Status.CANCELLED, List.of(), "cancelled"));
         }
         if (outcome.ok()) {
             return Optional.empty();
         }
         if (plan.shipped() && Integer.valueOf(ShippedWorkload.NO_SUCH_PATH).equals(outcome.exitCode())) {
-            return Optional.of(fail(stream, runId, plan.point(), "unsupported", outcome.exitCode(), "not measured: "
-                    + redactor.text(lastLine(outcome.tail())), redactor.text(outcome.tail()), plan.label()));
+            return Optional.of(fail(
+                    stream,
+                    runId,
+                    plan.point(),
+                    "unsupported",
+                    outcome.exitCode(),
+                    "not measured: " + redactor.text(lastLine(outcome.tail())),
+                    redactor.text(outcome.tail()),
+                    plan.label()));
         }
         String phase = outcome.timedOut() ? "timeout" : outcome.startError() != null ? "setup" : "measure";
-        String reason = outcome.timedOut() ? "repetition " + repNo + " ran past the timeout of " + plan.spec().timeoutSeconds() + " s"
-                : outcome.startError() != null ? outcome.startError()
-                : "repetition " + repNo + " exited with code " + outcome.exitCode();
-        return Optional.of(fail(stream, runId, plan.point(), phase, outcome.exitCode(), redactor.text(reason),
-                redactor.text(outcome.tail()), plan.label()));
+        String reason = outcome.timedOut()
+                ? "repetition " + repNo + " ran past the timeout of "
+                        + plan.spec().timeoutSeconds() + " s"
+                : outcome.startError() != null
+                        ? outcome.startError()
+                        : "repetition " + repNo + " exited with code " + outcome.exitCode();
+        return Optional.of(fail(
+                stream,
+                runId,
+                plan.point(),
+                phase,
+                outcome.exitCode(),
+                redactor.text(reason),
+                redactor.text(outcome.tail()),
+                plan.label()));
     }
 
     /** {@code warmup: from-step-log}: throughput from the steps after the warm-up, or why it could not be verified. */
-    private static List<ParsedMetric> withVerifiedWarmup(Plan plan, Measurement m, List<StepSample> logged,
-            List<ParsedMetric> found, int repNo) {
+    private static List<ParsedMetric> withVerifiedWarmup(
+            Plan plan, Measurement m, List<StepSample> logged, List<ParsedMetric> found, int repNo) {
         int warmup = plan.spec().warmupSteps();
         List<ParsedMetric> fromLog = StepLog.afterWarmup(logged, warmup);
         if (fromLog.isEmpty()) {
@@ -415,13 +547,16 @@ public final class JobRunner {
             }
             return found;
         }
-        m.verifiedSteps += metric(fromLog, JsonLinesParser.STEP_TIME).map(x -> x.samples().size()).orElse(0);
+        m.verifiedSteps += metric(fromLog, JsonLinesParser.STEP_TIME)
+                .map(x -> x.samples().size())
+                .orElse(0);
         return withStepLog(fromLog, found);
     }
 
     /** The repetition's measured steps as throughput samples, timed back from where the sampler is now. */
     private static void addSteps(List<Sample> series, List<StepSample> steps, double offset, int rep) {
-        double t = Math.max(0, offset - steps.stream().mapToDouble(StepSample::seconds).sum());
+        double t = Math.max(
+                0, offset - steps.stream().mapToDouble(StepSample::seconds).sum());
         for (StepSample s : steps) {
             t += s.seconds();
             if (!s.warmup() && series.size() < Limits.MAX_ARRAY_ITEMS * 5) {
@@ -435,25 +570,44 @@ public final class JobRunner {
         JobSpec spec = plan.spec();
         ValidityCheck warmupCheck = warmupCheck(plan, m);
         List<Metric> metrics = Summary.metrics(m.perRepetition, warmupCheck.passed());
-        String primary = plan.adapter().requiredMetric(plan.point())
+        String primary = plan.adapter()
+                .requiredMetric(plan.point())
                 .flatMap(n -> metrics.stream().filter(x -> x.name().equals(n)).findFirst())
-                .or(() -> metrics.stream().filter(x -> x.name().equals(JsonLinesParser.THROUGHPUT)).findFirst())
-                .or(() -> metrics.stream().filter(x -> x.direction() == Direction.HIGHER_IS_BETTER).findFirst())
-                .or(() -> metrics.stream().findFirst()).map(Metric::name).orElse(JsonLinesParser.THROUGHPUT);
+                .or(() -> metrics.stream()
+                        .filter(x -> x.name().equals(JsonLinesParser.THROUGHPUT))
+                        .findFirst())
+                .or(() -> metrics.stream()
+                        .filter(x -> x.direction() == Direction.HIGHER_IS_BETTER)
+                        .findFirst())
+                .or(() -> metrics.stream().findFirst())
+                .map(Metric::name)
+                .orElse(JsonLinesParser.THROUGHPUT);
         double duration = (System.nanoTime() - m.started) / 1e9;
-        List<ValidityCheck> validity = new ArrayList<>(Summary.validity(metrics, primary, spec.repetitions(),
-                m.perRepetition.size(), warmupCheck));
+        List<ValidityCheck> validity = new ArrayList<>(
+                Summary.validity(metrics, primary, spec.repetitions(), m.perRepetition.size(), warmupCheck));
         validity.add(ValueChecks.duration(m.repetitionSeconds));
         RunChecks.lossDecreased(m.losses).ifPresent(validity::add);
         RunChecks.deviceNotShared(m.utilisationBeforeStart, m.foreignProcesses).ifPresent(validity::add);
         List<Accelerator> accelerators = plan.accelerators();
-        RunChecks.deviceMatches(plan.point().getOrDefault("device_id", plan.point().get("expected_device")),
-                accelerators.isEmpty() ? null : accelerators.get(0).deviceId()).ifPresent(validity::add);
+        RunChecks.deviceMatches(
+                        plan.point().getOrDefault("device_id", plan.point().get("expected_device")),
+                        accelerators.isEmpty() ? null : accelerators.get(0).deviceId())
+                .ifPresent(validity::add);
         stream.emit(new RunCompleted(runId, metrics, validity, duration));
-        metrics.stream().filter(x -> x.name().equals(primary)).findFirst().ifPresent(x -> progress.line(String.format(
-                Locale.ROOT, "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)", (plan.label() + " " + plan.pointText()).strip(),
-                primary, format(x.statistics().mean()), x.unit(), format(x.statistics().ci95Low()),
-                format(x.statistics().ci95High()), x.statistics().cv() * 100, x.statistics().n())));
+        metrics.stream()
+                .filter(x -> x.name().equals(primary))
+                .findFirst()
+                .ifPresent(x -> progress.line(String.format(
+                        Locale.ROOT,
+                        "%s: %s mean %s %s (95%% CI %s..%s, cv %.1f%%, n=%d)",
+                        (plan.label() + " " + plan.pointText()).strip(),
+                        primary,
+                        format(x.statistics().mean()),
+                        x.unit(),
+                        format(x.statistics().ci95Low()),
+                        format(x.statistics().ci95High()),
+                        x.statistics().cv() * 100,
+                        x.statistics().n())));
         return new RunOutcome(runId, plan.point(), RunOutcome.Status.COMPLETED, metrics, null);
     }
 
@@ -467,21 +621,35 @@ public final class JobRunner {
         if (!plan.verifying()) {
             return WarmupCheck.notSeparated();
         }
-        return m.notVerified != null ? WarmupCheck.notVerified(m.notVerified)
+        return m.notVerified != null
+                ? WarmupCheck.notVerified(m.notVerified)
                 : WarmupCheck.verified(plan.spec().warmupSteps(), m.verifiedSteps, m.perRepetition.size());
     }
 
-    private RunOutcome fail(EventSink.StreamWriter stream, UUID runId, Map<String, String> point, String phase, Integer exitCode,
-            String reason, String tail, String label) {
-        stream.emit(new RunFailed(runId, phase, exitCode, clip(reason, Limits.MAX_TEXT_CHARS),
+    private RunOutcome fail(
+            EventSink.StreamWriter stream,
+            UUID runId,
+            Map<String, String> point,
+            String phase,
+            Integer exitCode,
+            String reason,
+            String tail,
+            String label) {
+        stream.emit(new RunFailed(
+                runId,
+                phase,
+                exitCode,
+                clip(reason, Limits.MAX_TEXT_CHARS),
                 tail == null ? null : clipTail(tail, Limits.MAX_TEXT_CHARS)));
         progress.line(label + " failed in " + phase + ": " + reason);
         return new RunOutcome(runId, point, RunOutcome.Status.FAILED, List.of(), reason);
     }
 
-    private void emitSeries(EventSink.StreamWriter stream, UUID runId, SeriesKind kind, String unit, List<Sample> samples) {
+    private void emitSeries(
+            EventSink.StreamWriter stream, UUID runId, SeriesKind kind, String unit, List<Sample> samples) {
         for (int i = 0; i < samples.size(); i += SAMPLES_PER_EVENT) {
-            stream.emit(new MetricSampled(runId, kind, unit, samples.subList(i, Math.min(samples.size(), i + SAMPLES_PER_EVENT))));
+            stream.emit(new MetricSampled(
+                    runId, kind, unit, samples.subList(i, Math.min(samples.size(), i + SAMPLES_PER_EVENT))));
         }
     }
 
@@ -525,8 +693,17 @@ public final class JobRunner {
         }
         Accelerator a = fingerprint.accelerators().get(0);
         int perNode = Math.min(devicesPerNode, a.countPerNode());
-        return List.of(new Accelerator(a.vendor(), a.model(), a.deviceId(), a.memoryBytes(), perNode, perNode * nodes,
-                a.interconnect(), a.driver(), a.firmware(), a.runtime()));
+        return List.of(new Accelerator(
+                a.vendor(),
+                a.model(),
+                a.deviceId(),
+                a.memoryBytes(),
+                perNode,
+                perNode * nodes,
+                a.interconnect(),
+                a.driver(),
+                a.firmware(),
+                a.runtime()));
     }
 
     /** The software stack of the interpreter a point runs with, probed once per interpreter. */
@@ -555,7 +732,8 @@ public final class JobRunner {
             this.runId = runId;
             this.repetition = repetition;
             this.total = total;
-            this.every = progressEverySteps > 0 ? progressEverySteps
+            this.every = progressEverySteps > 0
+                    ? progressEverySteps
                     : total > 0 ? Math.max(1, total / 10) : DEFAULT_PROGRESS_STEPS;
             this.lastNanos = System.nanoTime();
         }
@@ -571,9 +749,15 @@ public final class JobRunner {
             lastStep = n;
             lastNanos = now;
             try {
-                stream.emit(new RunProgress(runId, repetition, n, Math.max(total, n), "measure", "step " + n
-                    + (total > 0 ? " of " + total : "") + (sample.warmup() ? " (warm-up)" : "") + ": "
-                    + format(sample.samplesPerSecond()) + " samples/s"));
+                stream.emit(new RunProgress(
+                        runId,
+                        repetition,
+                        n,
+                        Math.max(total, n),
+                        "measure",
+                        "step " + n
+                                + (total > 0 ? " of " + total : "") + (sample.warmup() ? " (warm-up)" : "") + ": "
+                                + format(sample.samplesPerSecond()) + " samples/s"));
             } catch (RuntimeException e) {
                 // A lost progress report must not stop the reading of the output; a journal that refuses events
                 // fails the run at its next event on the runner's own thread.

@@ -26,9 +26,25 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class JobSpecReader {
 
-    private static final Set<String> FIELDS = Set.of("benchmark", "version", "scenario", "model", "adapter", "command",
-            "parser", "parameters", "matrix", "repetitions", "warmup_steps", "timeout_seconds", "environment", "nodes",
-            "devices_per_node", "pool", "regex", "warmup");
+    private static final Set<String> FIELDS = Set.of(
+            "benchmark",
+            "version",
+            "scenario",
+            "model",
+            "adapter",
+            "command",
+            "parser",
+            "parameters",
+            "matrix",
+            "repetitions",
+            "warmup_steps",
+            "timeout_seconds",
+            "environment",
+            "nodes",
+            "devices_per_node",
+            "pool",
+            "regex",
+            "warmup");
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final int MAX_POINTS = 256;
@@ -40,7 +56,9 @@ public final class JobSpecReader {
         try {
             root = yaml.readTree(text);
         } catch (Exception e) {
-            throw new JobSpecException("(file)", "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new JobSpecException(
+                    "(file)",
+                    "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
         if (root == null || !root.isObject()) {
             throw new JobSpecException("(file)", "must be a YAML mapping of fields such as benchmark, adapter, matrix");
@@ -53,12 +71,13 @@ public final class JobSpecReader {
         }
         String benchmark = requiredString(root, "benchmark");
         if (!NAME.matcher(benchmark).matches()) {
-            throw new JobSpecException("benchmark", "must start with a letter and use letters, digits, '_', '.', '-' (at most 64)");
+            throw new JobSpecException(
+                    "benchmark", "must start with a letter and use letters, digits, '_', '.', '-' (at most 64)");
         }
         String adapter = optionalString(root, "adapter", "reference");
         if (!Adapter.NAMES.contains(adapter)) {
-            throw new JobSpecException("adapter", "must be one of " + new TreeSet<>(Adapter.NAMES) + ", was '"
-                    + adapter + "'");
+            throw new JobSpecException(
+                    "adapter", "must be one of " + new TreeSet<>(Adapter.NAMES) + ", was '" + adapter + "'");
         }
         boolean shipped = !adapter.equals(ExternalCommand.NAME);
         List<String> command = command(root.get("command"));
@@ -66,7 +85,8 @@ public final class JobSpecReader {
             throw new JobSpecException("command", "required when adapter is 'command'");
         }
         if (shipped && command != null) {
-            throw new JobSpecException("command", "not allowed with adapter '" + adapter + "' (the agent ships that command)");
+            throw new JobSpecException(
+                    "command", "not allowed with adapter '" + adapter + "' (the agent ships that command)");
         }
         Map<String, String> parameters = scalarMap(root, "parameters");
         Map<String, List<String>> matrix = matrix(root);
@@ -76,7 +96,8 @@ public final class JobSpecReader {
             parser = templates.isEmpty() ? "auto" : "regex";
         }
         if (!parser.equals("regex") && Parsers.byFormat(parser).isEmpty()) {
-            throw new JobSpecException("parser", "unknown format '" + parser + "'; use one of " + Parsers.FORMATS + ", auto or regex");
+            throw new JobSpecException(
+                    "parser", "unknown format '" + parser + "'; use one of " + Parsers.FORMATS + ", auto or regex");
         }
         if (parser.equals("regex") && templates.isEmpty()) {
             throw new JobSpecException("regex", "parser 'regex' needs at least one template");
@@ -94,12 +115,30 @@ public final class JobSpecReader {
         }
         String pool = optionalString(root, "pool", null);
         String warmupHandling = warmupHandling(root, adapter, warmup);
-        JobSpec spec = new JobSpec(benchmark, adapter, command, parser, parameters, matrix, repetitions, warmup, timeout, env,
-                nodes, devices, pool, warmupHandling);
-        JobDefinition def = new JobDefinition(spec, optionalString(root, "version", null), optionalString(root, "scenario", null),
-                optionalString(root, "model", null), templates);
+        JobSpec spec = new JobSpec(
+                benchmark,
+                adapter,
+                command,
+                parser,
+                parameters,
+                matrix,
+                repetitions,
+                warmup,
+                timeout,
+                env,
+                nodes,
+                devices,
+                pool,
+                warmupHandling);
+        JobDefinition def = new JobDefinition(
+                spec,
+                optionalString(root, "version", null),
+                optionalString(root, "scenario", null),
+                optionalString(root, "model", null),
+                templates);
         if (def.points().size() > MAX_POINTS) {
-            throw new JobSpecException("matrix", "expands to " + def.points().size() + " runs, more than " + MAX_POINTS);
+            throw new JobSpecException(
+                    "matrix", "expands to " + def.points().size() + " runs, more than " + MAX_POINTS);
         }
         return def;
     }
@@ -114,15 +153,19 @@ public final class JobSpecReader {
             return null;
         }
         if (adapter.equals("reference")) {
-            throw new JobSpecException("warmup", "only for adapter 'command' (the reference workload reports its warm-up steps)");
+            throw new JobSpecException(
+                    "warmup", "only for adapter 'command' (the reference workload reports its warm-up steps)");
         }
         if (!w.equals(JobSpec.WARMUP_DECLARED) && !w.equals(JobSpec.WARMUP_VERIFIED)) {
-            throw new JobSpecException("warmup", "must be '" + JobSpec.WARMUP_DECLARED + "' or '" + JobSpec.WARMUP_VERIFIED
-                    + "', was '" + w + "'");
+            throw new JobSpecException(
+                    "warmup",
+                    "must be '" + JobSpec.WARMUP_DECLARED + "' or '" + JobSpec.WARMUP_VERIFIED + "', was '" + w + "'");
         }
         if (w.equals(JobSpec.WARMUP_VERIFIED) && warmupSteps < 1) {
-            throw new JobSpecException("warmup_steps", "must be 1 or more with warmup '" + JobSpec.WARMUP_VERIFIED
-                    + "' (the steps of the tool's log the agent leaves out)");
+            throw new JobSpecException(
+                    "warmup_steps",
+                    "must be 1 or more with warmup '" + JobSpec.WARMUP_VERIFIED
+                            + "' (the steps of the tool's log the agent leaves out)");
         }
         return w;
     }
@@ -176,7 +219,8 @@ public final class JobSpecReader {
         for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isValueNode() || e.getValue().isNull()) {
-                throw new JobSpecException(field + "." + e.getKey(), "must be a single value (string, number or boolean)");
+                throw new JobSpecException(
+                        field + "." + e.getKey(), "must be a single value (string, number or boolean)");
             }
             if (!field.equals("environment") && !NAME.matcher(e.getKey()).matches()) {
                 throw new JobSpecException(field + "." + e.getKey(), "is not a valid parameter name");
@@ -193,7 +237,8 @@ public final class JobSpecReader {
             return out;
         }
         if (!n.isObject()) {
-            throw new JobSpecException("matrix", "must map parameter names to lists of values, e.g. dataloader_num_workers: [0, 1, 2]");
+            throw new JobSpecException(
+                    "matrix", "must map parameter names to lists of values, e.g. dataloader_num_workers: [0, 1, 2]");
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -271,7 +316,8 @@ public final class JobSpecReader {
                 throw new JobSpecException(f + ".pattern", "invalid regular expression: " + ex.getDescription());
             }
             if (p.matcher("").groupCount() < 1) {
-                throw new JobSpecException(f + ".pattern", "needs a capturing group (named 'value' or the first group) for the number");
+                throw new JobSpecException(
+                        f + ".pattern", "needs a capturing group (named 'value' or the first group) for the number");
             }
             String dir = t.path("direction").asText("higher");
             if (!dir.equals("higher") && !dir.equals("lower")) {
@@ -281,8 +327,12 @@ public final class JobSpecReader {
             if (!Set.of("last", "mean", "max", "min").contains(agg)) {
                 throw new JobSpecException(f + ".aggregate", "must be last, mean, max or min");
             }
-            out.add(new RegexTemplate(e.getKey(), p, t.path("unit").asText("1"),
-                    dir.equals("higher") ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER, agg));
+            out.add(new RegexTemplate(
+                    e.getKey(),
+                    p,
+                    t.path("unit").asText("1"),
+                    dir.equals("higher") ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER,
+                    agg));
         }
         return out;
     }

@@ -35,8 +35,14 @@ public final class Progress {
         if (terminal) {
             int width = 30;
             int filled = total > 0 ? (int) Math.min(width, step * width / total) : 0;
-            out.print(String.format(Locale.ROOT, "\r\u001B[2K%s [%s%s] %d/%d", label, "#".repeat(filled),
-                    " ".repeat(width - filled), step, total));
+            out.print(String.format(
+                    Locale.ROOT,
+                    "\r\u001B[2K%s [%s%s] %d/%d",
+                    label,
+                    "#".repeat(filled),
+                    " ".repeat(width - filled),
+                    step,
+                    total));
             out.flush();
         } else if (step == total || System.nanoTime() - lastLine > 10_000_000_000L) {
             lastLine = System.nanoTime();

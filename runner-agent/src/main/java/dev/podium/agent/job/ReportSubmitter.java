@@ -35,9 +35,15 @@ import java.util.UUID;
 public final class ReportSubmitter {
 
     /** What the operator states about the outputs, since a report rarely says it all. */
-    public record Description(String benchmark, String version, String scenario, String model, String precision,
-            Integer batchSize, int devices, SortedMap<String, String> parameters) {
-    }
+    public record Description(
+            String benchmark,
+            String version,
+            String scenario,
+            String model,
+            String precision,
+            Integer batchSize,
+            int devices,
+            SortedMap<String, String> parameters) {}
 
     private static final int TAIL_CHARS = 4000;
 
@@ -60,20 +66,49 @@ public final class ReportSubmitter {
         UUID runId = UUID.randomUUID();
         EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
         SortedMap<String, String> params = new TreeMap<>();
-        d.parameters().forEach((k, v) -> params.put(JobRunner.clip(k, 128),
-                Redactor.isSecretName(k) ? Redactor.MASK : JobRunner.clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
+        d.parameters()
+                .forEach((k, v) -> params.put(
+                        JobRunner.clip(k, 128),
+                        Redactor.isSecretName(k)
+                                ? Redactor.MASK
+                                : JobRunner.clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
         List<Accelerator> accelerators = fingerprint.accelerators().isEmpty()
                 ? List.of(HostDetector.cpuAsAccelerator(fingerprint.host()))
                 : List.of(withCount(fingerprint.accelerators().get(0), d.devices()));
-        Workload workload = new Workload(d.benchmark(), d.version(), d.scenario(), d.model(), null, params,
-                JobRunner.clip("podium-agent submit --format " + parser.format() + " " + String.join(" ", names),
+        Workload workload = new Workload(
+                d.benchmark(),
+                d.version(),
+                d.scenario(),
+                d.model(),
+                null,
+                params,
+                JobRunner.clip(
+                        "podium-agent submit --format " + parser.format() + " " + String.join(" ", names),
                         Limits.MAX_TEXT_CHARS));
         SortedMap<String, String> extra = new TreeMap<>(params);
         extra.keySet().removeAll(JobRunner.KEY_FIXED);
-        ComparisonKey key = new ComparisonKey(d.benchmark(), d.version(), d.scenario(), d.model(), d.precision(),
-                d.batchSize(), accelerators.get(0).total(), null, extra);
-        stream.emit(new RunStarted(runId, null, null, fingerprint.host(), accelerators, fingerprint.software(), workload, key,
-                outputs.size(), 0, new Provenance(sink.agentId(), AgentVersion.VERSION, parser.format())));
+        ComparisonKey key = new ComparisonKey(
+                d.benchmark(),
+                d.version(),
+                d.scenario(),
+                d.model(),
+                d.precision(),
+                d.batchSize(),
+                accelerators.get(0).total(),
+                null,
+                extra);
+        stream.emit(new RunStarted(
+                runId,
+                null,
+                null,
+                fingerprint.host(),
+                accelerators,
+                fingerprint.software(),
+                workload,
+                key,
+                outputs.size(),
+                0,
+                new Provenance(sink.agentId(), AgentVersion.VERSION, parser.format())));
         List<List<ParsedMetric>> reps = new ArrayList<>();
         for (int i = 0; i < outputs.size(); i++) {
             ParseResult r = parser.parse(outputs.get(i));
@@ -82,8 +117,13 @@ public final class ReportSubmitter {
                         + (r.warnings().isEmpty() ? "" : " (" + String.join("; ", r.warnings()) + ")");
                 // A report is a file the operator chose, not written for publishing: only its redacted tail leaves,
                 // redacted over twice its length before the cut, so that the cut never leaves half a secret unmasked.
-                stream.emit(new RunFailed(runId, "parse", null, JobRunner.clip(redactor.text(reason), Limits.MAX_TEXT_CHARS),
-                        JobRunner.clipTail(redactor.text(JobRunner.clipTail(outputs.get(i), 2 * TAIL_CHARS)), TAIL_CHARS)));
+                stream.emit(new RunFailed(
+                        runId,
+                        "parse",
+                        null,
+                        JobRunner.clip(redactor.text(reason), Limits.MAX_TEXT_CHARS),
+                        JobRunner.clipTail(
+                                redactor.text(JobRunner.clipTail(outputs.get(i), 2 * TAIL_CHARS)), TAIL_CHARS)));
                 return new RunOutcome(runId, Map.of(), RunOutcome.Status.FAILED, List.of(), reason);
             }
             reps.add(r.metrics());
@@ -94,15 +134,28 @@ public final class ReportSubmitter {
             stream.emit(new RunFailed(runId, "parse", null, reason, null));
             return new RunOutcome(runId, Map.of(), RunOutcome.Status.FAILED, List.of(), reason);
         }
-        String primary = metrics.stream().filter(m -> m.direction() == Direction.HIGHER_IS_BETTER).findFirst()
-                .orElse(metrics.get(0)).name();
-        stream.emit(new RunCompleted(runId, metrics, Summary.validity(metrics, primary, outputs.size(), outputs.size(), false), 0));
+        String primary = metrics.stream()
+                .filter(m -> m.direction() == Direction.HIGHER_IS_BETTER)
+                .findFirst()
+                .orElse(metrics.get(0))
+                .name();
+        stream.emit(new RunCompleted(
+                runId, metrics, Summary.validity(metrics, primary, outputs.size(), outputs.size(), false), 0));
         return new RunOutcome(runId, Map.of(), RunOutcome.Status.COMPLETED, metrics, null);
     }
 
     private static Accelerator withCount(Accelerator a, int devices) {
         int n = devices > 0 ? devices : a.countPerNode();
-        return new Accelerator(a.vendor(), a.model(), a.deviceId(), a.memoryBytes(), n, n, a.interconnect(), a.driver(),
-                a.firmware(), a.runtime());
+        return new Accelerator(
+                a.vendor(),
+                a.model(),
+                a.deviceId(),
+                a.memoryBytes(),
+                n,
+                n,
+                a.interconnect(),
+                a.driver(),
+                a.firmware(),
+                a.runtime());
     }
 }

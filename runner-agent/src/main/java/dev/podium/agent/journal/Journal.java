@@ -48,6 +48,7 @@ public final class Journal {
     private final long maxBytes;
     /** Shared by every journal of this JVM: two instances on one directory (two commands in one process) never collide. */
     private static final AtomicLong COUNTER = new AtomicLong();
+
     private final String prefix;
 
     public Journal(Path dir, long maxBytes) {
@@ -55,8 +56,14 @@ public final class Journal {
         this.sent = dir.resolve("sent");
         this.tmp = dir.resolve("tmp");
         this.maxBytes = maxBytes;
-        this.prefix = String.format("%013d-%08d-", ProcessHandle.current().info().startInstant()
-                .map(Instant::toEpochMilli).orElse(System.currentTimeMillis()), ProcessHandle.current().pid());
+        this.prefix = String.format(
+                "%013d-%08d-",
+                ProcessHandle.current()
+                        .info()
+                        .startInstant()
+                        .map(Instant::toEpochMilli)
+                        .orElse(System.currentTimeMillis()),
+                ProcessHandle.current().pid());
         try {
             Files.createDirectories(pending);
             Files.createDirectories(sent);

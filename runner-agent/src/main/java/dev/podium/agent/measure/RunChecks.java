@@ -22,8 +22,7 @@ public final class RunChecks {
     /** Loss is compared over the first and last quarter of a repetition's measured steps, with at least this many steps. */
     public static final int MIN_LOSS_STEPS = 8;
 
-    private RunChecks() {
-    }
+    private RunChecks() {}
 
     /**
      * {@code loss_decreased}: in every repetition with at least {@link #MIN_LOSS_STEPS} reported losses, the mean loss of
@@ -32,21 +31,41 @@ public final class RunChecks {
     public static Optional<ValidityCheck> lossDecreased(List<List<Double>> lossesPerRepetition) {
         int judged = 0;
         for (int r = 0; r < lossesPerRepetition.size(); r++) {
-            List<Double> l = lossesPerRepetition.get(r).stream().filter(Double::isFinite).toList();
+            List<Double> l =
+                    lossesPerRepetition.get(r).stream().filter(Double::isFinite).toList();
             if (l.size() < MIN_LOSS_STEPS) {
                 continue;
             }
             judged++;
             int q = l.size() / 4;
-            double first = l.subList(0, q).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            double last = l.subList(l.size() - q, l.size()).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            double first = l.subList(0, q).stream()
+                    .mapToDouble(Double::doubleValue)
+                    .average()
+                    .orElseThrow();
+            double last = l.subList(l.size() - q, l.size()).stream()
+                    .mapToDouble(Double::doubleValue)
+                    .average()
+                    .orElseThrow();
             if (!(last < first)) {
-                return Optional.of(new ValidityCheck("loss_decreased", false, String.format(Locale.ROOT,
-                        "repetition %d: mean loss %.4g over the last %d steps, not below %.4g over the first %d", r + 1, last, q, first, q)));
+                return Optional.of(new ValidityCheck(
+                        "loss_decreased",
+                        false,
+                        String.format(
+                                Locale.ROOT,
+                                "repetition %d: mean loss %.4g over the last %d steps, not below %.4g over the first %d",
+                                r + 1,
+                                last,
+                                q,
+                                first,
+                                q)));
             }
         }
-        return judged == 0 ? Optional.empty() : Optional.of(new ValidityCheck("loss_decreased", true,
-                "training loss decreased in " + judged + " of " + lossesPerRepetition.size() + " repetitions"));
+        return judged == 0
+                ? Optional.empty()
+                : Optional.of(new ValidityCheck(
+                        "loss_decreased",
+                        true,
+                        "training loss decreased in " + judged + " of " + lossesPerRepetition.size() + " repetitions"));
     }
 
     /**
@@ -59,12 +78,21 @@ public final class RunChecks {
             return Optional.empty();
         }
         boolean busy = utilisationBeforeStart != null && utilisationBeforeStart > MAX_IDLE_UTILISATION;
-        String before = utilisationBeforeStart == null ? "utilisation before start not reported"
+        String before = utilisationBeforeStart == null
+                ? "utilisation before start not reported"
                 : String.format(Locale.ROOT, "utilisation before start %.0f%%", utilisationBeforeStart);
-        String others = foreignProcesses.isEmpty() ? "no other compute process seen"
-                : foreignProcesses.size() + " other compute process(es) used the device (pid " + new TreeSet<>(foreignProcesses).stream()
-                        .limit(5).map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("") + ")";
-        return Optional.of(new ValidityCheck("device_not_shared", !busy && foreignProcesses.isEmpty(), before + "; " + others));
+        String others = foreignProcesses.isEmpty()
+                ? "no other compute process seen"
+                : foreignProcesses.size() + " other compute process(es) used the device (pid "
+                        + new TreeSet<>(foreignProcesses)
+                                .stream()
+                                        .limit(5)
+                                        .map(String::valueOf)
+                                        .reduce((a, b) -> a + ", " + b)
+                                        .orElse("")
+                        + ")";
+        return Optional.of(
+                new ValidityCheck("device_not_shared", !busy && foreignProcesses.isEmpty(), before + "; " + others));
     }
 
     /**
@@ -75,12 +103,18 @@ public final class RunChecks {
         if (requested == null || requested.isBlank()) {
             return Optional.empty();
         }
-        String wanted = DeviceAliases.byId(requested.strip()).or(() -> DeviceAliases.resolve(requested.strip())).map(DeviceModel::id)
+        String wanted = DeviceAliases.byId(requested.strip())
+                .or(() -> DeviceAliases.resolve(requested.strip()))
+                .map(DeviceModel::id)
                 .orElse(requested.strip());
-        boolean variantless = DeviceAliases.byId(wanted).map(m -> !m.variantSpecified()).orElse(false);
-        boolean ok = detectedDeviceId != null && (detectedDeviceId.equals(wanted) || (variantless && detectedDeviceId.startsWith(wanted + "-")));
-        return Optional.of(new ValidityCheck("device_matches", ok, "asked for " + wanted + ", detected "
-                + (detectedDeviceId == null ? "none" : detectedDeviceId)));
+        boolean variantless =
+                DeviceAliases.byId(wanted).map(m -> !m.variantSpecified()).orElse(false);
+        boolean ok = detectedDeviceId != null
+                && (detectedDeviceId.equals(wanted) || (variantless && detectedDeviceId.startsWith(wanted + "-")));
+        return Optional.of(new ValidityCheck(
+                "device_matches",
+                ok,
+                "asked for " + wanted + ", detected " + (detectedDeviceId == null ? "none" : detectedDeviceId)));
     }
 
     /** Process ids from {@code nvidia-smi --query-compute-apps=pid --format=csv,noheader} (one a line; "[N/A]" skipped). */

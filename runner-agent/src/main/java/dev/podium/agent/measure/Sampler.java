@@ -27,21 +27,24 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Sampler implements AutoCloseable {
 
-    public static final List<String> NVIDIA_QUERY = List.of("nvidia-smi",
-            "--query-gpu=index,utilization.gpu,memory.used,power.draw", "--format=csv,noheader,nounits");
+    public static final List<String> NVIDIA_QUERY = List.of(
+            "nvidia-smi", "--query-gpu=index,utilization.gpu,memory.used,power.draw", "--format=csv,noheader,nounits");
     /** hl-smi takes the same CSV query form as nvidia-smi, with its own name for utilisation. */
-    public static final List<String> GAUDI_QUERY = List.of("hl-smi",
-            "-Q", "index,utilization.aip,memory.used,power.draw", "-f", "csv,noheader,nounits");
+    public static final List<String> GAUDI_QUERY =
+            List.of("hl-smi", "-Q", "index,utilization.aip,memory.used,power.draw", "-f", "csv,noheader,nounits");
 
     /**
      * rocm-smi prints JSON keyed by card: "GPU use (%)", "VRAM Total Used Memory (B)" and a power field whose name changed
      * between releases ("Average Graphics Package Power (W)", "Current Socket Graphics Package Power (W)").
      */
-    public static final List<String> ROCM_QUERY = List.of("rocm-smi", "--showuse", "--showmeminfo", "vram", "--showpower",
-            "--json");
+    public static final List<String> ROCM_QUERY =
+            List.of("rocm-smi", "--showuse", "--showmeminfo", "vram", "--showpower", "--json");
+
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The processes using NVIDIA GPUs, to tell whether another process shared the device during a run. */
-    public static final List<String> NVIDIA_APPS = List.of("nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader");
+    public static final List<String> NVIDIA_APPS =
+            List.of("nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader");
+
     private final Set<Long> foreignProcesses = ConcurrentHashMap.newKeySet();
 
     private final Map<SeriesKind, List<Sample>> series = new EnumMap<>(SeriesKind.class);
@@ -59,8 +62,9 @@ public final class Sampler implements AutoCloseable {
 
     public Sampler(ToolRunner tools, long intervalMillis) {
         this.tools = tools;
-        this.acceleratorQuery = tools.onPath("nvidia-smi") ? NVIDIA_QUERY : tools.onPath("hl-smi") ? GAUDI_QUERY
-                : tools.onPath("rocm-smi") ? ROCM_QUERY : null;
+        this.acceleratorQuery = tools.onPath("nvidia-smi")
+                ? NVIDIA_QUERY
+                : tools.onPath("hl-smi") ? GAUDI_QUERY : tools.onPath("rocm-smi") ? ROCM_QUERY : null;
         this.rocm = acceleratorQuery == ROCM_QUERY;
         this.startNanos = System.nanoTime();
         this.lastCpu = cpuTimes();
@@ -83,7 +87,9 @@ public final class Sampler implements AutoCloseable {
                 long total = cpu[0] - lastCpu[0];
                 long idle = cpu[1] - lastCpu[1];
                 if (total > 0) {
-                    add(SeriesKind.CPU_UTILISATION, new Sample(t, Math.max(0, 100.0 * (total - idle) / total), repetition, null));
+                    add(
+                            SeriesKind.CPU_UTILISATION,
+                            new Sample(t, Math.max(0, 100.0 * (total - idle) / total), repetition, null));
                 }
             }
             lastCpu = cpu;
@@ -184,7 +190,12 @@ public final class Sampler implements AutoCloseable {
             int device = Integer.parseInt(card.getKey().substring(4));
             JsonNode c = card.getValue();
             put(SeriesKind.ACCELERATOR_UTILISATION, c.path("GPU use (%)").asText(""), 1, t, device);
-            put(SeriesKind.ACCELERATOR_MEMORY, c.path("VRAM Total Used Memory (B)").asText(""), 1, t, device);
+            put(
+                    SeriesKind.ACCELERATOR_MEMORY,
+                    c.path("VRAM Total Used Memory (B)").asText(""),
+                    1,
+                    t,
+                    device);
             for (Iterator<String> names = c.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (name.endsWith("Power (W)")) {

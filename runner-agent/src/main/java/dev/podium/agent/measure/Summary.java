@@ -18,8 +18,7 @@ public final class Summary {
     /** Per-request or per-step values pooled over the repetitions for a metric's percentiles, at most. */
     static final int MAX_POOLED = 1_000_000;
 
-    private Summary() {
-    }
+    private Summary() {}
 
     /**
      * One {@link Metric} per name found in every repetition; values in repetition order; percentiles of the per-request
@@ -42,29 +41,48 @@ public final class Summary {
                 continue; // the contract's values are non-negative; a negative loss or offset is not a benchmark result
             }
             ParsedMetric first = e.getValue().get(0);
-            List<Double> pooled = e.getValue().stream().flatMap(m -> m.samples().stream()).limit(MAX_POOLED).toList();
-            out.add(new Metric(first.name(), first.unit(), first.direction(), Scope.SYSTEM, warmupExcluded, values,
-                    Statistics.of(values), pooled.size() >= 2 ? Percentiles.of(pooled) : null));
+            List<Double> pooled = e.getValue().stream()
+                    .flatMap(m -> m.samples().stream())
+                    .limit(MAX_POOLED)
+                    .toList();
+            out.add(new Metric(
+                    first.name(),
+                    first.unit(),
+                    first.direction(),
+                    Scope.SYSTEM,
+                    warmupExcluded,
+                    values,
+                    Statistics.of(values),
+                    pooled.size() >= 2 ? Percentiles.of(pooled) : null));
         }
         return out;
     }
 
-    public static List<ValidityCheck> validity(List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone,
-            boolean warmupExcluded) {
-        return validity(metrics, primary, repetitionsWanted, repetitionsDone,
+    public static List<ValidityCheck> validity(
+            List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone, boolean warmupExcluded) {
+        return validity(
+                metrics,
+                primary,
+                repetitionsWanted,
+                repetitionsDone,
                 warmupExcluded ? WarmupCheck.separated() : WarmupCheck.notSeparated());
     }
 
     /** The checks with {@code warmup} as the {@value WarmupCheck#NAME} check (see {@link WarmupCheck}). */
-    public static List<ValidityCheck> validity(List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone,
-            ValidityCheck warmup) {
+    public static List<ValidityCheck> validity(
+            List<Metric> metrics, String primary, int repetitionsWanted, int repetitionsDone, ValidityCheck warmup) {
         List<ValidityCheck> checks = new ArrayList<>();
         checks.add(ValueChecks.repetitions(repetitionsDone, repetitionsWanted));
         checks.add(warmup);
-        metrics.stream().filter(m -> m.name().equals(primary)).findFirst().ifPresentOrElse(m -> {
-            checks.add(ValueChecks.cv(m));
-            checks.add(ValueChecks.positiveFinite(m));
-        }, () -> checks.add(new ValidityCheck("primary_metric_present", false, primary + " not found")));
+        metrics.stream()
+                .filter(m -> m.name().equals(primary))
+                .findFirst()
+                .ifPresentOrElse(
+                        m -> {
+                            checks.add(ValueChecks.cv(m));
+                            checks.add(ValueChecks.positiveFinite(m));
+                        },
+                        () -> checks.add(new ValidityCheck("primary_metric_present", false, primary + " not found")));
         return checks;
     }
 }

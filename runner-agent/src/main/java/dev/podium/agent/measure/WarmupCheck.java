@@ -13,27 +13,38 @@ public final class WarmupCheck {
 
     public static final String NAME = "warmup_excluded";
 
-    private WarmupCheck() {
-    }
+    private WarmupCheck() {}
 
     public static ValidityCheck separated() {
         return new ValidityCheck(NAME, true, "separated: measured after the warm-up steps");
     }
 
     public static ValidityCheck notSeparated() {
-        return new ValidityCheck(NAME, false, "the workload does not report warm-up separately"
-                + " (a command job may declare 'warmup: excluded-by-tool' or ask for 'warmup: from-step-log')");
+        return new ValidityCheck(
+                NAME,
+                false,
+                "the workload does not report warm-up separately"
+                        + " (a command job may declare 'warmup: excluded-by-tool' or ask for 'warmup: from-step-log')");
     }
 
     public static ValidityCheck declared() {
-        return new ValidityCheck(NAME, true,
+        return new ValidityCheck(
+                NAME,
+                true,
                 "declared: the job spec says the tool leaves its warm-up out of its figures (warmup: excluded-by-tool)");
     }
 
     public static ValidityCheck verified(int skipped, long measuredSteps, int repetitions) {
-        return new ValidityCheck(NAME, true, String.format(Locale.ROOT,
-                "verified: the agent computed the throughput from the tool's per-step log after its first %d steps"
-                        + " (%d measured steps in %d repetitions)", skipped, measuredSteps, repetitions));
+        return new ValidityCheck(
+                NAME,
+                true,
+                String.format(
+                        Locale.ROOT,
+                        "verified: the agent computed the throughput from the tool's per-step log after its first %d steps"
+                                + " (%d measured steps in %d repetitions)",
+                        skipped,
+                        measuredSteps,
+                        repetitions));
     }
 
     public static ValidityCheck notVerified(String why) {

@@ -16,14 +16,17 @@ import java.util.regex.Pattern;
 public final class AutoParser implements OutputParser {
 
     public static final String FORMAT = "auto";
-    private static final Pattern PROTOCOL_LINE = Pattern.compile("(?m)^[ \\t]*\\{.*\"podium\"[ \\t]*:[ \\t]*1[ \\t]*[,}]");
+    private static final Pattern PROTOCOL_LINE =
+            Pattern.compile("(?m)^[ \\t]*\\{.*\"podium\"[ \\t]*:[ \\t]*1[ \\t]*[,}]");
     private static final Pattern SERVING_BLOCK = Pattern.compile("(?m)^[ \\t]*=+ Serving Benchmark Result =+[ \\t]*$");
     private static final Pattern SGLANG_LINE = Pattern.compile("(?m)^Backend:[ \\t]+\\S|^Mean E2E Latency \\(ms\\):");
     private static final Pattern MLPERF = Pattern.compile("(?m)^MLPerf Results Summary[ \\t]*$|:::MLLOG \\{");
     private static final Pattern TRAINER = Pattern.compile(
             "(?m)^[ \\t]*\\*{5} \\w+ metrics \\*{5}[ \\t]*$|^[ \\t]*\\{[ \\t]*'(train|eval|test|predict)_runtime'[ \\t]*:|^Throughput \\(including tokenization\\) = ");
-    private static final Pattern SGLANG_KEY = Pattern.compile("_e2e_latency_ms$|^total_output_tokens_retokenized$|^dataset_name$");
-    private static final Pattern SERVING_KEY = Pattern.compile("^(request_throughput|output_throughput|(mean|median|p\\d+)_(ttft|tpot|itl|e2el)_ms)$");
+    private static final Pattern SGLANG_KEY =
+            Pattern.compile("_e2e_latency_ms$|^total_output_tokens_retokenized$|^dataset_name$");
+    private static final Pattern SERVING_KEY =
+            Pattern.compile("^(request_throughput|output_throughput|(mean|median|p\\d+)_(ttft|tpot|itl|e2el)_ms)$");
     private static final Pattern TRAINER_KEY = Pattern.compile("^(train|eval|test|predict)_|^epoch$");
 
     @Override
@@ -35,8 +38,13 @@ public final class AutoParser implements OutputParser {
     public ParseResult parse(String text) {
         Optional<String> format = detect(text);
         if (format.isEmpty()) {
-            return new ParseResult(FORMAT, List.of(), List.of(), Map.of(), List.of(
-                    "no known format recognised (" + String.join(", ", Parsers.FORMATS) + "); name one with --format"));
+            return new ParseResult(
+                    FORMAT,
+                    List.of(),
+                    List.of(),
+                    Map.of(),
+                    List.of("no known format recognised (" + String.join(", ", Parsers.FORMATS)
+                            + "); name one with --format"));
         }
         return Parsers.byFormat(format.get()).orElseThrow().parse(text);
     }
@@ -51,7 +59,8 @@ public final class AutoParser implements OutputParser {
             return json(text);
         }
         if (SERVING_BLOCK.matcher(text).find()) {
-            return Optional.of(SGLANG_LINE.matcher(text).find() ? ServingBenchmarkParser.SGLANG : ServingBenchmarkParser.VLLM);
+            return Optional.of(
+                    SGLANG_LINE.matcher(text).find() ? ServingBenchmarkParser.SGLANG : ServingBenchmarkParser.VLLM);
         }
         if (MLPERF.matcher(text).find()) {
             return Optional.of("mlperf");
@@ -77,7 +86,10 @@ public final class AutoParser implements OutputParser {
             if (v.isObject() && v.path("unit").isTextual() && v.has("avg")) {
                 return Optional.of(GenAiPerfParser.FORMAT);
             }
-            if (e.getKey().equals("report") || v.isObject() && (v.path("latency").isObject() || v.path("throughput").isObject())) {
+            if (e.getKey().equals("report")
+                    || v.isObject()
+                            && (v.path("latency").isObject()
+                                    || v.path("throughput").isObject())) {
                 return Optional.of("optimum-benchmark");
             }
             serving |= SERVING_KEY.matcher(e.getKey()).find();

@@ -22,6 +22,7 @@ final class Collector {
     static final int MAX_WARNINGS = 20;
     /** As for JSON numbers: a longer numeral is no measurement. */
     static final int MAX_NUMBER_CHARS = 64;
+
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_.:/%-]+");
 
     private final String format;
@@ -63,9 +64,13 @@ final class Collector {
             warn("more than " + MAX_METRICS + " metrics; the rest are ignored");
             return;
         }
-        List<Double> kept = samples.stream().filter(v -> v != null && Double.isFinite(v) && v >= 0).limit(MAX_SAMPLES).toList();
+        List<Double> kept = samples.stream()
+                .filter(v -> v != null && Double.isFinite(v) && v >= 0)
+                .limit(MAX_SAMPLES)
+                .toList();
         if (kept.size() < Math.min(samples.size(), MAX_SAMPLES)) {
-            warn("ignored " + (Math.min(samples.size(), MAX_SAMPLES) - kept.size()) + " unusable per-request values of " + n);
+            warn("ignored " + (Math.min(samples.size(), MAX_SAMPLES) - kept.size()) + " unusable per-request values of "
+                    + n);
         }
         metrics.remove(n);
         metrics.put(n, new ParsedMetric(n, value, unit == null ? "1" : clip(unit, 32), direction, kept));
@@ -124,13 +129,15 @@ final class Collector {
     /** A rate (something per unit of time): zero means nothing was measured, never a result. */
     static boolean isRate(String name, String unit) {
         String n = (name + " " + (unit == null ? "" : unit)).toLowerCase(Locale.ROOT);
-        return n.matches(".*(per_second|per_sec|/s\\b|/sec\\b|throughput|tokens_per|samples_per|steps_per|qps|ips\\b).*");
+        return n.matches(
+                ".*(per_second|per_sec|/s\\b|/sec\\b|throughput|tokens_per|samples_per|steps_per|qps|ips\\b).*");
     }
 
     /** Throughputs and accuracies are better higher; times, latencies, losses and memory lower. */
     static Direction guessDirection(String name, String unit) {
         String n = (name + " " + (unit == null ? "" : unit)).toLowerCase(Locale.ROOT);
-        if (n.matches(".*(per_second|per_sec|/s\\b|throughput|samples_per|tokens_per|accuracy|acc\\b|f1|bleu|rouge|efficiency|qps|ips).*")) {
+        if (n.matches(
+                ".*(per_second|per_sec|/s\\b|throughput|samples_per|tokens_per|accuracy|acc\\b|f1|bleu|rouge|efficiency|qps|ips).*")) {
             return Direction.HIGHER_IS_BETTER;
         }
         return Direction.LOWER_IS_BETTER;

@@ -19,8 +19,17 @@ import java.util.OptionalDouble;
 public final class GenAiPerfParser implements OutputParser {
 
     public static final String FORMAT = "genai-perf";
-    private static final Map<String, String> TIMES = Map.of("time_to_first_token", "ttft", "time_to_second_token", "ttst",
-            "inter_token_latency", "itl", "request_latency", "e2e_latency", "inter_chunk_latency", "icl");
+    private static final Map<String, String> TIMES = Map.of(
+            "time_to_first_token",
+            "ttft",
+            "time_to_second_token",
+            "ttst",
+            "inter_token_latency",
+            "itl",
+            "request_latency",
+            "e2e_latency",
+            "inter_chunk_latency",
+            "icl");
     private static final String[] TIME_STATS = {"avg", "p50", "p90", "p95", "p99", "std"};
 
     @Override
@@ -43,12 +52,15 @@ public final class GenAiPerfParser implements OutputParser {
             }
         }
         JsonNode config = root.path("input_config");
-        JsonNode concurrency = config.path("concurrency").isNumber() ? config.get("concurrency")
+        JsonNode concurrency = config.path("concurrency").isNumber()
+                ? config.get("concurrency")
                 : config.path("loadgen").path("concurrency");
         if (concurrency.isNumber()) {
             c.info("concurrency", concurrency.asText());
         }
-        JsonNode model = config.path("model").isArray() ? config.get("model") : config.path("endpoint").path("model_names");
+        JsonNode model = config.path("model").isArray()
+                ? config.get("model")
+                : config.path("endpoint").path("model_names");
         if (model.isArray() && !model.isEmpty() && model.get(0).isTextual()) {
             c.info("model", model.get(0).asText());
         }
@@ -75,8 +87,12 @@ public final class GenAiPerfParser implements OutputParser {
                 return;
             }
             for (String stat : TIME_STATS) {
-                value(c, key, m, stat).ifPresent(v -> c.metric(ServingBenchmarkParser.latencyName(what,
-                        stat.equals("avg") ? "mean" : stat), v * toMs, "ms", Direction.LOWER_IS_BETTER));
+                value(c, key, m, stat)
+                        .ifPresent(v -> c.metric(
+                                ServingBenchmarkParser.latencyName(what, stat.equals("avg") ? "mean" : stat),
+                                v * toMs,
+                                "ms",
+                                Direction.LOWER_IS_BETTER));
             }
             return;
         }

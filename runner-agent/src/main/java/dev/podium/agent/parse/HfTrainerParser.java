@@ -26,11 +26,13 @@ public final class HfTrainerParser implements OutputParser {
     private static final Pattern HEADER = Pattern.compile("^\\s*\\*{5} (\\w+) metrics \\*{5}\\s*$");
     /** Any key that starts with a letter, spaces and parentheses included; a line like {@code $(rm -rf /) = 1} ends the block. */
     private static final Pattern BLOCK_LINE = Pattern.compile("^\\s+(\\p{L}.{0,199}?)\\s*=\\s*(\\S.{0,99}?)\\s*$");
+
     private static final Pattern STATS_HEADER = Pattern.compile("^\\s*Stats:\\s*$");
     private static final Pattern SEPARATOR = Pattern.compile("^\\s*-{3,}\\s*$");
     private static final Pattern STATS_LINE = Pattern.compile("^\\s*([A-Za-z][^=]{0,99}?)\\s*=\\s*(\\S.{0,99}?)\\s*$");
     private static final Pattern HMS = Pattern.compile("^(?:(\\d{1,6}) days?, )?(\\d+):(\\d{2}):(\\d{2}(?:\\.\\d+)?)$");
-    private static final Pattern WITH_SUFFIX = Pattern.compile("^([-+]?(?:[0-9][0-9,]*\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?)\\s*([A-Za-z%/]{1,16})?$");
+    private static final Pattern WITH_SUFFIX = Pattern.compile(
+            "^([-+]?(?:[0-9][0-9,]*\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?)\\s*([A-Za-z%/]{1,16})?$");
     private static final Pattern UNIT_IN_KEY = Pattern.compile("^(.*?)\\s*\\(([A-Za-z%/]{1,12})\\)$");
     private static final Pattern DICT_LINE = Pattern.compile("^\\s*\\{\\s*'[^']{1,128}'\\s*:.*}\\s*$");
     private static final Pattern DICT_ENTRY = Pattern.compile("'([^'\\\\]{1,128})'\\s*:\\s*([-+0-9.eE]+|nan|inf|-inf)");
@@ -150,9 +152,13 @@ public final class HfTrainerParser implements OutputParser {
 
     /** One line of optimum-habana's text-generation {@code Stats:} block: a label, a number and its unit. */
     private static void statsEntry(Collector c, String label, String text) {
-        Matcher s = WITH_SUFFIX.matcher(text.replace(" tokens/second", "tokens/s").replace(" seconds", "s"));
+        Matcher s =
+                WITH_SUFFIX.matcher(text.replace(" tokens/second", "tokens/s").replace(" seconds", "s"));
         Double v = s.matches() ? Collector.number(s.group(1)) : null;
-        String name = label.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        String name = label.strip()
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9]+", "_")
+                .replaceAll("^_+|_+$", "");
         if (v == null) {
             c.warn("unreadable value for " + Collector.clean(name));
             return;
@@ -174,12 +180,15 @@ public final class HfTrainerParser implements OutputParser {
             unit = k.group(2);
         }
         if (unit == null) {
-            unit = name.endsWith("_runtime") ? "s"
-                    : name.endsWith("samples_per_second") ? "samples/s"
-                    : name.endsWith("steps_per_second") ? "steps/s"
-                    : name.endsWith("tokens_per_second") ? "tokens/s"
-                    : name.endsWith("_flos") ? "FLOP"
-                    : "1";
+            unit = name.endsWith("_runtime")
+                    ? "s"
+                    : name.endsWith("samples_per_second")
+                            ? "samples/s"
+                            : name.endsWith("steps_per_second")
+                                    ? "steps/s"
+                                    : name.endsWith("tokens_per_second")
+                                            ? "tokens/s"
+                                            : name.endsWith("_flos") ? "FLOP" : "1";
         }
         c.metric(name, v, unit, Collector.guessDirection(name, unit));
     }

@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 final class Json {
 
     private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
-            .maxNestingDepth(64).maxStringLength(1024 * 1024).maxNumberLength(64).build();
+            .maxNestingDepth(64)
+            .maxStringLength(1024 * 1024)
+            .maxNumberLength(64)
+            .build();
     static final ObjectMapper MAPPER = new ObjectMapper();
     /**
      * For files written by Python's {@code json.dump}, which writes {@code NaN} and {@code Infinity} as bare words: they
@@ -18,15 +21,15 @@ final class Json {
      */
     static final ObjectMapper PYTHON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(LIMITS);
         PYTHON.getFactory().setStreamReadConstraints(LIMITS);
     }
 
-    private Json() {
-    }
+    private Json() {}
 
     /** JSON as Python writes it (NaN, Infinity, -Infinity allowed). */
     static JsonNode readPython(String text, Collector c) {

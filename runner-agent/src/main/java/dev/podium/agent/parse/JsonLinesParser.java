@@ -31,7 +31,10 @@ public final class JsonLinesParser implements OutputParser {
         }
         try {
             JsonNode n = Json.MAPPER.readTree(line);
-            if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1 || !n.path("type").asText("").equals("step")) {
+            if (n == null
+                    || !n.isObject()
+                    || n.path("podium").asInt(0) != 1
+                    || !n.path("type").asText("").equals("step")) {
                 return Optional.empty();
             }
             return Optional.ofNullable(step(n));
@@ -48,8 +51,12 @@ public final class JsonLinesParser implements OutputParser {
         }
         try {
             JsonNode n = Json.MAPPER.readTree(line);
-            if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1 || !n.path("type").asText("").equals("step")
-                    || n.path("warmup").asBoolean(false) || !n.path("loss").isNumber()) {
+            if (n == null
+                    || !n.isObject()
+                    || n.path("podium").asInt(0) != 1
+                    || !n.path("type").asText("").equals("step")
+                    || n.path("warmup").asBoolean(false)
+                    || !n.path("loss").isNumber()) {
                 return OptionalDouble.empty();
             }
             double loss = n.path("loss").asDouble();
@@ -91,14 +98,17 @@ public final class JsonLinesParser implements OutputParser {
                 case "metric" -> {
                     JsonNode v = n.get("value");
                     if (v == null || !v.isNumber()) {
-                        c.warn("metric line without a numeric value: " + Collector.clean(n.path("name").asText()));
+                        c.warn("metric line without a numeric value: "
+                                + Collector.clean(n.path("name").asText()));
                         continue;
                     }
                     String unit = n.path("unit").asText("1");
                     String dir = n.path("direction").asText("");
-                    Direction d = dir.equals("higher") ? Direction.HIGHER_IS_BETTER
-                            : dir.equals("lower") ? Direction.LOWER_IS_BETTER
-                            : Collector.guessDirection(n.path("name").asText(), unit);
+                    Direction d = dir.equals("higher")
+                            ? Direction.HIGHER_IS_BETTER
+                            : dir.equals("lower")
+                                    ? Direction.LOWER_IS_BETTER
+                                    : Collector.guessDirection(n.path("name").asText(), unit);
                     c.metric(n.path("name").asText(""), v.asDouble(), unit, d);
                 }
                 case "step" -> {
@@ -109,21 +119,25 @@ public final class JsonLinesParser implements OutputParser {
                     }
                     c.step(st);
                 }
-                case "info" -> n.fields().forEachRemaining(e -> {
-                    if (e.getValue().isValueNode() && !e.getKey().equals("podium") && !e.getKey().equals("type")) {
-                        c.info(e.getKey(), e.getValue().asText());
-                    }
-                });
-                default -> {
-                }
+                case "info" ->
+                    n.fields().forEachRemaining(e -> {
+                        if (e.getValue().isValueNode()
+                                && !e.getKey().equals("podium")
+                                && !e.getKey().equals("type")) {
+                            c.info(e.getKey(), e.getValue().asText());
+                        }
+                    });
+                default -> {}
             }
         }
         if (bad > 0) {
             c.warn(bad + " protocol lines were not valid JSON");
         }
-        List<StepSample> measured = c.result().steps().stream().filter(st -> !st.warmup()).toList();
+        List<StepSample> measured =
+                c.result().steps().stream().filter(st -> !st.warmup()).toList();
         List<Double> rates = measured.stream().map(StepSample::samplesPerSecond).toList();
-        // A workload that reports metrics of its own (inference: images or tokens per second) gets no training throughput.
+        // A workload that reports metrics of its own (inference: images or tokens per second) gets no training
+        // throughput.
         boolean reported = !c.result().metrics().isEmpty();
         c.found(THROUGHPUT).ifPresentOrElse(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), rates), () -> {
             if (!reported) {

@@ -43,11 +43,13 @@ public final class MlperfParser implements OutputParser {
     /** A {@code key : value} line of a LoadGen summary: the run's description, else a number. */
     private static void loadgenEntry(Collector c, String key, String value) {
         switch (key) {
-            case "Scenario", "Mode", "SUT name", "Result is" -> c.info(key.toLowerCase().replace(' ', '_'), value);
+            case "Scenario", "Mode", "SUT name", "Result is" ->
+                c.info(key.toLowerCase().replace(' ', '_'), value);
             default -> {
                 Double d = Collector.number(value);
                 if (d != null) {
-                    String name = key.toLowerCase().replaceAll("[^a-z0-9.]+", "_").replaceAll("^_+|_+$", "");
+                    String name =
+                            key.toLowerCase().replaceAll("[^a-z0-9.]+", "_").replaceAll("^_+|_+$", "");
                     String unit = name.endsWith("_ns") ? "ns" : name.contains("per_second") ? "1/s" : "1";
                     c.metric(name, d, unit, Collector.guessDirection(name, unit));
                 }
@@ -77,9 +79,13 @@ public final class MlperfParser implements OutputParser {
 
         private void entry(Collector c, String key, JsonNode n, JsonNode v) {
             switch (key) {
-                case "run_start" -> runStart = n.path("time_ms").isNumber() ? n.get("time_ms").asLong() : null;
+                case "run_start" ->
+                    runStart = n.path("time_ms").isNumber() ? n.get("time_ms").asLong() : null;
                 case "run_stop" -> {
-                    if ("success".equalsIgnoreCase(n.path("metadata").path("status").asText("")) && n.path("time_ms").isNumber()) {
+                    if ("success"
+                                    .equalsIgnoreCase(
+                                            n.path("metadata").path("status").asText(""))
+                            && n.path("time_ms").isNumber()) {
                         runStop = n.get("time_ms").asLong();
                     }
                 }
@@ -89,7 +95,8 @@ public final class MlperfParser implements OutputParser {
                     }
                 }
                 case "tracked_stats" -> {
-                    if (v.path("throughput").isNumber() && Double.isFinite(v.get("throughput").asDouble())) {
+                    if (v.path("throughput").isNumber()
+                            && Double.isFinite(v.get("throughput").asDouble())) {
                         throughputSum += v.get("throughput").asDouble();
                         throughputN++;
                     }
@@ -100,8 +107,7 @@ public final class MlperfParser implements OutputParser {
                     }
                 }
                 case "submission_benchmark", "submission_division", "submission_platform" -> c.info(key, v.asText());
-                default -> {
-                }
+                default -> {}
             }
         }
 

@@ -46,7 +46,11 @@ public final class OptimumBenchmarkParser implements OutputParser {
             for (String kind : new String[] {"throughput", "efficiency"}) {
                 JsonNode n = t.path(kind);
                 if (n.path("value").isNumber()) {
-                    c.metric(p + "." + kind, n.get("value").asDouble(), n.path("unit").asText("1"), Direction.HIGHER_IS_BETTER);
+                    c.metric(
+                            p + "." + kind,
+                            n.get("value").asDouble(),
+                            n.path("unit").asText("1"),
+                            Direction.HIGHER_IS_BETTER);
                 }
             }
             JsonNode memory = t.path("memory");
@@ -60,7 +64,10 @@ public final class OptimumBenchmarkParser implements OutputParser {
             }
             JsonNode energy = t.path("energy");
             if (energy.path("total").isNumber()) {
-                c.metric(p + ".energy.total", energy.get("total").asDouble(), energy.path("unit").asText("kWh"),
+                c.metric(
+                        p + ".energy.total",
+                        energy.get("total").asDouble(),
+                        energy.path("unit").asText("kWh"),
                         Direction.LOWER_IS_BETTER);
             }
         }

@@ -8,7 +8,11 @@ import java.util.Optional;
  * What a parser found: metrics, per-step samples (JSON-lines protocol only), environment facts the workload reported, and
  * warnings about lines it could not use. A parser never throws on bad output; it reports less.
  */
-public record ParseResult(String format, List<ParsedMetric> metrics, List<StepSample> steps, Map<String, String> info,
+public record ParseResult(
+        String format,
+        List<ParsedMetric> metrics,
+        List<StepSample> steps,
+        Map<String, String> info,
         List<String> warnings) {
 
     public ParseResult {

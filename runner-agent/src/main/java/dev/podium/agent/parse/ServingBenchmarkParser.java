@@ -32,8 +32,8 @@ public final class ServingBenchmarkParser implements OutputParser {
     private static final Pattern LABEL_LINE = Pattern.compile("^\\s*([^:]{1,80}):\\s+(\\S.{0,99}?)\\s*$");
     private static final Pattern LATENCY_LABEL = Pattern.compile(
             "(?i)(mean|median|std|max|p\\d{1,2}(?:\\.\\d{1,3})?) (ttft|tpot|itl|e2el|e2e latency) \\(ms\\)");
-    private static final Pattern LATENCY_KEY = Pattern.compile(
-            "(mean|median|std|max|p\\d{1,2}(?:\\.\\d{1,3})?)_(ttft|tpot|itl|e2el|e2e_latency)_ms");
+    private static final Pattern LATENCY_KEY =
+            Pattern.compile("(mean|median|std|max|p\\d{1,2}(?:\\.\\d{1,3})?)_(ttft|tpot|itl|e2el|e2e_latency)_ms");
     /** Printed label (lower case) or saved key, to metric name and unit; all higher-is-better but the duration. */
     private static final Map<String, String[]> RATES = Map.ofEntries(
             Map.entry("output token throughput (tok/s)", new String[] {PRIMARY, "tokens/s"}),
@@ -47,27 +47,39 @@ public final class ServingBenchmarkParser implements OutputParser {
             Map.entry("total token throughput (tok/s)", new String[] {"total_token_throughput", "tokens/s"}),
             Map.entry("total_token_throughput", new String[] {"total_token_throughput", "tokens/s"}),
             Map.entry("total_throughput", new String[] {"total_token_throughput", "tokens/s"}),
-            Map.entry("peak output token throughput (tok/s)", new String[] {"peak_output_token_throughput", "tokens/s"}),
+            Map.entry(
+                    "peak output token throughput (tok/s)", new String[] {"peak_output_token_throughput", "tokens/s"}),
             Map.entry("max_output_tokens_per_s", new String[] {"peak_output_token_throughput", "tokens/s"}),
             Map.entry("benchmark duration (s)", new String[] {"benchmark_duration", "s"}),
             Map.entry("duration", new String[] {"benchmark_duration", "s"}));
+
     private static final Map<String, String> FACTS = Map.ofEntries(
-            Map.entry("successful requests", "completed"), Map.entry("completed", "completed"),
-            Map.entry("failed requests", "failed"), Map.entry("failed", "failed"),
-            Map.entry("maximum request concurrency", "max_concurrency"), Map.entry("max request concurrency", "max_concurrency"),
+            Map.entry("successful requests", "completed"),
+            Map.entry("completed", "completed"),
+            Map.entry("failed requests", "failed"),
+            Map.entry("failed", "failed"),
+            Map.entry("maximum request concurrency", "max_concurrency"),
+            Map.entry("max request concurrency", "max_concurrency"),
             Map.entry("max_concurrency", "max_concurrency"),
-            Map.entry("traffic request rate", "request_rate"), Map.entry("request rate configured (rps)", "request_rate"),
+            Map.entry("traffic request rate", "request_rate"),
+            Map.entry("request rate configured (rps)", "request_rate"),
             Map.entry("request_rate", "request_rate"),
-            Map.entry("concurrency", "concurrency"), Map.entry("peak concurrent requests", "max_concurrent_requests"),
+            Map.entry("concurrency", "concurrency"),
+            Map.entry("peak concurrent requests", "max_concurrent_requests"),
             Map.entry("max_concurrent_requests", "max_concurrent_requests"),
-            Map.entry("backend", "backend"), Map.entry("model_id", "model_id"), Map.entry("num_prompts", "num_prompts"),
-            Map.entry("total input tokens", "total_input_tokens"), Map.entry("total_input_tokens", "total_input_tokens"),
-            Map.entry("total generated tokens", "total_output_tokens"), Map.entry("total_output_tokens", "total_output_tokens"),
-            Map.entry("random_input_len", "random_input_len"), Map.entry("random_output_len", "random_output_len"),
+            Map.entry("backend", "backend"),
+            Map.entry("model_id", "model_id"),
+            Map.entry("num_prompts", "num_prompts"),
+            Map.entry("total input tokens", "total_input_tokens"),
+            Map.entry("total_input_tokens", "total_input_tokens"),
+            Map.entry("total generated tokens", "total_output_tokens"),
+            Map.entry("total_output_tokens", "total_output_tokens"),
+            Map.entry("random_input_len", "random_input_len"),
+            Map.entry("random_output_len", "random_output_len"),
             Map.entry("dataset_name", "dataset_name"));
     /** vLLM's per-request lists (seconds) and the metric whose samples they are. */
-    private static final Map<String, String> PER_REQUEST = Map.of("latencies", "e2e_latency_mean_ms", "ttfts", "ttft_mean_ms",
-            "itls", "itl_mean_ms");
+    private static final Map<String, String> PER_REQUEST =
+            Map.of("latencies", "e2e_latency_mean_ms", "ttfts", "ttft_mean_ms", "itls", "itl_mean_ms");
 
     private final String format;
 
@@ -207,7 +219,10 @@ public final class ServingBenchmarkParser implements OutputParser {
         }
         String stat = latency.group(1).toLowerCase(Locale.ROOT);
         String what = latency.group(2).toLowerCase(Locale.ROOT).replace(' ', '_');
-        c.metric(latencyName(what.equals("e2el") ? "e2e_latency" : what, stat.equals("median") ? "p50" : stat), v, "ms",
+        c.metric(
+                latencyName(what.equals("e2el") ? "e2e_latency" : what, stat.equals("median") ? "p50" : stat),
+                v,
+                "ms",
                 Direction.LOWER_IS_BETTER);
     }
 

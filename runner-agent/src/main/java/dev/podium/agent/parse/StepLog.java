@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class StepLog {
 
-    private StepLog() {
-    }
+    private StepLog() {}
 
     /**
      * The metrics of {@code steps} after the first {@code skip} of them and any the log flags as warm-up: what the agent
@@ -20,7 +19,8 @@ public final class StepLog {
      */
     public static List<ParsedMetric> afterWarmup(List<StepSample> steps, int skip) {
         Collector c = new Collector("step-log");
-        List<StepSample> measured = steps.stream().skip(Math.max(0, skip)).filter(s -> !s.warmup()).toList();
+        List<StepSample> measured =
+                steps.stream().skip(Math.max(0, skip)).filter(s -> !s.warmup()).toList();
         throughput(c, measured);
         stepTimes(c, measured);
         return c.result().metrics();
@@ -30,8 +30,12 @@ public final class StepLog {
         if (measured.isEmpty()) {
             return;
         }
-        c.metric(JsonLinesParser.THROUGHPUT, measured.stream().mapToLong(StepSample::samples).sum()
-                / measured.stream().mapToDouble(StepSample::seconds).sum(), "samples/s", Direction.HIGHER_IS_BETTER,
+        c.metric(
+                JsonLinesParser.THROUGHPUT,
+                measured.stream().mapToLong(StepSample::samples).sum()
+                        / measured.stream().mapToDouble(StepSample::seconds).sum(),
+                "samples/s",
+                Direction.HIGHER_IS_BETTER,
                 measured.stream().map(StepSample::samplesPerSecond).toList());
     }
 
@@ -44,8 +48,12 @@ public final class StepLog {
             return;
         }
         List<Double> ms = measured.stream().map(st -> st.seconds() * 1000).toList();
-        c.metric(JsonLinesParser.STEP_TIME, ms.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), "ms",
-                Direction.LOWER_IS_BETTER, ms);
+        c.metric(
+                JsonLinesParser.STEP_TIME,
+                ms.stream().mapToDouble(Double::doubleValue).average().orElseThrow(),
+                "ms",
+                Direction.LOWER_IS_BETTER,
+                ms);
         if (ms.size() >= 2) {
             Percentiles p = Percentiles.of(ms);
             c.metric("step_time_p50_ms", p.p50(), "ms", Direction.LOWER_IS_BETTER);

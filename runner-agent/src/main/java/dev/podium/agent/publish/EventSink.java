@@ -6,10 +6,10 @@ import dev.podium.events.Event;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
-import dev.podium.events.sign.EventSigner;
-import dev.podium.events.validate.Limits;
 import dev.podium.events.secret.JobSecrets;
 import dev.podium.events.secret.SealedSecrets;
+import dev.podium.events.sign.EventSigner;
+import dev.podium.events.validate.Limits;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
@@ -82,7 +82,8 @@ public final class EventSink {
     public Map<String, byte[]> heartbeatHeaders(byte[] value) {
         return Map.of(
                 EventSigner.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8),
-                EventSigner.SIGNATURE_HEADER, EventSigner.signHeartbeat(value, secret).getBytes(StandardCharsets.US_ASCII));
+                EventSigner.SIGNATURE_HEADER,
+                        EventSigner.signHeartbeat(value, secret).getBytes(StandardCharsets.US_ASCII));
     }
 
     private Map<String, byte[]> signedHeaders(byte[] value) {
@@ -108,8 +109,8 @@ public final class EventSink {
             Envelope envelope = Envelope.of(UUID.randomUUID(), stream, seq + 1, agentId, clock.instant(), payload);
             byte[] bytes = codec.encode(envelope);
             if (bytes.length > Limits.MAX_RECORD_BYTES) {
-                throw new RecordTooLargeException(envelope.type() + " of " + bytes.length + " bytes is over the limit of "
-                        + Limits.MAX_RECORD_BYTES + " bytes");
+                throw new RecordTooLargeException(envelope.type() + " of " + bytes.length
+                        + " bytes is over the limit of " + Limits.MAX_RECORD_BYTES + " bytes");
             }
             Decoded decoded = codec.decode(bytes);
             if (decoded instanceof Decoded.Rejected r) {

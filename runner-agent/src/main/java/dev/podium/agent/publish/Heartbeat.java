@@ -9,6 +9,16 @@ import java.util.UUID;
  * fields of ingest's {@code agent_status} table, snake_case, and is not kept in the event store. {@code seq} counts the
  * heartbeats of this boot from 1, so that ingest can tell a replayed one from a new one.
  */
-public record Heartbeat(String agentId, UUID bootId, String pool, String state, UUID currentJobId, UUID currentRunId,
-        Integer leaseEpoch, String deviceId, String hostname, JsonNode sensors, Instant sentAt, long seq) {
-}
+public record Heartbeat(
+        String agentId,
+        UUID bootId,
+        String pool,
+        String state,
+        UUID currentJobId,
+        UUID currentRunId,
+        Integer leaseEpoch,
+        String deviceId,
+        String hostname,
+        JsonNode sensors,
+        Instant sentAt,
+        long seq) {}

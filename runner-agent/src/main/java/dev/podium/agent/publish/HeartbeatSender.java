@@ -20,8 +20,8 @@ public final class HeartbeatSender implements AutoCloseable {
     private final EventSink sink;
 
     public HeartbeatSender(String bootstrapServers, EventSink sink) {
-        this.producer = new KafkaProducer<>(Publisher.producerConfig(bootstrapServers), new StringSerializer(),
-                new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(
+                Publisher.producerConfig(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
         this.sink = sink;
     }
 

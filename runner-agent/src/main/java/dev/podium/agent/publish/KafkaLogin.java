@@ -9,8 +9,7 @@ import java.util.Map;
  */
 public final class KafkaLogin {
 
-    private KafkaLogin() {
-    }
+    private KafkaLogin() {}
 
     public static void apply(Map<Object, Object> clientProperties) {
         apply(clientProperties, System.getenv());
@@ -24,8 +23,10 @@ public final class KafkaLogin {
         String password = env.getOrDefault("PODIUM_KAFKA_PASSWORD", "");
         clientProperties.put("security.protocol", "SASL_PLAINTEXT");
         clientProperties.put("sasl.mechanism", "SCRAM-SHA-512");
-        clientProperties.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
-                + " username=\"" + quoted(user.trim()) + "\" password=\"" + quoted(password) + "\";");
+        clientProperties.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required" + " username=\""
+                        + quoted(user.trim()) + "\" password=\"" + quoted(password) + "\";");
     }
 
     private static String quoted(String s) {

@@ -37,7 +37,8 @@ public final class Publisher implements AutoCloseable {
 
     public Publisher(Journal journal, String bootstrapServers) {
         this.journal = journal;
-        this.producer = new KafkaProducer<>(producerConfig(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(
+                producerConfig(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
         this.sender = new Thread(this::loop, "podium-sender");
         this.sender.setDaemon(true);
         this.sender.start();
@@ -58,7 +59,9 @@ public final class Publisher implements AutoCloseable {
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "2000");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(Limits.MAX_RECORD_BYTES + 64 * 1024));
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "podium-agent-" + ProcessHandle.current().pid());
+        p.put(
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "podium-agent-" + ProcessHandle.current().pid());
         return p;
     }
 
@@ -94,7 +97,8 @@ public final class Publisher implements AutoCloseable {
         while (!closed) {
             try {
                 List<JournalEntry> entries = journal.pending();
-                // Ids acknowledged stay in inFlight until a listing no longer shows them, so a listing taken just before
+                // Ids acknowledged stay in inFlight until a listing no longer shows them, so a listing taken just
+                // before
                 // an acknowledgement cannot send the entry a second time.
                 inFlight.retainAll(entries.stream().map(JournalEntry::id).collect(Collectors.toSet()));
                 for (JournalEntry e : entries) {

@@ -6,6 +6,5 @@ public final class Topics {
     public static final String HEARTBEATS = "podium.heartbeats";
     public static final String JOBS = "podium.jobs";
 
-    private Topics() {
-    }
+    private Topics() {}
 }

@@ -27,8 +27,9 @@ public sealed interface Adapter permits ReferenceTraining, Inference, ExternalCo
             case ReferenceTraining.NAME -> new ReferenceTraining();
             case Inference.NAME -> new Inference();
             case ExternalCommand.NAME -> new ExternalCommand(spec.command());
-            default -> throw new JobSpecException("adapter", "must be one of " + new TreeSet<>(NAMES) + ", was '"
-                    + spec.adapter() + "'");
+            default ->
+                throw new JobSpecException(
+                        "adapter", "must be one of " + new TreeSet<>(NAMES) + ", was '" + spec.adapter() + "'");
         };
     }
 
@@ -75,7 +76,11 @@ public sealed interface Adapter permits ReferenceTraining, Inference, ExternalCo
      * The key's defaults: model, scenario, dataset, precision, total accelerators and input size, each null when the
      * adapter knows nothing better than the spec.
      */
-    record KeyDefaults(String model, String scenario, String dataset, String precision, Integer totalAccelerators,
-            Integer inputSize) {
-    }
+    record KeyDefaults(
+            String model,
+            String scenario,
+            String dataset,
+            String precision,
+            Integer totalAccelerators,
+            Integer inputSize) {}
 }

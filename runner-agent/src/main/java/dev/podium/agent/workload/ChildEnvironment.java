@@ -17,14 +17,44 @@ import java.util.function.Consumer;
 public final class ChildEnvironment {
 
     /** Taken from the agent's environment when set there; a job cannot set these. */
-    public static final Set<String> INHERITED = Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE",
-            "TZ", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_HOME", "ROCM_PATH", "HABANA_LOGS", "GC_KERNEL_PATH");
+    public static final Set<String> INHERITED = Set.of(
+            "PATH",
+            "HOME",
+            "USER",
+            "LOGNAME",
+            "LANG",
+            "LC_ALL",
+            "LC_CTYPE",
+            "TZ",
+            "TMPDIR",
+            "LD_LIBRARY_PATH",
+            "CUDA_HOME",
+            "ROCM_PATH",
+            "HABANA_LOGS",
+            "GC_KERNEL_PATH");
 
     /** What a job may set without any configuration: the variables of distributed runs and device selection. */
-    public static final Set<String> DISTRIBUTED = Set.of("MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK", "LOCAL_RANK",
-            "LOCAL_WORLD_SIZE", "NODE_RANK", "GROUP_RANK", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "CUDA_VISIBLE_DEVICES",
-            "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HABANA_VISIBLE_DEVICES", "HABANA_VISIBLE_MODULES",
-            "NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_IB_DISABLE", "GLOO_SOCKET_IFNAME", "TORCH_DISTRIBUTED_DEBUG");
+    public static final Set<String> DISTRIBUTED = Set.of(
+            "MASTER_ADDR",
+            "MASTER_PORT",
+            "WORLD_SIZE",
+            "RANK",
+            "LOCAL_RANK",
+            "LOCAL_WORLD_SIZE",
+            "NODE_RANK",
+            "GROUP_RANK",
+            "OMP_NUM_THREADS",
+            "MKL_NUM_THREADS",
+            "CUDA_VISIBLE_DEVICES",
+            "HIP_VISIBLE_DEVICES",
+            "ROCR_VISIBLE_DEVICES",
+            "HABANA_VISIBLE_DEVICES",
+            "HABANA_VISIBLE_MODULES",
+            "NCCL_DEBUG",
+            "NCCL_SOCKET_IFNAME",
+            "NCCL_IB_DISABLE",
+            "GLOO_SOCKET_IFNAME",
+            "TORCH_DISTRIBUTED_DEBUG");
 
     private static final String RESERVED_PREFIX = "PODIUM_";
 
@@ -33,7 +63,9 @@ public final class ChildEnvironment {
     /** An allowlist of the built-in names plus {@code configured} (names starting with {@code PODIUM_} are ignored). */
     public ChildEnvironment(Collection<String> configured) {
         Set<String> names = new TreeSet<>(DISTRIBUTED);
-        configured.stream().filter(n -> !n.startsWith(RESERVED_PREFIX) && !INHERITED.contains(n)).forEach(names::add);
+        configured.stream()
+                .filter(n -> !n.startsWith(RESERVED_PREFIX) && !INHERITED.contains(n))
+                .forEach(names::add);
         this.allowed = Set.copyOf(names);
     }
 

@@ -25,10 +25,26 @@ public record Inference() implements Adapter {
 
     public static final String NAME = "inference";
     public static final String MODEL_PREFIX = "podium-tiny-";
-    public static final Set<String> PARAMETERS = Set.of("task", "compiler", "batch_size", "image_size", "denoise_steps",
-            "input_len", "output_len", "requests", "precision", "seed", "device", "threads");
-    private static final Map<String, String> PRIMARY = Map.of("image", "seconds_per_image", "text",
-            "output_tokens_per_second", "classify", "inference_samples_per_second");
+    public static final Set<String> PARAMETERS = Set.of(
+            "task",
+            "compiler",
+            "batch_size",
+            "image_size",
+            "denoise_steps",
+            "input_len",
+            "output_len",
+            "requests",
+            "precision",
+            "seed",
+            "device",
+            "threads");
+    private static final Map<String, String> PRIMARY = Map.of(
+            "image",
+            "seconds_per_image",
+            "text",
+            "output_tokens_per_second",
+            "classify",
+            "inference_samples_per_second");
     public static final String TORCH_COMPILE = "torch.compile";
     public static final String TORCHSCRIPT = "torchscript-freeze";
     private static final Set<String> COMPILERS = Set.of("eager", "compiled");
@@ -38,7 +54,8 @@ public record Inference() implements Adapter {
         ShippedWorkload.checkKnown(point, PARAMETERS, "inference");
         String task = point.get("task");
         if (task == null || !PRIMARY.containsKey(task)) {
-            throw new JobSpecException("parameters.task", "must be one of " + PRIMARY.keySet() + ", was '" + task + "'");
+            throw new JobSpecException(
+                    "parameters.task", "must be one of " + PRIMARY.keySet() + ", was '" + task + "'");
         }
         String compiler = point.getOrDefault("compiler", "eager");
         if (!COMPILERS.contains(compiler)) {
@@ -51,12 +68,22 @@ public record Inference() implements Adapter {
 
     @Override
     public List<String> command(String python, Path scripts, Map<String, String> p, int warmupSteps) {
-        List<String> cmd = new ArrayList<>(List.of(python, "-u", scripts.resolve("podium_inference.py").toString()));
+        List<String> cmd = new ArrayList<>(
+                List.of(python, "-u", scripts.resolve("podium_inference.py").toString()));
         add(cmd, "--task", p.get("task"));
         add(cmd, "--compiler", p.getOrDefault("compiler", "eager"));
         add(cmd, "--warmup-requests", Integer.toString(warmupSteps));
-        for (String name : List.of("batch_size", "image_size", "denoise_steps", "input_len", "output_len", "requests",
-                "precision", "seed", "device", "threads")) {
+        for (String name : List.of(
+                "batch_size",
+                "image_size",
+                "denoise_steps",
+                "input_len",
+                "output_len",
+                "requests",
+                "precision",
+                "seed",
+                "device",
+                "threads")) {
             if (p.containsKey(name)) {
                 add(cmd, "--" + name.replace('_', '-'), p.get(name));
             }
@@ -82,7 +109,8 @@ public record Inference() implements Adapter {
     public Optional<String> contradiction(Map<String, String> keyed, ParseResult parsed) {
         String expected = keyed.getOrDefault("compiler", "eager");
         String ran = parsed.info().get("compiler");
-        return ran != null && ran.startsWith(expected) ? Optional.empty()
+        return ran != null && ran.startsWith(expected)
+                ? Optional.empty()
                 : Optional.of("the workload reports compiler '" + ran + "' where '" + expected + "' was expected");
     }
 

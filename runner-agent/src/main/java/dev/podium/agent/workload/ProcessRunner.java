@@ -28,7 +28,11 @@ public final class ProcessRunner {
     private volatile boolean cancelled;
 
     /** Runs {@code command} with exactly {@code environment} (plus PYTHONUNBUFFERED). */
-    public ProcessOutcome run(List<String> command, Map<String, String> environment, Path workDir, Duration timeout,
+    public ProcessOutcome run(
+            List<String> command,
+            Map<String, String> environment,
+            Path workDir,
+            Duration timeout,
             Consumer<String> onLine) {
         ProcessBuilder pb = new ProcessBuilder(command);
         // The complete environment (see ChildEnvironment): nothing of the agent's own is inherited.
@@ -44,7 +48,8 @@ public final class ProcessRunner {
         try {
             p = pb.start();
         } catch (IOException e) {
-            return new ProcessOutcome(null, false, false, "", "", "cannot start " + command.get(0) + ": " + e.getMessage());
+            return new ProcessOutcome(
+                    null, false, false, "", "", "cannot start " + command.get(0) + ": " + e.getMessage());
         }
         process = p;
         if (cancelled) {
@@ -117,25 +122,27 @@ public final class ProcessRunner {
 
     /** Reads lines, cutting any line at {@value #MAX_LINE_CHARS} characters so that output without newlines cannot exhaust memory. */
     private static Thread reader(InputStream in, Consumer<String> onLine) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                StringBuilder line = new StringBuilder();
-                int c;
-                while ((c = r.read()) >= 0) {
-                    if (c == '\n') {
-                        onLine.accept(line.toString());
-                        line.setLength(0);
-                    } else if (line.length() < MAX_LINE_CHARS) {
-                        line.append((char) c);
+        Thread t = new Thread(
+                () -> {
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                        StringBuilder line = new StringBuilder();
+                        int c;
+                        while ((c = r.read()) >= 0) {
+                            if (c == '\n') {
+                                onLine.accept(line.toString());
+                                line.setLength(0);
+                            } else if (line.length() < MAX_LINE_CHARS) {
+                                line.append((char) c);
+                            }
+                        }
+                        if (line.length() > 0) {
+                            onLine.accept(line.toString());
+                        }
+                    } catch (IOException e) {
+                        // the process went away
                     }
-                }
-                if (line.length() > 0) {
-                    onLine.accept(line.toString());
-                }
-            } catch (IOException e) {
-                // the process went away
-            }
-        }, "podium-process-output");
+                },
+                "podium-process-output");
         t.setDaemon(true);
         t.start();
         return t;

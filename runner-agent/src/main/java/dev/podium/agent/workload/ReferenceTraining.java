@@ -26,9 +26,21 @@ public record ReferenceTraining() implements Adapter {
      * Parameters the script understands; any other parameter in a reference job is an error. The interpreter is not one:
      * the agent's configuration chooses it, since a job choosing it could run any program.
      */
-    public static final Set<String> PARAMETERS = Set.of("size", "batch_size", "dataloader_num_workers", "dataloader",
-            "precision", "steps", "seed", "device", "threads", "nproc", "find_max_batch", "max_batch",
+    public static final Set<String> PARAMETERS = Set.of(
+            "size",
+            "batch_size",
+            "dataloader_num_workers",
+            "dataloader",
+            "precision",
+            "steps",
+            "seed",
+            "device",
+            "threads",
+            "nproc",
+            "find_max_batch",
+            "max_batch",
             "memory_limit_mb");
+
     private static final Set<String> PIPELINES = Set.of("cpu", "device");
 
     @Override
@@ -46,7 +58,10 @@ public record ReferenceTraining() implements Adapter {
         int nproc = positive(p, "nproc", 1);
         List<String> cmd = new ArrayList<>(List.of(python, "-u"));
         if (nproc > 1) {
-            cmd.addAll(List.of(scripts.resolve("podium_torchrun.py").toString(), "--standalone", "--nproc_per_node",
+            cmd.addAll(List.of(
+                    scripts.resolve("podium_torchrun.py").toString(),
+                    "--standalone",
+                    "--nproc_per_node",
                     Integer.toString(nproc)));
         }
         cmd.add(scripts.resolve("podium_reference.py").toString());
@@ -73,7 +88,12 @@ public record ReferenceTraining() implements Adapter {
     @Override
     public KeyDefaults defaults(JobDefinition job, Map<String, String> point) {
         String size = point.getOrDefault("size", "tiny");
-        return new KeyDefaults(MODEL_PREFIX + size, "training", "synthetic-image-text", "fp32", positive(point, "nproc", 1),
+        return new KeyDefaults(
+                MODEL_PREFIX + size,
+                "training",
+                "synthetic-image-text",
+                "fp32",
+                positive(point, "nproc", 1),
                 inputSize(size));
     }
 
@@ -98,8 +118,8 @@ public record ReferenceTraining() implements Adapter {
 
     @Override
     public Optional<String> requiredMetric(Map<String, String> point) {
-        return Optional.of(Boolean.parseBoolean(point.getOrDefault("find_max_batch", "false")) ? "max_batch_size"
-                : THROUGHPUT);
+        return Optional.of(
+                Boolean.parseBoolean(point.getOrDefault("find_max_batch", "false")) ? "max_batch_size" : THROUGHPUT);
     }
 
     /** The crop size the script trains on for a size, used as the comparison key's input size. */

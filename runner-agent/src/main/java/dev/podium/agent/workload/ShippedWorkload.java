@@ -19,13 +19,12 @@ import java.util.TreeSet;
 public final class ShippedWorkload {
 
     /** The scripts, all extracted together because the workloads import the common module. */
-    public static final List<String> SCRIPTS = List.of("podium_common.py", "podium_reference.py", "podium_inference.py",
-            "podium_torchrun.py");
+    public static final List<String> SCRIPTS =
+            List.of("podium_common.py", "podium_reference.py", "podium_inference.py", "podium_torchrun.py");
     /** A workload's exit code for "this device or library has no such path": nothing was measured. */
     public static final int NO_SUCH_PATH = 5;
 
-    private ShippedWorkload() {
-    }
+    private ShippedWorkload() {}
 
     /** Writes the scripts to {@code dir} (replacing older copies) and returns the directory. */
     public static Path extract(Path dir) {
@@ -47,13 +46,15 @@ public final class ShippedWorkload {
 
     static void checkKnown(Map<String, String> point, Set<String> known, String workload) {
         if (point.containsKey("python")) {
-            throw new JobSpecException("parameters.python", "a job cannot choose the " + workload + " workload's"
-                    + " interpreter; the agent's --python or $PODIUM_PYTHON does");
+            throw new JobSpecException(
+                    "parameters.python",
+                    "a job cannot choose the " + workload + " workload's"
+                            + " interpreter; the agent's --python or $PODIUM_PYTHON does");
         }
         for (String p : point.keySet()) {
             if (!known.contains(p)) {
-                throw new JobSpecException("parameters." + p, "unknown to the " + workload + " workload; known: "
-                        + new TreeSet<>(known));
+                throw new JobSpecException(
+                        "parameters." + p, "unknown to the " + workload + " workload; known: " + new TreeSet<>(known));
             }
         }
     }

@@ -15,8 +15,15 @@ class DaemonCommandTest {
 
     private int daemon(String... extra) throws Exception {
         AgentFixture agent = AgentFixture.create(dir, "cli-agent");
-        String[] common = {"daemon", "--key-file", agent.keyFile().toString(), "--home", agent.home().toString(),
-                "--bootstrap-servers", "127.0.0.1:1"};
+        String[] common = {
+            "daemon",
+            "--key-file",
+            agent.keyFile().toString(),
+            "--home",
+            agent.home().toString(),
+            "--bootstrap-servers",
+            "127.0.0.1:1"
+        };
         String[] args = new String[common.length + extra.length];
         System.arraycopy(common, 0, args, 0, common.length);
         System.arraycopy(extra, 0, args, common.length, extra.length);

@@ -47,7 +47,8 @@ class DetectCommandTest {
         Host host = EVENTS.treeToValue(root.path("host"), Host.class);
         assertThat(host).isEqualTo(new HostDetector(new ToolRunner()).host());
         assertThat(host.threads()).isPositive();
-        List<Accelerator> accelerators = EVENTS.convertValue(root.path("accelerators"), new TypeReference<List<Accelerator>>() { });
+        List<Accelerator> accelerators =
+                EVENTS.convertValue(root.path("accelerators"), new TypeReference<List<Accelerator>>() {});
         assertThat(accelerators).isNotNull();
         assertThat(root.path("tools_found").isArray()).isTrue();
     }
@@ -62,9 +63,10 @@ class DetectCommandTest {
 
         JsonNode root = EVENTS.readTree(json);
         assertThat(root.path("accelerators").get(0).path("device_id").asText()).isEqualTo("nvidia-h200-sxm-141gb");
-        assertThat(root.path("accelerators").get(0).path("count_per_node").asInt()).isEqualTo(8);
+        assertThat(root.path("accelerators").get(0).path("count_per_node").asInt())
+                .isEqualTo(8);
         assertThat(EVENTS.treeToValue(root.path("host"), Host.class)).isEqualTo(host);
-        assertThat(EVENTS.convertValue(root.path("accelerators"), new TypeReference<List<Accelerator>>() { }))
+        assertThat(EVENTS.convertValue(root.path("accelerators"), new TypeReference<List<Accelerator>>() {}))
                 .isEqualTo(recorded);
     }
 }

@@ -19,7 +19,8 @@ class KeyFileTest {
     void readsAKeyFileAndLetsTheEnvironmentOverrideIt() throws Exception {
         String secret = EventSigner.newSecret();
         Path f = dir.resolve("agent.key");
-        Files.writeString(f, "agent.id=gpu-host-3\nkey.id=k1\nkey.secret=" + secret + "\nkafka.bootstrap.servers=k:9092\n");
+        Files.writeString(
+                f, "agent.id=gpu-host-3\nkey.id=k1\nkey.secret=" + secret + "\nkafka.bootstrap.servers=k:9092\n");
         KeyFile.Identity id = KeyFile.load(f, Map.of("PODIUM_POOL", "h100"));
         assertThat(id.agentId()).isEqualTo("gpu-host-3");
         assertThat(id.secret()).isEqualTo(EventSigner.secretBytes(secret));
@@ -29,18 +30,28 @@ class KeyFileTest {
 
     @Test
     void environmentAloneIsEnough() {
-        KeyFile.Identity id = KeyFile.load(null, Map.of("PODIUM_AGENT_ID", "a1", "PODIUM_KEY_ID", "k", "PODIUM_KEY_SECRET",
-                EventSigner.newSecret()));
+        KeyFile.Identity id = KeyFile.load(
+                null,
+                Map.of("PODIUM_AGENT_ID", "a1", "PODIUM_KEY_ID", "k", "PODIUM_KEY_SECRET", EventSigner.newSecret()));
         assertThat(id.pool()).isEqualTo("default");
     }
 
     @Test
     void missingOrBadValuesNameTheKey() {
         assertThatThrownBy(() -> KeyFile.load(null, Map.of())).hasMessageContaining("agent.id");
-        assertThatThrownBy(() -> KeyFile.load(null, Map.of("PODIUM_AGENT_ID", "a/b", "PODIUM_KEY_ID", "k",
-                "PODIUM_KEY_SECRET", EventSigner.newSecret()))).hasMessageContaining("agent.id 'a/b'");
-        assertThatThrownBy(() -> KeyFile.load(null, Map.of("PODIUM_AGENT_ID", "a", "PODIUM_KEY_ID", "k",
-                "PODIUM_KEY_SECRET", "c2hvcnQ"))).hasMessageContaining("too short");
+        assertThatThrownBy(() -> KeyFile.load(
+                        null,
+                        Map.of(
+                                "PODIUM_AGENT_ID",
+                                "a/b",
+                                "PODIUM_KEY_ID",
+                                "k",
+                                "PODIUM_KEY_SECRET",
+                                EventSigner.newSecret())))
+                .hasMessageContaining("agent.id 'a/b'");
+        assertThatThrownBy(() -> KeyFile.load(
+                        null, Map.of("PODIUM_AGENT_ID", "a", "PODIUM_KEY_ID", "k", "PODIUM_KEY_SECRET", "c2hvcnQ")))
+                .hasMessageContaining("too short");
         assertThatThrownBy(() -> KeyFile.load(dir.resolve("nope"), Map.of())).hasMessageContaining("does not exist");
     }
 }

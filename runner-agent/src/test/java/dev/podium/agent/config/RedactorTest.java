@@ -11,16 +11,29 @@ class RedactorTest {
     @Test
     void secretLookingEnvironmentNamesAreMaskedOthersKept() {
         Redactor r = Redactor.of(Map.of("HF_TOKEN", "hf_abcdef123456"), List.of());
-        Map<String, String> env = r.environment(Map.of("HF_TOKEN", "hf_abcdef123456", "WANDB_API_KEY", "k-999999",
-                "DB_PASSWORD", "pw", "OMP_NUM_THREADS", "4", "AWS_SECRET_ACCESS_KEY", "s3cr3t"));
-        assertThat(env).containsEntry("HF_TOKEN", "***").containsEntry("WANDB_API_KEY", "***")
-                .containsEntry("DB_PASSWORD", "***").containsEntry("AWS_SECRET_ACCESS_KEY", "***")
+        Map<String, String> env = r.environment(Map.of(
+                "HF_TOKEN",
+                "hf_abcdef123456",
+                "WANDB_API_KEY",
+                "k-999999",
+                "DB_PASSWORD",
+                "pw",
+                "OMP_NUM_THREADS",
+                "4",
+                "AWS_SECRET_ACCESS_KEY",
+                "s3cr3t"));
+        assertThat(env)
+                .containsEntry("HF_TOKEN", "***")
+                .containsEntry("WANDB_API_KEY", "***")
+                .containsEntry("DB_PASSWORD", "***")
+                .containsEntry("AWS_SECRET_ACCESS_KEY", "***")
                 .containsEntry("OMP_NUM_THREADS", "4");
     }
 
     @Test
     void flagsWithSecretNamesAreMaskedInBothForms() {
-        Redactor r = Redactor.of(Map.of(), List.of("train.py", "--token=abc12345", "--api-key", "xyz98765", "--lr", "0.1"));
+        Redactor r =
+                Redactor.of(Map.of(), List.of("train.py", "--token=abc12345", "--api-key", "xyz98765", "--lr", "0.1"));
         assertThat(r.args(List.of("train.py", "--token=abc12345", "--api-key", "xyz98765", "--lr", "0.1")))
                 .containsExactly("train.py", "--token=***", "--api-key", "***", "--lr", "0.1");
     }
@@ -30,7 +43,9 @@ class RedactorTest {
         Redactor r = Redactor.of(Map.of("HF_TOKEN", "hf_abcdef123456"), List.of("--password=hunter22"));
         String log = "using hf_abcdef123456 to download\nlogin hunter22 ok\nexport GITHUB_TOKEN=ghp_zzzzzzzz; next";
         String clean = r.text(log);
-        assertThat(clean).doesNotContain("hf_abcdef123456", "hunter22", "ghp_zzzzzzzz").contains("GITHUB_TOKEN=***");
+        assertThat(clean)
+                .doesNotContain("hf_abcdef123456", "hunter22", "ghp_zzzzzzzz")
+                .contains("GITHUB_TOKEN=***");
     }
 
     @Test
@@ -46,10 +61,12 @@ class RedactorTest {
                 {"user": "me", "password": "hunter2-json", "api_key":"k3y-json", "n": 1}
                 config = {'access_token': 'tok-dict', "client_secret": "with \\"quote\\" inside", 'pin_passwd': 123456}
                 """);
-        assertThat(clean).doesNotContain("hunter2-json", "k3y-json", "tok-dict", "quote", "123456")
+        assertThat(clean)
+                .doesNotContain("hunter2-json", "k3y-json", "tok-dict", "quote", "123456")
                 .contains("\"user\": \"me\"", "\"password\": \"***\"", "'access_token': '***'", "\"n\": 1");
         assertThat(Redactor.none().text("{\"output_tokens_per_second\": 812.5, \"tokenizer\": \"gpt2\"}"))
-                .as("throughput of tokens is not a secret").contains("812.5", "gpt2");
+                .as("throughput of tokens is not a secret")
+                .contains("812.5", "gpt2");
     }
 
     @Test
@@ -61,17 +78,24 @@ class RedactorTest {
                 {"Authorization": "token ghp_abcdefghijkl"}
                 requests: sending bearer abcdefghijklmnop to the hub
                 """);
-        assertThat(clean).doesNotContain("eyJhbGciOiJIUzI1NiJ9", "dXNlcjpwYXNzd29yZA", "YIIBhgYGKwYBBQUCoIIB",
-                "ghp_abcdefghijkl", "abcdefghijklmnop")
+        assertThat(clean)
+                .doesNotContain(
+                        "eyJhbGciOiJIUzI1NiJ9",
+                        "dXNlcjpwYXNzd29yZA",
+                        "YIIBhgYGKwYBBQUCoIIB",
+                        "ghp_abcdefghijkl",
+                        "abcdefghijklmnop")
                 .contains("Authorization: Bearer ***", "Authorization: Basic ***", "bearer ***");
     }
 
     @Test
     void passwordsInUrlsAreMaskedAndTheRestOfTheUrlKept() {
-        String clean = Redactor.none().text(
-                "git clone https://alice:s3cr3t-pw@github.com/x/y.git; psql postgresql://podium:db-pass-9@db:5432/podium"
-                + " and http://plain.example/a:b@c stays readable");
-        assertThat(clean).doesNotContain("s3cr3t-pw", "db-pass-9")
+        String clean = Redactor.none()
+                .text(
+                        "git clone https://alice:s3cr3t-pw@github.com/x/y.git; psql postgresql://podium:db-pass-9@db:5432/podium"
+                                + " and http://plain.example/a:b@c stays readable");
+        assertThat(clean)
+                .doesNotContain("s3cr3t-pw", "db-pass-9")
                 .contains("https://alice:***@github.com/x/y.git", "postgresql://podium:***@db:5432/podium");
     }
 

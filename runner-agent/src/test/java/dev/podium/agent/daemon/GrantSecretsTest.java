@@ -55,9 +55,15 @@ class GrantSecretsTest {
         journal = new Journal(dir.resolve("journal"), 10_000_000);
         EventSink sink = new EventSink(journal, ME, KEY_ID, mySecret, Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        dispatcher = new JobDispatcher(sink, "a", 1, Duration.ofMinutes(10),
-                () -> new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100),
-                () -> { }, new PrintStream(java.io.OutputStream.nullOutputStream()));
+        dispatcher = new JobDispatcher(
+                sink,
+                "a",
+                1,
+                Duration.ofMinutes(10),
+                () -> new JobRunner(
+                        sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100),
+                () -> {},
+                new PrintStream(java.io.OutputStream.nullOutputStream()));
         dispatcher.caughtUp();
     }
 
@@ -72,13 +78,21 @@ class GrantSecretsTest {
         UUID job = UUID.randomUUID();
         UUID run = claim(job, seen);
         String value = "tok-" + UUID.randomUUID();
-        accept(UUID.randomUUID(), new JobAssigned(job, run, ME, 1, null,
-                JobSecrets.seal(KEY_ID, mySecret, job, run, 1, Map.of("PRIVATE_VALUE", value))));
+        accept(
+                UUID.randomUUID(),
+                new JobAssigned(
+                        job,
+                        run,
+                        ME,
+                        1,
+                        null,
+                        JobSecrets.seal(KEY_ID, mySecret, job, run, 1, Map.of("PRIVATE_VALUE", value))));
         await().atMost(Duration.ofSeconds(30)).until(() -> ended(run));
         assertThat(events(run)).anySatisfy(e -> assertThat(e.payload()).isInstanceOf(RunCompleted.class));
         assertThat(Files.readString(seen)).isEqualTo(value);
-        assertThat(journal.pending()).allSatisfy(e -> assertThat(new String(e.value(), StandardCharsets.UTF_8))
-                .doesNotContain(value));
+        assertThat(journal.pending())
+                .allSatisfy(e -> assertThat(new String(e.value(), StandardCharsets.UTF_8))
+                        .doesNotContain(value));
     }
 
     @Test
@@ -93,8 +107,11 @@ class GrantSecretsTest {
                     : JobSecrets.seal(KEY_ID, mySecret, job, UUID.randomUUID(), 1, Map.of("PRIVATE_VALUE", "x"));
             accept(UUID.randomUUID(), new JobAssigned(job, run, ME, 1, null, sealed));
             await().atMost(Duration.ofSeconds(30)).until(() -> ended(run));
-            assertThat(events(run)).filteredOn(e -> e.payload() instanceof RunFailed).singleElement()
-                    .satisfies(e -> assertThat(((RunFailed) e.payload()).phase()).isEqualTo("setup"));
+            assertThat(events(run))
+                    .filteredOn(e -> e.payload() instanceof RunFailed)
+                    .singleElement()
+                    .satisfies(
+                            e -> assertThat(((RunFailed) e.payload()).phase()).isEqualTo("setup"));
             assertThat(seen).as("the workload never ran").doesNotExist();
         }
     }
@@ -102,27 +119,48 @@ class GrantSecretsTest {
     /** Offers a job whose workload writes $PRIVATE_VALUE to {@code seen}; the run id the dispatcher claimed it with. */
     private UUID claim(UUID job, Path seen) throws Exception {
         Path sh = dir.resolve("w-" + job + ".sh");
-        Files.writeString(sh, "printf '%s' \"$PRIVATE_VALUE\" > " + seen + "\n"
-                + "echo \"echoed $PRIVATE_VALUE\"\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 4.0}'\n");
-        JobSpec spec = new JobSpec("secret", "command", List.of("sh", sh.toString()), "jsonl", Map.of(), Map.of(), 1, 0,
-                60, Map.of(), 1, 1, "a");
+        Files.writeString(
+                sh,
+                "printf '%s' \"$PRIVATE_VALUE\" > " + seen + "\n"
+                        + "echo \"echoed $PRIVATE_VALUE\"\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 4.0}'\n");
+        JobSpec spec = new JobSpec(
+                "secret",
+                "command",
+                List.of("sh", sh.toString()),
+                "jsonl",
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                60,
+                Map.of(),
+                1,
+                1,
+                "a");
         accept(UUID.randomUUID(), new JobRequested(job, null, "a", spec));
-        return events(null).stream().map(Envelope::payload)
-                .filter(p -> p instanceof JobClaimed c && c.jobId().equals(job)).map(p -> ((JobClaimed) p).runId())
-                .findFirst().orElseThrow();
+        return events(null).stream()
+                .map(Envelope::payload)
+                .filter(p -> p instanceof JobClaimed c && c.jobId().equals(job))
+                .map(p -> ((JobClaimed) p).runId())
+                .findFirst()
+                .orElseThrow();
     }
 
     private boolean ended(UUID run) {
-        return dispatcher.runningCount() == 0 && events(run).stream()
-                .anyMatch(e -> e.payload() instanceof RunCompleted || e.payload() instanceof RunFailed);
+        return dispatcher.runningCount() == 0
+                && events(run).stream()
+                        .anyMatch(e -> e.payload() instanceof RunCompleted || e.payload() instanceof RunFailed);
     }
 
     private List<Envelope> events(UUID run) {
         EventCodec codec = new EventCodec();
-        return journal.pending().stream().map(JournalEntry::value).map(codec::decode)
+        return journal.pending().stream()
+                .map(JournalEntry::value)
+                .map(codec::decode)
                 .map(d -> ((Decoded.Accepted) d).envelope())
-                .filter(e -> run == null || e.streamId().equals("run/" + run)).toList();
+                .filter(e -> run == null || e.streamId().equals("run/" + run))
+                .toList();
     }
 
     private void accept(UUID eventId, dev.podium.events.job.JobEvent event) {

@@ -65,38 +65,74 @@ class JobDispatcherTest {
     }
 
     private JobDispatcher dispatcher(int slots, Duration claimTimeout) {
-        EventSink sink = new EventSink(journal, ME, "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
+        EventSink sink =
+                new EventSink(journal, ME, "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        return new JobDispatcher(sink, "a", slots, claimTimeout,
-                () -> new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100)
+        return new JobDispatcher(
+                sink,
+                "a",
+                slots,
+                claimTimeout,
+                () -> new JobRunner(
+                                sink,
+                                fp,
+                                dir.resolve("work"),
+                                "/usr/bin/python3",
+                                Progress.silent(),
+                                new ToolRunner(),
+                                100)
                         .allowingEnvironment(List.of("GATE")),
-                () -> { }, new PrintStream(java.io.OutputStream.nullOutputStream()));
+                () -> {},
+                new PrintStream(java.io.OutputStream.nullOutputStream()));
     }
 
     /** A job that waits for the gate file, then reports one metric. */
     private JobSpec gatedSpec() throws Exception {
         Path sh = dir.resolve("gated.sh");
-        Files.writeString(sh, "while [ ! -f \"$GATE\" ]; do sleep 0.05; done\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 4.0}'\n");
-        return new JobSpec("gated", "command", List.of("sh", sh.toString()), "jsonl", Map.of(), Map.of(), 1, 0, 120,
-                Map.of("GATE", gate.toString()), 1, 1, "a");
+        Files.writeString(
+                sh,
+                "while [ ! -f \"$GATE\" ]; do sleep 0.05; done\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 4.0}'\n");
+        return new JobSpec(
+                "gated",
+                "command",
+                List.of("sh", sh.toString()),
+                "jsonl",
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                120,
+                Map.of("GATE", gate.toString()),
+                1,
+                1,
+                "a");
     }
 
     private List<Envelope> events() {
         EventCodec codec = new EventCodec();
-        return journal.pending().stream().map(JournalEntry::value).map(codec::decode).map(d -> {
-            assertThat(d).isInstanceOf(Decoded.Accepted.class);
-            return ((Decoded.Accepted) d).envelope();
-        }).toList();
+        return journal.pending().stream()
+                .map(JournalEntry::value)
+                .map(codec::decode)
+                .map(d -> {
+                    assertThat(d).isInstanceOf(Decoded.Accepted.class);
+                    return ((Decoded.Accepted) d).envelope();
+                })
+                .toList();
     }
 
     private List<JobClaimed> claims(UUID jobId) {
-        return events().stream().map(Envelope::payload).filter(p -> p instanceof JobClaimed c && c.jobId().equals(jobId))
-                .map(JobClaimed.class::cast).toList();
+        return events().stream()
+                .map(Envelope::payload)
+                .filter(p -> p instanceof JobClaimed c && c.jobId().equals(jobId))
+                .map(JobClaimed.class::cast)
+                .toList();
     }
 
     private List<Envelope> run(UUID runId) {
-        return events().stream().filter(e -> e.streamId().equals("run/" + runId)).toList();
+        return events().stream()
+                .filter(e -> e.streamId().equals("run/" + runId))
+                .toList();
     }
 
     /** Applies a record as the feed does once its command signature verified: for its epoch (1 for a first request). */
@@ -122,7 +158,8 @@ class JobDispatcherTest {
         UUID expiredRun = UUID.randomUUID();
         accept(UUID.randomUUID(), new JobAssigned(expired, expiredRun, "other", 1, null));
         accept(UUID.randomUUID(), new JobLeaseExpired(expired, expiredRun, "other", 1));
-        // The command side also offers the expired job again with a request of the next epoch: the same offer, one claim.
+        // The command side also offers the expired job again with a request of the next epoch: the same offer, one
+        // claim.
         dispatcher.accept(UUID.randomUUID(), new JobRequested(expired, null, "a", gatedSpec()), 2);
         UUID open = request("a");
         assertThat(events()).isEmpty();
@@ -158,19 +195,26 @@ class JobDispatcherTest {
         accept(grantId, grant);
         accept(requestId, request); // a late copy of the request must not offer the job again
         Files.writeString(gate, "");
-        await().atMost(Duration.ofSeconds(30)).until(() -> dispatcher.runningCount() == 0
-                && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> dispatcher.runningCount() == 0
+                        && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
 
         assertThat(claims(job)).hasSize(1);
         List<Envelope> stream = run(runId);
-        assertThat(stream).extracting(Envelope::seq).containsExactly(java.util.stream.LongStream.rangeClosed(1, stream.size())
-                .boxed().toArray(Long[]::new));
+        assertThat(stream)
+                .extracting(Envelope::seq)
+                .containsExactly(java.util.stream.LongStream.rangeClosed(1, stream.size())
+                        .boxed()
+                        .toArray(Long[]::new));
         assertThat(stream.get(0).payload()).isInstanceOf(JobClaimed.class);
-        assertThat(stream).filteredOn(e -> e.payload() instanceof RunStarted).singleElement().satisfies(e -> {
-            RunStarted started = (RunStarted) e.payload();
-            assertThat(started.jobId()).isEqualTo(job);
-            assertThat(started.leaseEpoch()).isEqualTo(1);
-        });
+        assertThat(stream)
+                .filteredOn(e -> e.payload() instanceof RunStarted)
+                .singleElement()
+                .satisfies(e -> {
+                    RunStarted started = (RunStarted) e.payload();
+                    assertThat(started.jobId()).isEqualTo(job);
+                    assertThat(started.leaseEpoch()).isEqualTo(1);
+                });
         assertThat(stream).filteredOn(e -> e.payload() instanceof RunCompleted).hasSize(1);
     }
 
@@ -187,7 +231,9 @@ class JobDispatcherTest {
 
         assertThat(dispatcher.runningCount()).isZero();
         assertThat(events()).noneMatch(e -> e.payload() instanceof RunStarted);
-        assertThat(claims(second)).as("the claim granted to another frees the slot").hasSize(1);
+        assertThat(claims(second))
+                .as("the claim granted to another frees the slot")
+                .hasSize(1);
     }
 
     @Test
@@ -207,7 +253,8 @@ class JobDispatcherTest {
         UUID job = request("a");
         UUID runId = claims(job).get(0).runId();
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
-        await().atMost(Duration.ofSeconds(30)).until(() -> run(runId).stream().anyMatch(e -> e.payload() instanceof RunStarted));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> run(runId).stream().anyMatch(e -> e.payload() instanceof RunStarted));
 
         accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 1));
         accept(UUID.randomUUID(), new JobLeaseExpired(job, UUID.randomUUID(), ME, 2));
@@ -216,8 +263,11 @@ class JobDispatcherTest {
 
         accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 2));
         await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
-        assertThat(run(runId)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunCancelled.class,
-                c -> assertThat(c.reason()).contains("lease of epoch 2 expired")));
+        assertThat(run(runId))
+                .last()
+                .satisfies(e -> assertThat(e.payload())
+                        .isInstanceOfSatisfying(
+                                RunCancelled.class, c -> assertThat(c.reason()).contains("lease of epoch 2 expired")));
         assertThat(claims(job)).as("the expired job is offered again").hasSize(2);
     }
 
@@ -229,8 +279,12 @@ class JobDispatcherTest {
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
         accept(UUID.randomUUID(), new JobCancelled(job, "wrong pool", "alice"));
         await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
-        assertThat(run(runId)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunCancelled.class,
-                c -> assertThat(c.reason()).contains("job cancelled by alice: wrong pool")));
+        assertThat(run(runId))
+                .last()
+                .satisfies(e -> assertThat(e.payload())
+                        .isInstanceOfSatisfying(
+                                RunCancelled.class,
+                                c -> assertThat(c.reason()).contains("job cancelled by alice: wrong pool")));
         assertThat(claims(job)).as("a cancelled job is never offered again").hasSize(1);
 
         UUID next = request("a");
@@ -238,8 +292,14 @@ class JobDispatcherTest {
         accept(UUID.randomUUID(), new JobAssigned(next, nextRun, ME, 1, null));
         accept(UUID.randomUUID(), new JobAssigned(next, UUID.randomUUID(), "other", 2, null));
         await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
-        assertThat(run(nextRun)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunCancelled.class,
-                c -> assertThat(c.reason()).contains("granted to run").contains("of agent other (epoch 2)")));
+        assertThat(run(nextRun))
+                .last()
+                .satisfies(e -> assertThat(e.payload())
+                        .isInstanceOfSatisfying(
+                                RunCancelled.class,
+                                c -> assertThat(c.reason())
+                                        .contains("granted to run")
+                                        .contains("of agent other (epoch 2)")));
     }
 
     @Test
@@ -249,14 +309,17 @@ class JobDispatcherTest {
         UUID runId = claims(job).get(0).runId();
         Files.writeString(gate, "");
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
-        await().atMost(Duration.ofSeconds(30)).until(() -> dispatcher.runningCount() == 0
-                && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> dispatcher.runningCount() == 0
+                        && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
 
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
 
         assertThat(dispatcher.runningCount()).isZero();
-        assertThat(run(runId)).filteredOn(e -> e.payload() instanceof RunStarted).hasSize(1);
+        assertThat(run(runId))
+                .filteredOn(e -> e.payload() instanceof RunStarted)
+                .hasSize(1);
     }
 
     @Test
@@ -265,13 +328,26 @@ class JobDispatcherTest {
         UUID job = request("a");
         UUID runId = claims(job).get(0).runId();
         Path marker = dir.resolve("changed-spec-ran");
-        JobSpec changed = new JobSpec("gated", "command", List.of("touch", marker.toString()), "jsonl", Map.of(), Map.of(),
-                1, 0, 120, Map.of(), 1, 1, "a");
+        JobSpec changed = new JobSpec(
+                "gated",
+                "command",
+                List.of("touch", marker.toString()),
+                "jsonl",
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                120,
+                Map.of(),
+                1,
+                1,
+                "a");
         dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", changed), 2);
         Files.writeString(gate, "");
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
-        await().atMost(Duration.ofSeconds(30)).until(() -> dispatcher.runningCount() == 0
-                && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> dispatcher.runningCount() == 0
+                        && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
 
         assertThat(marker).doesNotExist();
         assertThat(claims(job)).as("the refused request is no new offer").hasSize(1);

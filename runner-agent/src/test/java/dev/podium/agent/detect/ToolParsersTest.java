@@ -33,7 +33,8 @@ class ToolParsersTest {
 
     @Test
     void nvidiaSmiTableOfA100Sxm40gb() {
-        List<Accelerator> acc = HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-a100-sxm4-40gb.txt")));
+        List<Accelerator> acc =
+                HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-a100-sxm4-40gb.txt")));
         assertThat(acc).singleElement().satisfies(a -> {
             assertThat(a.deviceId()).isEqualTo("nvidia-a100-sxm-40gb");
             assertThat(a.countPerNode()).isEqualTo(2);
@@ -44,7 +45,8 @@ class ToolParsersTest {
 
     @Test
     void aNameCutShortByNvidiaSmiLandsOnTheVariantUnspecifiedDevice() {
-        List<Accelerator> acc = HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-a100-truncated-name.txt")));
+        List<Accelerator> acc =
+                HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-a100-truncated-name.txt")));
         assertThat(acc).singleElement().satisfies(a -> {
             assertThat(a.model()).isEqualTo("NVIDIA A100-SXM...");
             assertThat(a.deviceId()).isEqualTo("nvidia-a100-sxm-80gb");
@@ -54,7 +56,8 @@ class ToolParsersTest {
 
     @Test
     void nvidiaSmiCsvQueryWithUnitsInTheHeader() {
-        // Shape of `nvidia-smi --query-gpu=index,name,memory.total,driver_version,vbios_version,pci.bus_id --format=csv`,
+        // Shape of `nvidia-smi --query-gpu=index,name,memory.total,driver_version,vbios_version,pci.bus_id
+        // --format=csv`,
         // with the name and values of the recorded H100 host above.
         String csv = "index, name, memory.total [MiB], driver_version, vbios_version, pci.bus_id\n"
                 + "0, NVIDIA H100 80GB HBM3, 81559 MiB, 565.57.01, 96.00.74.00.01, 00000000:18:00.0\n";
@@ -84,7 +87,10 @@ class ToolParsersTest {
     @Test
     void nvidiaSmiTableOfEightH200GroupsToTheSxmDevice() {
         List<DetectedDevice> devices = NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-h200-x8.txt"));
-        assertThat(devices).hasSize(8).extracting(DetectedDevice::busId).startsWith("00000000:0A:00.0")
+        assertThat(devices)
+                .hasSize(8)
+                .extracting(DetectedDevice::busId)
+                .startsWith("00000000:0A:00.0")
                 .endsWith("00000000:C2:00.0");
         assertThat(HostDetector.group(devices)).singleElement().satisfies(a -> {
             assertThat(a.model()).isEqualTo("NVIDIA H200");
@@ -98,9 +104,10 @@ class ToolParsersTest {
 
     @Test
     void nvidiaSmiTableAndCsvQueryCapturedOnOneH200AgreeOnTheDevice() {
-        List<Accelerator> fromTable = HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-h200-x1.txt")));
-        List<Accelerator> fromQuery = HostDetector.group(
-                NvidiaSmi.parse(Resources.text("detect/nvidia-smi-h200-x1-query.csv"), "CUDA 13.0"));
+        List<Accelerator> fromTable =
+                HostDetector.group(NvidiaSmi.parseTable(Resources.text("detect/nvidia-smi-h200-x1.txt")));
+        List<Accelerator> fromQuery =
+                HostDetector.group(NvidiaSmi.parse(Resources.text("detect/nvidia-smi-h200-x1-query.csv"), "CUDA 13.0"));
         assertThat(fromQuery).singleElement().satisfies(a -> {
             assertThat(a.model()).isEqualTo("NVIDIA H200");
             assertThat(a.deviceId()).isEqualTo("nvidia-h200-sxm-141gb");
@@ -118,15 +125,25 @@ class ToolParsersTest {
 
     @Test
     void cudaVersionFromTheFullQueryOfAnH200() {
-        assertThat(NvidiaSmi.cudaVersion(Resources.text("detect/nvidia-smi-q-h200-x1.txt"))).contains("13.0");
+        assertThat(NvidiaSmi.cudaVersion(Resources.text("detect/nvidia-smi-q-h200-x1.txt")))
+                .contains("13.0");
     }
 
     @Test
     void hlSmiTableOfEightGaudi2() {
         List<DetectedDevice> devices = HlSmi.parseTable(Resources.text("detect/hl-smi-gaudi2-x8.txt"));
-        assertThat(devices).hasSize(8).extracting(DetectedDevice::busId)
-                .containsExactly("0000:33:00.0", "0000:34:00.0", "0000:4e:00.0", "0000:9a:00.0", "0000:9b:00.0",
-                        "0000:b3:00.0", "0000:b4:00.0", "0000:4d:00.0");
+        assertThat(devices)
+                .hasSize(8)
+                .extracting(DetectedDevice::busId)
+                .containsExactly(
+                        "0000:33:00.0",
+                        "0000:34:00.0",
+                        "0000:4e:00.0",
+                        "0000:9a:00.0",
+                        "0000:9b:00.0",
+                        "0000:b3:00.0",
+                        "0000:b4:00.0",
+                        "0000:4d:00.0");
         assertThat(HostDetector.group(devices)).singleElement().satisfies(a -> {
             assertThat(a.vendor()).isEqualTo("Intel");
             assertThat(a.model()).isEqualTo("HL-225");
@@ -140,13 +157,17 @@ class ToolParsersTest {
 
     @Test
     void hlSmiFallsBackToTheTableWhenTheCsvQueryGivesNothing() {
-        ToolRunner recorded = new RecordedTools(Map.of(List.of("hl-smi"), Resources.text("detect/hl-smi-gaudi2-x8.txt")));
-        assertThat(HlSmi.detect(recorded)).hasSize(8).allSatisfy(d -> assertThat(d.model()).isEqualTo("HL-225"));
+        ToolRunner recorded =
+                new RecordedTools(Map.of(List.of("hl-smi"), Resources.text("detect/hl-smi-gaudi2-x8.txt")));
+        assertThat(HlSmi.detect(recorded))
+                .hasSize(8)
+                .allSatisfy(d -> assertThat(d.model()).isEqualTo("HL-225"));
     }
 
     @Test
     void hlSmiCsvQueryWithUnitsInTheHeader() {
-        // No published capture of `hl-smi -Q ... -f csv` from a Gaudi 2 was found (see SOURCES.md): this is the documented
+        // No published capture of `hl-smi -Q ... -f csv` from a Gaudi 2 was found (see SOURCES.md): this is the
+        // documented
         // CSV shape holding the values of the recorded Gaudi 2 table above, not a recording.
         String csv = "name, memory.total [MiB], driver_version, bus_id\n"
                 + "HL-225, 98304 MiB, 1.21.1-bfcec49, 0000:33:00.0\n"
@@ -161,7 +182,8 @@ class ToolParsersTest {
 
     @Test
     void rocmSmiJsonOfAnMi250xNamesOnlyTheFamilySoThePciIdDecides() {
-        List<DetectedDevice> d = AmdSmi.parseRocmSmi(Resources.text("detect/rocm-smi-productname-mi250x.json"), "ROCm 6.0");
+        List<DetectedDevice> d =
+                AmdSmi.parseRocmSmi(Resources.text("detect/rocm-smi-productname-mi250x.json"), "ROCm 6.0");
         assertThat(d).singleElement().satisfies(x -> {
             assertThat(x.vendor()).isEqualTo("AMD");
             assertThat(x.model()).isEqualTo("AMD Instinct MI250X");
@@ -173,13 +195,16 @@ class ToolParsersTest {
     @Test
     void aSharedPciIdDoesNotPickAVariant() {
         // 0x740c is both MI250 and MI250X: the reported name stays.
-        assertThat(AmdSmi.byPciId("AMD INSTINCT MI200 (MCM) OAM AC MBA", "0x740c")).isEqualTo("AMD INSTINCT MI200 (MCM) OAM AC MBA");
+        assertThat(AmdSmi.byPciId("AMD INSTINCT MI200 (MCM) OAM AC MBA", "0x740c"))
+                .isEqualTo("AMD INSTINCT MI200 (MCM) OAM AC MBA");
         assertThat(AmdSmi.byPciId("0x738c", "0xc34")).isEqualTo("AMD Instinct MI100");
     }
 
     @Test
     void garbageFromAToolGivesNoDevices() {
-        assertThat(NvidiaSmi.parseTable("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.")).isEmpty();
+        assertThat(NvidiaSmi.parseTable(
+                        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."))
+                .isEmpty();
         assertThat(NvidiaSmi.parse("name\n", null)).isEmpty();
         assertThat(AmdSmi.parseRocmSmi("{not json", null)).isEmpty();
         assertThat(AmdSmi.parseAmdSmi("[{\"asic\": 5}]", null)).isEmpty();
@@ -198,8 +223,14 @@ class ToolParsersTest {
         Files.createDirectories(root.resolve("etc"));
         StringBuilder cpuinfo = new StringBuilder();
         for (int i = 0; i < 4; i++) {
-            cpuinfo.append("processor\t: ").append(i).append("\nmodel name\t: Intel(R) Xeon(R) Platinum 8480+\n")
-                    .append("physical id\t: ").append(i / 2).append("\ncore id\t\t: ").append(i % 2).append("\n\n");
+            cpuinfo.append("processor\t: ")
+                    .append(i)
+                    .append("\nmodel name\t: Intel(R) Xeon(R) Platinum 8480+\n")
+                    .append("physical id\t: ")
+                    .append(i / 2)
+                    .append("\ncore id\t\t: ")
+                    .append(i % 2)
+                    .append("\n\n");
         }
         Files.writeString(root.resolve("proc/cpuinfo"), cpuinfo);
         Files.writeString(root.resolve("proc/meminfo"), "MemTotal:       2113500000 kB\nMemFree: 1 kB\n");

@@ -28,21 +28,20 @@ import dev.podium.events.model.JobSpec;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunStarted;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -88,8 +87,10 @@ class ForgedJobsIT {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
         tail = new TopicTail(kafka.bootstrapServers(), "podium.events");
-        Files.writeString(dir.resolve("counted.sh"), "echo ran >> \"$COUNT_FILE\"\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 9.5}'\n");
+        Files.writeString(
+                dir.resolve("counted.sh"),
+                "echo ran >> \"$COUNT_FILE\"\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 9.5}'\n");
         fixture = AgentFixture.create(dir, "v1", COMMAND);
         Journal journal = new Journal(fixture.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES);
         publisher = new Publisher(journal, kafka.bootstrapServers());
@@ -101,13 +102,32 @@ class ForgedJobsIT {
     static Daemon daemon(AgentFixture f, Journal journal, Publisher pub, PrintStream log) throws Exception {
         Files.writeString(f.keyFile(), "pool=v\n", java.nio.file.StandardOpenOption.APPEND);
         KeyFile.Identity id = KeyFile.load(f.keyFile(), Map.of());
-        AgentSettings settings = new AgentSettings(id.agentId(), id.keyId(), id.secret(), id.pool(), kafka.bootstrapServers(),
-                f.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES, id.commandKey());
+        AgentSettings settings = new AgentSettings(
+                id.agentId(),
+                id.keyId(),
+                id.secret(),
+                id.pool(),
+                kafka.bootstrapServers(),
+                f.home().resolve("journal"),
+                AgentSettings.DEFAULT_JOURNAL_MAX_BYTES,
+                id.commandKey());
         EventSink sink = new EventSink(journal, id.agentId(), settings.keyId(), settings.secret(), Clock.systemUTC());
         sink.attach(pub);
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        return new Daemon(new Daemon.Config(settings, fp, f.home().resolve("workload"), "/usr/bin/python3",
-                Duration.ofSeconds(1), 0, 8, Duration.ofMinutes(5), 500, java.util.Set.of("COUNT_FILE")), sink, log);
+        return new Daemon(
+                new Daemon.Config(
+                        settings,
+                        fp,
+                        f.home().resolve("workload"),
+                        "/usr/bin/python3",
+                        Duration.ofSeconds(1),
+                        0,
+                        8,
+                        Duration.ofMinutes(5),
+                        500,
+                        java.util.Set.of("COUNT_FILE")),
+                sink,
+                log);
     }
 
     @AfterAll
@@ -129,13 +149,37 @@ class ForgedJobsIT {
     }
 
     static JobSpec touch(Path marker) {
-        return new JobSpec("forged", "command", List.of("touch", marker.toString()), "jsonl", Map.of(), Map.of(), 1, 0, 60,
-                Map.of(), 1, 1, "v");
+        return new JobSpec(
+                "forged",
+                "command",
+                List.of("touch", marker.toString()),
+                "jsonl",
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                60,
+                Map.of(),
+                1,
+                1,
+                "v");
     }
 
     static JobSpec counted(Path countFile) {
-        return new JobSpec("counted", "command", List.of("sh", dir.resolve("counted.sh").toString()), "jsonl", Map.of(),
-                Map.of(), 1, 0, 60, Map.of("COUNT_FILE", countFile.toString()), 1, 1, "v");
+        return new JobSpec(
+                "counted",
+                "command",
+                List.of("sh", dir.resolve("counted.sh").toString()),
+                "jsonl",
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                60,
+                Map.of("COUNT_FILE", countFile.toString()),
+                1,
+                1,
+                "v");
     }
 
     static byte[] encode(UUID jobId, long seq, JobEvent event) {
@@ -160,22 +204,35 @@ class ForgedJobsIT {
 
     /** Every event of agent v1 read so far, verified against its key. */
     static List<Envelope> events() {
-        return Events.verified(tail.records("podium.events").stream()
-                .filter(r -> fixture.keyId().equals(Events.header(r, dev.podium.events.sign.EventSigner.KEY_ID_HEADER)))
-                .toList(), fixture.keyId(), fixture.secret());
+        return Events.verified(
+                tail.records("podium.events").stream()
+                        .filter(r -> fixture.keyId()
+                                .equals(Events.header(r, dev.podium.events.sign.EventSigner.KEY_ID_HEADER)))
+                        .toList(),
+                fixture.keyId(),
+                fixture.secret());
     }
 
     static List<JobClaimed> claims(UUID jobId) {
-        return events().stream().map(Envelope::payload).filter(e -> e instanceof JobClaimed c && c.jobId().equals(jobId))
-                .map(JobClaimed.class::cast).toList();
+        return events().stream()
+                .map(Envelope::payload)
+                .filter(e -> e instanceof JobClaimed c && c.jobId().equals(jobId))
+                .map(JobClaimed.class::cast)
+                .toList();
     }
 
     static UUID awaitClaim(UUID jobId) {
-        return await("the claim of job " + jobId).atMost(WAIT).until(() -> claims(jobId), c -> !c.isEmpty()).get(0).runId();
+        return await("the claim of job " + jobId)
+                .atMost(WAIT)
+                .until(() -> claims(jobId), c -> !c.isEmpty())
+                .get(0)
+                .runId();
     }
 
     static List<Envelope> run(UUID runId) {
-        return events().stream().filter(e -> e.streamId().equals("run/" + runId)).toList();
+        return events().stream()
+                .filter(e -> e.streamId().equals("run/" + runId))
+                .toList();
     }
 
     /** Waits until the agent has read the partition up to here: it claimed a signed sentinel sent now. */
@@ -198,12 +255,19 @@ class ForgedJobsIT {
         assertThat(claims(forgedJob)).as("an unsigned request is no offer").isEmpty();
 
         // The attack: grants naming the agent's claimed run, and a request replacing the job's spec.
-        unsigned(forgedJob, 2, new JobAssigned(forgedJob, claimed, "v1", 1, Instant.now().plusSeconds(60)));
+        unsigned(
+                forgedJob,
+                2,
+                new JobAssigned(forgedJob, claimed, "v1", 1, Instant.now().plusSeconds(60)));
         unsigned(job, 2, new JobRequested(job, null, "v", touch(marker)));
         unsigned(job, 3, new JobAssigned(job, claimed, "v1", 1, Instant.now().plusSeconds(60)));
         CommandSide attackersOwnKey = new CommandSide();
-        send(attackersOwnKey.signed(PARTITION, job, encode(job, 2, new JobRequested(job, null, "v", touch(marker))),
-                new JobRequested(job, null, "v", touch(marker)), 2));
+        send(attackersOwnKey.signed(
+                PARTITION,
+                job,
+                encode(job, 2, new JobRequested(job, null, "v", touch(marker))),
+                new JobRequested(job, null, "v", touch(marker)),
+                2));
         JobAssigned grant = new JobAssigned(job, claimed, "v1", 1, Instant.now().plusSeconds(60));
         send(attackersOwnKey.signed(PARTITION, job, encode(job, 3, grant), grant, 1));
         barrier();
@@ -232,7 +296,9 @@ class ForgedJobsIT {
         barrier();
 
         assertThat(Files.readAllLines(count)).containsExactly("ran");
-        assertThat(run(claimed)).filteredOn(e -> e.payload() instanceof RunStarted).hasSize(1);
+        assertThat(run(claimed))
+                .filteredOn(e -> e.payload() instanceof RunStarted)
+                .hasSize(1);
         assertThat(claims(job)).as("a replayed request is no new offer").hasSize(1);
     }
 
@@ -247,7 +313,8 @@ class ForgedJobsIT {
             Thread t = new Thread(oldDaemon::run, "daemon-old1");
             t.start();
             try {
-                await().atMost(WAIT).until(() -> out.toString(StandardCharsets.UTF_8).contains("this agent takes no jobs"));
+                await().atMost(WAIT)
+                        .until(() -> out.toString(StandardCharsets.UTF_8).contains("this agent takes no jobs"));
                 UUID job = UUID.randomUUID();
                 signed(job, 1, new JobRequested(job, null, "v", counted(dir.resolve("count-" + job))));
                 awaitClaim(job);

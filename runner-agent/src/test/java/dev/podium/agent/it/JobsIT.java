@@ -112,12 +112,15 @@ class JobsIT {
         commandSide = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
         tail = new TopicTail(kafka.bootstrapServers(), "podium.events", "podium.heartbeats");
         fingerprint = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        Files.writeString(dir.resolve("fast.sh"),
+        Files.writeString(
+                dir.resolve("fast.sh"),
                 "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 9.5}'\n");
-        Files.writeString(dir.resolve("gated.sh"), "echo $$ > \"$PID_FILE\"\n"
-                + "echo '{\"podium\": 1, \"type\": \"step\", \"step\": 1, \"warmup\": false, \"samples\": 4, \"seconds\": 0.5}'\n"
-                + "while [ ! -f \"$GATE\" ]; do sleep 0.05; done\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 8.0}'\n");
+        Files.writeString(
+                dir.resolve("gated.sh"),
+                "echo $$ > \"$PID_FILE\"\n"
+                        + "echo '{\"podium\": 1, \"type\": \"step\", \"step\": 1, \"warmup\": false, \"samples\": 4, \"seconds\": 0.5}'\n"
+                        + "while [ ! -f \"$GATE\" ]; do sleep 0.05; done\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 8.0}'\n");
         start("a1", "a", 1);
         start("a2", "a", 1);
         start("b1", "b", 1);
@@ -148,14 +151,32 @@ class JobsIT {
         AgentFixture fixture = AgentFixture.create(dir, agentId, SIGNER);
         Files.writeString(fixture.keyFile(), "pool=" + pool + "\n", StandardOpenOption.APPEND);
         KeyFile.Identity id = KeyFile.load(fixture.keyFile(), Map.of());
-        AgentSettings settings = new AgentSettings(id.agentId(), id.keyId(), id.secret(), id.pool(), kafka.bootstrapServers(),
-                fixture.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES, id.commandKey());
+        AgentSettings settings = new AgentSettings(
+                id.agentId(),
+                id.keyId(),
+                id.secret(),
+                id.pool(),
+                kafka.bootstrapServers(),
+                fixture.home().resolve("journal"),
+                AgentSettings.DEFAULT_JOURNAL_MAX_BYTES,
+                id.commandKey());
         Journal journal = new Journal(settings.journalDir(), settings.journalMaxBytes());
         EventSink sink = new EventSink(journal, agentId, settings.keyId(), settings.secret(), Clock.systemUTC());
         Publisher publisher = new Publisher(journal, kafka.bootstrapServers());
         sink.attach(publisher);
-        Daemon daemon = new Daemon(new Daemon.Config(settings, fingerprint, fixture.home().resolve("workload"), "/usr/bin/python3",
-                Duration.ofSeconds(1), 0, slots, Duration.ofMinutes(5), 500, java.util.Set.of("GATE", "PID_FILE")), sink,
+        Daemon daemon = new Daemon(
+                new Daemon.Config(
+                        settings,
+                        fingerprint,
+                        fixture.home().resolve("workload"),
+                        "/usr/bin/python3",
+                        Duration.ofSeconds(1),
+                        0,
+                        slots,
+                        Duration.ofMinutes(5),
+                        500,
+                        java.util.Set.of("GATE", "PID_FILE")),
+                sink,
                 prefixed(agentId));
         Thread thread = new Thread(daemon::run, "daemon-" + agentId);
         thread.start();
@@ -188,8 +209,20 @@ class JobsIT {
     }
 
     static JobSpec spec(String pool, String script, Map<String, String> env) {
-        return new JobSpec("jobs-it", "command", List.of("sh", dir.resolve(script).toString()), "jsonl", Map.of("case", pool),
-                Map.of(), 1, 0, 120, env, 1, 1, pool);
+        return new JobSpec(
+                "jobs-it",
+                "command",
+                List.of("sh", dir.resolve(script).toString()),
+                "jsonl",
+                Map.of("case", pool),
+                Map.of(),
+                1,
+                0,
+                120,
+                env,
+                1,
+                1,
+                pool);
     }
 
     UUID request(String pool) {
@@ -203,8 +236,20 @@ class JobsIT {
     UUID requestGated(String pool, Path gate) {
         UUID job = UUID.randomUUID();
         jobsOfThisTest.add(job);
-        send(job, new JobRequested(job, null, pool, spec(pool, "gated.sh",
-                Map.of("GATE", gate.toString(), "PID_FILE", pidFile(job).toString()))));
+        send(
+                job,
+                new JobRequested(
+                        job,
+                        null,
+                        pool,
+                        spec(
+                                pool,
+                                "gated.sh",
+                                Map.of(
+                                        "GATE",
+                                        gate.toString(),
+                                        "PID_FILE",
+                                        pidFile(job).toString()))));
         return job;
     }
 
@@ -219,12 +264,18 @@ class JobsIT {
      */
     void barrier(int partition, String pool, String... agentIds) {
         UUID sentinel = UUID.randomUUID();
-        produce(partition, sentinel, encode(sentinel, new JobRequested(sentinel, null, pool, spec(pool, "fast.sh", Map.of()))));
-        await("claims of sentinel " + sentinel + " by " + List.of(agentIds)).atMost(WAIT)
+        produce(
+                partition,
+                sentinel,
+                encode(sentinel, new JobRequested(sentinel, null, pool, spec(pool, "fast.sh", Map.of()))));
+        await("claims of sentinel " + sentinel + " by " + List.of(agentIds))
+                .atMost(WAIT)
                 .until(() -> claimants(sentinel).keySet().containsAll(List.of(agentIds)));
         produce(partition, sentinel, encode(sentinel, new JobCancelled(sentinel, "sentinel", "test")));
         for (String a : agentIds) {
-            await("empty journal of " + a).atMost(WAIT).until(() -> agents.get(a).journal().pendingCount() == 0);
+            await("empty journal of " + a)
+                    .atMost(WAIT)
+                    .until(() -> agents.get(a).journal().pendingCount() == 0);
         }
     }
 
@@ -258,12 +309,17 @@ class JobsIT {
     }
 
     static List<JobClaimed> claims(List<Envelope> events, UUID job) {
-        return events.stream().map(Envelope::payload).filter(p -> p instanceof JobClaimed c && c.jobId().equals(job))
-                .map(JobClaimed.class::cast).toList();
+        return events.stream()
+                .map(Envelope::payload)
+                .filter(p -> p instanceof JobClaimed c && c.jobId().equals(job))
+                .map(JobClaimed.class::cast)
+                .toList();
     }
 
     static List<Envelope> stream(List<Envelope> events, UUID runId) {
-        return events.stream().filter(e -> e.streamId().equals("run/" + runId)).sorted(Comparator.comparingLong(Envelope::seq))
+        return events.stream()
+                .filter(e -> e.streamId().equals("run/" + runId))
+                .sorted(Comparator.comparingLong(Envelope::seq))
                 .toList();
     }
 
@@ -272,12 +328,16 @@ class JobsIT {
     }
 
     static List<RunStarted> starts(List<Envelope> events, UUID job) {
-        return events.stream().map(Envelope::payload).filter(p -> p instanceof RunStarted s && job.equals(s.jobId()))
-                .map(RunStarted.class::cast).toList();
+        return events.stream()
+                .map(Envelope::payload)
+                .filter(p -> p instanceof RunStarted s && job.equals(s.jobId()))
+                .map(RunStarted.class::cast)
+                .toList();
     }
 
     static Map<String, UUID> awaitClaims(UUID job, String... agentIds) {
-        await("claims of job " + job + " by " + List.of(agentIds)).atMost(WAIT)
+        await("claims of job " + job + " by " + List.of(agentIds))
+                .atMost(WAIT)
                 .until(() -> claimants(job).keySet().containsAll(List.of(agentIds)));
         return claimants(job);
     }
@@ -286,8 +346,11 @@ class JobsIT {
         List<JsonNode> out = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : tail.records("podium.heartbeats")) {
             if (r.key().equals(agentId)) {
-                assertThat(EventSigner.verifyHeartbeat(r.value(), Events.header(r, EventSigner.SIGNATURE_HEADER),
-                        agents.get(agentId).fixture().secret())).isTrue();
+                assertThat(EventSigner.verifyHeartbeat(
+                                r.value(),
+                                Events.header(r, EventSigner.SIGNATURE_HEADER),
+                                agents.get(agentId).fixture().secret()))
+                        .isTrue();
                 out.add(new ObjectMapper().readTree(r.value()));
             }
         }
@@ -322,7 +385,9 @@ class JobsIT {
         });
         assertThat(run).last().satisfies(e -> assertThat(e.payload()).isInstanceOf(RunCompleted.class));
         String other = granted.equals("a1") ? "a2" : "a1";
-        assertThat(stream(all, claims.get(other))).as("the claim that was not granted").singleElement()
+        assertThat(stream(all, claims.get(other)))
+                .as("the claim that was not granted")
+                .singleElement()
                 .satisfies(e -> assertThat(e.payload()).isInstanceOf(JobClaimed.class));
     }
 
@@ -346,9 +411,15 @@ class JobsIT {
         assertThat(has(secondRun, RunCompleted.class)).isFalse();
         assertThat(claimants(second)).doesNotContainKey(firstAgent);
         Files.writeString(gate, "open");
-        await().atMost(WAIT).until(() -> has(firstClaims.get(firstAgent), RunCompleted.class) && has(secondRun, RunCompleted.class));
-        assertThat(starts(events(), first)).extracting(s -> s.provenance().agentId()).containsExactly(firstAgent);
-        assertThat(starts(events(), second)).extracting(s -> s.provenance().agentId()).containsExactly(secondAgent);
+        await().atMost(WAIT)
+                .until(() ->
+                        has(firstClaims.get(firstAgent), RunCompleted.class) && has(secondRun, RunCompleted.class));
+        assertThat(starts(events(), first))
+                .extracting(s -> s.provenance().agentId())
+                .containsExactly(firstAgent);
+        assertThat(starts(events(), second))
+                .extracting(s -> s.provenance().agentId())
+                .containsExactly(secondAgent);
     }
 
     @Test
@@ -358,17 +429,25 @@ class JobsIT {
         String agent = claims.keySet().iterator().next();
         UUID runId = claims.get(agent);
         send(job, new JobAssigned(job, runId, agent, 1, null));
-        await().atMost(WAIT).until(() -> has(runId, RunStarted.class) && Files.exists(pidFile(job))
-                && !Files.readString(pidFile(job)).isBlank());
+        await().atMost(WAIT)
+                .until(() -> has(runId, RunStarted.class)
+                        && Files.exists(pidFile(job))
+                        && !Files.readString(pidFile(job)).isBlank());
         long pid = Long.parseLong(Files.readString(pidFile(job)).strip());
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
 
         send(job, new JobCancelled(job, "wrong driver", "alice"));
         await().atMost(Duration.ofSeconds(10)).until(() -> has(runId, RunCancelled.class));
 
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the workload process").isFalse();
-        assertThat(stream(events(), runId)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(
-                RunCancelled.class, c -> assertThat(c.reason()).contains("job cancelled by alice: wrong driver")));
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as("the workload process")
+                .isFalse();
+        assertThat(stream(events(), runId))
+                .last()
+                .satisfies(e -> assertThat(e.payload())
+                        .isInstanceOfSatisfying(
+                                RunCancelled.class,
+                                c -> assertThat(c.reason()).contains("job cancelled by alice: wrong driver")));
         assertThat(stream(events(), runId)).noneMatch(e -> e.payload() instanceof RunCompleted);
     }
 
@@ -379,16 +458,23 @@ class JobsIT {
         String agent = claims.keySet().iterator().next();
         UUID runId = claims.get(agent);
         send(job, new JobAssigned(job, runId, agent, 2, null));
-        await().atMost(WAIT).until(() -> has(runId, RunStarted.class) && Files.exists(pidFile(job))
-                && !Files.readString(pidFile(job)).isBlank());
+        await().atMost(WAIT)
+                .until(() -> has(runId, RunStarted.class)
+                        && Files.exists(pidFile(job))
+                        && !Files.readString(pidFile(job)).isBlank());
         long pid = Long.parseLong(Files.readString(pidFile(job)).strip());
 
         send(job, new JobLeaseExpired(job, runId, agent, 2));
         await().atMost(Duration.ofSeconds(10)).until(() -> has(runId, RunCancelled.class));
 
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the workload process").isFalse();
-        assertThat(stream(events(), runId)).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(
-                RunCancelled.class, c -> assertThat(c.reason()).contains("lease of epoch 2 expired")));
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as("the workload process")
+                .isFalse();
+        assertThat(stream(events(), runId))
+                .last()
+                .satisfies(e -> assertThat(e.payload())
+                        .isInstanceOfSatisfying(
+                                RunCancelled.class, c -> assertThat(c.reason()).contains("lease of epoch 2 expired")));
         // Offered again: both agents of the pool claim it anew, on new run streams.
         await().atMost(WAIT).until(() -> claims(events(), job).size() == 4);
         assertThat(claims(events(), job)).extracting(JobClaimed::runId).doesNotHaveDuplicates();
@@ -413,7 +499,9 @@ class JobsIT {
         List<Envelope> all = allEvents();
         assertThat(claims(all, job)).extracting(JobClaimed::agentId).containsExactlyInAnyOrder("a1", "a2");
         assertThat(starts(all, job)).hasSize(1);
-        assertThat(all).filteredOn(e -> e.payload() instanceof RunCompleted && e.streamId().equals("run/" + claims.get(granted)))
+        assertThat(all)
+                .filteredOn(
+                        e -> e.payload() instanceof RunCompleted && e.streamId().equals("run/" + claims.get(granted)))
                 .hasSize(1);
         Events.assertCompleteStreams(Events.byStream(all));
     }
@@ -427,10 +515,15 @@ class JobsIT {
         UUID runId = claims.get(agent);
         send(job, new JobAssigned(job, runId, agent, 3, null));
 
-        await().atMost(WAIT).until(() -> heartbeats(agent).stream().filter(hb -> hb.path("current_job_id").asText("")
-                .equals(job.toString())).count() >= 2);
+        await().atMost(WAIT)
+                .until(() -> heartbeats(agent).stream()
+                                .filter(hb ->
+                                        hb.path("current_job_id").asText("").equals(job.toString()))
+                                .count()
+                        >= 2);
         List<JsonNode> during = heartbeats(agent).stream()
-                .filter(hb -> hb.path("current_job_id").asText("").equals(job.toString())).toList();
+                .filter(hb -> hb.path("current_job_id").asText("").equals(job.toString()))
+                .toList();
         assertThat(during).allSatisfy(hb -> {
             assertThat(hb.path("state").asText()).isEqualTo("running");
             assertThat(hb.path("current_run_id").asText()).isEqualTo(runId.toString());
@@ -444,7 +537,8 @@ class JobsIT {
             List<JsonNode> beats = heartbeats(agent);
             JsonNode last = beats.get(beats.size() - 1);
             return last.path("state").asText().equals("idle")
-                    && (last.path("current_job_id").isNull() || last.path("current_job_id").isMissingNode());
+                    && (last.path("current_job_id").isNull()
+                            || last.path("current_job_id").isMissingNode());
         });
     }
 
@@ -462,13 +556,18 @@ class JobsIT {
 
             await("heartbeats naming both jobs").atMost(WAIT).until(() -> {
                 List<JsonNode> beats = heartbeats("d1");
-                return beats.stream().anyMatch(hb -> hb.path("current_run_id").asText("").equals(firstRun.toString())
-                        && hb.path("lease_epoch").asInt() == 1)
-                        && beats.stream().anyMatch(hb -> hb.path("current_run_id").asText("").equals(secondRun.toString())
-                        && hb.path("lease_epoch").asInt() == 5);
+                return beats.stream()
+                                .anyMatch(hb ->
+                                        hb.path("current_run_id").asText("").equals(firstRun.toString())
+                                                && hb.path("lease_epoch").asInt() == 1)
+                        && beats.stream()
+                                .anyMatch(hb ->
+                                        hb.path("current_run_id").asText("").equals(secondRun.toString())
+                                                && hb.path("lease_epoch").asInt() == 5);
             });
             await().atMost(WAIT).until(() -> has(firstRun, RunStarted.class) && has(secondRun, RunStarted.class));
-            assertThat(has(firstRun, RunCompleted.class) || has(secondRun, RunCompleted.class)).isFalse();
+            assertThat(has(firstRun, RunCompleted.class) || has(secondRun, RunCompleted.class))
+                    .isFalse();
             Files.writeString(gate, "open");
             await().atMost(WAIT).until(() -> has(firstRun, RunCompleted.class) && has(secondRun, RunCompleted.class));
         } finally {
@@ -502,18 +601,21 @@ class JobsIT {
 
     /** Log lines of one daemon, prefixed with its id. */
     static PrintStream prefixed(String agentId) {
-        return new PrintStream(new OutputStream() {
-            private final StringBuilder line = new StringBuilder();
+        return new PrintStream(
+                new OutputStream() {
+                    private final StringBuilder line = new StringBuilder();
 
-            @Override
-            public synchronized void write(int b) {
-                if (b == '\n') {
-                    System.err.println("[" + agentId + "] " + line);
-                    line.setLength(0);
-                } else {
-                    line.append((char) b);
-                }
-            }
-        }, true, StandardCharsets.UTF_8);
+                    @Override
+                    public synchronized void write(int b) {
+                        if (b == '\n') {
+                            System.err.println("[" + agentId + "] " + line);
+                            line.setLength(0);
+                        } else {
+                            line.append((char) b);
+                        }
+                    }
+                },
+                true,
+                StandardCharsets.UTF_8);
     }
 }

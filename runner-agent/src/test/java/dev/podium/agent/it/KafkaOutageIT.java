@@ -32,9 +32,11 @@ class KafkaOutageIT {
         AgentFixture agent = AgentFixture.create(dir, "outage-agent");
         Path gate = dir.resolve("gate");
         Path script = dir.resolve("workload.sh");
-        Files.writeString(script, "while [ ! -f '" + gate + "' ]; do sleep 0.05; done\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"throughput\", \"value\": 12.5, "
-                + "\"unit\": \"samples/s\", \"direction\": \"higher\"}'\n");
+        Files.writeString(
+                script,
+                "while [ ! -f '" + gate + "' ]; do sleep 0.05; done\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"throughput\", \"value\": 12.5, "
+                        + "\"unit\": \"samples/s\", \"direction\": \"higher\"}'\n");
         Path job = agent.job("outage.yaml", """
                 benchmark: outage-probe
                 adapter: command
@@ -45,29 +47,39 @@ class KafkaOutageIT {
                 """.formatted(script));
         try (KafkaBroker kafka = KafkaBroker.start()) {
             Journal journal = new Journal(agent.home().resolve("journal"), Long.MAX_VALUE);
-            CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> AgentMain.execute("run", job.toString(),
-                    "--key-file", agent.keyFile().toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-                    "--home", agent.home().toString(), "--flush-timeout", "120"));
+            CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> AgentMain.execute(
+                    "run",
+                    job.toString(),
+                    "--key-file",
+                    agent.keyFile().toString(),
+                    "--bootstrap-servers",
+                    kafka.bootstrapServers(),
+                    "--home",
+                    agent.home().toString(),
+                    "--flush-timeout",
+                    "120"));
             // RunStarted and the first RunProgress reach Kafka while the workload waits at the gate.
             await().atMost(Duration.ofSeconds(60)).until(() -> journal.sent().size() >= 2);
             BrokerServer broker = kafka.cluster().brokers().values().iterator().next();
             broker.shutdown();
             broker.awaitShutdown();
             Files.writeString(gate, "go");
-            await().atMost(Duration.ofSeconds(60)).until(() -> journal.pending().stream().anyMatch(KafkaOutageIT::isRunCompleted));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> journal.pending().stream().anyMatch(KafkaOutageIT::isRunCompleted));
             assertThat(run).isNotDone();
             broker.startup();
             assertThat(run.get(150, java.util.concurrent.TimeUnit.SECONDS)).isZero();
             assertThat(journal.pendingCount()).isZero();
             int sent = journal.sent().size();
-            List<Envelope> events = Events.verified(kafka.records("podium.events", sent, Duration.ofSeconds(60)),
-                    agent.keyId(), agent.secret());
+            List<Envelope> events = Events.verified(
+                    kafka.records("podium.events", sent, Duration.ofSeconds(60)), agent.keyId(), agent.secret());
             assertThat(events).hasSize(sent);
             assertThat(events.stream().map(Envelope::eventId).distinct()).hasSize(sent);
             var streams = Events.byStream(events);
             Events.assertCompleteStreams(streams);
-            assertThat(streams.values().iterator().next()).last().satisfies(e ->
-                    assertThat(e.payload()).isInstanceOf(RunCompleted.class));
+            assertThat(streams.values().iterator().next())
+                    .last()
+                    .satisfies(e -> assertThat(e.payload()).isInstanceOf(RunCompleted.class));
         }
     }
 

@@ -45,15 +45,25 @@ class ReferenceSweepIT {
                 timeout_seconds: 300
                 """);
         try (KafkaBroker kafka = KafkaBroker.start()) {
-            int exit = AgentMain.execute("run", job.toString(), "--key-file", agent.keyFile().toString(),
-                    "--bootstrap-servers", kafka.bootstrapServers(), "--home", agent.home().toString(),
-                    "--sample-interval-ms", "250", "--python", "/usr/bin/python3");
+            int exit = AgentMain.execute(
+                    "run",
+                    job.toString(),
+                    "--key-file",
+                    agent.keyFile().toString(),
+                    "--bootstrap-servers",
+                    kafka.bootstrapServers(),
+                    "--home",
+                    agent.home().toString(),
+                    "--sample-interval-ms",
+                    "250",
+                    "--python",
+                    "/usr/bin/python3");
             assertThat(exit).isZero();
             Journal journal = new Journal(agent.home().resolve("journal"), Long.MAX_VALUE);
             assertThat(journal.pendingCount()).isZero();
             int sent = journal.sent().size();
-            List<Envelope> events = Events.verified(kafka.records("podium.events", sent, Duration.ofSeconds(60)),
-                    agent.keyId(), agent.secret());
+            List<Envelope> events = Events.verified(
+                    kafka.records("podium.events", sent, Duration.ofSeconds(60)), agent.keyId(), agent.secret());
             assertThat(events).hasSize(sent);
             Map<String, List<Envelope>> streams = Events.byStream(events);
             assertThat(streams).hasSize(3);
@@ -69,21 +79,32 @@ class ReferenceSweepIT {
                 assertThat(started.key().precision()).isEqualTo("fp32");
                 assertThat(started.key().perDeviceBatchSize()).isEqualTo(8);
                 String workers = started.key().extra().get("dataloader_num_workers");
-                assertThat(run).anySatisfy(e -> assertThat(e.payload()).isInstanceOfSatisfying(MetricSampled.class,
-                        m -> assertThat(m.series()).isEqualTo(SeriesKind.STEP_THROUGHPUT)));
-                assertThat(run).anySatisfy(e -> assertThat(e.payload()).isInstanceOfSatisfying(MetricSampled.class,
-                        m -> assertThat(m.series()).isEqualTo(SeriesKind.CPU_UTILISATION)));
+                assertThat(run)
+                        .anySatisfy(e -> assertThat(e.payload())
+                                .isInstanceOfSatisfying(
+                                        MetricSampled.class,
+                                        m -> assertThat(m.series()).isEqualTo(SeriesKind.STEP_THROUGHPUT)));
+                assertThat(run)
+                        .anySatisfy(e -> assertThat(e.payload())
+                                .isInstanceOfSatisfying(
+                                        MetricSampled.class,
+                                        m -> assertThat(m.series()).isEqualTo(SeriesKind.CPU_UTILISATION)));
                 RunCompleted done = (RunCompleted) run.get(run.size() - 1).payload();
-                Metric tput = done.metrics().stream().filter(m -> m.name().equals("train_samples_per_second")).findFirst()
+                Metric tput = done.metrics().stream()
+                        .filter(m -> m.name().equals("train_samples_per_second"))
+                        .findFirst()
                         .orElseThrow();
-                assertThat(tput.values()).hasSize(2).allSatisfy(v -> assertThat(v).isPositive().isFinite());
+                assertThat(tput.values())
+                        .hasSize(2)
+                        .allSatisfy(v -> assertThat(v).isPositive().isFinite());
                 assertThat(tput.statistics().n()).isEqualTo(2);
                 assertThat(tput.warmupExcluded()).isTrue();
                 assertThat(done.validity()).extracting(v -> v.name()).contains("min_repetitions", "warmup_excluded");
                 throughputByWorkers.put(workers, tput.values());
             }
             assertThat(throughputByWorkers).containsOnlyKeys("0", "1", "2");
-            System.out.println("reference sweep throughput (samples/s) by dataloader_num_workers: " + throughputByWorkers);
+            System.out.println(
+                    "reference sweep throughput (samples/s) by dataloader_num_workers: " + throughputByWorkers);
         }
     }
 }

@@ -33,8 +33,10 @@ class SigkillIT {
     void killedAfterARunBeforeSendingThenRestartedDeliversEverything() throws Exception {
         AgentFixture agent = AgentFixture.create(dir, "kill-agent");
         Path script = dir.resolve("workload.sh");
-        Files.writeString(script, "echo 'step done'\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"throughput\", \"value\": 40.0, \"unit\": \"samples/s\"}'\n");
+        Files.writeString(
+                script,
+                "echo 'step done'\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"throughput\", \"value\": 40.0, \"unit\": \"samples/s\"}'\n");
         Path job = agent.job("kill.yaml", """
                 benchmark: sigkill-probe
                 adapter: command
@@ -47,11 +49,23 @@ class SigkillIT {
         try (ServerSocket s = new ServerSocket(0)) {
             deadPort = s.getLocalPort(); // closed again below: nothing listens there while the agent runs
         }
-        Process first = agent(List.of("run", job.toString(), "--key-file", agent.keyFile().toString(),
-                "--bootstrap-servers", "127.0.0.1:" + deadPort, "--home", agent.home().toString(), "--flush-timeout", "600"));
+        Process first = agent(List.of(
+                "run",
+                job.toString(),
+                "--key-file",
+                agent.keyFile().toString(),
+                "--bootstrap-servers",
+                "127.0.0.1:" + deadPort,
+                "--home",
+                agent.home().toString(),
+                "--flush-timeout",
+                "600"));
         Journal journal = new Journal(agent.home().resolve("journal"), Long.MAX_VALUE);
-        await().atMost(Duration.ofSeconds(90)).until(() -> journal.pending().stream()
-                .filter(KafkaOutageIT::isRunCompleted).count() == 2);
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> journal.pending().stream()
+                                .filter(KafkaOutageIT::isRunCompleted)
+                                .count()
+                        == 2);
         assertThat(first.isAlive()).isTrue(); // still waiting for Kafka to acknowledge
         first.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -60,13 +74,20 @@ class SigkillIT {
         assertThat(journal.sent()).isEmpty();
 
         try (KafkaBroker kafka = KafkaBroker.start()) {
-            Process second = agent(List.of("journal", "--flush", "--home", agent.home().toString(),
-                    "--bootstrap-servers", kafka.bootstrapServers(), "--flush-timeout", "60"));
+            Process second = agent(List.of(
+                    "journal",
+                    "--flush",
+                    "--home",
+                    agent.home().toString(),
+                    "--bootstrap-servers",
+                    kafka.bootstrapServers(),
+                    "--flush-timeout",
+                    "60"));
             assertThat(second.waitFor(90, TimeUnit.SECONDS)).isTrue();
             assertThat(second.exitValue()).isZero();
             assertThat(journal.pendingCount()).isZero();
-            List<Envelope> events = Events.verified(kafka.records("podium.events", journaled, Duration.ofSeconds(60)),
-                    agent.keyId(), agent.secret());
+            List<Envelope> events = Events.verified(
+                    kafka.records("podium.events", journaled, Duration.ofSeconds(60)), agent.keyId(), agent.secret());
             assertThat(events).hasSize(journaled);
             var streams = Events.byStream(events);
             assertThat(streams).hasSize(2);
@@ -82,10 +103,13 @@ class SigkillIT {
     private Process agent(List<String> args) throws Exception {
         String jar = System.getProperty("podium.agent.jar", "target/podium-agent.jar");
         assertThat(Path.of(jar)).exists();
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar));
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar));
         cmd.addAll(args);
-        return new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("agent-" + System.nanoTime() + ".log").toFile()).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(
+                        dir.resolve("agent-" + System.nanoTime() + ".log").toFile())
+                .start();
     }
 }

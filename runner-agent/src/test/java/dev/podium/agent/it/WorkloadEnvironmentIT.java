@@ -35,9 +35,17 @@ class WorkloadEnvironmentIT {
                               LD_PRELOAD: "/tmp/evil.so", PODIUM_KEY_SECRET: "chosen-by-the-job"}
                 """.formatted(printed));
         String secret = agent.secretText();
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "dev.podium.agent.cli.AgentMain",
-                "run", job.toString(), "--home", agent.home().toString(), "--allow-env", "HF_HOME,PODIUM_KAFKA_PASSWORD");
+        ProcessBuilder pb = new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.podium.agent.cli.AgentMain",
+                "run",
+                job.toString(),
+                "--home",
+                agent.home().toString(),
+                "--allow-env",
+                "HF_HOME,PODIUM_KAFKA_PASSWORD");
         pb.environment().put("PODIUM_AGENT_ID", agent.agentId());
         pb.environment().put("PODIUM_KEY_ID", agent.keyId());
         pb.environment().put("PODIUM_KEY_SECRET", secret);
@@ -50,9 +58,13 @@ class WorkloadEnvironmentIT {
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("agent.log"))).isZero();
 
         String env = Files.readString(printed, StandardCharsets.UTF_8);
-        List<String> names = env.lines().filter(l -> l.contains("=")).map(l -> l.substring(0, l.indexOf('='))).toList();
+        List<String> names = env.lines()
+                .filter(l -> l.contains("="))
+                .map(l -> l.substring(0, l.indexOf('=')))
+                .toList();
         assertThat(env).contains("MASTER_ADDR=10.0.0.7", "WORLD_SIZE=2", "HF_HOME=/data/hf", "PATH=");
-        assertThat(names).doesNotContain("SNEAKY_NAME", "LD_PRELOAD", "AWS_SECRET_ACCESS_KEY")
+        assertThat(names)
+                .doesNotContain("SNEAKY_NAME", "LD_PRELOAD", "AWS_SECRET_ACCESS_KEY")
                 .noneMatch(n -> n.startsWith("PODIUM_"));
         assertThat(env).doesNotContain(secret, "kafka-password-0123", "aws-secret-0123", "chosen-by-the-job");
         assertThat(Files.readString(dir.resolve("agent.log"))).contains("SNEAKY_NAME", "not on this agent's allowlist");

@@ -45,9 +45,11 @@ class JobRunnerTest {
     @BeforeEach
     void setUp() {
         journal = new Journal(dir.resolve("journal"), 10_000_000);
-        sink = new EventSink(journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
+        sink = new EventSink(
+                journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        runner = new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100);
+        runner = new JobRunner(
+                sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 100);
     }
 
     private JobDefinition job(String script, int timeout) throws Exception {
@@ -65,47 +67,60 @@ class JobRunnerTest {
 
     private List<Envelope> events() {
         EventCodec codec = new EventCodec();
-        return journal.pending().stream().map(JournalEntry::value).map(codec::decode)
+        return journal.pending().stream()
+                .map(JournalEntry::value)
+                .map(codec::decode)
                 .map(d -> {
                     assertThat(d).isInstanceOf(Decoded.Accepted.class);
                     return ((Decoded.Accepted) d).envelope();
-                }).toList();
+                })
+                .toList();
     }
 
     @Test
     void nonZeroExitBecomesRunFailedWithExitCodeAndLogTail() throws Exception {
         List<RunOutcome> out = runner.run(job("echo 'CUDA out of memory' >&2\nexit 7\n", 30));
         assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.FAILED));
-        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
-            assertThat(f.phase()).isEqualTo("measure");
-            assertThat(f.exitCode()).isEqualTo(7);
-            assertThat(f.logTail()).contains("CUDA out of memory");
-        }));
+        assertThat(events())
+                .last()
+                .satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
+                    assertThat(f.phase()).isEqualTo("measure");
+                    assertThat(f.exitCode()).isEqualTo(7);
+                    assertThat(f.logTail()).contains("CUDA out of memory");
+                }));
     }
 
     @Test
     void aHugeLineOfOutputDoesNotHideTheMetricsAfterIt() throws Exception {
         // 20 MB on one line, then a metric: the line is cut at 1 MiB and the metric still counts.
-        runner.run(job("head -c 20000000 /dev/zero | tr '\\0' 'x'\necho\n"
-                + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 2.5}'\n", 60));
-        assertThat(events()).last().satisfies(e -> assertThat(e.payload())
-                .isInstanceOf(dev.podium.events.run.RunCompleted.class));
+        runner.run(job(
+                "head -c 20000000 /dev/zero | tr '\\0' 'x'\necho\n"
+                        + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 2.5}'\n",
+                60));
+        assertThat(events())
+                .last()
+                .satisfies(e -> assertThat(e.payload()).isInstanceOf(dev.podium.events.run.RunCompleted.class));
     }
 
     @Test
     void aTimeoutBecomesRunFailedInPhaseTimeout() throws Exception {
         runner.run(job("echo started\nexec sleep 30\n", 1));
-        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
-            assertThat(f.phase()).isEqualTo("timeout");
-            assertThat(f.reason()).contains("timeout of 1 s");
-        }));
+        assertThat(events())
+                .last()
+                .satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
+                    assertThat(f.phase()).isEqualTo("timeout");
+                    assertThat(f.reason()).contains("timeout of 1 s");
+                }));
     }
 
     @Test
     void noMetricsFoundBecomesRunFailedInPhaseParse() throws Exception {
         runner.run(job("echo 'all good, no numbers'\n", 30));
-        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class,
-                f -> assertThat(f.phase()).isEqualTo("parse")));
+        assertThat(events())
+                .last()
+                .satisfies(e -> assertThat(e.payload())
+                        .isInstanceOfSatisfying(
+                                RunFailed.class, f -> assertThat(f.phase()).isEqualTo("parse")));
     }
 
     @Test
@@ -120,8 +135,11 @@ class JobRunnerTest {
                 matrix: {workers: [2]}
                 repetitions: 1
                 """.formatted(sh)));
-        dev.podium.events.run.RunStarted started = (dev.podium.events.run.RunStarted) events().get(0).payload();
-        assertThat(started.key().extra()).containsOnlyKeys("workers", "api_token").containsEntry("api_token", "***");
+        dev.podium.events.run.RunStarted started =
+                (dev.podium.events.run.RunStarted) events().get(0).payload();
+        assertThat(started.key().extra())
+                .containsOnlyKeys("workers", "api_token")
+                .containsEntry("api_token", "***");
         assertThat(started.workload().parameters()).containsEntry("api_token", "***");
     }
 
@@ -137,14 +155,17 @@ class JobRunnerTest {
                 matrix: {workers: [2]}
                 repetitions: 1
                 """.formatted(sh)));
-        dev.podium.events.run.RunStarted started = (dev.podium.events.run.RunStarted) events().get(0).payload();
+        dev.podium.events.run.RunStarted started =
+                (dev.podium.events.run.RunStarted) events().get(0).payload();
         assertThat(started.key().scenario()).isEqualTo("server");
         assertThat(started.key().totalAccelerators()).isEqualTo(16);
         assertThat(started.key().perDeviceBatchSize()).isEqualTo(4);
         assertThat(started.key().inputSize()).isEqualTo(512);
         assertThat(started.key().extra()).containsOnlyKeys("workers");
         assertThat(started.workload().scenario()).isEqualTo("server");
-        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOf(dev.podium.events.run.RunCompleted.class));
+        assertThat(events())
+                .last()
+                .satisfies(e -> assertThat(e.payload()).isInstanceOf(dev.podium.events.run.RunCompleted.class));
     }
 
     @Test
@@ -163,7 +184,8 @@ class JobRunnerTest {
                 repetitions: 1
                 """.formatted(sh, params)));
         assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.COMPLETED));
-        dev.podium.events.run.RunStarted started = (dev.podium.events.run.RunStarted) events().get(0).payload();
+        dev.podium.events.run.RunStarted started =
+                (dev.podium.events.run.RunStarted) events().get(0).payload();
         assertThat(started.key().extra()).isEmpty();
         assertThat(started.key().benchmark()).isEqualTo("key-probe"); // a parameter never renames the benchmark
     }
@@ -171,17 +193,23 @@ class JobRunnerTest {
     private Path stepScript(int steps) throws Exception {
         StringBuilder sb = new StringBuilder();
         for (int i = 1; i <= steps; i++) {
-            sb.append("echo '{\"podium\": 1, \"type\": \"step\", \"step\": ").append(i)
+            sb.append("echo '{\"podium\": 1, \"type\": \"step\", \"step\": ")
+                    .append(i)
                     .append(", \"warmup\": false, \"samples\": 8, \"seconds\": 0.1, \"samples_per_second\": 80.0}'\n");
         }
-        sb.append("echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 80.0}'\n");
+        sb.append(
+                "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 80.0}'\n");
         Path sh = dir.resolve("steps-" + UUID.randomUUID() + ".sh");
         Files.writeString(sh, sb.toString());
         return sh;
     }
 
     private List<RunProgress> progressEvents() {
-        return events().stream().map(Envelope::payload).filter(RunProgress.class::isInstance).map(RunProgress.class::cast).toList();
+        return events().stream()
+                .map(Envelope::payload)
+                .filter(RunProgress.class::isInstance)
+                .map(RunProgress.class::cast)
+                .toList();
     }
 
     @Test
@@ -216,8 +244,8 @@ class JobRunnerTest {
         Path sh = dir.resolve("ok.sh");
         Files.writeString(sh, "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"t\", \"value\": 1.5}'\n");
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        JobRunner withCliPython = new JobRunner(sink, fp, dir.resolve("work"), cliPython.toString(), Progress.silent(),
-                new ToolRunner(), 100);
+        JobRunner withCliPython = new JobRunner(
+                sink, fp, dir.resolve("work"), cliPython.toString(), Progress.silent(), new ToolRunner(), 100);
         withCliPython.run(new JobSpecReader().read("""
                 benchmark: probe
                 adapter: command
@@ -232,8 +260,11 @@ class JobRunnerTest {
                 command: ["sh", "%s"]
                 repetitions: 1
                 """.formatted(sh)));
-        List<dev.podium.events.run.RunStarted> started = events().stream().map(Envelope::payload)
-                .filter(dev.podium.events.run.RunStarted.class::isInstance).map(dev.podium.events.run.RunStarted.class::cast).toList();
+        List<dev.podium.events.run.RunStarted> started = events().stream()
+                .map(Envelope::payload)
+                .filter(dev.podium.events.run.RunStarted.class::isInstance)
+                .map(dev.podium.events.run.RunStarted.class::cast)
+                .toList();
         assertThat(started).hasSize(2);
         assertThat(started.get(0).software().pythonVersion()).isEqualTo("3.99.1");
         assertThat(started.get(0).software().frameworkVersion()).isEqualTo("9.9.9");
@@ -243,8 +274,9 @@ class JobRunnerTest {
     /** An interpreter that answers the probe the way a real one with that Python and torch would. */
     private Path fakePython(String python, String torch) throws Exception {
         Path p = dir.resolve("python-" + python);
-        Files.writeString(p, "#!/bin/sh\necho '{\"python\": \"" + python + "\", \"libraries\": {\"torch\": \"" + torch
-                + "\"}}'\n");
+        Files.writeString(
+                p,
+                "#!/bin/sh\necho '{\"python\": \"" + python + "\", \"libraries\": {\"torch\": \"" + torch + "\"}}'\n");
         p.toFile().setExecutable(true);
         return p;
     }
@@ -253,7 +285,8 @@ class JobRunnerTest {
     void aRunningJobCanBeCancelled() throws Exception {
         JobDefinition job = job("echo started\nexec sleep 60\n", 120);
         CompletableFuture<List<RunOutcome>> running = CompletableFuture.supplyAsync(() -> runner.run(job));
-        await().atMost(Duration.ofSeconds(20)).until(() -> events().stream().anyMatch(e -> e.payload() instanceof RunProgress));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> events().stream().anyMatch(e -> e.payload() instanceof RunProgress));
         runner.cancel();
         List<RunOutcome> out = running.get(20, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.CANCELLED));
@@ -268,10 +301,12 @@ class JobRunnerTest {
                 repetitions: 1
                 """);
         runner.run(job);
-        assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
-            assertThat(f.exitCode()).isEqualTo(2);
-            assertThat(f.logTail()).contains("fp16 is not supported by CPU autocast");
-        }));
+        assertThat(events())
+                .last()
+                .satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
+                    assertThat(f.exitCode()).isEqualTo(2);
+                    assertThat(f.logTail()).contains("fp16 is not supported by CPU autocast");
+                }));
     }
 
     @Test
@@ -286,9 +321,12 @@ class JobRunnerTest {
         EventSink.StreamWriter w = sink.stream(StreamId.run(UUID.randomUUID()));
         String huge = "x".repeat(16_000);
         List<dev.podium.events.model.ValidityCheck> checks = java.util.stream.IntStream.range(0, 80)
-                .mapToObj(i -> new dev.podium.events.model.ValidityCheck("c" + i, true, huge)).toList();
-        assertThatThrownBy(() -> w.emit(new dev.podium.events.run.RunCompleted(UUID.randomUUID(), List.of(), checks, 1.0)))
-                .isInstanceOf(RecordTooLargeException.class).hasMessageContaining("over the limit");
+                .mapToObj(i -> new dev.podium.events.model.ValidityCheck("c" + i, true, huge))
+                .toList();
+        assertThatThrownBy(
+                        () -> w.emit(new dev.podium.events.run.RunCompleted(UUID.randomUUID(), List.of(), checks, 1.0)))
+                .isInstanceOf(RecordTooLargeException.class)
+                .hasMessageContaining("over the limit");
         assertThat(journal.pendingCount()).isZero();
     }
 
@@ -297,8 +335,11 @@ class JobRunnerTest {
         StringBuilder sb = new StringBuilder();
         for (int i = 1; withSteps && i <= 6; i++) {
             double seconds = i <= 2 ? 2.0 : 0.1; // two slow warm-up steps the tool does not flag
-            sb.append("echo '{\"podium\": 1, \"type\": \"step\", \"step\": ").append(i).append(", \"samples\": 8, \"seconds\": ")
-                    .append(seconds).append("}'\n");
+            sb.append("echo '{\"podium\": 1, \"type\": \"step\", \"step\": ")
+                    .append(i)
+                    .append(", \"samples\": 8, \"seconds\": ")
+                    .append(seconds)
+                    .append("}'\n");
         }
         sb.append("echo '***** train metrics *****'\n");
         sb.append("echo '  max_memory_allocated (GB) =  38.2'\n");
@@ -321,12 +362,19 @@ class JobRunnerTest {
     }
 
     private RunCompleted completed() {
-        return events().stream().map(Envelope::payload).filter(RunCompleted.class::isInstance).map(RunCompleted.class::cast)
-                .reduce((a, b) -> b).orElseThrow();
+        return events().stream()
+                .map(Envelope::payload)
+                .filter(RunCompleted.class::isInstance)
+                .map(RunCompleted.class::cast)
+                .reduce((a, b) -> b)
+                .orElseThrow();
     }
 
     private static ValidityCheck warmupCheck(RunCompleted rc) {
-        return rc.validity().stream().filter(c -> c.name().equals("warmup_excluded")).findFirst().orElseThrow();
+        return rc.validity().stream()
+                .filter(c -> c.name().equals("warmup_excluded"))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -339,7 +387,8 @@ class JobRunnerTest {
                 repetitions: 1
                 """.formatted(toolWithStepLog(false))));
         assertThat(warmupCheck(completed()).passed()).isFalse();
-        assertThat(completed().metrics()).allSatisfy(m -> assertThat(m.warmupExcluded()).isFalse());
+        assertThat(completed().metrics())
+                .allSatisfy(m -> assertThat(m.warmupExcluded()).isFalse());
     }
 
     @Test
@@ -355,8 +404,10 @@ class JobRunnerTest {
         RunCompleted rc = completed();
         assertThat(warmupCheck(rc).passed()).isTrue();
         assertThat(warmupCheck(rc).detail()).startsWith("declared:");
-        assertThat(rc.metrics()).filteredOn(m -> m.name().equals("train_samples_per_second"))
-                .singleElement().satisfies(m -> {
+        assertThat(rc.metrics())
+                .filteredOn(m -> m.name().equals("train_samples_per_second"))
+                .singleElement()
+                .satisfies(m -> {
                     assertThat(m.values()).containsExactly(5.5);
                     assertThat(m.warmupExcluded()).isTrue();
                 });
@@ -367,14 +418,22 @@ class JobRunnerTest {
         runVerified(2, true);
         RunCompleted rc = completed();
         assertThat(warmupCheck(rc).passed()).isTrue();
-        assertThat(warmupCheck(rc).detail()).startsWith("verified:").contains("first 2 steps").contains("8 measured steps");
-        assertThat(rc.metrics()).filteredOn(m -> m.name().equals("train_samples_per_second")).singleElement()
+        assertThat(warmupCheck(rc).detail())
+                .startsWith("verified:")
+                .contains("first 2 steps")
+                .contains("8 measured steps");
+        assertThat(rc.metrics())
+                .filteredOn(m -> m.name().equals("train_samples_per_second"))
+                .singleElement()
                 .satisfies(m -> {
-                    assertThat(m.values()).allSatisfy(v -> assertThat(v).isCloseTo(80.0, org.assertj.core.data.Offset.offset(1e-6)));
+                    assertThat(m.values())
+                            .allSatisfy(v -> assertThat(v).isCloseTo(80.0, org.assertj.core.data.Offset.offset(1e-6)));
                     assertThat(m.warmupExcluded()).isTrue();
                     assertThat(m.percentiles().n()).isEqualTo(8);
                 });
-        assertThat(rc.metrics()).filteredOn(m -> m.name().equals("step_time_p99_ms")).singleElement()
+        assertThat(rc.metrics())
+                .filteredOn(m -> m.name().equals("step_time_p99_ms"))
+                .singleElement()
                 .satisfies(m -> assertThat(m.direction()).isEqualTo(dev.podium.events.model.Direction.LOWER_IS_BETTER));
         assertThat(rc.metrics()).anySatisfy(m -> assertThat(m.name()).isEqualTo("max_memory_allocated"));
     }
@@ -398,9 +457,26 @@ class JobRunnerTest {
                 repetitions: 1
                 """.formatted(toolWithStepLog(true)));
         dev.podium.events.model.JobSpec s = def.spec();
-        runner.run(new JobDefinition(new dev.podium.events.model.JobSpec(s.benchmark(), s.adapter(), s.command(), s.parser(),
-                s.parameters(), s.matrix(), s.repetitions(), 0, s.timeoutSeconds(), s.environment(), s.nodes(),
-                s.devicesPerNode(), s.pool(), "from-step-log"), null, null, null, List.of()));
+        runner.run(new JobDefinition(
+                new dev.podium.events.model.JobSpec(
+                        s.benchmark(),
+                        s.adapter(),
+                        s.command(),
+                        s.parser(),
+                        s.parameters(),
+                        s.matrix(),
+                        s.repetitions(),
+                        0,
+                        s.timeoutSeconds(),
+                        s.environment(),
+                        s.nodes(),
+                        s.devicesPerNode(),
+                        s.pool(),
+                        "from-step-log"),
+                null,
+                null,
+                null,
+                List.of()));
         ValidityCheck c = warmupCheck(completed());
         assertThat(c.passed()).isFalse();
         assertThat(c.detail()).contains("warmup_steps is 0");
@@ -418,7 +494,8 @@ class JobRunnerTest {
                 parameters: {python: "%s", steps: 2}
                 repetitions: 1
                 """.formatted(fake));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(job)).isInstanceOf(JobSpecException.class)
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(job))
+                .isInstanceOf(JobSpecException.class)
                 .hasMessageContaining("parameters.python")
                 .hasMessageContaining("a job cannot choose the reference workload's interpreter");
         assertThat(marker).doesNotExist();

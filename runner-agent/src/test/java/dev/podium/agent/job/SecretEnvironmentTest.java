@@ -43,10 +43,17 @@ class SecretEnvironmentTest {
     @BeforeEach
     void setUp() {
         journal = new Journal(dir.resolve("journal"), 10_000_000);
-        sink = new EventSink(journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
+        sink = new EventSink(
+                journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        runner = new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3",
-                new Progress(new PrintStream(console, true, StandardCharsets.UTF_8), false), new ToolRunner(), 100);
+        runner = new JobRunner(
+                sink,
+                fp,
+                dir.resolve("work"),
+                "/usr/bin/python3",
+                new Progress(new PrintStream(console, true, StandardCharsets.UTF_8), false),
+                new ToolRunner(),
+                100);
     }
 
     @Test
@@ -85,7 +92,7 @@ class SecretEnvironmentTest {
                 timeout_seconds: 30
                 """.formatted(sh));
         UUID runId = UUID.randomUUID();
-        runner.runGranted(job, sink.stream(StreamId.run(runId)), runId, UUID.randomUUID(), 1,
-                Map.of("MODEL_ACCESS", SECRET));
+        runner.runGranted(
+                job, sink.stream(StreamId.run(runId)), runId, UUID.randomUUID(), 1, Map.of("MODEL_ACCESS", SECRET));
     }
 }

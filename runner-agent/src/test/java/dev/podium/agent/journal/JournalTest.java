@@ -37,7 +37,8 @@ class JournalTest {
         first.append("t", "k", Map.of(), bytes("first"));
         Journal second = new Journal(dir, 1_000_000);
         second.append("t", "k", Map.of(), bytes("second"));
-        assertThat(second.pending()).extracting(e -> new String(e.value(), StandardCharsets.UTF_8))
+        assertThat(second.pending())
+                .extracting(e -> new String(e.value(), StandardCharsets.UTF_8))
                 .containsExactly("first", "second");
     }
 
@@ -49,7 +50,8 @@ class JournalTest {
         assertThat(e.topic()).isEqualTo("podium.events");
         assertThat(e.key()).isEqualTo("run/x");
         assertThat(new String(e.value(), StandardCharsets.UTF_8)).isEqualTo("value-bytes");
-        assertThat(new String(e.headers().get("podium-signature"), StandardCharsets.UTF_8)).isEqualTo("abc");
+        assertThat(new String(e.headers().get("podium-signature"), StandardCharsets.UTF_8))
+                .isEqualTo("abc");
     }
 
     @Test

@@ -38,8 +38,8 @@ class SamplerTest {
 
     @Test
     void aHostWithOnlyRocmSmiIsSampledThroughIt() {
-        RecordedTools tools = new RecordedTools(Map.of(Sampler.ROCM_QUERY,
-                Resources.text("detect/rocm-smi-use-vram-rx7900xt.json")));
+        RecordedTools tools =
+                new RecordedTools(Map.of(Sampler.ROCM_QUERY, Resources.text("detect/rocm-smi-use-vram-rx7900xt.json")));
         AtomicReference<Map<SeriesKind, List<Sample>>> seen = new AtomicReference<>();
         try (Sampler s = new Sampler(tools, 20)) {
             await().atMost(Duration.ofSeconds(20)).until(() -> {
@@ -58,9 +58,12 @@ class SamplerTest {
         Sampler s = new Sampler(new RecordedTools(Map.of()), 60_000);
         s.rocmSmi("{not json", 1.0);
         s.rocmSmi("[1, 2]", 1.0);
-        s.rocmSmi("{\"card0\": {\"GPU use (%)\": \"N/A\", \"VRAM Total Used Memory (B)\": \"-5\"}, \"cardX\": {}, "
-                + "\"card99999999\": {\"GPU use (%)\": \"5\"}}", 1.0);
-        assertThat(s.finish()).doesNotContainKeys(SeriesKind.ACCELERATOR_UTILISATION, SeriesKind.ACCELERATOR_MEMORY,
-                SeriesKind.POWER);
+        s.rocmSmi(
+                "{\"card0\": {\"GPU use (%)\": \"N/A\", \"VRAM Total Used Memory (B)\": \"-5\"}, \"cardX\": {}, "
+                        + "\"card99999999\": {\"GPU use (%)\": \"5\"}}",
+                1.0);
+        assertThat(s.finish())
+                .doesNotContainKeys(
+                        SeriesKind.ACCELERATOR_UTILISATION, SeriesKind.ACCELERATOR_MEMORY, SeriesKind.POWER);
     }
 }

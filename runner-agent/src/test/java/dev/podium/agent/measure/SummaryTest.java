@@ -22,9 +22,12 @@ class SummaryTest {
 
     @Test
     void perRepetitionValuesGetStatisticsAndOnlyMetricsOfEveryRepetitionCount() {
-        List<Metric> m = Summary.metrics(List.of(
-                List.of(tput(100), new ParsedMetric("only_once", 1, "1", Direction.LOWER_IS_BETTER)),
-                List.of(tput(110)), List.of(tput(90))), true);
+        List<Metric> m = Summary.metrics(
+                List.of(
+                        List.of(tput(100), new ParsedMetric("only_once", 1, "1", Direction.LOWER_IS_BETTER)),
+                        List.of(tput(110)),
+                        List.of(tput(90))),
+                true);
         assertThat(m).singleElement().satisfies(x -> {
             assertThat(x.values()).containsExactly(100.0, 110.0, 90.0);
             assertThat(x.statistics().n()).isEqualTo(3);
@@ -39,17 +42,24 @@ class SummaryTest {
     void noisyOrTooFewRepetitionsFailTheirChecks() {
         List<Metric> noisy = Summary.metrics(List.of(List.of(tput(50)), List.of(tput(150))), true);
         List<ValidityCheck> checks = Summary.validity(noisy, "tput", 2, 2, true);
-        assertThat(checks).filteredOn(c -> c.name().equals("cv_below_10pct")).singleElement()
+        assertThat(checks)
+                .filteredOn(c -> c.name().equals("cv_below_10pct"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.passed()).isFalse());
-        assertThat(checks).filteredOn(c -> c.name().equals("min_repetitions")).singleElement()
+        assertThat(checks)
+                .filteredOn(c -> c.name().equals("min_repetitions"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.passed()).isTrue()); // 2 of 2 asked for
-        assertThat(Summary.validity(noisy, "tput", 5, 2, true)).filteredOn(c -> c.name().equals("min_repetitions"))
-                .singleElement().satisfies(c -> assertThat(c.passed()).isFalse());
+        assertThat(Summary.validity(noisy, "tput", 5, 2, true))
+                .filteredOn(c -> c.name().equals("min_repetitions"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.passed()).isFalse());
     }
 
     @Test
     void negativeValuesAreNotPublishedAsResults() {
-        assertThat(Summary.metrics(List.of(List.of(new ParsedMetric("offset", -1, "1", Direction.LOWER_IS_BETTER))), true))
+        assertThat(Summary.metrics(
+                        List.of(List.of(new ParsedMetric("offset", -1, "1", Direction.LOWER_IS_BETTER))), true))
                 .isEmpty();
     }
 
@@ -59,8 +69,12 @@ class SummaryTest {
         s.accelerators("0, 97, 70123, 612.34\n1, [N/A], 100, 80.5\n", 1.5);
         Map<SeriesKind, List<Sample>> series = s.finish();
         assertThat(series.get(SeriesKind.ACCELERATOR_UTILISATION)).containsExactly(new Sample(1.5, 97, null, 0));
-        assertThat(series.get(SeriesKind.ACCELERATOR_MEMORY)).first().satisfies(x -> assertThat(x.value()).isEqualTo(70123.0 * 1024 * 1024));
-        assertThat(series.get(SeriesKind.POWER)).extracting(Sample::device).containsExactly(0, 1); // "[N/A]" drops only that field
+        assertThat(series.get(SeriesKind.ACCELERATOR_MEMORY))
+                .first()
+                .satisfies(x -> assertThat(x.value()).isEqualTo(70123.0 * 1024 * 1024));
+        assertThat(series.get(SeriesKind.POWER))
+                .extracting(Sample::device)
+                .containsExactly(0, 1); // "[N/A]" drops only that field
     }
 
     @Test
@@ -74,8 +88,10 @@ class SummaryTest {
 
     @Test
     void perRequestSamplesOfAllRepetitionsGiveTheMetricsPercentilesAndLatencyMetricsStayLowerIsBetter() {
-        ParsedMetric rep1 = new ParsedMetric("e2e_latency_mean_ms", 2.5, "ms", Direction.LOWER_IS_BETTER, List.of(1.0, 2.0));
-        ParsedMetric rep2 = new ParsedMetric("e2e_latency_mean_ms", 3.5, "ms", Direction.LOWER_IS_BETTER, List.of(3.0, 4.0));
+        ParsedMetric rep1 =
+                new ParsedMetric("e2e_latency_mean_ms", 2.5, "ms", Direction.LOWER_IS_BETTER, List.of(1.0, 2.0));
+        ParsedMetric rep2 =
+                new ParsedMetric("e2e_latency_mean_ms", 3.5, "ms", Direction.LOWER_IS_BETTER, List.of(3.0, 4.0));
         ParsedMetric p99a = new ParsedMetric("ttft_p99_ms", 101.5, "ms", Direction.LOWER_IS_BETTER);
         ParsedMetric p99b = new ParsedMetric("ttft_p99_ms", 99.5, "ms", Direction.LOWER_IS_BETTER);
         List<Metric> m = Summary.metrics(List.of(List.of(rep1, p99a), List.of(rep2, p99b)), true);

@@ -22,7 +22,8 @@ class GenAiPerfParserTest {
         });
         assertThat(r.metric("request_throughput").get().unit()).isEqualTo("req/s");
         assertThat(r.metric("output_token_throughput_per_user").get().unit()).isEqualTo("tokens/s/user");
-        assertThat(r.metric("output_token_throughput_per_user_p50").get().value()).isEqualTo(109.0);
+        assertThat(r.metric("output_token_throughput_per_user_p50").get().value())
+                .isEqualTo(109.0);
         assertThat(r.metric("ttft_p99_ms")).get().satisfies(m -> {
             assertThat(m.value()).isEqualTo(52.1);
             assertThat(m.direction()).isEqualTo(Direction.LOWER_IS_BETTER);
@@ -32,7 +33,9 @@ class GenAiPerfParserTest {
         assertThat(r.metric("e2e_latency_p50_ms").get().value()).isEqualTo(2391.2);
         assertThat(r.metric("ttst_p99_ms")).isPresent();
         assertThat(r.metric("output_sequence_length")).isEmpty();
-        assertThat(r.info()).containsEntry("concurrency", "16").containsEntry("model", "meta-llama/Meta-Llama-3-8B-Instruct")
+        assertThat(r.info())
+                .containsEntry("concurrency", "16")
+                .containsEntry("model", "meta-llama/Meta-Llama-3-8B-Instruct")
                 .containsKey("output_sequence_length");
         assertThat(r.warnings()).isEmpty();
     }
@@ -45,7 +48,9 @@ class GenAiPerfParserTest {
         assertThat(r.metric("e2e_latency_p99_ms").get().value()).isEqualTo(1401.7);
         assertThat(r.metric("benchmark_duration").get().value()).isEqualTo(48.35, offset(1e-9));
         assertThat(r.metric("benchmark_duration").get().unit()).isEqualTo("s");
-        assertThat(r.info()).containsEntry("concurrency", "16").containsEntry("model", "Qwen/Qwen3-0.6B")
+        assertThat(r.info())
+                .containsEntry("concurrency", "16")
+                .containsEntry("model", "Qwen/Qwen3-0.6B")
                 .containsEntry("request_count", "600.0");
     }
 
@@ -64,7 +69,9 @@ class GenAiPerfParserTest {
         assertThat(r.metrics()).allSatisfy(m -> assertThat(m.name()).matches("[A-Za-z0-9_.:/%-]+"));
         assertThat(r.info()).containsEntry("concurrency", "8");
         assertThat(r.warnings()).anyMatch(w -> w.contains("negative")).anyMatch(w -> w.contains("zero rate"));
-        assertThat(parser.parse("{\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 3").metrics()).isEmpty();
+        assertThat(parser.parse("{\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 3")
+                        .metrics())
+                .isEmpty();
         assertThat(parser.parse("[]").warnings()).isNotEmpty();
     }
 }

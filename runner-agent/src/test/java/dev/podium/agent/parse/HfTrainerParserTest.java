@@ -26,7 +26,8 @@ class HfTrainerParserTest {
 
     @Test
     void fallsBackToTheMetricsDictLineWhenThereIsNoBlock() {
-        ParseResult r = parser.parse("noise\n{'train_runtime': 3.21, 'train_samples_per_second': 19.939, 'epoch': 1.0}\n");
+        ParseResult r =
+                parser.parse("noise\n{'train_runtime': 3.21, 'train_samples_per_second': 19.939, 'epoch': 1.0}\n");
         assertThat(r.metric("train_samples_per_second").get().value()).isEqualTo(19.939);
         assertThat(r.metric("train_runtime").get().unit()).isEqualTo("s");
     }
@@ -50,22 +51,26 @@ class HfTrainerParserTest {
         ParseResult r = parser.parse(Resources.text("parse/hostile/hf-hostile.txt"));
         assertThat(r.metric("train_samples_per_second")).isEmpty();
         assertThat(r.metric("train_runtime")).isEmpty();
-        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/podium-pwned"))).isFalse();
-        assertThat(r.metrics()).allSatisfy(m -> assertThat(Double.isFinite(m.value())).isTrue());
+        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/podium-pwned")))
+                .isFalse();
+        assertThat(r.metrics())
+                .allSatisfy(m -> assertThat(Double.isFinite(m.value())).isTrue());
         assertThat(r.warnings()).isNotEmpty();
     }
 
     @Test
     void anEnormousLineIsSkippedNotMatched() {
         String huge = "{'train_samples_per_second': 1" + "0".repeat(200_000) + "}\n{'train_samples_per_second': 7.5}\n";
-        assertThat(parser.parse(huge).metric("train_samples_per_second").get().value()).isEqualTo(7.5);
+        assertThat(parser.parse(huge).metric("train_samples_per_second").get().value())
+                .isEqualTo(7.5);
     }
 
     @Test
     void optimumHabanaBlockWithKeysWithSpacesAndUnitsKeepsEveryMetric() {
         ParseResult r = parser.parse(Resources.text("parse/optimum-habana-train-log.txt"));
         assertThat(r.metric("train_samples_per_second").get().value()).isEqualTo(282.213);
-        assertThat(r.metric("train_runtime").get().value()).isEqualTo(112.48, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("train_runtime").get().value())
+                .isEqualTo(112.48, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(r.metric("train_steps_per_second").get().value()).isEqualTo(2.21);
         assertThat(r.metric("max_memory_allocated")).get().satisfies(m -> {
             assertThat(m.value()).isEqualTo(38.2);
@@ -79,8 +84,10 @@ class HfTrainerParserTest {
 
     @Test
     void theDictLineWithKeysWithSpacesIsReadWhenThereIsNoBlock() {
-        String log = Resources.text("parse/optimum-habana-train-log.txt").lines()
-                .filter(l -> !l.startsWith("  ") && !l.startsWith("*****")).reduce("", (a, b) -> a + b + "\n");
+        String log = Resources.text("parse/optimum-habana-train-log.txt")
+                .lines()
+                .filter(l -> !l.startsWith("  ") && !l.startsWith("*****"))
+                .reduce("", (a, b) -> a + b + "\n");
         ParseResult r = parser.parse(log);
         assertThat(r.metric("train_samples_per_second").get().value()).isEqualTo(282.213);
         assertThat(r.metric("max_memory_allocated").get().unit()).isEqualTo("GB");
@@ -89,7 +96,8 @@ class HfTrainerParserTest {
     @Test
     void runtimesOfADayOrMoreMemoryInMibAndEveryBlockAreRead() {
         ParseResult r = parser.parse(Resources.text("parse/hf-trainer-long-run.txt"));
-        assertThat(r.metric("train_runtime").get().value()).isEqualTo(93784.05, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(r.metric("train_runtime").get().value())
+                .isEqualTo(93784.05, org.assertj.core.data.Offset.offset(1e-6));
         assertThat(r.metric("init_mem_cpu_alloc_delta")).get().satisfies(m -> {
             assertThat(m.value()).isEqualTo(1301.0);
             assertThat(m.unit()).isEqualTo("MiB");
@@ -131,7 +139,8 @@ class HfTrainerParserTest {
             assertThat(m.name()).matches("[A-Za-z0-9_.:/%-]+");
             assertThat(m.value()).isFinite().isNotNegative();
         });
-        assertThat(r.warnings()).anyMatch(w -> w.contains("negative") && w.contains("train_samples_per_second"))
+        assertThat(r.warnings())
+                .anyMatch(w -> w.contains("negative") && w.contains("train_samples_per_second"))
                 .anyMatch(w -> w.contains("zero rate") && w.contains("train_steps_per_second"));
     }
 

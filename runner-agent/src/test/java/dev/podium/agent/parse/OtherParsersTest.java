@@ -27,7 +27,12 @@ class OtherParsersTest {
                 {"podium": 1, "type": "step", "step": 2, "warmup": false, "samples": 8, "seconds": 0.5}
                 {"podium": 1, "type": "step", "step": 3, "warmup": false, "samples": 8, "seconds": 0.3}
                 """;
-        assertThat(new JsonLinesParser().parse(out).metric("train_samples_per_second").get().value()).isEqualTo(20.0);
+        assertThat(new JsonLinesParser()
+                        .parse(out)
+                        .metric("train_samples_per_second")
+                        .get()
+                        .value())
+                .isEqualTo(20.0);
     }
 
     @Test
@@ -36,7 +41,9 @@ class OtherParsersTest {
         assertThat(r.metric("train_samples_per_second")).isEmpty(); // 1e999 is infinite
         assertThat(r.metric("x")).isEmpty(); // a string is not a value
         assertThat(r.steps()).isEmpty();
-        assertThat(r.metrics()).singleElement().satisfies(m -> assertThat(m.name()).matches("[A-Za-z0-9_.:/%-]+"));
+        assertThat(r.metrics())
+                .singleElement()
+                .satisfies(m -> assertThat(m.name()).matches("[A-Za-z0-9_.:/%-]+"));
         assertThat(r.warnings()).isNotEmpty();
     }
 
@@ -57,7 +64,8 @@ class OtherParsersTest {
         assertThat(r.metrics()).isEmpty();
         assertThat(r.warnings()).isNotEmpty();
         assertThat(new OptimumBenchmarkParser().parse("[1,2,3]").metrics()).isEmpty();
-        assertThat(new OptimumBenchmarkParser().parse("[".repeat(10_000)).metrics()).isEmpty();
+        assertThat(new OptimumBenchmarkParser().parse("[".repeat(10_000)).metrics())
+                .isEmpty();
     }
 
     @Test
@@ -80,8 +88,9 @@ class OtherParsersTest {
 
     @Test
     void mlperfGarbageIsHarmless() {
-        ParseResult r = new MlperfParser().parse(Parsers.decode(new byte[] {0, (byte) 0xff, (byte) 0xfe, 'x', '\n'})
-                + Resources.text("parse/hostile/mlperf-garbage.txt"));
+        ParseResult r = new MlperfParser()
+                .parse(Parsers.decode(new byte[] {0, (byte) 0xff, (byte) 0xfe, 'x', '\n'})
+                        + Resources.text("parse/hostile/mlperf-garbage.txt"));
         assertThat(r.metrics()).isEmpty();
     }
 
@@ -89,9 +98,20 @@ class OtherParsersTest {
     void regexTemplatesTakeTheLastMatchOrAnAggregate() {
         String out = "step 1 throughput=10.5 img/s\nstep 2 throughput=11.5 img/s\nfinal time: 42.0s\n";
         RegexParser p = new RegexParser(List.of(
-                new RegexTemplate("tput", Pattern.compile("throughput=(?<value>[0-9.]+)"), "img/s", Direction.HIGHER_IS_BETTER, "mean"),
-                new RegexTemplate("last_tput", Pattern.compile("throughput=([0-9.]+)"), "img/s", Direction.HIGHER_IS_BETTER, "last"),
-                new RegexTemplate("missing", Pattern.compile("nothing=([0-9.]+)"), "1", Direction.HIGHER_IS_BETTER, "last")));
+                new RegexTemplate(
+                        "tput",
+                        Pattern.compile("throughput=(?<value>[0-9.]+)"),
+                        "img/s",
+                        Direction.HIGHER_IS_BETTER,
+                        "mean"),
+                new RegexTemplate(
+                        "last_tput",
+                        Pattern.compile("throughput=([0-9.]+)"),
+                        "img/s",
+                        Direction.HIGHER_IS_BETTER,
+                        "last"),
+                new RegexTemplate(
+                        "missing", Pattern.compile("nothing=([0-9.]+)"), "1", Direction.HIGHER_IS_BETTER, "last")));
         ParseResult r = p.parse(out);
         assertThat(r.metric("tput").get().value()).isEqualTo(11.0);
         assertThat(r.metric("last_tput").get().value()).isEqualTo(11.5);
@@ -101,15 +121,20 @@ class OtherParsersTest {
 
     @Test
     void aSingleStepLineIsReadWhateverItsSpacingAndAnythingElseIsNot() {
-        assertThat(JsonLinesParser.stepLine("{\"podium\":1,\"type\":\"step\",\"step\":4,\"samples\":8,\"seconds\":0.5}"))
+        assertThat(JsonLinesParser.stepLine(
+                        "{\"podium\":1,\"type\":\"step\",\"step\":4,\"samples\":8,\"seconds\":0.5}"))
                 .hasValueSatisfying(s -> {
                     assertThat(s.step()).isEqualTo(4);
                     assertThat(s.samplesPerSecond()).isEqualTo(16.0);
                 });
-        assertThat(JsonLinesParser.stepLine("{\"podium\": 2, \"type\": \"step\", \"samples\": 8, \"seconds\": 0.5}")).isEmpty();
-        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"step\", \"samples\": 8, \"seconds\": 0}")).isEmpty();
-        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"metric\", \"name\": \"step\", \"value\": 1}")).isEmpty();
-        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"step\", \"step\": [[[[")).isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 2, \"type\": \"step\", \"samples\": 8, \"seconds\": 0.5}"))
+                .isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"step\", \"samples\": 8, \"seconds\": 0}"))
+                .isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"metric\", \"name\": \"step\", \"value\": 1}"))
+                .isEmpty();
+        assertThat(JsonLinesParser.stepLine("{\"podium\": 1, \"type\": \"step\", \"step\": [[[["))
+                .isEmpty();
         assertThat(JsonLinesParser.stepLine("step 3/10 loss 0.5")).isEmpty();
         assertThat(JsonLinesParser.stepLine(null)).isEmpty();
     }
@@ -124,11 +149,15 @@ class OtherParsersTest {
                 {"podium": 1, "type": "step", "step": 5, "warmup": false, "samples": 8, "seconds": 0.2}
                 """;
         ParseResult r = new JsonLinesParser().parse(out);
-        assertThat(r.metric("step_time_mean_ms").get().value()).isEqualTo(250.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_mean_ms").get().value())
+                .isEqualTo(250.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(r.metric("step_time_mean_ms").get().samples()).hasSize(4);
-        assertThat(r.metric("step_time_p50_ms").get().value()).isEqualTo(250.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(r.metric("step_time_p90_ms").get().value()).isEqualTo(370.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(r.metric("step_time_p99_ms").get().value()).isEqualTo(397.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_p50_ms").get().value())
+                .isEqualTo(250.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_p90_ms").get().value())
+                .isEqualTo(370.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.metric("step_time_p99_ms").get().value())
+                .isEqualTo(397.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(r.metric("step_time_p99_ms").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
         assertThat(r.metric("train_samples_per_second").get().samples()).containsExactly(20.0, 80.0, 8 / 0.3, 40.0);
     }

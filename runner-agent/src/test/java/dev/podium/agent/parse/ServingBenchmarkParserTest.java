@@ -34,7 +34,10 @@ class ServingBenchmarkParserTest {
         assertThat(r.metric("itl_p99_ms").get().value()).isEqualTo(9.87);
         assertThat(r.metric("e2e_latency_p99_ms").get().value()).isEqualTo(6801.90);
         assertThat(r.metric("benchmark_duration").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
-        assertThat(r.info()).containsEntry("max_concurrency", "16").containsEntry("completed", "200").containsEntry("failed", "0");
+        assertThat(r.info())
+                .containsEntry("max_concurrency", "16")
+                .containsEntry("completed", "200")
+                .containsEntry("failed", "0");
         assertThat(r.warnings()).isEmpty();
     }
 
@@ -45,8 +48,11 @@ class ServingBenchmarkParserTest {
         assertThat(r.metrics().get(0).name()).isEqualTo("output_token_throughput");
         assertThat(r.metric("output_token_throughput").get().value()).isEqualTo(2517.812);
         assertThat(r.metric("ttft_std_ms").get().value()).isEqualTo(12.11);
-        assertThat(r.metrics()).extracting(ParsedMetric::name).containsAll(printed.metrics().stream().map(ParsedMetric::name).toList());
-        assertThat(r.metric("e2e_latency_mean_ms").get().samples()).hasSize(200)
+        assertThat(r.metrics())
+                .extracting(ParsedMetric::name)
+                .containsAll(printed.metrics().stream().map(ParsedMetric::name).toList());
+        assertThat(r.metric("e2e_latency_mean_ms").get().samples())
+                .hasSize(200)
                 .allSatisfy(v -> assertThat(v).isBetween(6200.0, 6800.0));
         assertThat(r.info()).containsEntry("request_rate", "inf").containsEntry("backend", "vllm");
     }
@@ -63,7 +69,9 @@ class ServingBenchmarkParserTest {
         assertThat(r.metric("itl_p95_ms").get().value()).isEqualTo(6.44);
         assertThat(r.metric("itl_max_ms").get().direction()).isEqualTo(Direction.LOWER_IS_BETTER);
         assertThat(r.metric("ttft_p99_ms").get().value()).isEqualTo(140.33);
-        assertThat(r.info()).containsEntry("backend", "sglang").containsEntry("concurrency", "15.93")
+        assertThat(r.info())
+                .containsEntry("backend", "sglang")
+                .containsEntry("concurrency", "15.93")
                 .containsEntry("max_concurrency", "16");
     }
 
@@ -92,14 +100,17 @@ class ServingBenchmarkParserTest {
         assertThat(r.metric("ttft_mean_ms").get().value()).isEqualTo(62.50); // a duplicate label: the last wins
         assertThat(r.metric("tpot_p99.9_ms").get().value()).isEqualTo(7.10);
         assertThat(r.metrics()).allSatisfy(m -> assertThat(m.name()).matches("[A-Za-z0-9_.:/%-]+"));
-        assertThat(r.warnings()).anyMatch(w -> w.contains("negative")).anyMatch(w -> w.contains("zero rate"))
+        assertThat(r.warnings())
+                .anyMatch(w -> w.contains("negative"))
+                .anyMatch(w -> w.contains("zero rate"))
                 .anyMatch(w -> w.contains("non-finite"));
     }
 
     @Test
     void hostileSavedResultDropsWrongTypesAndBadPerRequestValues() {
         ParseResult r = vllm.parse(Resources.text("parse/hostile/serving-hostile.json"));
-        assertThat(r.metric("request_throughput").get().value()).isEqualTo(2.46); // a numeric string, as Python would print it
+        assertThat(r.metric("request_throughput").get().value())
+                .isEqualTo(2.46); // a numeric string, as Python would print it
         assertThat(r.metric("output_token_throughput")).isEmpty();
         assertThat(r.metric("total_token_throughput")).isEmpty();
         assertThat(r.metric("ttft_mean_ms")).isEmpty();

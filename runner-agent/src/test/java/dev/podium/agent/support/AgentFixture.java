@@ -16,8 +16,10 @@ public record AgentFixture(String agentId, String keyId, String secretText, Path
     public static AgentFixture create(Path dir, String agentId, CommandSide commandSide) throws IOException {
         String secret = EventSigner.newSecret();
         Path keyFile = dir.resolve(agentId + ".key");
-        Files.writeString(keyFile, "agent.id=" + agentId + "\nkey.id=" + agentId + "-k1\nkey.secret=" + secret + "\n"
-                + (commandSide == null ? "" : "command.public.key=" + commandSide.publicKeyText() + "\n"));
+        Files.writeString(
+                keyFile,
+                "agent.id=" + agentId + "\nkey.id=" + agentId + "-k1\nkey.secret=" + secret + "\n"
+                        + (commandSide == null ? "" : "command.public.key=" + commandSide.publicKeyText() + "\n"));
         return new AgentFixture(agentId, agentId + "-k1", secret, keyFile, dir.resolve(agentId + "-home"));
     }
 

@@ -32,15 +32,19 @@ public final class CommandSide {
 
     /** A record of podium.jobs for an encoded job event, signed for its epoch. */
     public ProducerRecord<String, byte[]> signed(Integer partition, UUID key, byte[] value) {
-        JobEvent event = (JobEvent) ((Decoded.Accepted) CODEC.decode(value)).envelope().payload();
+        JobEvent event =
+                (JobEvent) ((Decoded.Accepted) CODEC.decode(value)).envelope().payload();
         return signed(partition, key, value, event, epochOf(event));
     }
 
     public ProducerRecord<String, byte[]> signed(Integer partition, UUID key, byte[] value, JobEvent event, int epoch) {
         ProducerRecord<String, byte[]> r = new ProducerRecord<>("podium.jobs", partition, key.toString(), value);
         r.headers().add(CommandSignature.EPOCH_HEADER, Integer.toString(epoch).getBytes(StandardCharsets.UTF_8));
-        r.headers().add(CommandSignature.SIGNATURE_HEADER,
-                CommandSignature.sign(this.key.getPrivate(), event, epoch, value).getBytes(StandardCharsets.UTF_8));
+        r.headers()
+                .add(
+                        CommandSignature.SIGNATURE_HEADER,
+                        CommandSignature.sign(this.key.getPrivate(), event, epoch, value)
+                                .getBytes(StandardCharsets.UTF_8));
         return r;
     }
 }

@@ -19,18 +19,20 @@ public final class Events {
 
     private static final EventCodec CODEC = new EventCodec();
 
-    private Events() {
-    }
+    private Events() {}
 
     public static List<Envelope> verified(List<ConsumerRecord<String, byte[]>> records, String keyId, byte[] secret) {
         List<Envelope> out = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : records) {
             Decoded d = CODEC.decode(r.value());
-            assertThat(d).as("record %s", new String(r.value(), StandardCharsets.UTF_8)).isInstanceOf(Decoded.Accepted.class);
+            assertThat(d)
+                    .as("record %s", new String(r.value(), StandardCharsets.UTF_8))
+                    .isInstanceOf(Decoded.Accepted.class);
             Envelope e = ((Decoded.Accepted) d).envelope();
             assertThat(r.key()).isEqualTo(e.streamId());
             assertThat(header(r, EventSigner.KEY_ID_HEADER)).isEqualTo(keyId);
-            assertThat(EventSigner.verify(r.value(), header(r, EventSigner.SIGNATURE_HEADER), secret)).isTrue();
+            assertThat(EventSigner.verify(r.value(), header(r, EventSigner.SIGNATURE_HEADER), secret))
+                    .isTrue();
             out.add(e);
         }
         return out;
@@ -44,7 +46,8 @@ public final class Events {
     /** Envelopes by stream, each stream in seq order. */
     public static Map<String, List<Envelope>> byStream(List<Envelope> envelopes) {
         Map<String, List<Envelope>> m = new TreeMap<>();
-        envelopes.forEach(e -> m.computeIfAbsent(e.streamId(), k -> new ArrayList<>()).add(e));
+        envelopes.forEach(
+                e -> m.computeIfAbsent(e.streamId(), k -> new ArrayList<>()).add(e));
         m.values().forEach(l -> l.sort(java.util.Comparator.comparingLong(Envelope::seq)));
         return m;
     }

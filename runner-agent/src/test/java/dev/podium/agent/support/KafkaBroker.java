@@ -34,7 +34,10 @@ public final class KafkaBroker implements AutoCloseable {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         java.util.logging.Logger.getLogger("org.apache.kafka").setLevel(java.util.logging.Level.SEVERE);
         KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                        .setCombined(true)
+                        .setNumBrokerNodes(1)
+                        .setNumControllerNodes(1)
+                        .build())
                 .setConfigProp("offsets.topic.replication.factor", "1")
                 .setConfigProp("transaction.state.log.replication.factor", "1")
                 .setConfigProp("transaction.state.log.min.isr", "1")
@@ -45,8 +48,12 @@ public final class KafkaBroker implements AutoCloseable {
         cluster.waitForReadyBrokers();
         KafkaBroker broker = new KafkaBroker(cluster);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic("podium.events", 3, (short) 1),
-                    new NewTopic("podium.heartbeats", 1, (short) 1), new NewTopic("podium.jobs", 3, (short) 1))).all().get();
+            admin.createTopics(List.of(
+                            new NewTopic("podium.events", 3, (short) 1),
+                            new NewTopic("podium.heartbeats", 1, (short) 1),
+                            new NewTopic("podium.jobs", 3, (short) 1)))
+                    .all()
+                    .get();
         }
         return broker;
     }
@@ -67,9 +74,11 @@ public final class KafkaBroker implements AutoCloseable {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c =
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = c.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).collect(Collectors.toList());
+                    .map(i -> new TopicPartition(topic, i.partition()))
+                    .collect(Collectors.toList());
             c.assign(parts);
             c.seekToBeginning(parts);
             // Read up to the end offsets as they are now (the agent exits only after its records are acknowledged),

@@ -3,15 +3,14 @@ package dev.podium.agent.support;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.net.URISyntaxException;
 
 /** Test resources as text or paths. */
 public final class Resources {
 
-    private Resources() {
-    }
+    private Resources() {}
 
     public static String text(String name) {
         try (InputStream in = Resources.class.getResourceAsStream("/" + name)) {

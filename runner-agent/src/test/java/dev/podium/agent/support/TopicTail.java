@@ -29,7 +29,8 @@ public final class TopicTail implements AutoCloseable {
         List<TopicPartition> parts = new ArrayList<>();
         for (String t : topics) {
             parts.addAll(consumer.partitionsFor(t, Duration.ofSeconds(30)).stream()
-                    .map(i -> new TopicPartition(t, i.partition())).collect(Collectors.toList()));
+                    .map(i -> new TopicPartition(t, i.partition()))
+                    .collect(Collectors.toList()));
         }
         consumer.assign(parts);
         consumer.seekToBeginning(parts);

@@ -23,8 +23,15 @@ class AdapterTest {
     void moreThanOneProcessRunsThroughTorchrunAndCountsAcceleratorsInTheKey() {
         Adapter a = adapter("benchmark: b\nadapter: reference\n");
         Map<String, String> point = Map.of("nproc", "2", "device", "cpu");
-        assertThat(a.command("/usr/bin/python3", SCRIPTS, point, 2)).startsWith("/usr/bin/python3", "-u",
-                "/w/podium_torchrun.py", "--standalone", "--nproc_per_node", "2", "/w/podium_reference.py");
+        assertThat(a.command("/usr/bin/python3", SCRIPTS, point, 2))
+                .startsWith(
+                        "/usr/bin/python3",
+                        "-u",
+                        "/w/podium_torchrun.py",
+                        "--standalone",
+                        "--nproc_per_node",
+                        "2",
+                        "/w/podium_reference.py");
         assertThat(a.defaults(null, point).totalAccelerators()).isEqualTo(2);
         assertThat(a.devicesPerNode(null, point)).isEqualTo(2);
         assertThat(a.command("/usr/bin/python3", SCRIPTS, Map.of(), 2)).doesNotContain("/w/podium_torchrun.py");
@@ -42,7 +49,8 @@ class AdapterTest {
     @Test
     void badReferenceParametersNameTheParameter() {
         Adapter a = adapter("benchmark: b\nadapter: reference\n");
-        assertThatThrownBy(() -> a.check(Map.of("dataloader", "gpu"))).isInstanceOf(JobSpecException.class)
+        assertThatThrownBy(() -> a.check(Map.of("dataloader", "gpu")))
+                .isInstanceOf(JobSpecException.class)
                 .hasMessageContaining("parameters.dataloader: must be 'cpu' or 'device', was 'gpu'");
         assertThatThrownBy(() -> a.check(Map.of("nproc", "0"))).hasMessageContaining("parameters.nproc");
         assertThatThrownBy(() -> a.check(Map.of("nproc", "two"))).hasMessageContaining("parameters.nproc");
@@ -55,7 +63,8 @@ class AdapterTest {
         Map<String, String> point = Map.of("task", "classify", "compiler", "compiled");
         assertThat(a.keyed(point, torch("1.13.0a0"))).containsEntry("compiler", "torchscript-freeze");
         assertThat(a.keyed(point, torch("2.4.1+cu121"))).containsEntry("compiler", "torch.compile");
-        assertThat(a.keyed(Map.of("task", "text", "compiler", "eager"), torch("2.4.1"))).containsEntry("compiler", "eager");
+        assertThat(a.keyed(Map.of("task", "text", "compiler", "eager"), torch("2.4.1")))
+                .containsEntry("compiler", "eager");
         assertThat(a.command("py", SCRIPTS, point, 3)).contains("--compiler", "compiled", "--warmup-requests", "3");
     }
 
@@ -63,7 +72,8 @@ class AdapterTest {
     void aWorkloadThatRanAnotherCompilerContradictsItsKey() {
         Adapter a = adapter("benchmark: b\nadapter: inference\n");
         Map<String, String> keyed = Map.of("task", "classify", "compiler", "torchscript-freeze");
-        assertThat(a.contradiction(keyed, parsed("torchscript-freeze (torch 1.13.0a0)"))).isEmpty();
+        assertThat(a.contradiction(keyed, parsed("torchscript-freeze (torch 1.13.0a0)")))
+                .isEmpty();
         assertThat(a.contradiction(keyed, parsed("eager"))).get().asString().contains("'eager'");
         assertThat(a.contradiction(keyed, parsed(null))).isPresent();
     }
@@ -77,7 +87,8 @@ class AdapterTest {
                 .hasMessageContaining("parameters.compiler");
         assertThatThrownBy(() -> a.check(Map.of("task", "text", "output_len", "-1")))
                 .hasMessageContaining("parameters.output_len");
-        assertThatThrownBy(() -> a.check(Map.of("task", "text", "nproc", "2"))).hasMessageContaining("unknown to the inference");
+        assertThatThrownBy(() -> a.check(Map.of("task", "text", "nproc", "2")))
+                .hasMessageContaining("unknown to the inference");
     }
 
     @Test
@@ -94,7 +105,7 @@ class AdapterTest {
     }
 
     private static dev.podium.agent.parse.ParseResult parsed(String compiler) {
-        return new dev.podium.agent.parse.ParseResult("jsonl", List.of(), List.of(),
-                compiler == null ? Map.of() : Map.of("compiler", compiler), List.of());
+        return new dev.podium.agent.parse.ParseResult(
+                "jsonl", List.of(), List.of(), compiler == null ? Map.of() : Map.of("compiler", compiler), List.of());
     }
 }

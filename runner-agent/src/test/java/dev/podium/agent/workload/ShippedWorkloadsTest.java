@@ -39,20 +39,28 @@ class ShippedWorkloadsTest {
     @BeforeEach
     void setUp() {
         journal = new Journal(dir.resolve("journal"), 50_000_000);
-        EventSink sink = new EventSink(journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()),
-                Clock.systemUTC());
+        EventSink sink = new EventSink(
+                journal, "unit-agent", "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
-        runner = new JobRunner(sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 200);
+        runner = new JobRunner(
+                sink, fp, dir.resolve("work"), "/usr/bin/python3", Progress.silent(), new ToolRunner(), 200);
     }
 
     private List<Envelope> events() {
         EventCodec codec = new EventCodec();
-        return journal.pending().stream().map(JournalEntry::value).map(codec::decode)
-                .map(d -> ((Decoded.Accepted) d).envelope()).toList();
+        return journal.pending().stream()
+                .map(JournalEntry::value)
+                .map(codec::decode)
+                .map(d -> ((Decoded.Accepted) d).envelope())
+                .toList();
     }
 
     private <T> List<T> payloads(Class<T> type) {
-        return events().stream().map(Envelope::payload).filter(type::isInstance).map(type::cast).toList();
+        return events().stream()
+                .map(Envelope::payload)
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
     }
 
     @Test
@@ -65,7 +73,8 @@ class ShippedWorkloadsTest {
                 repetitions: 1
                 warmup_steps: 1
                 """));
-        assertThat(payloads(RunStarted.class)).singleElement()
+        assertThat(payloads(RunStarted.class))
+                .singleElement()
                 .satisfies(s -> assertThat(s.key().extra()).containsEntry("dataloader", "device"));
         assertThat(payloads(RunCompleted.class)).isEmpty();
         assertThat(payloads(RunFailed.class)).singleElement().satisfies(f -> {
@@ -84,11 +93,14 @@ class ShippedWorkloadsTest {
                 repetitions: 1
                 warmup_steps: 1
                 """));
-        assertThat(payloads(RunStarted.class)).singleElement()
+        assertThat(payloads(RunStarted.class))
+                .singleElement()
                 .satisfies(s -> assertThat(s.key().totalAccelerators()).isEqualTo(2));
         RunCompleted done = payloads(RunCompleted.class).get(0);
         double system = metric(done, "train_samples_per_second").statistics().mean();
-        double each = metric(done, "train_samples_per_second_per_accelerator").statistics().mean();
+        double each = metric(done, "train_samples_per_second_per_accelerator")
+                .statistics()
+                .mean();
         assertThat(each).isCloseTo(system / 2, org.assertj.core.data.Offset.offset(system * 0.01));
     }
 
@@ -102,10 +114,12 @@ class ShippedWorkloadsTest {
                 repetitions: 1
                 warmup_steps: 2
                 """));
-        assertThat(payloads(RunStarted.class)).extracting(s -> s.key().extra().get("compiler"))
+        assertThat(payloads(RunStarted.class))
+                .extracting(s -> s.key().extra().get("compiler"))
                 .containsExactly("eager", "torchscript-freeze");
         assertThat(payloads(RunCompleted.class)).hasSize(2).allSatisfy(done -> {
-            assertThat(metric(done, "inference_samples_per_second").statistics().mean()).isPositive();
+            assertThat(metric(done, "inference_samples_per_second").statistics().mean())
+                    .isPositive();
             assertThat(metric(done, "latency_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
         });
     }
@@ -119,8 +133,11 @@ class ShippedWorkloadsTest {
                 repetitions: 1
                 warmup_steps: 1
                 """));
-        assertThat(payloads(RunStarted.class)).singleElement().satisfies(s -> assertThat(s.key().extra())
-                .containsEntry("input_len", "16").containsEntry("output_len", "8"));
+        assertThat(payloads(RunStarted.class))
+                .singleElement()
+                .satisfies(s -> assertThat(s.key().extra())
+                        .containsEntry("input_len", "16")
+                        .containsEntry("output_len", "8"));
         RunCompleted done = payloads(RunCompleted.class).get(0);
         assertThat(metric(done, "output_tokens_per_second").direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
         assertThat(metric(done, "ttft_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
@@ -129,7 +146,9 @@ class ShippedWorkloadsTest {
     }
 
     private static Metric metric(RunCompleted done, String name) {
-        return done.metrics().stream().filter(m -> m.name().equals(name)).findFirst()
+        return done.metrics().stream()
+                .filter(m -> m.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(name + " missing from " + done.metrics()));
     }
 }

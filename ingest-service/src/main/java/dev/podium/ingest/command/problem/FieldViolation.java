@@ -27,8 +27,10 @@ public record FieldViolation(String field, String message) {
     public static FieldViolation of(ConstraintViolation<?> violation) {
         StringBuilder field = new StringBuilder();
         for (Path.Node node : violation.getPropertyPath()) {
-            if (node.getKind() == ElementKind.METHOD || node.getKind() == ElementKind.PARAMETER
-                    || node.getKind() == ElementKind.CONSTRUCTOR || node.getKind() == ElementKind.CROSS_PARAMETER) {
+            if (node.getKind() == ElementKind.METHOD
+                    || node.getKind() == ElementKind.PARAMETER
+                    || node.getKind() == ElementKind.CONSTRUCTOR
+                    || node.getKind() == ElementKind.CROSS_PARAMETER) {
                 continue;
             }
             if (node.isInIterable()) {
@@ -52,7 +54,11 @@ public record FieldViolation(String field, String message) {
 
     /** Bean Validation's violations, which come as a set, by field. */
     public static List<FieldViolation> all(Collection<? extends ConstraintViolation<?>> violations) {
-        return violations.stream().map(FieldViolation::of).sorted(BY_FIELD).distinct().toList();
+        return violations.stream()
+                .map(FieldViolation::of)
+                .sorted(BY_FIELD)
+                .distinct()
+                .toList();
     }
 
     /** True when this names {@code other} or a field inside it. */

@@ -10,6 +10,11 @@ import java.util.List;
  * request. {@code requiredScope} and {@code tokenScope} are set only for a token outside its scope.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Problem(String type, String title, int status, String detail, List<FieldViolation> violations,
-        @JsonProperty("required_scope") String requiredScope, @JsonProperty("token_scope") String tokenScope) {
-}
+public record Problem(
+        String type,
+        String title,
+        int status,
+        String detail,
+        List<FieldViolation> violations,
+        @JsonProperty("required_scope") String requiredScope,
+        @JsonProperty("token_scope") String tokenScope) {}

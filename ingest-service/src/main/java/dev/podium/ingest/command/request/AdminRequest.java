@@ -5,6 +5,10 @@ package dev.podium.ingest.command.request;
  * {@link RequestBinder} and then checked by {@code @Valid}. (A campaign's body is read by its resource, which has query
  * parameters to put in first.)
  */
-public sealed interface AdminRequest permits RegisterAgentRequest, RotateKeyRequest, RevokeKeyRequest, RetractRequest,
-        RedriveRequest, CancelJobRequest {
-}
+public sealed interface AdminRequest
+        permits RegisterAgentRequest,
+                RotateKeyRequest,
+                RevokeKeyRequest,
+                RetractRequest,
+                RedriveRequest,
+                CancelJobRequest {}

@@ -30,8 +30,13 @@ public class AdminRequestReader implements MessageBodyReader<AdminRequest> {
     }
 
     @Override
-    public AdminRequest readFrom(Class<AdminRequest> type, Type genericType, Annotation[] annotations, MediaType mediaType,
-            MultivaluedMap<String, String> httpHeaders, InputStream entityStream) {
+    public AdminRequest readFrom(
+            Class<AdminRequest> type,
+            Type genericType,
+            Annotation[] annotations,
+            MediaType mediaType,
+            MultivaluedMap<String, String> httpHeaders,
+            InputStream entityStream) {
         RequestBinder.Body body = binder.read(entityStream, mediaType);
         if (body.isEmpty()) {
             return null;

@@ -73,7 +73,9 @@ final class BodyShape {
         } else if (c.isPrimitive() || Number.class.isAssignableFrom(c)) {
             kind = node.isNumber();
         } else if (c.isEnum()) {
-            kind = node.isTextual() && Arrays.stream(c.getEnumConstants()).anyMatch(e -> e.toString().equals(node.asText()));
+            kind = node.isTextual()
+                    && Arrays.stream(c.getEnumConstants())
+                            .anyMatch(e -> e.toString().equals(node.asText()));
         } else {
             return true;
         }
@@ -140,8 +142,13 @@ final class BodyShape {
     }
 
     private static boolean isWhole(Class<?> c) {
-        return c == int.class || c == long.class || c == short.class || c == Integer.class || c == Long.class
-                || c == Short.class || c == BigInteger.class;
+        return c == int.class
+                || c == long.class
+                || c == short.class
+                || c == Integer.class
+                || c == Long.class
+                || c == Short.class
+                || c == BigInteger.class;
     }
 
     private static boolean fitsIn(JsonNode node, Class<?> c) {

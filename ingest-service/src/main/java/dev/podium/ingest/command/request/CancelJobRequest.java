@@ -4,5 +4,5 @@ import dev.podium.events.validate.Limits;
 import jakarta.validation.constraints.Size;
 
 /** Body of {@code POST /admin/jobs/{id}/cancel}, optional; the reason goes into JobCancelled. */
-public record CancelJobRequest(@Size(max = Limits.MAX_STRING_CHARS) @NoNul String reason) implements AdminRequest {
-}
+public record CancelJobRequest(
+        @Size(max = Limits.MAX_STRING_CHARS) @NoNul String reason) implements AdminRequest {}

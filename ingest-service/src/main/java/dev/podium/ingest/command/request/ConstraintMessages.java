@@ -3,8 +3,7 @@ package dev.podium.ingest.command.request;
 /** Text put into a constraint message as it is: never read as a message parameter or an expression. */
 final class ConstraintMessages {
 
-    private ConstraintMessages() {
-    }
+    private ConstraintMessages() {}
 
     /** {@code text} with the characters of message interpolation escaped (Bean Validation 3, section 6.3.1.1). */
     static String literal(String text) {

@@ -24,8 +24,9 @@ import java.lang.annotation.Target;
 @Retention(RUNTIME)
 public @interface EnvName {
 
-    String message() default "is not an environment variable name (a letter or '_', then letters, digits or '_'; "
-            + "128 characters at most)";
+    String message() default
+            "is not an environment variable name (a letter or '_', then letters, digits or '_'; "
+                    + "128 characters at most)";
 
     Class<?>[] groups() default {};
 

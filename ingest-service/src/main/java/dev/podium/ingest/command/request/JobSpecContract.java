@@ -48,8 +48,8 @@ public @interface JobSpecContract {
             if (spec == null) {
                 return true;
             }
-            List<Violation> broken = CONTRACT.validateRecord(JSON.valueToTree(CampaignPlan.withDefaults(spec)),
-                    JobSpec.class);
+            List<Violation> broken =
+                    CONTRACT.validateRecord(JSON.valueToTree(CampaignPlan.withDefaults(spec)), JobSpec.class);
             if (broken.isEmpty()) {
                 return true;
             }
@@ -57,7 +57,10 @@ public @interface JobSpecContract {
             for (Violation v : broken) {
                 // The contract names the field as JSON already: kept as a key, it is not renamed.
                 context.buildConstraintViolationWithTemplate(ConstraintMessages.literal(v.reason()))
-                        .addBeanNode().inIterable().atKey(v.field()).addConstraintViolation();
+                        .addBeanNode()
+                        .inIterable()
+                        .atKey(v.field())
+                        .addConstraintViolation();
             }
             return false;
         }

@@ -15,16 +15,23 @@ import java.util.Map;
  */
 @NoSecretInClear
 public record NewCampaignRequest(
-        @NotBlank @Size(max = MAX_NAME, message = "at most {max} characters") @NoNul String name,
+        @NotBlank @Size(max = MAX_NAME, message = "at most {max} characters") @NoNul
+        String name,
+
         @NotEmpty(message = "at least one pool") List<@NotNull @PoolName String> pools,
-        @NotNull(message = "required: a job spec") @JobSpecContract JobSpec spec,
+
+        @NotNull(message = "required: a job spec") @JobSpecContract
+        JobSpec spec,
+
         @Schedule String schedule,
+
         @SecretsFit(count = MAX_SECRETS, bytes = MAX_SECRET_BYTES)
         Map<@EnvName String, @NotEmpty @NoNul String> secrets) {
 
     public static final int MAX_NAME = 256;
     /** Bounds on a campaign's secrets, so that they always fit sealed in one grant. */
     public static final int MAX_SECRETS = 32;
+
     public static final int MAX_SECRET_BYTES = 8 * 1024;
 
     public NewCampaignRequest {
@@ -33,8 +40,12 @@ public record NewCampaignRequest(
 
     /** This request with the query's name, pools and schedule in place of the body's, for those the query gives. */
     public NewCampaignRequest overriddenBy(String queryName, List<String> queryPools, String querySchedule) {
-        return new NewCampaignRequest(queryName != null ? queryName : name, queryPools != null ? queryPools : pools, spec,
-                querySchedule != null ? querySchedule : schedule, secrets);
+        return new NewCampaignRequest(
+                queryName != null ? queryName : name,
+                queryPools != null ? queryPools : pools,
+                spec,
+                querySchedule != null ? querySchedule : schedule,
+                secrets);
     }
 
     /** The schedule, or null when the campaign does not repeat. */

@@ -32,7 +32,8 @@ public @interface NoSecretInClear {
 
         @Override
         public boolean isValid(NewCampaignRequest request, ConstraintValidatorContext context) {
-            Map<String, String> environment = request.spec() == null ? null : request.spec().environment();
+            Map<String, String> environment =
+                    request.spec() == null ? null : request.spec().environment();
             if (environment == null || request.secrets() == null) {
                 return true;
             }
@@ -42,7 +43,11 @@ public @interface NoSecretInClear {
                 if (environment.containsKey(name)) {
                     valid = false;
                     context.buildConstraintViolationWithTemplate(context.getDefaultConstraintMessageTemplate())
-                            .addPropertyNode("secrets").addBeanNode().inIterable().atKey(name).addConstraintViolation();
+                            .addPropertyNode("secrets")
+                            .addBeanNode()
+                            .inIterable()
+                            .atKey(name)
+                            .addConstraintViolation();
                 }
             }
             return valid;

@@ -13,7 +13,8 @@ import java.util.List;
 public record RedriveRequest(
         @NotEmpty(message = "the ids of rejected records, one or more")
         @Size(max = MAX_IDS, message = "at most {max} per request")
-        List<@NotNull @Positive Long> ids) implements AdminRequest {
+        List<@NotNull @Positive Long> ids)
+        implements AdminRequest {
 
     public static final int MAX_IDS = 100;
 }

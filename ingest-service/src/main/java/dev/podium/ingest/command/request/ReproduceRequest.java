@@ -8,7 +8,8 @@ import java.util.List;
  * The query of {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b}: the pools to measure on, each once, in
  * the order given. How many a claim needs depends on the claim, and is checked with it.
  */
-public record ReproduceRequest(@NotEmpty(message = "at least one pool") List<@NotNull @PoolName String> pools) {
+public record ReproduceRequest(
+        @NotEmpty(message = "at least one pool") List<@NotNull @PoolName String> pools) {
 
     public static ReproduceRequest fromQuery(String pools) {
         List<String> given = Pools.fromQuery(pools);

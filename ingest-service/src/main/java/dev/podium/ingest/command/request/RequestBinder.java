@@ -47,7 +47,8 @@ public class RequestBinder {
 
     /** The format of a body, which decides how its scalars bind. */
     public enum Format {
-        JSON, YAML;
+        JSON,
+        YAML;
 
         static Format of(MediaType type) {
             return type != null && type.getSubtype().toLowerCase(Locale.ROOT).contains("yaml") ? YAML : JSON;
@@ -73,12 +74,16 @@ public class RequestBinder {
             .build();
 
     private final Validator validator;
-    private final ObjectMapper json = strict(JsonMapper.builder(JsonFactory.builder().streamReadConstraints(LIMITS).build()))
-            .withCoercionConfig(LogicalType.Textual, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+    private final ObjectMapper json = strict(JsonMapper.builder(
+                    JsonFactory.builder().streamReadConstraints(LIMITS).build()))
+            .withCoercionConfig(
+                    LogicalType.Textual,
+                    c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .build();
-    private final ObjectMapper yaml = strict(YAMLMapper.builder(YAMLFactory.builder().streamReadConstraints(LIMITS).build()))
+    private final ObjectMapper yaml = strict(YAMLMapper.builder(
+                    YAMLFactory.builder().streamReadConstraints(LIMITS).build()))
             .build();
 
     public RequestBinder(Validator validator) {
@@ -89,7 +94,8 @@ public class RequestBinder {
         return builder.propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                // A missing or null number is named by BodyShape; Jackson then binds the 0 of a request that is refused.
+                // A missing or null number is named by BodyShape; Jackson then binds the 0 of a request that is
+                // refused.
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -180,16 +186,20 @@ public class RequestBinder {
      */
     private static String syntaxProblem(Format format, IOException e) {
         if (e instanceof StreamConstraintsException limit) {
-            return "over a limit: " + limit.getOriginalMessage().lines().findFirst().orElse("");
+            return "over a limit: "
+                    + limit.getOriginalMessage().lines().findFirst().orElse("");
         }
         if (e instanceof MismatchedInputException m && m.getOriginalMessage().startsWith("Trailing token")) {
             return "holds more than one " + (format == Format.YAML ? "document" : "value");
         }
         String reason = e instanceof JsonProcessingException j && j.getOriginalMessage() != null
-                ? j.getOriginalMessage().lines().findFirst().orElse("") : "";
+                ? j.getOriginalMessage().lines().findFirst().orElse("")
+                : "";
         reason = reason.replaceAll("'[^']*'|\"[^\"]*\"|\\([^)]*\\)", "…");
         String where = e instanceof JsonProcessingException j && j.getLocation() != null
-                ? " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr() : "";
+                ? " at line " + j.getLocation().getLineNr() + ", column "
+                        + j.getLocation().getColumnNr()
+                : "";
         return "not valid " + format.name() + where + (reason.isBlank() ? "" : ": " + reason);
     }
 }

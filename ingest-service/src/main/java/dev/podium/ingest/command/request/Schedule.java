@@ -23,8 +23,8 @@ import java.lang.annotation.Target;
 @Retention(RUNTIME)
 public @interface Schedule {
 
-    String message() default "must be hourly, nightly, daily, weekly or an ISO-8601 duration of a second or more, such as "
-            + "PT24H";
+    String message() default
+            "must be hourly, nightly, daily, weekly or an ISO-8601 duration of a second or more, such as " + "PT24H";
 
     Class<?>[] groups() default {};
 

@@ -55,7 +55,8 @@ public @interface SecretsFit {
             }
             long total = 0;
             for (Map.Entry<String, String> e : secrets.entrySet()) {
-                total += e.getKey().length() + (e.getValue() == null ? 0 : e.getValue().getBytes(StandardCharsets.UTF_8).length);
+                total += e.getKey().length()
+                        + (e.getValue() == null ? 0 : e.getValue().getBytes(StandardCharsets.UTF_8).length);
             }
             return secrets.size() <= count && total <= bytes;
         }

@@ -32,14 +32,17 @@ class RequestBinderTest {
                 {"name": "", "pools": "gpu-a", "colour": "red", "spec": {"benchmark": "b", "adapter": "reference",
                  "repetitions": 1, "warmup_steps": 0, "timeout_seconds": 60, "nodes": 1, "devices_per_node": 1,
                  "repetitons": 3, "command": {"a": 1}}, "schedule": "sometimes"}""");
-        assertThat(all).containsExactly(
-                new FieldViolation("colour", "unknown field"),
-                new FieldViolation("name", "must not be blank"),
-                new FieldViolation("pools", "must be a list"),
-                new FieldViolation("schedule", "must be hourly, nightly, daily, weekly or an ISO-8601 duration of a second "
-                        + "or more, such as PT24H"),
-                new FieldViolation("spec.command", "must be a list"),
-                new FieldViolation("spec.repetitons", "unknown field"));
+        assertThat(all)
+                .containsExactly(
+                        new FieldViolation("colour", "unknown field"),
+                        new FieldViolation("name", "must not be blank"),
+                        new FieldViolation("pools", "must be a list"),
+                        new FieldViolation(
+                                "schedule",
+                                "must be hourly, nightly, daily, weekly or an ISO-8601 duration of a second "
+                                        + "or more, such as PT24H"),
+                        new FieldViolation("spec.command", "must be a list"),
+                        new FieldViolation("spec.repetitons", "unknown field"));
     }
 
     @Test
@@ -50,11 +53,22 @@ class RequestBinderTest {
                 a0: [x, [y]]
                 spec: {benchmark: b, adapter: reference, extra: {deep: [1]}, more: [1, 2]}
                 a1: {b: c}
-                """)).extracting(FieldViolation::field).containsExactly("a0", "a1", "spec.devices_per_node", "spec.extra",
-                "spec.more", "spec.nodes", "spec.repetitions", "spec.timeout_seconds", "spec.warmup_steps");
+                """))
+                .extracting(FieldViolation::field)
+                .containsExactly(
+                        "a0",
+                        "a1",
+                        "spec.devices_per_node",
+                        "spec.extra",
+                        "spec.more",
+                        "spec.nodes",
+                        "spec.repetitions",
+                        "spec.timeout_seconds",
+                        "spec.warmup_steps");
         assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "{\"ids\": [1], \"all\": [true]}", RedriveRequest.class))
                 .containsExactly(new FieldViolation("all", "unknown field"));
-        assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "{\"all\": {\"x\": 1}, \"ids\": [1]}", RedriveRequest.class))
+        assertThat(violations(
+                        MediaType.APPLICATION_JSON_TYPE, "{\"all\": {\"x\": 1}, \"ids\": [1]}", RedriveRequest.class))
                 .containsExactly(new FieldViolation("all", "unknown field"));
     }
 
@@ -65,10 +79,14 @@ class RequestBinderTest {
                  "spec": {"benchmark": "b", "adapter": "reference", "repetitions": null, "warmup_steps": 0,
                           "timeout_seconds": 99999999999, "nodes": 1, "devices_per_node": 1}}"""))
                 .containsExactly(
-                        new FieldViolation("pools[0]", "must be a letter or digit, then letters, digits, '.', '_' or '-'; "
-                                + "64 characters at most"),
-                        new FieldViolation("schedule", "must be hourly, nightly, daily, weekly or an ISO-8601 duration of "
-                                + "a second or more, such as PT24H"),
+                        new FieldViolation(
+                                "pools[0]",
+                                "must be a letter or digit, then letters, digits, '.', '_' or '-'; "
+                                        + "64 characters at most"),
+                        new FieldViolation(
+                                "schedule",
+                                "must be hourly, nightly, daily, weekly or an ISO-8601 duration of "
+                                        + "a second or more, such as PT24H"),
                         new FieldViolation("spec.repetitions", "required: a whole number"),
                         new FieldViolation("spec.timeout_seconds", "is out of range"));
     }
@@ -92,11 +110,15 @@ class RequestBinderTest {
                  "repetitions": -1, "warmup_steps": 0, "timeout_seconds": 60, "nodes": 1, "devices_per_node": 1},
                  "secrets": {"NOT A NAME": "x", "EMPTY": ""}}"""))
                 .containsExactly(
-                        new FieldViolation("pools[1]", "must be a letter or digit, then letters, digits, '.', '_' or '-'; "
-                                + "64 characters at most"),
+                        new FieldViolation(
+                                "pools[1]",
+                                "must be a letter or digit, then letters, digits, '.', '_' or '-'; "
+                                        + "64 characters at most"),
                         new FieldViolation("secrets.EMPTY", "must not be empty"),
-                        new FieldViolation("secrets.NOT A NAME", "is not an environment variable name (a letter or '_', "
-                                + "then letters, digits or '_'; 128 characters at most)"),
+                        new FieldViolation(
+                                "secrets.NOT A NAME",
+                                "is not an environment variable name (a letter or '_', "
+                                        + "then letters, digits or '_'; 128 characters at most)"),
                         new FieldViolation("spec.repetitions", "must not be negative, was -1"));
     }
 
@@ -108,19 +130,23 @@ class RequestBinderTest {
                 "{\"name\": \"n\", \"pools\": [\"p\"], \"secrets\": {\"T\": " + secret + "}}",
                 "{\"name\": \"n\", \"pools\": [\"p\"], \"secrets\": {\"T\": \"" + secret + "\u0000\"}}",
                 "{\"name\": \"n\", \"pools\": [\"p\"], \"secrets\": {\"T\": \"" + secret + "\"}, \"secrets\": {}}")) {
-            assertThat(violations(MediaType.APPLICATION_JSON_TYPE, body)).as(body).isNotEmpty()
+            assertThat(violations(MediaType.APPLICATION_JSON_TYPE, body))
+                    .as(body)
+                    .isNotEmpty()
                     .allSatisfy(v -> assertThat(v.field() + v.message()).doesNotContain(secret));
         }
     }
 
     @Test
     void aBodyThatDoesNotParseSaysWhere() {
-        assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "{\"name\": ")).singleElement()
+        assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "{\"name\": "))
+                .singleElement()
                 .satisfies(v -> assertThat(v.field()).isEqualTo("$"))
                 .satisfies(v -> assertThat(v.message()).startsWith("not valid JSON at line 1, column"));
         assertThat(violations(YAML, "name: x\n---\nname: y\n"))
                 .containsExactly(new FieldViolation("$", "holds more than one document"));
-        assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "[".repeat(100) + "]".repeat(100))).singleElement()
+        assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "[".repeat(100) + "]".repeat(100)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.message()).startsWith("over a limit: Document nesting depth (33)"));
         assertThat(violations(MediaType.APPLICATION_JSON_TYPE, "[1]"))
                 .containsExactly(new FieldViolation("$", "must be an object"));
@@ -131,8 +157,8 @@ class RequestBinderTest {
     }
 
     private static List<FieldViolation> violations(MediaType type, String body, Class<?> target) {
-        InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class,
-                () -> BINDER.valid(BINDER.bind(read(type, body), target)));
+        InvalidRequestException e = catchThrowableOfType(
+                InvalidRequestException.class, () -> BINDER.valid(BINDER.bind(read(type, body), target)));
         return e == null ? List.of() : e.violations();
     }
 
