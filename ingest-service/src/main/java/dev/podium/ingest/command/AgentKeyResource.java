@@ -1,6 +1,7 @@
 package dev.podium.ingest.command;
 
 import dev.podium.events.Envelope;
+import dev.podium.events.Event;
 import dev.podium.events.StreamId;
 import dev.podium.events.admin.AgentKeyIssued;
 import dev.podium.events.admin.AgentKeyRevoked;
@@ -8,8 +9,11 @@ import dev.podium.ingest.command.problem.Problems;
 import dev.podium.ingest.command.request.RegisterAgentRequest;
 import dev.podium.ingest.command.request.RevokeKeyRequest;
 import dev.podium.ingest.command.request.RotateKeyRequest;
+import dev.podium.ingest.entity.AgentKeyEntity;
 import dev.podium.ingest.store.AgentKeyStore;
-import io.agroal.api.AgroalDataSource;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -20,13 +24,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -43,19 +45,19 @@ public class AgentKeyResource {
 
     private static final String UNIQUE_VIOLATION = "23505";
 
-    private final AgroalDataSource dataSource;
+    private final EnlistedJdbc jdbc;
     private final AgentKeyStore keys;
     private final CommandAppender appender;
     private final AdminCaller caller;
     private final CommandKey commandKey;
 
     public AgentKeyResource(
-            AgroalDataSource dataSource,
+            EnlistedJdbc jdbc,
             AgentKeyStore keys,
             CommandAppender appender,
             AdminCaller caller,
             CommandKey commandKey) {
-        this.dataSource = dataSource;
+        this.jdbc = jdbc;
         this.keys = keys;
         this.appender = appender;
         this.caller = caller;
@@ -68,111 +70,92 @@ public class AgentKeyResource {
         return Map.of("command_public_key", commandKey.publicKeyText());
     }
 
+    /** The transaction is this method's own so that a key issued concurrently first (a unique violation) is a 409. */
     @POST
     @Path("/agents")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response register(@NotNull(message = "required: a body with agent_id") @Valid RegisterAgentRequest body)
-            throws SQLException {
+    public Response register(@NotNull(message = "required: a body with agent_id") @Valid RegisterAgentRequest body) {
         String pool = body.poolOrDefault();
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                if (keys.hasActiveKey(c, body.agentId())) {
-                    c.rollback();
+        try {
+            return QuarkusTransaction.requiringNew().call(() -> {
+                if (AgentKeyEntity.hasActive(body.agentId())) {
                     return Problems.conflict(
                             "agent " + body.agentId() + " already has an active key; rotate it to get a new one");
                 }
-                AgentKeyStore.Issued issued = keys.issue(c, body.agentId(), pool, caller.tokenName());
-                appendIssued(c, issued);
-                c.commit();
+                AgentKeyStore.Issued issued = keys.issue(body.agentId(), pool, caller.tokenName());
+                appendIssued(issued);
                 return issuedResponse(issued, pool, List.of());
-            } catch (SQLException e) {
-                c.rollback();
-                if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                    // agent_key_one_active: a concurrent request issued the agent's key first
-                    return Problems.conflict("agent " + body.agentId() + " already has an active key");
-                }
-                throw e;
-            } catch (RuntimeException e) {
-                c.rollback();
-                throw e;
+            });
+        } catch (RuntimeException e) {
+            if (uniqueViolation(e)) {
+                // agent_key_one_active: a concurrent request issued the agent's key first
+                return Problems.conflict("agent " + body.agentId() + " already has an active key");
             }
+            throw e;
         }
     }
 
     @POST
     @Path("/agents/{agentId}/keys/rotate")
-    public Response rotate(@PathParam("agentId") String agentId, @Valid RotateKeyRequest body) throws SQLException {
+    @Transactional
+    public Response rotate(@PathParam("agentId") String agentId, @Valid RotateKeyRequest body) {
         String newPool = body == null ? null : body.pool();
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                String pool =
-                        newPool != null ? newPool : keys.pool(c, agentId).orElse(RegisterAgentRequest.DEFAULT_POOL);
-                List<String> retired = keys.retireActive(c, agentId);
-                if (retired.isEmpty()) {
-                    c.rollback();
-                    return Problems.notFound("agent " + agentId + " has no active key to rotate");
-                }
-                AgentKeyStore.Issued issued = keys.issue(c, agentId, pool, caller.tokenName());
-                appendIssued(c, issued);
-                c.commit();
-                return issuedResponse(issued, pool, retired);
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+        String pool =
+                newPool != null ? newPool : AgentKeyEntity.poolOf(agentId).orElse(RegisterAgentRequest.DEFAULT_POOL);
+        List<AgentKeyEntity> active = AgentKeyEntity.lockActive(agentId);
+        if (active.isEmpty()) {
+            return Problems.notFound("agent " + agentId + " has no active key to rotate");
         }
+        Instant now = Instant.now();
+        for (AgentKeyEntity key : active) {
+            key.status = AgentKeyEntity.RETIRED;
+            key.retiredAt = now;
+        }
+        // The retirements reach the database before the new key, so agent_key_one_active holds at every statement.
+        AgentKeyEntity.flush();
+        AgentKeyStore.Issued issued = keys.issue(agentId, pool, caller.tokenName());
+        appendIssued(issued);
+        return issuedResponse(issued, pool, active.stream().map(k -> k.keyId).toList());
     }
 
     @POST
     @Path("/keys/{keyId}/revoke")
-    public Response revoke(@PathParam("keyId") String keyId, @Valid RevokeKeyRequest body) throws SQLException {
+    @Transactional
+    public Response revoke(@PathParam("keyId") String keyId, @Valid RevokeKeyRequest body) {
         String reason = body == null ? null : body.reason();
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                Optional<String> status = keys.status(c, keyId);
-                if (status.isEmpty()) {
-                    c.rollback();
-                    return Problems.notFound("no key " + keyId);
-                }
-                Optional<String> agent = keys.revoke(c, keyId, caller.tokenName());
-                if (agent.isPresent()) {
-                    appender.append(
-                            c,
-                            List.of(Envelope.of(
-                                    UUID.randomUUID(),
-                                    StreamId.admin(UUID.randomUUID()),
-                                    1,
-                                    null,
-                                    Instant.now(),
-                                    new AgentKeyRevoked(agent.get(), keyId, reason, caller.tokenName()))),
-                            caller.writer());
-                }
-                c.commit();
-                Map<String, Object> out = new LinkedHashMap<>();
-                out.put("key_id", keyId);
-                out.put("status", "revoked");
-                return Response.ok(out).build();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+        AgentKeyEntity key = AgentKeyEntity.findById(keyId, LockModeType.PESSIMISTIC_WRITE);
+        if (key == null) {
+            return Problems.notFound("no key " + keyId);
         }
+        if (!AgentKeyEntity.REVOKED.equals(key.status)) {
+            key.status = AgentKeyEntity.REVOKED;
+            key.revokedAt = Instant.now();
+            key.revokedBy = caller.tokenName();
+            append(new AgentKeyRevoked(key.agentId, keyId, reason, caller.tokenName()));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("key_id", keyId);
+        out.put("status", "revoked");
+        return Response.ok(out).build();
     }
 
-    private void appendIssued(Connection c, AgentKeyStore.Issued issued) throws SQLException {
-        appender.append(
-                c,
-                List.of(Envelope.of(
-                        UUID.randomUUID(),
-                        StreamId.admin(UUID.randomUUID()),
-                        1,
-                        null,
-                        Instant.now(),
-                        new AgentKeyIssued(issued.agentId(), issued.keyId(), caller.tokenName()))),
-                caller.writer());
+    private void appendIssued(AgentKeyStore.Issued issued) {
+        append(new AgentKeyIssued(issued.agentId(), issued.keyId(), caller.tokenName()));
+    }
+
+    /** Appends the admin event on a connection enlisted in this transaction, after the key change is flushed. */
+    private void append(Event event) {
+        Envelope env = Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null, Instant.now(), event);
+        jdbc.call(c -> appender.append(c, List.of(env), caller.writer()));
+    }
+
+    private static boolean uniqueViolation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Response issuedResponse(AgentKeyStore.Issued issued, String pool, List<String> retired) {

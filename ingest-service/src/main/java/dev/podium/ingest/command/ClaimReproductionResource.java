@@ -9,7 +9,8 @@ import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.command.problem.InvalidRequestException;
 import dev.podium.ingest.command.problem.Problems;
 import dev.podium.ingest.command.request.ReproduceRequest;
-import io.agroal.api.AgroalDataSource;
+import dev.podium.ingest.entity.ClaimReproductionEntity;
+import jakarta.transaction.Transactional;
 import jakarta.validation.Validator;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -23,7 +24,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,48 +39,40 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class ClaimReproductionResource {
 
-    private final AgroalDataSource dataSource;
-    private final JobCommands jobs;
+    private final EnlistedJdbc jdbc;
+    private final FleetCommands fleet;
     private final AdminCaller caller;
     private final Validator validator;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public ClaimReproductionResource(
-            AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller, Validator validator) {
-        this.dataSource = dataSource;
-        this.jobs = jobs;
+    public ClaimReproductionResource(EnlistedJdbc jdbc, FleetCommands fleet, AdminCaller caller, Validator validator) {
+        this.jdbc = jdbc;
+        this.fleet = fleet;
         this.caller = caller;
         this.validator = validator;
     }
 
     /**
      * 201 with the campaign; 404 for no such claim; 400 listing what is wrong with the pools and with the claim (a
-     * figure, or a claim no shipped workload can vary).
+     * figure, or a claim no shipped workload can vary). One transaction: the campaign is made as every campaign is
+     * ({@link FleetCommands#createCampaign}) and its {@code claim_reproduction} row beside it.
      */
     @POST
+    @Transactional
     public Response reproduce(
             @PathParam("source") String source,
             @PathParam("claim") String claimId,
-            @QueryParam("pools") String poolsParam)
-            throws SQLException {
+            @QueryParam("pools") String poolsParam) {
         ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam);
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
-        Reproduction.Result result;
-        try (Connection c = dataSource.getConnection()) {
-            Optional<PublishedClaim> claim = claim(c, source, claimId);
-            if (claim.isEmpty()) {
-                return Problems.notFound("no published claim " + source + "/" + claimId);
-            }
-            RatioBasis ratio = claim.get().ratio();
-            result = Reproduction.plan(
-                    claim.get(),
-                    ratio == null ? null : figure(c, source, ratio.numeratorClaimId()),
-                    ratio == null ? null : figure(c, source, ratio.denominatorClaimId()));
+        Optional<Reproduction.Result> result = jdbc.call(c -> plan(c, source, claimId));
+        if (result.isEmpty()) {
+            return Problems.notFound("no published claim " + source + "/" + claimId);
         }
-        if (result.plan().isEmpty()) {
-            problems.add(0, new FieldViolation("claim", result.reason()));
-        } else if (result.plan().get().crossDevice() && request.pools().size() != 2) {
-            Reproduction p = result.plan().get();
+        if (result.get().plan().isEmpty()) {
+            problems.add(0, new FieldViolation("claim", result.get().reason()));
+        } else if (result.get().plan().get().crossDevice() && request.pools().size() != 2) {
+            Reproduction p = result.get().plan().get();
             problems.add(new FieldViolation(
                     "pools",
                     "two pools, the subject's (" + p.compared() + ") first, then the " + "baseline's (" + p.baseline()
@@ -89,35 +81,33 @@ public class ClaimReproductionResource {
         if (!problems.isEmpty()) {
             throw new InvalidRequestException(problems);
         }
-        Reproduction plan = result.plan().get();
+        Reproduction plan = result.get().plan().get();
         List<String> pools = request.pools();
-        JobCommands.NewCampaign campaign = new JobCommands.NewCampaign(
-                "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of());
-        List<FieldViolation> jobProblems = jobs.problems(campaign);
-        if (!jobProblems.isEmpty()) {
-            throw new InvalidRequestException(jobProblems);
-        }
-        UUID campaignId = UUID.randomUUID();
-        List<UUID> jobIds;
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                jobIds = jobs.createCampaign(c, campaignId, campaign, caller.tokenName(), caller.writer());
-                record(c, campaignId, plan, pools);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("campaign_id", campaignId);
-        out.put("job_ids", jobIds);
+        FleetCommands.Created created = fleet.createCampaign(
+                new FleetCommands.NewCampaign(
+                        "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of()),
+                caller.tokenName(),
+                caller.writer());
+        record(created.campaignId(), plan, pools);
+        Map<String, Object> out = CampaignResource.created(created);
         out.put("dimension", plan.dimension());
         out.put("baseline", plan.baseline());
         out.put("compared", plan.compared());
         out.put("metric", plan.metric());
         return Response.status(Response.Status.CREATED).entity(out).build();
+    }
+
+    /** The claim's reproduction plan (or why there is none); empty when there is no such claim. */
+    private Optional<Reproduction.Result> plan(Connection c, String source, String claimId) throws SQLException {
+        Optional<PublishedClaim> claim = claim(c, source, claimId);
+        if (claim.isEmpty()) {
+            return Optional.empty();
+        }
+        RatioBasis ratio = claim.get().ratio();
+        return Optional.of(Reproduction.plan(
+                claim.get(),
+                ratio == null ? null : figure(c, source, ratio.numeratorClaimId()),
+                ratio == null ? null : figure(c, source, ratio.denominatorClaimId())));
     }
 
     private Optional<PublishedClaim> claim(Connection c, String source, String claimId) throws SQLException {
@@ -142,24 +132,20 @@ public class ClaimReproductionResource {
         return claimId == null ? null : claim(c, source, claimId).orElse(null);
     }
 
-    private void record(Connection c, UUID campaignId, Reproduction plan, List<String> pools) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO claim_reproduction (campaign_id, source, claim_id, dimension, parameter, baseline_value,
-                    compared_value, baseline_label, compared_label, metric, pools, actor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-            ps.setObject(1, campaignId);
-            ps.setString(2, plan.source());
-            ps.setString(3, plan.claimId());
-            ps.setString(4, plan.dimension());
-            ps.setString(5, plan.parameter());
-            ps.setString(6, plan.baselineParameterValue());
-            ps.setString(7, plan.comparedParameterValue());
-            ps.setString(8, plan.baseline());
-            ps.setString(9, plan.compared());
-            ps.setString(10, plan.metric());
-            ps.setArray(11, c.createArrayOf("text", pools.toArray()));
-            ps.setString(12, caller.tokenName());
-            ps.executeUpdate();
-        }
+    private void record(UUID campaignId, Reproduction plan, List<String> pools) {
+        ClaimReproductionEntity row = new ClaimReproductionEntity();
+        row.campaignId = campaignId;
+        row.source = plan.source();
+        row.claimId = plan.claimId();
+        row.dimension = plan.dimension();
+        row.parameter = plan.parameter();
+        row.baselineValue = plan.baselineParameterValue();
+        row.comparedValue = plan.comparedParameterValue();
+        row.baselineLabel = plan.baseline();
+        row.comparedLabel = plan.compared();
+        row.metric = plan.metric();
+        row.pools = pools.toArray(String[]::new);
+        row.actor = caller.tokenName();
+        row.persist();
     }
 }

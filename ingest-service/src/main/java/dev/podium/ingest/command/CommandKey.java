@@ -3,26 +3,25 @@ package dev.podium.ingest.command;
 import dev.podium.events.job.JobEvent;
 import dev.podium.events.sign.CommandSignature;
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.entity.CommandKeyEntity;
 import dev.podium.ingest.store.SecretCipher;
-import io.agroal.api.AgroalDataSource;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The command side's signing key for {@code podium.jobs} (table {@code command_key}): made by the first instance that
  * needs it, its private half kept encrypted under the master key with "command:" + key id as associated data (so no
- * agent key's ciphertext can pass for it), loaded once per process. Its own connection, committed at once, so that every
- * instance signs with the same key however their transactions interleave.
+ * agent key's ciphertext can pass for it), loaded once per process. In transactions of its own, committed at once, so
+ * that every instance signs with the same key however their transactions interleave (the unique index on the active key
+ * lets one instance's key in; the others load it).
  */
 @ApplicationScoped
 public class CommandKey {
@@ -31,12 +30,10 @@ public class CommandKey {
 
     private record Loaded(String keyId, PublicKey publicKey, PrivateKey privateKey) {}
 
-    private final AgroalDataSource dataSource;
     private final SecretCipher cipher;
     private volatile Loaded loaded;
 
-    public CommandKey(AgroalDataSource dataSource, IngestConfig config) {
-        this.dataSource = dataSource;
+    public CommandKey(IngestConfig config) {
         this.cipher = new SecretCipher(config.masterKey());
     }
 
@@ -68,53 +65,50 @@ public class CommandKey {
     }
 
     private Loaded loadOrCreate() {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
-            Loaded k = active(c);
-            if (k != null) {
-                return k;
-            }
-            KeyPair pair = CommandSignature.newKeyPair();
-            byte[] id = new byte[8];
-            RANDOM.nextBytes(id);
-            String keyId = "ck_" + HexFormat.of().formatHex(id);
-            SecretCipher.Sealed sealed =
-                    cipher.seal(associatedData(keyId), pair.getPrivate().getEncoded());
-            try (PreparedStatement ps = c.prepareStatement("""
-                    INSERT INTO command_key (key_id, public_key, private_ciphertext, private_nonce)
-                    VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING""")) {
-                ps.setString(1, keyId);
-                ps.setBytes(2, pair.getPublic().getEncoded());
-                ps.setBytes(3, sealed.ciphertext());
-                ps.setBytes(4, sealed.nonce());
-                ps.executeUpdate();
-            }
-            k = active(c); // ours, or the one another instance made first
-            if (k == null) {
-                throw new IllegalStateException("no active command key after creating one");
-            }
+        Loaded k = QuarkusTransaction.requiringNew().call(this::active);
+        if (k != null) {
             return k;
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot load the command signing key", e);
         }
+        RuntimeException lost = null;
+        try {
+            QuarkusTransaction.requiringNew().run(this::create);
+        } catch (RuntimeException e) {
+            lost = e; // another instance made the active key first
+        }
+        k = QuarkusTransaction.requiringNew().call(this::active); // ours, or the one another instance made first
+        if (k == null) {
+            throw new IllegalStateException("no active command key after creating one", lost);
+        }
+        return k;
     }
 
-    private Loaded active(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT key_id, public_key, private_ciphertext, private_nonce FROM command_key WHERE status = 'active'");
-                ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) {
-                return null;
-            }
-            String keyId = rs.getString(1);
-            try {
-                byte[] pkcs8 = cipher.open(associatedData(keyId), rs.getBytes(3), rs.getBytes(4));
-                PrivateKey priv = CommandSignature.privateKey(pkcs8);
-                return new Loaded(keyId, CommandSignature.publicKey(rs.getBytes(2)), priv);
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(
-                        "command key " + keyId + " does not decrypt under the configured master key", e);
-            }
+    private void create() {
+        KeyPair pair = CommandSignature.newKeyPair();
+        byte[] id = new byte[8];
+        RANDOM.nextBytes(id);
+        CommandKeyEntity key = new CommandKeyEntity();
+        key.keyId = "ck_" + HexFormat.of().formatHex(id);
+        SecretCipher.Sealed sealed =
+                cipher.seal(associatedData(key.keyId), pair.getPrivate().getEncoded());
+        key.publicKey = pair.getPublic().getEncoded();
+        key.privateCiphertext = sealed.ciphertext();
+        key.privateNonce = sealed.nonce();
+        key.status = CommandKeyEntity.ACTIVE;
+        key.persist();
+    }
+
+    private Loaded active() {
+        Optional<CommandKeyEntity> found = CommandKeyEntity.active();
+        if (found.isEmpty()) {
+            return null;
+        }
+        CommandKeyEntity key = found.get();
+        try {
+            byte[] pkcs8 = cipher.open(associatedData(key.keyId), key.privateCiphertext, key.privateNonce);
+            return new Loaded(key.keyId, CommandSignature.publicKey(key.publicKey), CommandSignature.privateKey(pkcs8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(
+                    "command key " + key.keyId + " does not decrypt under the configured master key", e);
         }
     }
 

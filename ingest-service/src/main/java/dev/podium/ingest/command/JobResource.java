@@ -1,10 +1,11 @@
 package dev.podium.ingest.command;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.ingest.command.problem.Problems;
 import dev.podium.ingest.command.request.CancelJobRequest;
-import io.agroal.api.AgroalDataSource;
+import dev.podium.ingest.entity.JobEntity;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -13,11 +14,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -28,61 +24,38 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class JobResource {
 
-    private final AgroalDataSource dataSource;
-    private final JobCommands jobs;
+    private final FleetCommands fleet;
     private final AdminCaller caller;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public JobResource(AgroalDataSource dataSource, JobCommands jobs, AdminCaller caller) {
-        this.dataSource = dataSource;
-        this.jobs = jobs;
+    public JobResource(FleetCommands fleet, AdminCaller caller) {
+        this.fleet = fleet;
         this.caller = caller;
     }
 
     @GET
     @Path("/{id}")
-    public Response show(@PathParam("id") String id) throws SQLException {
-        Optional<UUID> jobId = uuid(id);
-        if (jobId.isEmpty()) {
+    public Response show(@PathParam("id") String id) {
+        Optional<JobEntity> job = uuid(id).flatMap(JobEntity::findByIdOptional);
+        if (job.isEmpty()) {
             return Problems.notFound("no job " + id);
         }
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("""
-                SELECT job_id, issue, pool, spec->'parameters', state, lease_epoch, run_id, agent_id, lease_expires_at,
-                       campaign_id
-                FROM job WHERE job_id = ?""")) {
-            ps.setObject(1, jobId.get());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Problems.notFound("no job " + id);
-                }
-                Map<String, Object> out = job(rs, json);
-                out.put("campaign_id", rs.getObject(10));
-                return Response.ok(out).build();
-            }
-        }
+        Map<String, Object> out = job(job.get(), json);
+        out.put("campaign_id", job.get().campaignId);
+        return Response.ok(out).build();
     }
 
     /** Cancels a job that is requested or assigned: 200 with its state; 404 unknown; 409 when it has already ended. */
     @POST
     @Path("/{id}/cancel")
-    public Response cancel(@PathParam("id") String id, @Valid CancelJobRequest body) throws SQLException {
+    public Response cancel(@PathParam("id") String id, @Valid CancelJobRequest body) {
         Optional<UUID> jobId = uuid(id);
         if (jobId.isEmpty()) {
             return Problems.notFound("no job " + id);
         }
         String reason = body == null ? null : body.reason();
-        Optional<JobCommands.Cancellation> job;
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                job = jobs.cancel(c, jobId.get(), reason, caller.tokenName(), caller.writer());
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+        Optional<FleetCommands.Cancellation> job =
+                fleet.cancel(jobId.get(), reason, caller.tokenName(), caller.writer());
         if (job.isEmpty()) {
             return Problems.notFound("no job " + id);
         }
@@ -96,24 +69,25 @@ public class JobResource {
         return Response.ok(out).build();
     }
 
-    /** A job row of {@code job_id, issue, pool, parameters, state, lease_epoch, run_id, agent_id, lease_expires_at}. */
-    static Map<String, Object> job(ResultSet rs, ObjectMapper json) throws SQLException {
+    /** A job as the admin API shows it: its parameters are those of its spec. */
+    static Map<String, Object> job(JobEntity job, ObjectMapper json) {
         Map<String, Object> j = new LinkedHashMap<>();
-        j.put("job_id", rs.getObject(1));
-        j.put("issue", rs.getInt(2));
-        j.put("pool", rs.getString(3));
+        j.put("job_id", job.jobId);
+        j.put("issue", job.issue);
+        j.put("pool", job.pool);
         try {
-            String parameters = rs.getString(4);
-            j.put("parameters", parameters == null ? Map.of() : json.readValue(parameters, Map.class));
+            JsonNode parameters = json.readTree(job.spec).get("parameters");
+            j.put(
+                    "parameters",
+                    parameters == null || parameters.isNull() ? Map.of() : json.treeToValue(parameters, Map.class));
         } catch (Exception e) {
             throw new IllegalStateException("stored parameters always decode", e);
         }
-        j.put("state", rs.getString(5));
-        j.put("lease_epoch", rs.getInt(6));
-        j.put("run_id", rs.getObject(7));
-        j.put("agent_id", rs.getString(8));
-        Timestamp expires = rs.getTimestamp(9);
-        j.put("lease_expires_at", expires == null ? null : expires.toInstant().toString());
+        j.put("state", job.state);
+        j.put("lease_epoch", job.leaseEpoch);
+        j.put("run_id", job.runId);
+        j.put("agent_id", job.agentId);
+        j.put("lease_expires_at", job.leaseExpiresAt == null ? null : job.leaseExpiresAt.toString());
         return j;
     }
 

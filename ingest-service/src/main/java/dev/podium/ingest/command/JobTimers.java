@@ -1,29 +1,25 @@
 package dev.podium.ingest.command;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
+import java.util.function.IntSupplier;
 import org.jboss.logging.Logger;
 
-/** The lease reaper and the campaign schedule, each on its own interval (quarkus-scheduler), each in a transaction of its own. */
+/**
+ * The lease reaper and the campaign schedule, each on its own interval (quarkus-scheduler), each in a transaction of its
+ * own ({@link FleetCommands}' methods are {@code @Transactional}); a failed tick rolls back and is tried again at the next.
+ */
 @ApplicationScoped
 public class JobTimers {
 
     private static final Logger LOG = Logger.getLogger(JobTimers.class);
 
-    private interface Work {
-        int run(Connection c) throws Exception;
-    }
-
-    private final AgroalDataSource dataSource;
-    private final JobCommands jobs;
+    private final FleetCommands fleet;
     private volatile boolean active;
 
-    public JobTimers(AgroalDataSource dataSource, JobCommands jobs) {
-        this.dataSource = dataSource;
-        this.jobs = jobs;
+    public JobTimers(FleetCommands fleet) {
+        this.fleet = fleet;
     }
 
     /** Ticks do nothing until the service's lifecycle starts the command side ({@code podium.ingest.jobs.enabled}). */
@@ -41,7 +37,7 @@ public class JobTimers {
             concurrentExecution = ConcurrentExecution.SKIP)
     void reapExpiredLeases() {
         if (active) {
-            inTransaction("lease reaper", jobs::reapExpiredLeases);
+            tick("lease reaper", fleet::reapExpiredLeases);
         }
     }
 
@@ -51,21 +47,14 @@ public class JobTimers {
             concurrentExecution = ConcurrentExecution.SKIP)
     void issueDueCampaigns() {
         if (active) {
-            inTransaction("campaign schedule", jobs::issueDueCampaigns);
+            tick("campaign schedule", fleet::issueDueCampaigns);
         }
     }
 
-    private void inTransaction(String what, Work work) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                work.run(c);
-                c.commit();
-            } catch (Exception e) {
-                c.rollback();
-                throw e;
-            }
-        } catch (Exception e) {
+    private static void tick(String what, IntSupplier work) {
+        try {
+            work.getAsInt();
+        } catch (RuntimeException e) {
             LOG.warnf(e, "%s failed; tried again at its next interval", what);
         }
     }

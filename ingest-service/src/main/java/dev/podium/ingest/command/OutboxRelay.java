@@ -2,16 +2,15 @@ package dev.podium.ingest.command;
 
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.config.KafkaLogin;
+import dev.podium.ingest.entity.OutboxEntity;
 import dev.podium.ingest.store.Outbox;
-import io.agroal.api.AgroalDataSource;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -37,14 +36,12 @@ public class OutboxRelay {
     private static final int BATCH = 500;
 
     private final IngestConfig config;
-    private final AgroalDataSource dataSource;
-    private final Outbox outbox;
+    private final EnlistedJdbc jdbc;
     private KafkaProducer<byte[], byte[]> producer;
 
-    public OutboxRelay(IngestConfig config, AgroalDataSource dataSource, Outbox outbox) {
+    public OutboxRelay(IngestConfig config, EnlistedJdbc jdbc) {
         this.config = config;
-        this.dataSource = dataSource;
-        this.outbox = outbox;
+        this.jdbc = jdbc;
     }
 
     /** Opens the producer; ticks send nothing until then. */
@@ -92,43 +89,30 @@ public class OutboxRelay {
         }
     }
 
-    /** Sends one batch of unsent rows and marks them sent; the number sent. */
-    int relayOnce() throws Exception {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                try (Statement s = c.createStatement();
-                        ResultSet rs = s.executeQuery("SELECT pg_try_advisory_xact_lock(" + RELAY_LOCK + ")")) {
-                    rs.next();
-                    if (!rs.getBoolean(1)) {
-                        c.rollback();
-                        return 0;
-                    }
-                }
-                List<Outbox.Row> rows = outbox.lockUnsent(c, BATCH);
-                if (rows.isEmpty()) {
-                    c.rollback();
-                    return 0;
-                }
-                List<Future<RecordMetadata>> acks = new ArrayList<>(rows.size());
-                for (Outbox.Row row : rows) {
-                    ProducerRecord<byte[], byte[]> record =
-                            new ProducerRecord<>(row.topic(), row.key().getBytes(StandardCharsets.UTF_8), row.value());
-                    row.headers()
-                            .forEach((name, value) ->
-                                    record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
-                    acks.add(producer.send(record));
-                }
-                for (Future<RecordMetadata> ack : acks) {
-                    ack.get(60, TimeUnit.SECONDS);
-                }
-                outbox.markSent(c, rows);
-                c.commit();
-                return rows.size();
-            } catch (Exception e) {
-                c.rollback();
-                throw e;
+    /** Sends one batch of unsent rows and marks them sent, in a transaction of its own; the number sent. */
+    int relayOnce() {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            if (!jdbc.tryLock(RELAY_LOCK)) {
+                return 0;
             }
-        }
+            List<OutboxEntity> rows = OutboxEntity.lockUnsent(BATCH);
+            List<Future<RecordMetadata>> acks = new ArrayList<>(rows.size());
+            for (OutboxEntity row : rows) {
+                acks.add(producer.send(producerRecord(Outbox.record(row))));
+            }
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get(60, TimeUnit.SECONDS);
+            }
+            Instant sent = Instant.now();
+            rows.forEach(row -> row.sentAt = sent);
+            return rows.size();
+        });
+    }
+
+    private static ProducerRecord<byte[], byte[]> producerRecord(Outbox.Record r) {
+        ProducerRecord<byte[], byte[]> record =
+                new ProducerRecord<>(r.topic(), r.key().getBytes(StandardCharsets.UTF_8), r.value());
+        r.headers().forEach((name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+        return record;
     }
 }

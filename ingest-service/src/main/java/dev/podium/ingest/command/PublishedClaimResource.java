@@ -8,7 +8,7 @@ import dev.podium.events.published.PublishedClaim;
 import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.command.problem.InvalidRequestException;
 import dev.podium.ingest.store.Appended;
-import io.agroal.api.AgroalDataSource;
+import jakarta.transaction.Transactional;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.POST;
@@ -39,12 +39,15 @@ import java.util.UUID;
 @Path("/admin/published")
 public class PublishedClaimResource {
 
-    private final AgroalDataSource dataSource;
+    private final EnlistedJdbc jdbc;
     private final CommandAppender appender;
     private final AdminCaller caller;
 
-    public PublishedClaimResource(AgroalDataSource dataSource, CommandAppender appender, AdminCaller caller) {
-        this.dataSource = dataSource;
+    /** What an import did: claims appended and claims already there. */
+    private record Counts(int imported, int unchanged) {}
+
+    public PublishedClaimResource(EnlistedJdbc jdbc, CommandAppender appender, AdminCaller caller) {
+        this.jdbc = jdbc;
         this.appender = appender;
         this.caller = caller;
     }
@@ -52,8 +55,8 @@ public class PublishedClaimResource {
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
-    public Response importFile(String yaml, @QueryParam("file") @DefaultValue("claims.yaml") String fileName)
-            throws SQLException {
+    @Transactional
+    public Response importFile(String yaml, @QueryParam("file") @DefaultValue("claims.yaml") String fileName) {
         List<PublishedClaim> claims;
         try {
             claims = ClaimFile.parse(fileName, yaml == null ? "" : yaml);
@@ -65,44 +68,39 @@ public class PublishedClaimResource {
         Map<String, List<PublishedClaim>> bySource = new LinkedHashMap<>();
         claims.forEach(c ->
                 bySource.computeIfAbsent(c.source(), s -> new ArrayList<>()).add(c));
-        int imported = 0;
-        int unchanged = 0;
-        Instant now = Instant.now();
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                for (Map.Entry<String, List<PublishedClaim>> source : bySource.entrySet()) {
-                    String stream = StreamId.published(source.getKey()).value();
-                    lockStream(c, stream);
-                    Set<UUID> present = presentEventIds(c, source.getValue());
-                    long seq = lastSeq(c, stream);
-                    List<Envelope> fresh = new ArrayList<>();
-                    for (PublishedClaim claim : source.getValue()) {
-                        if (present.contains(ClaimFile.eventId(claim))) {
-                            unchanged++;
-                        } else {
-                            fresh.add(ClaimFile.envelope(claim, ++seq, caller.tokenName(), now));
-                        }
-                    }
-                    for (Appended a : appender.append(c, fresh, caller.writer())) {
-                        if (!(a instanceof Appended.Inserted)) {
-                            throw new IllegalStateException(
-                                    "claim import raced another import of " + stream + ": " + a);
-                        }
-                        imported++;
-                    }
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+        Counts counts = jdbc.call(c -> append(c, bySource, Instant.now()));
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("imported", imported);
-        out.put("unchanged", unchanged);
+        out.put("imported", counts.imported());
+        out.put("unchanged", counts.unchanged());
         out.put("sources", List.copyOf(bySource.keySet()));
         return Response.ok(out).build();
+    }
+
+    /** Appends each source's claims that are not in the event store yet, on the stream of that source. */
+    private Counts append(Connection c, Map<String, List<PublishedClaim>> bySource, Instant now) throws SQLException {
+        int imported = 0;
+        int unchanged = 0;
+        for (Map.Entry<String, List<PublishedClaim>> source : bySource.entrySet()) {
+            String stream = StreamId.published(source.getKey()).value();
+            lockStream(c, stream);
+            Set<UUID> present = presentEventIds(c, source.getValue());
+            long seq = lastSeq(c, stream);
+            List<Envelope> fresh = new ArrayList<>();
+            for (PublishedClaim claim : source.getValue()) {
+                if (present.contains(ClaimFile.eventId(claim))) {
+                    unchanged++;
+                } else {
+                    fresh.add(ClaimFile.envelope(claim, ++seq, caller.tokenName(), now));
+                }
+            }
+            for (Appended a : appender.append(c, fresh, caller.writer())) {
+                if (!(a instanceof Appended.Inserted)) {
+                    throw new IllegalStateException("claim import raced another import of " + stream + ": " + a);
+                }
+                imported++;
+            }
+        }
+        return new Counts(imported, unchanged);
     }
 
     /** Two imports of the same source take turns, so their seqs never collide. */

@@ -10,7 +10,7 @@ import dev.podium.ingest.command.problem.InvalidRequestException;
 import dev.podium.ingest.command.problem.Problems;
 import dev.podium.ingest.command.request.RetractRequest;
 import dev.podium.ingest.projection.Projections;
-import io.agroal.api.AgroalDataSource;
+import jakarta.transaction.Transactional;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -41,13 +41,13 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class RetractionResource {
 
-    private final AgroalDataSource dataSource;
+    private final EnlistedJdbc jdbc;
     private final CommandAppender appender;
     private final AdminCaller caller;
     private final EventCodec codec = new EventCodec();
 
-    public RetractionResource(AgroalDataSource dataSource, CommandAppender appender, AdminCaller caller) {
-        this.dataSource = dataSource;
+    public RetractionResource(EnlistedJdbc jdbc, CommandAppender appender, AdminCaller caller) {
+        this.jdbc = jdbc;
         this.appender = appender;
         this.caller = caller;
     }
@@ -56,10 +56,10 @@ public class RetractionResource {
     @POST
     @Path("/{id}/retract")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Transactional
     public Response retract(
             @PathParam("id") String id,
-            @NotNull(message = "required: a body with the reason") @Valid RetractRequest body)
-            throws SQLException {
+            @NotNull(message = "required: a body with the reason") @Valid RetractRequest body) {
         Optional<UUID> runId = canonicalUuid(id);
         if (runId.isEmpty()) {
             return noRun(id);
@@ -77,27 +77,19 @@ public class RetractionResource {
                     .map(v -> new FieldViolation(v.field().replaceFirst("^payload\\.", ""), v.reason()))
                     .toList());
         }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                Projections.lockShared(c);
-                if (!lockRun(c, runId.get())) {
-                    c.rollback();
-                    return noRun(id);
-                }
-                Optional<Map<String, Object>> earlier = retraction(c, runId.get());
-                if (earlier.isEmpty()) {
-                    appender.append(c, List.of(event), caller.writer());
-                }
-                Map<String, Object> out = retraction(c, runId.get()).orElseThrow();
-                out.put("already_retracted", earlier.isPresent());
-                c.commit();
-                return Response.ok(out).build();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+        return jdbc.call(c -> {
+            Projections.lockShared(c);
+            if (!lockRun(c, runId.get())) {
+                return noRun(id);
             }
-        }
+            Optional<Map<String, Object>> earlier = retraction(c, runId.get());
+            if (earlier.isEmpty()) {
+                appender.append(c, List.of(event), caller.writer());
+            }
+            Map<String, Object> out = retraction(c, runId.get()).orElseThrow();
+            out.put("already_retracted", earlier.isPresent());
+            return Response.ok(out).build();
+        });
     }
 
     /** Locks the run's row, so that two retractions of one run at once append one event; false when there is no run. */

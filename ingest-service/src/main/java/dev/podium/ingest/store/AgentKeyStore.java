@@ -2,6 +2,7 @@ package dev.podium.ingest.store;
 
 import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.entity.AgentKeyEntity;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -11,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -21,8 +21,9 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * The {@code agent_key} table: keys are issued with a fresh secret that leaves this class once, to the caller that
- * returns it to the admin; at rest only its AES-GCM ciphertext is kept.
+ * The {@code agent_key} table (entity {@link AgentKeyEntity}): keys are issued with a fresh secret that leaves this class once, to the caller that
+ * returns it to the admin; at rest only its AES-GCM ciphertext is kept. Admin commands issue keys as entities; the
+ * ingest batch looks keys up on its own connection, in its transaction.
  */
 @ApplicationScoped
 public class AgentKeyStore {
@@ -41,63 +42,29 @@ public class AgentKeyStore {
         this.retiringGrace = config.keys().retiringGrace();
     }
 
-    /** Issues a key bound to {@code pool}: the only pool whose jobs the agent's claims are granted. */
-    public Issued issue(Connection c, String agentId, String pool, String issuedBy) throws SQLException {
+    /** Issues a key bound to {@code pool} in the caller's JTA transaction: the only pool whose jobs it is granted. */
+    public Issued issue(String agentId, String pool, String issuedBy) {
         byte[] id = new byte[12];
         RANDOM.nextBytes(id);
         String keyId = "pk_" + HexFormat.of().formatHex(id);
         String secret = EventSigner.newSecret();
         SecretCipher.Sealed sealed = cipher.seal(keyId, EventSigner.secretBytes(secret));
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO agent_key (key_id, agent_id, secret_ciphertext, secret_nonce, status, issued_by, pool)
-                VALUES (?, ?, ?, ?, 'active', ?, ?)""")) {
-            ps.setString(1, keyId);
-            ps.setString(2, agentId);
-            ps.setBytes(3, sealed.ciphertext());
-            ps.setBytes(4, sealed.nonce());
-            ps.setString(5, issuedBy);
-            ps.setString(6, pool);
-            ps.executeUpdate();
-        }
+        AgentKeyEntity key = new AgentKeyEntity();
+        key.keyId = keyId;
+        key.agentId = agentId;
+        key.secretCiphertext = sealed.ciphertext();
+        key.secretNonce = sealed.nonce();
+        key.status = AgentKeyEntity.ACTIVE;
+        key.issuedBy = issuedBy;
+        key.pool = pool;
+        key.persist();
         return new Issued(keyId, agentId, secret);
     }
 
     /**
-     * Retires the agent's active key (it verifies what the broker appends during the grace period, then nothing); the
-     * ids of the keys retired.
+     * The pool bound to the agent's newest key that is not revoked; empty when none has one. On the ingest batch's
+     * connection, for a grant ({@link AgentKeyEntity#poolOf} in admin commands).
      */
-    public List<String> retireActive(Connection c, String agentId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE agent_key SET status = 'retired', retired_at = clock_timestamp()
-                WHERE agent_id = ? AND status = 'active' RETURNING key_id""")) {
-            ps.setString(1, agentId);
-            return keyIds(ps);
-        }
-    }
-
-    /** Revokes a key that is not revoked yet; the agent it belonged to, or empty when there was nothing to revoke. */
-    public Optional<String> revoke(Connection c, String keyId, String revokedBy) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE agent_key SET status = 'revoked', revoked_at = clock_timestamp(), revoked_by = ?
-                WHERE key_id = ? AND status <> 'revoked' RETURNING agent_id""")) {
-            ps.setString(1, revokedBy);
-            ps.setString(2, keyId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
-            }
-        }
-    }
-
-    public Optional<String> status(Connection c, String keyId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT status FROM agent_key WHERE key_id = ?")) {
-            ps.setString(1, keyId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
-            }
-        }
-    }
-
-    /** The pool bound to the agent's newest key that is not revoked; empty when none has one. */
     public Optional<String> pool(Connection c, String agentId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 SELECT pool FROM agent_key WHERE agent_id = ? AND status <> 'revoked'
@@ -105,16 +72,6 @@ public class AgentKeyStore {
             ps.setString(1, agentId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-            }
-        }
-    }
-
-    public boolean hasActiveKey(Connection c, String agentId) throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT 1 FROM agent_key WHERE agent_id = ? AND status = 'active' LIMIT 1")) {
-            ps.setString(1, agentId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
             }
         }
     }
@@ -172,15 +129,5 @@ public class AgentKeyStore {
             }
         }
         return out;
-    }
-
-    private static List<String> keyIds(PreparedStatement ps) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
-            List<String> ids = new ArrayList<>();
-            while (rs.next()) {
-                ids.add(rs.getString(1));
-            }
-            return ids;
-        }
     }
 }

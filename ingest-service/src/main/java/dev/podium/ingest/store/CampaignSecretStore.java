@@ -1,6 +1,7 @@
 package dev.podium.ingest.store;
 
 import dev.podium.ingest.config.IngestConfig;
+import dev.podium.ingest.entity.CampaignSecretEntity;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -8,8 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -28,42 +27,22 @@ public class CampaignSecretStore {
         this.cipher = new SecretCipher(config.masterKey());
     }
 
-    public void put(Connection c, UUID campaignId, Map<String, String> secrets) throws SQLException {
-        if (secrets.isEmpty()) {
-            return;
+    /** Stores the campaign's secrets in the caller's JTA transaction. */
+    public void put(UUID campaignId, Map<String, String> secrets) {
+        for (Map.Entry<String, String> s : secrets.entrySet()) {
+            SecretCipher.Sealed sealed =
+                    cipher.seal(aad(campaignId, s.getKey()), s.getValue().getBytes(StandardCharsets.UTF_8));
+            CampaignSecretEntity row = new CampaignSecretEntity();
+            row.campaignId = campaignId;
+            row.name = s.getKey();
+            row.ciphertext = sealed.ciphertext();
+            row.nonce = sealed.nonce();
+            row.persist();
         }
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO campaign_secret (campaign_id, name, ciphertext, nonce) VALUES (?, ?, ?, ?)")) {
-            for (Map.Entry<String, String> s : secrets.entrySet()) {
-                SecretCipher.Sealed sealed =
-                        cipher.seal(aad(campaignId, s.getKey()), s.getValue().getBytes(StandardCharsets.UTF_8));
-                ps.setObject(1, campaignId);
-                ps.setString(2, s.getKey());
-                ps.setBytes(3, sealed.ciphertext());
-                ps.setBytes(4, sealed.nonce());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
-    }
-
-    /** The names of the campaign's secrets, in name order; what may be shown of them. */
-    public List<String> names(Connection c, UUID campaignId) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT name FROM campaign_secret WHERE campaign_id = ? ORDER BY name")) {
-            ps.setObject(1, campaignId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        }
-        return out;
     }
 
     /**
-     * The campaign's secrets in clear, empty when it has none.
+     * The campaign's secrets in clear, empty when it has none; read on the ingest batch's connection, for a grant.
      *
      * @throws IllegalStateException when a value does not open under the master key (it was changed or moved)
      */

@@ -66,7 +66,7 @@ class FleetJobsIT {
     OutboxRelay relay;
 
     @Inject
-    JobCommands jobs;
+    FleetCommands fleet;
 
     @Test
     void aCampaignOfThreePointsOnTwoPoolsOffersSixJobsAndOnlyTheFirstClaimIsGranted() {
@@ -527,19 +527,16 @@ class FleetJobsIT {
         claim(TestAgent.register("fleet-reaper", pool), job, pool);
         await().atMost(WAIT).until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
 
-        try (Connection holder = dataSource.getConnection();
-                Connection second = dataSource.getConnection()) {
+        try (Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
             try (Statement s = holder.createStatement()) {
-                s.execute("SELECT pg_advisory_xact_lock(" + JobCommands.REAPER_LOCK + ")");
+                s.execute("SELECT pg_advisory_xact_lock(" + FleetCommands.REAPER_LOCK + ")");
             }
             db.count(
                     "WITH u AS (UPDATE job SET lease_expires_at = now() - interval '1 minute' WHERE job_id = ? "
                             + "RETURNING 1) SELECT count(*) FROM u",
                     job);
-            second.setAutoCommit(false);
-            assertThat(jobs.reapExpiredLeases(second)).isZero();
-            second.commit();
+            assertThat(fleet.reapExpiredLeases()).isZero();
             await().during(Duration.ofSeconds(1))
                     .atMost(Duration.ofSeconds(3))
                     .until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
