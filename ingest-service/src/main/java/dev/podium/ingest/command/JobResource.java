@@ -36,7 +36,8 @@ public class JobResource {
     @GET
     @Path("/{id}")
     public Response show(@PathParam("id") String id) {
-        Optional<JobEntity> job = uuid(id).flatMap(JobEntity::findByIdOptional);
+        // A lambda, not a method reference: Panache implements findByIdOptional on JobEntity, not on its superclass.
+        Optional<JobEntity> job = uuid(id).flatMap(jobId -> JobEntity.findByIdOptional(jobId));
         if (job.isEmpty()) {
             return Problems.notFound("no job " + id);
         }

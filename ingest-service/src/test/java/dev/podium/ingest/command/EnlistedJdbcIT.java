@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,8 +78,10 @@ class EnlistedJdbcIT {
             });
             assertThat(seen).isEqualTo(1);
             jdbc.call(c -> appender.append(c, List.of(created), "command:test"));
-            // Until the commit, no other connection sees either write.
-            assertThat(db.count("SELECT count(*) FROM campaign WHERE campaign_id = ?", campaignId))
+            // Until the commit, a connection outside this transaction (another thread's) sees neither write.
+            assertThat(CompletableFuture.supplyAsync(
+                                    () -> db.count("SELECT count(*) FROM campaign WHERE campaign_id = ?", campaignId))
+                            .join())
                     .isZero();
         });
 
