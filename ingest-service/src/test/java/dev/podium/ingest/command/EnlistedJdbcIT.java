@@ -11,6 +11,7 @@ import dev.podium.ingest.entity.CampaignEntity;
 import dev.podium.ingest.testing.Db;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.narayana.jta.QuarkusTransactionException;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,13 +94,27 @@ class EnlistedJdbcIT {
     }
 
     @Test
-    void enlistedWorkCannotCommitOnItsOwn() {
-        QuarkusTransaction.requiringNew()
-                .run(() -> assertThatThrownBy(() -> jdbc.call(c -> {
+    void enlistedWorkCannotCommitOnItsOwnAndItsTransactionRollsBack() {
+        Db db = new Db(dataSource);
+        UUID campaignId = UUID.randomUUID();
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+                    campaign(campaignId).persist();
+                    try {
+                        jdbc.call(c -> {
                             c.commit();
                             return null;
-                        }))
-                        .isInstanceOf(EnlistedJdbc.Failure.class));
+                        });
+                    } catch (EnlistedJdbc.Failure e) {
+                        refused.set(e);
+                    }
+                }))
+                .isInstanceOf(QuarkusTransactionException.class);
+
+        assertThat(refused.get()).isNotNull();
+        assertThat(db.count("SELECT count(*) FROM campaign WHERE campaign_id = ?", campaignId))
+                .isZero();
     }
 
     @Test
