@@ -1,0 +1,78 @@
+package dev.podium.query.page;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.podium.events.store.PageChannel;
+import dev.podium.query.config.QueryConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Rendered leaderboards and comparisons by their query record, each dropped when ingest announces that a batch changed
+ * its benchmark ({@link PageChangeListener}). Pages are kept only while the listener is connected, and a page rendered
+ * while a change arrived is not kept: it may have read the rows from before the change.
+ */
+@ApplicationScoped
+public class PageCache {
+
+    /** A rendered page and the benchmark whose rows it shows (null: none, dropped on any change). */
+    public record Page(String benchmark, String body) {}
+
+    private final boolean enabled;
+    private final Cache<Object, Page> pages;
+    /** Moves on every change; a render keeps its page only if it did not move meanwhile. */
+    private final AtomicLong changes = new AtomicLong();
+
+    private volatile boolean listening;
+
+    public PageCache(QueryConfig config) {
+        this.enabled = config.cache().enabled();
+        this.pages =
+                Caffeine.newBuilder().maximumSize(config.cache().maxPages()).build();
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** The page kept for {@code key}, or the one {@code render} makes (kept when no change came meanwhile). */
+    public String page(Object key, Supplier<Page> render) {
+        if (!listening) {
+            return render.get().body();
+        }
+        Page kept = pages.getIfPresent(key);
+        if (kept != null) {
+            return kept.body();
+        }
+        long before = changes.get();
+        Page page = render.get();
+        if (listening && changes.get() == before) {
+            pages.put(key, page);
+        }
+        return page.body();
+    }
+
+    /** Benchmarks a batch changed ({@link PageChannel#ALL}: all of them). */
+    void changed(Set<String> benchmarks) {
+        changes.incrementAndGet();
+        if (benchmarks.contains(PageChannel.ALL)) {
+            pages.invalidateAll();
+        } else {
+            pages.asMap().values().removeIf(p -> p.benchmark() == null || benchmarks.contains(p.benchmark()));
+        }
+    }
+
+    /** Whether changes are being heard: pages are kept only while they are, and none from before. */
+    void listening(boolean heard) {
+        changes.incrementAndGet();
+        pages.invalidateAll();
+        listening = enabled && heard;
+    }
+
+    /** How many changes were heard (and connections made): what {@code podium.pages.changes.heard} reports. */
+    public long changesHeard() {
+        return changes.get();
+    }
+}
