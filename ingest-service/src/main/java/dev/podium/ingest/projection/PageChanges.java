@@ -11,8 +11,9 @@ import java.util.UUID;
 
 /**
  * Tells query-service which benchmarks' pages a batch changed, on {@link PageChannel}, in the batch's own transaction:
- * the benchmarks of the runs it started, finished, retracted or sampled and of the comparison keys whose rows it
- * rewrote, or {@link PageChannel#ALL} when it brought a benchmark no page listed yet (every page lists them).
+ * the benchmarks of the runs it finished, retracted or sampled after their end and of the comparison keys whose rows
+ * it rewrote, or {@link PageChannel#ALL} when it brought a benchmark no page listed yet (every page lists them). A run
+ * still running is on no leaderboard or comparison: its start and progress change none of their pages.
  */
 final class PageChanges {
 
@@ -41,7 +42,8 @@ final class PageChanges {
     private static Set<String> benchmarks(Connection c, Set<UUID> runs, Set<String> keys) throws SQLException {
         Set<String> out = new LinkedHashSet<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT benchmark FROM proj_run WHERE run_id = ANY(?::uuid[]) AND benchmark IS NOT NULL
+                SELECT benchmark FROM proj_run
+                WHERE run_id = ANY(?::uuid[]) AND benchmark IS NOT NULL AND status <> 'running'
                 UNION
                 SELECT benchmark FROM proj_comparison_key WHERE key_id = ANY(?::text[])""")) {
             ps.setArray(1, c.createArrayOf("uuid", runs.toArray()));

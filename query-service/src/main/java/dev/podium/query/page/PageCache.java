@@ -18,10 +18,18 @@ import java.util.function.Supplier;
 public class PageCache {
 
     /** A rendered page and the benchmark whose rows it shows (null: none, dropped on any change). */
-    public record Page(String benchmark, String body) {}
+    public record Page(String benchmark, String html) {}
+
+    /** A page as it is sent: its ASCII bytes ({@link AsciiReferences}). */
+    private record Sent(String benchmark, byte[] body) {
+
+        static Sent of(Page page) {
+            return new Sent(page.benchmark(), AsciiReferences.bytes(page.html()));
+        }
+    }
 
     private final boolean enabled;
-    private final Cache<Object, Page> pages;
+    private final Cache<Object, Sent> pages;
     /** Moves on every change; a render keeps its page only if it did not move meanwhile. */
     private final AtomicLong changes = new AtomicLong();
 
@@ -37,17 +45,20 @@ public class PageCache {
         return enabled;
     }
 
-    /** The page kept for {@code key}, or the one {@code render} makes (kept when no change came meanwhile). */
-    public String page(Object key, Supplier<Page> render) {
+    /**
+     * The bytes of the page kept for {@code key}, or of the one {@code render} makes (kept when no change came
+     * meanwhile).
+     */
+    public byte[] page(Object key, Supplier<Page> render) {
         if (!listening) {
-            return render.get().body();
+            return Sent.of(render.get()).body();
         }
-        Page kept = pages.getIfPresent(key);
+        Sent kept = pages.getIfPresent(key);
         if (kept != null) {
             return kept.body();
         }
         long before = changes.get();
-        Page page = render.get();
+        Sent page = Sent.of(render.get());
         if (listening && changes.get() == before) {
             pages.put(key, page);
         }

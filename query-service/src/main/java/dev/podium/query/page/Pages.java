@@ -34,6 +34,9 @@ import org.jboss.resteasy.reactive.RestQuery;
 @Produces(MediaType.TEXT_HTML)
 public class Pages {
 
+    /** What the other pages are sent as once {@link EncodedResponses} has encoded them; cached pages come encoded. */
+    private static final String HTML_UTF8 = "text/html;charset=UTF-8";
+
     @CheckedTemplate
     static class Templates {
         static native TemplateInstance home(CatalogViews.HomeView view);
@@ -88,8 +91,9 @@ public class Pages {
 
     @GET
     @Path("leaderboard")
+    @Produces(HTML_UTF8)
     @Operation(hidden = true)
-    public String leaderboard(
+    public byte[] leaderboard(
             @RestQuery String benchmark,
             @RestQuery String key,
             @RestQuery String metric,
@@ -113,8 +117,9 @@ public class Pages {
 
     @GET
     @Path("compare")
+    @Produces(HTML_UTF8)
     @Operation(hidden = true)
-    public String comparison(
+    public byte[] comparison(
             @RestQuery String benchmark,
             @RestQuery String metric,
             @RestQuery String param,
