@@ -185,6 +185,12 @@ final class PageBench {
                 description = "events/s of the produce-to-visible phase")
         double visibleRate;
 
+        @Option(
+                names = "--cache",
+                defaultValue = "both",
+                description = "on, off or both (on first): query-service's page cache in the measured phases")
+        String cache;
+
         @Option(names = "--visible-seconds", defaultValue = "30")
         int visibleSeconds;
 
@@ -215,26 +221,42 @@ final class PageBench {
                     new PageEvents(LOADED_PREFIX + "-live-" + tag, agent.agent, EventSigner.secretBytes(agent.secret));
             try (LiveRuns fleet = new LiveRuns(bootstrap, topic, agent.keyId, liveEvents, results, 0)) {
                 fleet.start();
-                try (QueryServiceProcess qs = startQuery("pages-query-service.log")) {
-                    Map<String, Phases> frozen = measurePages("frozen store (no events arriving)", pages);
-                    if (live > 0) {
-                        fleet.rate(live);
-                        Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(5, warmup)));
-                        Map<String, Phases> underLoad =
-                                measurePages(String.format("live, %.0f events/s arriving", live), pages);
-                        sideBySide(frozen, underLoad);
+                for (boolean cache : cacheModes()) {
+                    String mode = cache ? "cache on" : "cache off";
+                    try (QueryServiceProcess qs = startQuery("pages-query-service.log", cache)) {
+                        Map<String, Phases> frozen = measurePages(mode + ", frozen store (no events arriving)", pages);
+                        if (live > 0) {
+                            fleet.rate(live);
+                            Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(5, warmup)));
+                            Map<String, Phases> underLoad =
+                                    measurePages(String.format("%s, live, %.0f events/s arriving", mode, live), pages);
+                            sideBySide(frozen, underLoad);
+                        }
+                        if (cache == cacheModes().get(0)) {
+                            produceToVisible(fleet);
+                            duringRebuild(pages);
+                        }
                     }
-                    produceToVisible(fleet);
-                    duringRebuild(pages);
+                    fleet.rate(0);
                 }
+                fleet.rate(live);
                 firstRequests(pages);
                 report.line("pages: live events sent during the run: %d", fleet.sent());
             }
             return 0;
         }
 
-        private QueryServiceProcess startQuery(String log) throws Exception {
-            QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort, logs.resolve(log));
+        /** The page cache settings measured, in order: the first also measures produce-to-visible and the rebuild. */
+        private List<Boolean> cacheModes() {
+            return switch (cache) {
+                case "on" -> List.of(true);
+                case "off" -> List.of(false);
+                default -> List.of(true, false);
+            };
+        }
+
+        private QueryServiceProcess startQuery(String log, boolean cache) throws Exception {
+            QueryServiceProcess qs = QueryServiceProcess.start(queryJar, queryDb, queryPort, cache, logs.resolve(log));
             try {
                 qs.awaitReady(100, 180);
             } catch (IllegalStateException e) {
@@ -456,7 +478,11 @@ final class PageBench {
             double worst = 0;
             for (Map.Entry<String, Supplier<String>> page : pages.entrySet()) {
                 try (QueryServiceProcess qs = QueryServiceProcess.start(
-                        queryJar, queryDb, queryPort, logs.resolve("pages-query-service-cold.log"))) {
+                        queryJar,
+                        queryDb,
+                        queryPort,
+                        cacheModes().get(0),
+                        logs.resolve("pages-query-service-cold.log"))) {
                     long up = qs.awaitReady(5, 180);
                     int status;
                     try (KeepAliveClient c = new KeepAliveClient("127.0.0.1", queryPort)) {

@@ -21,7 +21,8 @@ final class QueryServiceProcess implements AutoCloseable {
         this.port = port;
     }
 
-    static QueryServiceProcess start(Path jar, String dbUrl, int port, Path log) throws IOException {
+    /** With {@code cache} false, every page is read and rendered per request ({@code podium.query.cache.enabled}). */
+    static QueryServiceProcess start(Path jar, String dbUrl, int port, boolean cache, Path log) throws IOException {
         // A longer wait for a database connection than the default 5 s: on a loaded machine the start's schema
         // validation otherwise fails before the first page is measured.
         List<String> command = new ArrayList<>(List.of(
@@ -29,7 +30,8 @@ final class QueryServiceProcess implements AutoCloseable {
                 "-Xmx1g",
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.log.level=WARN",
-                "-Dquarkus.datasource.jdbc.acquisition-timeout=60S"));
+                "-Dquarkus.datasource.jdbc.acquisition-timeout=60S",
+                "-Dpodium.query.cache.enabled=" + cache));
         command.addAll(List.of("-jar", jar.toString()));
         Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(command)

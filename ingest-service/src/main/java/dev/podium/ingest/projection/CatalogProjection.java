@@ -11,11 +11,14 @@ import dev.podium.ingest.store.Columns;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code proj_host}, {@code proj_device}, {@code proj_benchmark} and {@code proj_comparison_key}, from RunStarted and
@@ -138,11 +141,29 @@ public class CatalogProjection implements Projection {
         pending.hosts.values().forEach(hosts::add);
         Rows<DeviceRow> devices = new Rows<>(DEVICE, DEVICES, DeviceRow::deviceId);
         pending.devices.values().stream().filter(d -> d.deviceId() != null).forEach(devices::add);
+        if (namesNewBenchmark(c, pending.benchmarks.keySet())) {
+            touched.newBenchmark();
+        }
         Rows<BenchmarkRow> benchmarks = new Rows<>(BENCHMARK, BENCHMARKS, BenchmarkRow::benchmark);
         pending.benchmarks.values().forEach(benchmarks::add);
         Rows<KeyRow> keys = new Rows<>(KEY, KEYS, KeyRow::keyId);
         pending.keys.values().forEach(keys::add);
         Rows.executeTogether(c, List.of(hosts, devices, benchmarks, keys));
+    }
+
+    /** Whether any of the benchmarks has no row yet (read before this batch writes its rows). */
+    private static boolean namesNewBenchmark(Connection c, Set<String> benchmarks) throws SQLException {
+        if (benchmarks.isEmpty()) {
+            return false;
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT count(*) FROM proj_benchmark WHERE benchmark = ANY(?::text[])")) {
+            ps.setArray(1, c.createArrayOf("text", benchmarks.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) < benchmarks.size();
+            }
+        }
     }
 
     /** The key a host is known by: its machine id when the agent found one, else its hostname. */

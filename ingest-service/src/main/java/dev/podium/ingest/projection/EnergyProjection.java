@@ -32,21 +32,16 @@ public class EnergyProjection implements Projection {
     /** The tables, derived from proj_run_series, proj_result and proj_run. */
     static final List<String> TABLES = List.of("proj_energy_cell", "proj_run_power");
 
-    /** Runs that recorded power samples in this batch. */
-    private static final class Sampled {
-        final Set<UUID> runs = new LinkedHashSet<>();
-    }
-
     @Override
     public void apply(StoredEvent event, Connection c, Touched touched) {
         if (event.envelope().payload() instanceof MetricSampled m && m.series() == SeriesKind.POWER) {
-            touched.state(Sampled.class, Sampled::new).runs.add(m.runId());
+            touched.sampled(m.runId());
         }
     }
 
     /** Once the batch's series and results are written: the power of the runs it sampled, then the cells. */
     void recompute(Connection c, Touched touched) throws SQLException {
-        Set<UUID> sampled = touched.state(Sampled.class, Sampled::new).runs;
+        Set<UUID> sampled = touched.sampledRuns();
         if (!sampled.isEmpty()) {
             refreshPower(c, sampled.toArray(new UUID[0]));
         }
@@ -56,6 +51,7 @@ public class EnergyProjection implements Projection {
         if (!runs.isEmpty()) {
             cells.addAll(cells(c, RUN_CELLS, c.createArrayOf("uuid", runs.toArray())));
         }
+        cells.forEach(cell -> touched.pageKey(cell.keyId()));
         recomputeCells(c, cells);
     }
 

@@ -93,6 +93,7 @@ public class Projections {
         Touched touched = new Touched();
         applyModels(c, events, touched);
         recompute(c, touched);
+        PageChanges.announce(c, touched);
         if (!events.isEmpty()) {
             HistoryTouches.record(c, touched, events.get(events.size() - 1).position());
         }
@@ -137,6 +138,11 @@ public class Projections {
         v.ifPresent(x -> LOG.warnf(
                 "event %s at position %d changes no row: %s", e.envelope().eventId(), e.position(), x));
         return v.isEmpty();
+    }
+
+    /** Tells query-service that every page changed (the read models were swapped). */
+    public static void announceAllPages(Connection c) throws SQLException {
+        PageChanges.announceAll(c);
     }
 
     /** Recomputes every aggregate from the read models. */

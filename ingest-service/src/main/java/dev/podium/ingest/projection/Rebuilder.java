@@ -81,6 +81,7 @@ public class Rebuilder {
             lockForSwap(c);
             long n = replay(c, from, Long.MAX_VALUE, true);
             ShadowTables.swap(c, Projections.TABLES);
+            Projections.announceAllPages(c);
             return n;
         });
         long swapMs = (System.nanoTime() - swapStarted) / 1_000_000;

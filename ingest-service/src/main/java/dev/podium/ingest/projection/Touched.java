@@ -1,8 +1,12 @@
 package dev.podium.ingest.projection;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * What a batch changed that leaderboard rows depend on (runs and (comparison key, metric) pairs), and state that
@@ -23,11 +27,14 @@ public final class Touched {
     private final Set<UUID> runs = new LinkedHashSet<>();
     private final Set<KeyMetric> keyMetrics = new LinkedHashSet<>();
     private final Set<KeyMetricDevice> devices = new LinkedHashSet<>();
-    private final Set<Result> newResults = new java.util.HashSet<>();
-    private final java.util.Map<Class<?>, Object> state = new java.util.HashMap<>();
+    private final Set<UUID> sampledRuns = new LinkedHashSet<>();
+    private final Set<String> pageKeys = new LinkedHashSet<>();
+    private boolean newBenchmark;
+    private final Set<Result> newResults = new HashSet<>();
+    private final Map<Class<?>, Object> state = new HashMap<>();
 
     /** A projection's state for this batch, created on first use. */
-    public <T> T state(Class<T> type, java.util.function.Supplier<T> create) {
+    public <T> T state(Class<T> type, Supplier<T> create) {
         return type.cast(state.computeIfAbsent(type, t -> create.get()));
     }
 
@@ -70,6 +77,33 @@ public final class Touched {
 
     public Set<KeyMetric> keyMetrics() {
         return keyMetrics;
+    }
+
+    /** A run whose power samples this batch stored: its energy cells may change. */
+    public void sampled(UUID runId) {
+        sampledRuns.add(runId);
+    }
+
+    public Set<UUID> sampledRuns() {
+        return sampledRuns;
+    }
+
+    /** A comparison key whose page rows an aggregate rewrote. */
+    public void pageKey(String keyId) {
+        pageKeys.add(keyId);
+    }
+
+    public Set<String> pageKeys() {
+        return pageKeys;
+    }
+
+    /** A benchmark no page listed before this batch: every page's list of benchmarks changes. */
+    public void newBenchmark() {
+        newBenchmark = true;
+    }
+
+    public boolean hasNewBenchmark() {
+        return newBenchmark;
     }
 
     public boolean isEmpty() {

@@ -3,6 +3,7 @@ package dev.podium.query.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Map;
 
 /** query-service settings, under {@code podium.query}. */
 @ConfigMapping(prefix = "podium.query")
@@ -24,5 +25,33 @@ public interface QueryConfig {
      * Price per device-hour (US dollars) by canonical device id, e.g. {@code podium.query.prices."nvidia-h100-sxm-80gb"=3.50}:
      * leaderboards show samples per dollar for devices with a price. None by default.
      */
-    java.util.Map<String, Double> prices();
+    Map<String, Double> prices();
+
+    /**
+     * How long a starting service renders its pages (through its own HTTP port, nothing kept) before readiness reports
+     * UP, so that the first request a user sends runs compiled code; 0 reports UP at once.
+     */
+    @WithDefault("4s")
+    Duration warmup();
+
+    /** The rendered leaderboards and comparisons kept between requests. */
+    Cache cache();
+
+    interface Cache {
+
+        /**
+         * Keep rendered pages until ingest says (on PostgreSQL's {@code podium_pages} channel) that a batch changed
+         * their benchmark; off: every request reads and renders.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** The most pages kept; the least recently used go first. */
+        @WithDefault("2000")
+        long maxPages();
+
+        /** How often the change notifications are read: a page shows a committed change at most this much later. */
+        @WithDefault("20ms")
+        Duration poll();
+    }
 }

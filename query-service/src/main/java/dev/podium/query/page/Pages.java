@@ -13,6 +13,7 @@ import dev.podium.query.view.LeaderboardView;
 import dev.podium.query.view.LocalQuery;
 import dev.podium.query.view.LocalService;
 import dev.podium.query.view.LocalView;
+import dev.podium.query.view.Option;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
@@ -32,6 +33,9 @@ import org.jboss.resteasy.reactive.RestQuery;
 @Path("/")
 @Produces(MediaType.TEXT_HTML)
 public class Pages {
+
+    /** What the other pages are sent as once {@link EncodedResponses} has encoded them; cached pages come encoded. */
+    private static final String HTML_UTF8 = "text/html;charset=UTF-8";
 
     @CheckedTemplate
     static class Templates {
@@ -60,6 +64,7 @@ public class Pages {
     private final RunService runs;
     private final LocalService local;
     private final FleetService fleet;
+    private final PageCache cache;
 
     public Pages(
             CatalogService catalog,
@@ -67,7 +72,9 @@ public class Pages {
             ComparisonService comparisons,
             RunService runs,
             LocalService local,
-            FleetService fleet) {
+            FleetService fleet,
+            PageCache cache) {
+        this.cache = cache;
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -84,8 +91,9 @@ public class Pages {
 
     @GET
     @Path("leaderboard")
+    @Produces(HTML_UTF8)
     @Operation(hidden = true)
-    public TemplateInstance leaderboard(
+    public byte[] leaderboard(
             @RestQuery String benchmark,
             @RestQuery String key,
             @RestQuery String metric,
@@ -98,15 +106,20 @@ public class Pages {
             @RestQuery String sort,
             @RestQuery String dir,
             @RestQuery String include) {
-        LeaderboardView view = leaderboards.build(new LeaderboardQuery(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include));
-        return Templates.leaderboard(view);
+        LeaderboardQuery query = new LeaderboardQuery(
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
+        return cache.page(query, () -> {
+            LeaderboardView view = leaderboards.build(query);
+            return new PageCache.Page(
+                    selected(view.benchmarks()), Templates.leaderboard(view).render());
+        });
     }
 
     @GET
     @Path("compare")
+    @Produces(HTML_UTF8)
     @Operation(hidden = true)
-    public TemplateInstance comparison(
+    public byte[] comparison(
             @RestQuery String benchmark,
             @RestQuery String metric,
             @RestQuery String param,
@@ -114,8 +127,21 @@ public class Pages {
             @RestQuery List<String> devices,
             @RestQuery String baseline,
             @RestQuery String source) {
-        return Templates.comparison(
-                comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source)));
+        ComparisonQuery query = new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source);
+        return cache.page(query, () -> {
+            ComparisonView view = comparisons.build(query);
+            return new PageCache.Page(
+                    selected(view.benchmarks()), Templates.comparison(view).render());
+        });
+    }
+
+    /** The benchmark a page shows: the one selected among its options. */
+    private static String selected(List<Option> benchmarks) {
+        return benchmarks.stream()
+                .filter(Option::selected)
+                .map(Option::value)
+                .findFirst()
+                .orElse(null);
     }
 
     @GET

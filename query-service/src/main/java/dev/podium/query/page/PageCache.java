@@ -1,0 +1,89 @@
+package dev.podium.query.page;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.podium.events.store.PageChannel;
+import dev.podium.query.config.QueryConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Rendered leaderboards and comparisons by their query record, each dropped when ingest announces that a batch changed
+ * its benchmark ({@link PageChangeListener}). Pages are kept only while the listener is connected, and a page rendered
+ * while a change arrived is not kept: it may have read the rows from before the change.
+ */
+@ApplicationScoped
+public class PageCache {
+
+    /** A rendered page and the benchmark whose rows it shows (null: none, dropped on any change). */
+    public record Page(String benchmark, String html) {}
+
+    /** A page as it is sent: its ASCII bytes ({@link AsciiReferences}). */
+    private record Sent(String benchmark, byte[] body) {
+
+        static Sent of(Page page) {
+            return new Sent(page.benchmark(), AsciiReferences.bytes(page.html()));
+        }
+    }
+
+    private final boolean enabled;
+    private final Cache<Object, Sent> pages;
+    /** Moves on every change; a render keeps its page only if it did not move meanwhile. */
+    private final AtomicLong changes = new AtomicLong();
+
+    private volatile boolean listening;
+
+    public PageCache(QueryConfig config) {
+        this.enabled = config.cache().enabled();
+        this.pages =
+                Caffeine.newBuilder().maximumSize(config.cache().maxPages()).build();
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * The bytes of the page kept for {@code key}, or of the one {@code render} makes (kept when no change came
+     * meanwhile).
+     */
+    public byte[] page(Object key, Supplier<Page> render) {
+        if (!listening) {
+            return Sent.of(render.get()).body();
+        }
+        Sent kept = pages.getIfPresent(key);
+        if (kept != null) {
+            return kept.body();
+        }
+        long before = changes.get();
+        Sent page = Sent.of(render.get());
+        if (listening && changes.get() == before) {
+            pages.put(key, page);
+        }
+        return page.body();
+    }
+
+    /** Benchmarks a batch changed ({@link PageChannel#ALL}: all of them). */
+    void changed(Set<String> benchmarks) {
+        changes.incrementAndGet();
+        if (benchmarks.contains(PageChannel.ALL)) {
+            pages.invalidateAll();
+        } else {
+            pages.asMap().values().removeIf(p -> p.benchmark() == null || benchmarks.contains(p.benchmark()));
+        }
+    }
+
+    /** Whether changes are being heard: pages are kept only while they are, and none from before. */
+    void listening(boolean heard) {
+        changes.incrementAndGet();
+        pages.invalidateAll();
+        listening = enabled && heard;
+    }
+
+    /** How many changes were heard (and connections made): what {@code podium.pages.changes.heard} reports. */
+    public long changesHeard() {
+        return changes.get();
+    }
+}

@@ -1,0 +1,109 @@
+package dev.podium.query.page;
+
+import dev.podium.query.config.QueryConfig;
+import dev.podium.query.data.KeyRow;
+import dev.podium.query.data.LeaderboardRow;
+import dev.podium.query.data.Queries;
+import dev.podium.query.data.RunSummary;
+import io.quarkus.vertx.http.HttpServerStart;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.ObservesAsync;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * A starting JVM runs a page's code interpreted for its first few hundred requests, ten times slower than compiled: so
+ * before readiness reports UP the service requests each kind of page of the first benchmark from itself, for
+ * {@code podium.query.warmup} ({@link WarmedUp} reports readiness DOWN meanwhile). Every request reads and renders (the page cache keeps nothing until changes are heard,
+ * which begins after this), so no page served later comes from here.
+ */
+@ApplicationScoped
+public class Warmup {
+
+    private static final Logger LOG = Logger.getLogger(Warmup.class);
+
+    private final Duration duration;
+    private final Queries queries;
+    private volatile boolean done;
+
+    public Warmup(QueryConfig config, Queries queries) {
+        this.duration = config.warmup();
+        this.queries = queries;
+        this.done = duration.isZero();
+    }
+
+    public boolean done() {
+        return done;
+    }
+
+    void warm(@ObservesAsync HttpServerStart start) {
+        if (done) {
+            return;
+        }
+        try {
+            List<String> paths = paths();
+            int requests = requestAll("http://127.0.0.1:" + start.options().getPort(), paths);
+            LOG.infof("warmed up with %d requests over %d pages", requests, paths.size());
+        } catch (RuntimeException | IOException e) {
+            LOG.warnf("warm-up stopped: %s", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            done = true;
+        }
+    }
+
+    private int requestAll(String base, List<String> paths) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newHttpClient();
+        long end = System.nanoTime() + duration.toNanos();
+        int requests = 0;
+        while (System.nanoTime() < end) {
+            for (String path : paths) {
+                HttpRequest request =
+                        HttpRequest.newBuilder(URI.create(base + path)).GET().build();
+                client.send(request, HttpResponse.BodyHandlers.discarding());
+                requests++;
+            }
+        }
+        return requests;
+    }
+
+    /** One of each kind of page, with the first benchmark's first key, run and device where there are some. */
+    private List<String> paths() {
+        List<String> paths = new ArrayList<>(List.of("/", "/regressions", "/fleet", "/leaderboard", "/compare"));
+        List<String> benchmarks = queries.benchmarks();
+        if (benchmarks.isEmpty()) {
+            return paths;
+        }
+        String benchmark = benchmarks.get(0);
+        paths.add("/leaderboard?benchmark=" + encoded(benchmark) + "&source=measured&sort=best&dir=asc");
+        queries.recentRunsOfBenchmark(benchmark, 1).stream()
+                .map(RunSummary::runId)
+                .forEach(run -> paths.add("/runs/" + run));
+        List<KeyRow> keys = queries.keys(benchmark);
+        List<String> metrics = queries.metrics(benchmark);
+        if (!keys.isEmpty() && !metrics.isEmpty()) {
+            String key = keys.get(0).keyId();
+            paths.add("/keys/" + encoded(key));
+            queries.leaderboardOfKey(key, metrics.get(0)).stream()
+                    .map(LeaderboardRow::deviceId)
+                    .findFirst()
+                    .ifPresent(device -> paths.add("/history?key=" + encoded(key) + "&metric=" + encoded(metrics.get(0))
+                            + "&device=" + encoded(device)));
+        }
+        return paths;
+    }
+
+    private static String encoded(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

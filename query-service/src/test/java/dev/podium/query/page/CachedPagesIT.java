@@ -1,0 +1,197 @@
+package dev.podium.query.page;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.store.PageChannel;
+import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.support.SeedData;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jsoup.Jsoup;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With the cache on, a rendered page is kept until ingest announces (on {@link PageChannel}, in the batch's
+ * transaction) that its benchmark changed; then only that benchmark's pages are rendered again.
+ */
+@QuarkusTest
+@QuarkusTestResource(PostgresDatabase.class)
+@TestProfile(CachedPagesIT.CacheOn.class)
+class CachedPagesIT {
+
+    public static class CacheOn implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("podium.query.cache.enabled", "true");
+        }
+    }
+
+    private static final Duration HEARD_WITHIN = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @Inject
+    PageCache cache;
+
+    private String a;
+    private String b;
+
+    @BeforeEach
+    void twoBenchmarks() throws SQLException {
+        String suffix = Long.toString(System.nanoTime(), 36);
+        a = "cache-a-" + suffix;
+        b = "cache-b-" + suffix;
+        await().atMost(HEARD_WITHIN).until(() -> cache.changesHeard() > 0);
+        long heard = cache.changesHeard();
+        transaction(c -> {
+            benchmark(c, a, 100.0);
+            benchmark(c, b, 200.0);
+            announce(c, PageChannel.ALL);
+        });
+        await().atMost(HEARD_WITHIN).until(() -> cache.changesHeard() > heard);
+        await().atMost(HEARD_WITHIN).until(() -> means(a).equals(List.of("100.0")));
+        await().atMost(HEARD_WITHIN).until(() -> means(b).equals(List.of("200.0")));
+        assertThat(compareCells(a)).containsExactly("100.0 1.00×");
+    }
+
+    @Test
+    void aPageIsKeptUntilItsBenchmarkIsAnnounced() throws SQLException {
+        transaction(c -> {
+            mean(c, a, 110.0);
+            mean(c, b, 210.0);
+        });
+        assertThat(means(a)).as("kept: nothing announced").containsExactly("100.0");
+        assertThat(compareCells(a)).containsExactly("100.0 1.00×");
+
+        transaction(c -> announce(c, a));
+
+        await().atMost(HEARD_WITHIN).until(() -> means(a).equals(List.of("110.0")));
+        assertThat(compareCells(a)).containsExactly("110.0 1.00×");
+        assertThat(means(b)).as("another benchmark's page stays").containsExactly("200.0");
+
+        transaction(c -> announce(c, PageChannel.ALL));
+        await().atMost(HEARD_WITHIN).until(() -> means(b).equals(List.of("210.0")));
+    }
+
+    @Test
+    void aRolledBackBatchDropsNothing() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            c.setAutoCommit(false);
+            mean(c, a, 999.0);
+            announce(c, a);
+            c.rollback();
+        }
+        transaction(c -> mean(c, a, 120.0));
+        // A later announcement of the other benchmark is heard, so the rolled-back one would have been too.
+        transaction(c -> {
+            mean(c, b, 220.0);
+            announce(c, b);
+        });
+        await().atMost(HEARD_WITHIN).until(() -> means(b).equals(List.of("220.0")));
+        assertThat(means(a)).containsExactly("100.0");
+    }
+
+    private static List<String> means(String benchmark) {
+        return Jsoup.parse(given().get("/leaderboard?benchmark=" + benchmark)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
+                .select("#leaderboard td.mean")
+                .eachText();
+    }
+
+    private static List<String> compareCells(String benchmark) {
+        return Jsoup.parse(given().get("/compare?benchmark=" + benchmark + "&baseline=" + SeedData.H200)
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
+                .select("#matrix tbody tr td.cell")
+                .eachText();
+    }
+
+    private static ComparisonKey key(String benchmark) {
+        return new ComparisonKey(
+                benchmark,
+                "1",
+                "training",
+                "model-c",
+                "bf16",
+                8,
+                1,
+                null,
+                new TreeMap<>(Map.of("dataloader_num_workers", "0")));
+    }
+
+    private static void benchmark(Connection c, String benchmark, double mean) throws SQLException {
+        ComparisonKey k = key(benchmark);
+        update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, 1)", benchmark);
+        update(
+                c,
+                "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
+                k.id(),
+                benchmark,
+                k.canonical(),
+                "{\"benchmark\": \"" + benchmark + "\", \"dataloader_num_workers\": \"0\"}");
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, "
+                        + "mean, ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, "
+                        + "'samples/s', 'HIGHER_IS_BETTER', 1, 3, ?, ?, ?, ?, 0, now())",
+                k.id(),
+                SeedData.H200,
+                benchmark,
+                mean,
+                mean,
+                mean,
+                mean);
+    }
+
+    private static void mean(Connection c, String benchmark, double mean) throws SQLException {
+        update(c, "UPDATE proj_leaderboard_row SET mean = ? WHERE benchmark = ?", mean, benchmark);
+        SeedData.refreshPageCells(c);
+    }
+
+    private static void announce(Connection c, String benchmark) throws SQLException {
+        update(c, "SELECT pg_notify(?, ?)", PageChannel.NAME, benchmark);
+    }
+
+    private interface Work {
+        void run(Connection c) throws SQLException;
+    }
+
+    private void transaction(Work work) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            c.setAutoCommit(false);
+            work.run(c);
+            c.commit();
+        }
+    }
+
+    private static void update(Connection c, String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            ps.execute();
+        }
+    }
+}
