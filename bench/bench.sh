@@ -136,9 +136,11 @@ start_ingest() { # port database log [extra -D options...]
   if [ -n "${PODIUM_BENCH_PROFILE:-}" ]; then
     jfr=("-XX:StartFlightRecording=filename=$OUT/$(basename "$log" .log)-$STAMP.jfr,settings=profile,dumponexit=true")
   fi
+  # POST /admin/rebuild answers when the swap is done: on a loaded machine a rebuild of millions of events outlasts
+  # the HTTP server's default idle timeout (30 min), which would close the request's connection.
   PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$db" PODIUM_MASTER_KEY="$MASTER_KEY" \
     java -Xmx1g "${jfr[@]}" -Dquarkus.http.port="$port" -Dpodium.ingest.bootstrap-servers="127.0.0.1:$KAFKA_PORT" \
-    -Dpodium.admin.tokens.bench="$TOKEN" -Dquarkus.log.level=WARN "$@" \
+    -Dpodium.admin.tokens.bench="$TOKEN" -Dquarkus.log.level=WARN -Dquarkus.http.idle-timeout=4H "$@" \
     -jar "${PODIUM_BENCH_INGEST_APP:-$ROOT/ingest-service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &
   PIDS+=($!)
   wait_for_url "http://127.0.0.1:$port/q/health/ready" 120 ingest-service "$log"
