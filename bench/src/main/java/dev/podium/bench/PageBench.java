@@ -191,6 +191,11 @@ final class PageBench {
                 description = "on, off or both (on first): query-service's page cache in the measured phases")
         String cache;
 
+        @Option(
+                names = "--skip-rebuild",
+                description = "leave out the phase during a rebuild (it replays every loaded event: minutes)")
+        boolean skipRebuild;
+
         @Option(names = "--visible-seconds", defaultValue = "30")
         int visibleSeconds;
 
@@ -234,7 +239,9 @@ final class PageBench {
                         }
                         if (cache == cacheModes().get(0)) {
                             produceToVisible(fleet);
-                            duringRebuild(pages);
+                            if (!skipRebuild) {
+                                duringRebuild(pages);
+                            }
                         }
                     }
                     fleet.rate(0);
