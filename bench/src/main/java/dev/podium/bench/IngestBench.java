@@ -106,10 +106,22 @@ final class IngestBench implements Callable<Integer> {
         runTag = Long.toString(System.currentTimeMillis(), 36);
         byte[] secretBytes = EventSigner.secretBytes(secret);
 
+        double max = maximumRate(secretBytes);
+        // Settled only now that the baseline's connection is closed: a backend that stays open reports its inserts to
+        // the statistics later, and autovacuum then analyzed the baseline's tables (0.6 s of CPU) in the middle of a
+        // measured phase, although they had just been analyzed.
+        settle();
+        lag(secretBytes, max);
+        report.line("ingest: rows in ingest's database  %s", Db.rowCounts(jdbc));
+        report.line("ingest: rows in the baseline's     %s", Db.rowCounts(baselineJdbc));
+        return 0;
+    }
+
+    /** The rounds of baseline and backlog, reported; ingest's sustained events/s over them all. */
+    private double maximumRate(byte[] secretBytes) throws Exception {
         Db.migrate(baselineJdbc);
         BaselineWriter writer = new BaselineWriter(new ResultEvents("x", keys, new byte[32]).codec());
         String url = baselineJdbc + (baselineJdbc.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
-        double max;
         try (KafkaProducer<String, byte[]> backlogs = producer("podium-bench-backlog-" + runTag);
                 Connection baselineDb = Db.connect(url)) {
             backlogs.initTransactions();
@@ -134,7 +146,7 @@ final class IngestBench implements Callable<Integer> {
                         r, b, i[0] / i[1], i[2], i[0] / i[1] / b);
             }
             double baseline = rounds * perRound / baselineSeconds;
-            max = ingestEvents / ingestSeconds;
+            double max = ingestEvents / ingestSeconds;
             double ratio = max / baseline;
             double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).toArray();
             report.line(
@@ -144,11 +156,12 @@ final class IngestBench implements Callable<Integer> {
             report.line(
                     "ingest: ratio to the baseline %.2fx (median of rounds %.2fx; target >= 0.6x: %s)",
                     ratio, Stats.percentile(sorted, 50), Report.verdict(ratio >= 0.6));
+            return max;
         }
-        // Settled only now that the baseline's connection is closed: a backend that stays open reports its inserts to
-        // the statistics later, and autovacuum then analyzed the baseline's tables (0.6 s of CPU) in the middle of a
-        // measured phase, although they had just been analyzed.
-        settle();
+    }
+
+    /** The open-loop phases at fractions of {@code max} events/s, after an uncounted one at half of it; reported. */
+    private void lag(byte[] secretBytes, double max) throws Exception {
         try (KafkaProducer<String, byte[]> producer = producer(null)) {
             if (lagWarmup > 0) {
                 openLoop(
@@ -178,9 +191,6 @@ final class IngestBench implements Callable<Integer> {
                         atHalf, Report.verdict(atHalf <= 200));
             }
         }
-        report.line("ingest: rows in ingest's database  %s", Db.rowCounts(jdbc));
-        report.line("ingest: rows in the baseline's     %s", Db.rowCounts(baselineJdbc));
-        return 0;
     }
 
     /** Events/s of the baseline writer over {@code n} new events, in batches of {@code --batch}. */
