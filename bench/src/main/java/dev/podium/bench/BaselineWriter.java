@@ -182,27 +182,7 @@ final class BaselineWriter {
             Map<String, Long> benchmarks,
             Map<String, ComparisonKey> keys)
             throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
-                                       kernel, last_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (host_key) DO UPDATE SET last_position = excluded.last_position""")) {
-            for (Object[] h : hosts.values()) {
-                var host = (Host) h[0];
-                ps.setString(1, host.machineId());
-                ps.setString(2, host.hostname());
-                ps.setString(3, host.machineId());
-                ps.setString(4, host.cpuModel());
-                ps.setInt(5, host.sockets());
-                ps.setInt(6, host.cores());
-                ps.setInt(7, host.threads());
-                ps.setLong(8, host.memoryBytes());
-                ps.setString(9, host.os());
-                ps.setString(10, host.kernel());
-                ps.setLong(11, (Long) h[1]);
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+        writeHosts(c, hosts);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, ?)
                 ON CONFLICT (device_id) DO UPDATE SET last_position = excluded.last_position""")) {
@@ -234,6 +214,31 @@ final class BaselineWriter {
                 ps.setString(2, k.benchmark());
                 ps.setString(3, k.canonical());
                 ps.setString(4, codec.mapper().writeValueAsString(k.dimensions()));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** The hosts' rows, each with the position of the last run start seen on it. */
+    private static void writeHosts(Connection c, Map<String, Object[]> hosts) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
+                                       kernel, last_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (host_key) DO UPDATE SET last_position = excluded.last_position""")) {
+            for (Object[] h : hosts.values()) {
+                var host = (Host) h[0];
+                ps.setString(1, host.machineId());
+                ps.setString(2, host.hostname());
+                ps.setString(3, host.machineId());
+                ps.setString(4, host.cpuModel());
+                ps.setInt(5, host.sockets());
+                ps.setInt(6, host.cores());
+                ps.setInt(7, host.threads());
+                ps.setLong(8, host.memoryBytes());
+                ps.setString(9, host.os());
+                ps.setString(10, host.kernel());
+                ps.setLong(11, (Long) h[1]);
                 ps.addBatch();
             }
             ps.executeBatch();
