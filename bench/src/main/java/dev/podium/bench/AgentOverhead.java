@@ -62,53 +62,12 @@ final class AgentOverhead implements Callable<Integer> {
         Report report = new Report(reportFile);
         Files.createDirectories(work);
         Path home = work.resolve("home");
-        Path job = work.resolve("job.yaml");
-        Files.writeString(job, """
-                benchmark: podium-reference
-                version: "1"
-                adapter: reference
-                parameters:
-                  size: %s
-                  batch_size: 8
-                  precision: fp32
-                  steps: %d
-                  seed: 42
-                  device: cpu
-                  threads: 1
-                  dataloader_num_workers: 0
-                  python: %s
-                repetitions: 1
-                warmup_steps: 3
-                timeout_seconds: 1800
-                pool: default
-                """.formatted(size, steps, python));
+        Path job = writeJob();
         Path key = work.resolve("agent.key");
         Files.writeString(key, "agent.id=bench-agent\nkey.id=bench-key\nkey.secret=" + EventSigner.newSecret() + "\n");
         // One agent run first: it extracts the script the bare runs use, and warms the file cache for both.
         agentRun(job, key, home);
-        Path script = home.resolve("workload/podium_reference.py");
-        List<String> bare = List.of(
-                python,
-                "-u",
-                script.toString(),
-                "--size",
-                size,
-                "--batch-size",
-                "8",
-                "--dataloader-num-workers",
-                "0",
-                "--precision",
-                "fp32",
-                "--steps",
-                Integer.toString(steps),
-                "--warmup-steps",
-                "3",
-                "--seed",
-                "42",
-                "--device",
-                "cpu",
-                "--threads",
-                "1");
+        List<String> bare = bareCommand(home.resolve("workload/podium_reference.py"));
         List<Double> losses = new ArrayList<>();
         for (int i = 0; i < pairs; i++) {
             double b;
@@ -130,6 +89,57 @@ final class AgentOverhead implements Callable<Integer> {
                         + "target upper bound <= 2%%: %s",
                 pairs, 100 * ci.mean(), 100 * ci.low(), 100 * ci.high(), Report.verdict(ci.high() <= 0.02));
         return 0;
+    }
+
+    /** The agent's job file for the reference workload at {@code --size} and {@code --steps}, on one CPU thread. */
+    private Path writeJob() throws Exception {
+        Path job = work.resolve("job.yaml");
+        Files.writeString(job, """
+                benchmark: podium-reference
+                version: "1"
+                adapter: reference
+                parameters:
+                  size: %s
+                  batch_size: 8
+                  precision: fp32
+                  steps: %d
+                  seed: 42
+                  device: cpu
+                  threads: 1
+                  dataloader_num_workers: 0
+                  python: %s
+                repetitions: 1
+                warmup_steps: 3
+                timeout_seconds: 1800
+                pool: default
+                """.formatted(size, steps, python));
+        return job;
+    }
+
+    /** The command line of the job's workload without the agent: the same script, interpreter and arguments. */
+    private List<String> bareCommand(Path script) {
+        return List.of(
+                python,
+                "-u",
+                script.toString(),
+                "--size",
+                size,
+                "--batch-size",
+                "8",
+                "--dataloader-num-workers",
+                "0",
+                "--precision",
+                "fp32",
+                "--steps",
+                Integer.toString(steps),
+                "--warmup-steps",
+                "3",
+                "--seed",
+                "42",
+                "--device",
+                "cpu",
+                "--threads",
+                "1");
     }
 
     private double bareRun(List<String> command) throws Exception {

@@ -68,13 +68,48 @@ final class BaselineWriter {
 
     void writeBatch(Connection c, List<Prepared> batch) throws Exception {
         c.setAutoCommit(false);
-        Map<UUID, Object[]> runs = new LinkedHashMap<>();
-        List<Object[]> results = new ArrayList<>();
-        Map<String, ComparisonKey> keys = new LinkedHashMap<>();
-        Map<String, Long> devices = new LinkedHashMap<>();
-        Map<String, Long> benchmarks = new LinkedHashMap<>();
-        Map<String, Object[]> hosts = new LinkedHashMap<>();
-        Map<LeaderKey, Boolean> touched = new LinkedHashMap<>();
+        List<Long> positions = appendEvents(c, batch);
+        Rows rows = new Rows();
+        for (int i = 0; i < batch.size(); i++) {
+            Envelope e = batch.get(i).envelope();
+            long position = positions.get(i);
+            if (e.payload() instanceof RunStarted r) {
+                started(rows, e, r, position);
+            } else if (e.payload() instanceof RunCompleted r) {
+                completed(rows, e, r, position);
+            }
+        }
+        writeCatalog(c, rows.hosts(), rows.devices(), rows.benchmarks(), rows.keys());
+        writeRuns(c, rows.runs());
+        writeResults(c, rows.results());
+        writeLeaderboard(c, rows.touched().keySet());
+        c.commit();
+    }
+
+    /** What one batch writes beside its events, in the order the events came. */
+    private record Rows(
+            Map<UUID, Object[]> runs,
+            List<Object[]> results,
+            Map<String, ComparisonKey> keys,
+            Map<String, Long> devices,
+            Map<String, Long> benchmarks,
+            Map<String, Object[]> hosts,
+            Map<LeaderKey, Boolean> touched) {
+
+        Rows() {
+            this(
+                    new LinkedHashMap<>(),
+                    new ArrayList<>(),
+                    new LinkedHashMap<>(),
+                    new LinkedHashMap<>(),
+                    new LinkedHashMap<>(),
+                    new LinkedHashMap<>(),
+                    new LinkedHashMap<>());
+        }
+    }
+
+    /** The batch's event_store rows, as one JDBC batch; their positions, in the batch's order. */
+    private static List<Long> appendEvents(Connection c, List<Prepared> batch) throws Exception {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, key_id, occurred_at,
                                          kafka_topic, kafka_partition, kafka_offset, payload, payload_hash)
@@ -103,50 +138,41 @@ final class BaselineWriter {
                     positions.add(rs.getLong(1));
                 }
             }
-            for (int i = 0; i < batch.size(); i++) {
-                Envelope e = batch.get(i).envelope();
-                long position = positions.get(i);
-                if (e.payload() instanceof RunStarted r) {
-                    startedRuns.put(r.runId(), r);
-                    Accelerator a = r.accelerators().get(0);
-                    hosts.put(r.host().machineId(), new Object[] {r.host(), position});
-                    devices.put(a.deviceId(), position);
-                    benchmarks.put(r.key().benchmark(), position);
-                    keys.putIfAbsent(r.key().id(), r.key());
-                    runs.put(r.runId(), new Object[] {e, r, null, null, position, position});
-                } else if (e.payload() instanceof RunCompleted r) {
-                    Object[] row = runs.computeIfAbsent(r.runId(), id -> new Object[6]);
-                    row[2] = e;
-                    row[3] = r;
-                    row[5] = position;
-                    RunStarted s = startedRuns.get(r.runId());
-                    for (Metric m : r.metrics()) {
-                        results.add(new Object[] {r.runId(), m, s});
-                        if (s != null) {
-                            LeaderKey k = new LeaderKey(
-                                    s.key().id(),
-                                    m.name(),
-                                    s.accelerators().get(0).deviceId());
-                            leaderboard.put(
-                                    k,
-                                    leaderboard
-                                            .getOrDefault(k, new RowSums(RunMeans.NONE, 0, null, null))
-                                            .plus(
-                                                    m.statistics().mean(),
-                                                    m.statistics().n(),
-                                                    ts(e.occurredAt()),
-                                                    r.runId()));
-                            touched.put(k, true);
-                        }
-                    }
-                }
+            return positions;
+        }
+    }
+
+    /** A started run: its host, device, benchmark and key for the catalog, and its run row. */
+    private void started(Rows rows, Envelope e, RunStarted r, long position) {
+        startedRuns.put(r.runId(), r);
+        Accelerator a = r.accelerators().get(0);
+        rows.hosts().put(r.host().machineId(), new Object[] {r.host(), position});
+        rows.devices().put(a.deviceId(), position);
+        rows.benchmarks().put(r.key().benchmark(), position);
+        rows.keys().putIfAbsent(r.key().id(), r.key());
+        rows.runs().put(r.runId(), new Object[] {e, r, null, null, position, position});
+    }
+
+    /** A completed run: its run row's completion, its results and, where its start was seen, its leaderboard rows. */
+    private void completed(Rows rows, Envelope e, RunCompleted r, long position) {
+        Object[] row = rows.runs().computeIfAbsent(r.runId(), id -> new Object[6]);
+        row[2] = e;
+        row[3] = r;
+        row[5] = position;
+        RunStarted s = startedRuns.get(r.runId());
+        for (Metric m : r.metrics()) {
+            rows.results().add(new Object[] {r.runId(), m, s});
+            if (s != null) {
+                LeaderKey k = new LeaderKey(
+                        s.key().id(), m.name(), s.accelerators().get(0).deviceId());
+                leaderboard.put(
+                        k,
+                        leaderboard
+                                .getOrDefault(k, new RowSums(RunMeans.NONE, 0, null, null))
+                                .plus(m.statistics().mean(), m.statistics().n(), ts(e.occurredAt()), r.runId()));
+                rows.touched().put(k, true);
             }
         }
-        writeCatalog(c, hosts, devices, benchmarks, keys);
-        writeRuns(c, runs);
-        writeResults(c, results);
-        writeLeaderboard(c, touched.keySet());
-        c.commit();
     }
 
     private void writeCatalog(
@@ -156,27 +182,7 @@ final class BaselineWriter {
             Map<String, Long> benchmarks,
             Map<String, ComparisonKey> keys)
             throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
-                                       kernel, last_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (host_key) DO UPDATE SET last_position = excluded.last_position""")) {
-            for (Object[] h : hosts.values()) {
-                var host = (Host) h[0];
-                ps.setString(1, host.machineId());
-                ps.setString(2, host.hostname());
-                ps.setString(3, host.machineId());
-                ps.setString(4, host.cpuModel());
-                ps.setInt(5, host.sockets());
-                ps.setInt(6, host.cores());
-                ps.setInt(7, host.threads());
-                ps.setLong(8, host.memoryBytes());
-                ps.setString(9, host.os());
-                ps.setString(10, host.kernel());
-                ps.setLong(11, (Long) h[1]);
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+        writeHosts(c, hosts);
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, ?, ?, ?)
                 ON CONFLICT (device_id) DO UPDATE SET last_position = excluded.last_position""")) {
@@ -208,6 +214,31 @@ final class BaselineWriter {
                 ps.setString(2, k.benchmark());
                 ps.setString(3, k.canonical());
                 ps.setString(4, codec.mapper().writeValueAsString(k.dimensions()));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** The hosts' rows, each with the position of the last run start seen on it. */
+    private static void writeHosts(Connection c, Map<String, Object[]> hosts) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO proj_host (host_key, hostname, machine_id, cpu_model, sockets, cores, threads, memory_bytes, os,
+                                       kernel, last_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (host_key) DO UPDATE SET last_position = excluded.last_position""")) {
+            for (Object[] h : hosts.values()) {
+                var host = (Host) h[0];
+                ps.setString(1, host.machineId());
+                ps.setString(2, host.hostname());
+                ps.setString(3, host.machineId());
+                ps.setString(4, host.cpuModel());
+                ps.setInt(5, host.sockets());
+                ps.setInt(6, host.cores());
+                ps.setInt(7, host.threads());
+                ps.setLong(8, host.memoryBytes());
+                ps.setString(9, host.os());
+                ps.setString(10, host.kernel());
+                ps.setLong(11, (Long) h[1]);
                 ps.addBatch();
             }
             ps.executeBatch();

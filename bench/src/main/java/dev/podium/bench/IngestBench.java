@@ -106,10 +106,22 @@ final class IngestBench implements Callable<Integer> {
         runTag = Long.toString(System.currentTimeMillis(), 36);
         byte[] secretBytes = EventSigner.secretBytes(secret);
 
+        double max = maximumRate(secretBytes);
+        // Settled only now that the baseline's connection is closed: a backend that stays open reports its inserts to
+        // the statistics later, and autovacuum then analyzed the baseline's tables (0.6 s of CPU) in the middle of a
+        // measured phase, although they had just been analyzed.
+        settle();
+        lag(secretBytes, max);
+        report.line("ingest: rows in ingest's database  %s", Db.rowCounts(jdbc));
+        report.line("ingest: rows in the baseline's     %s", Db.rowCounts(baselineJdbc));
+        return 0;
+    }
+
+    /** The rounds of baseline and backlog, reported; ingest's sustained events/s over them all. */
+    private double maximumRate(byte[] secretBytes) throws Exception {
         Db.migrate(baselineJdbc);
         BaselineWriter writer = new BaselineWriter(new ResultEvents("x", keys, new byte[32]).codec());
         String url = baselineJdbc + (baselineJdbc.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
-        double max;
         try (KafkaProducer<String, byte[]> backlogs = producer("podium-bench-backlog-" + runTag);
                 Connection baselineDb = Db.connect(url)) {
             backlogs.initTransactions();
@@ -134,7 +146,7 @@ final class IngestBench implements Callable<Integer> {
                         r, b, i[0] / i[1], i[2], i[0] / i[1] / b);
             }
             double baseline = rounds * perRound / baselineSeconds;
-            max = ingestEvents / ingestSeconds;
+            double max = ingestEvents / ingestSeconds;
             double ratio = max / baseline;
             double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).toArray();
             report.line(
@@ -144,11 +156,12 @@ final class IngestBench implements Callable<Integer> {
             report.line(
                     "ingest: ratio to the baseline %.2fx (median of rounds %.2fx; target >= 0.6x: %s)",
                     ratio, Stats.percentile(sorted, 50), Report.verdict(ratio >= 0.6));
+            return max;
         }
-        // Settled only now that the baseline's connection is closed: a backend that stays open reports its inserts to
-        // the statistics later, and autovacuum then analyzed the baseline's tables (0.6 s of CPU) in the middle of a
-        // measured phase, although they had just been analyzed.
-        settle();
+    }
+
+    /** The open-loop phases at fractions of {@code max} events/s, after an uncounted one at half of it; reported. */
+    private void lag(byte[] secretBytes, double max) throws Exception {
         try (KafkaProducer<String, byte[]> producer = producer(null)) {
             if (lagWarmup > 0) {
                 openLoop(
@@ -178,9 +191,6 @@ final class IngestBench implements Callable<Integer> {
                         atHalf, Report.verdict(atHalf <= 200));
             }
         }
-        report.line("ingest: rows in ingest's database  %s", Db.rowCounts(jdbc));
-        report.line("ingest: rows in the baseline's     %s", Db.rowCounts(baselineJdbc));
-        return 0;
     }
 
     /** Events/s of the baseline writer over {@code n} new events, in batches of {@code --batch}. */
@@ -318,10 +328,37 @@ final class IngestBench implements Callable<Integer> {
         producer.flush();
         double sent = (System.nanoTime() - startNanos) / 1e9;
         waitFor(before, records.size());
-        double[] lags = new double[records.size()];
-        double[] toInsert = new double[records.size()];
-        double[] toCommit = new double[records.size()];
-        double[] dueSeconds = new double[records.size()];
+        Lags l = lags(before, intended, startMicros, records.size());
+        double p99 = Stats.percentile(l.lags(), 99);
+        if (!measured) {
+            report.line(
+                    "ingest: open-loop warm-up, %d s at %.2f of the maximum = %.0f events/s (not counted): lag p50 %.0f ms, "
+                            + "p99 %.0f ms; p99 per %d s: %s",
+                    seconds,
+                    fraction,
+                    rate,
+                    Stats.percentile(l.lags(), 50),
+                    p99,
+                    TIMELINE_WINDOW_SECONDS,
+                    timeline(l.lags(), l.dueSeconds(), l.count(), start));
+            return p99;
+        }
+        reportMeasured(fraction, rate, records.size(), sent, l, late, start);
+        return p99;
+    }
+
+    /**
+     * A phase's events as the database saw them, the first {@code count} of each array filled: each one's lag, its way
+     * to the insert and from there to the commit, in ms, and when it was due, in seconds from the phase's start.
+     */
+    private record Lags(double[] lags, double[] toInsert, double[] toCommit, double[] dueSeconds, int count) {}
+
+    /** The lags of the {@code intended} events (each with its due time, µs since the epoch) after {@code before}. */
+    private Lags lags(long before, Map<UUID, Long> intended, long startMicros, int size) throws Exception {
+        double[] lags = new double[size];
+        double[] toInsert = new double[size];
+        double[] toCommit = new double[size];
+        double[] dueSeconds = new double[size];
         int i = 0;
         // recorded_at is the insert's clock_timestamp(): it splits each lag into the way to the database (Kafka, the
         // poll, the check, the batch ahead) and the rest of its transaction (projections, commit).
@@ -343,38 +380,34 @@ final class IngestBench implements Callable<Integer> {
                 }
             }
         }
-        double p50 = Stats.percentile(lags, 50);
-        double p99 = Stats.percentile(lags, 99);
-        if (!measured) {
-            report.line(
-                    "ingest: open-loop warm-up, %d s at %.2f of the maximum = %.0f events/s (not counted): lag p50 %.0f ms, "
-                            + "p99 %.0f ms; p99 per %d s: %s",
-                    seconds, fraction, rate, p50, p99, TIMELINE_WINDOW_SECONDS, timeline(lags, dueSeconds, i, start));
-            return p99;
-        }
+        return new Lags(lags, toInsert, toCommit, dueSeconds, i);
+    }
+
+    /** The report of a measured phase: its lags, their p99 over time and the producer's own delay ({@code late}). */
+    private void reportMeasured(
+            double fraction, double rate, int events, double sent, Lags l, double[] late, Instant start) {
         report.line(
                 "ingest: open loop at %.2f of the maximum = %.0f events/s (%d events, produced in %.1f s): "
                         + "lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (to the insert p50 %.0f / p99 %.0f ms, insert to commit "
                         + "p50 %.0f / p99 %.0f ms)",
                 fraction,
                 rate,
-                records.size(),
+                events,
                 sent,
-                p50,
-                p99,
-                Stats.percentile(lags, 100),
-                Stats.percentile(toInsert, 50),
-                Stats.percentile(toInsert, 99),
-                Stats.percentile(toCommit, 50),
-                Stats.percentile(toCommit, 99));
+                Stats.percentile(l.lags(), 50),
+                Stats.percentile(l.lags(), 99),
+                Stats.percentile(l.lags(), 100),
+                Stats.percentile(l.toInsert(), 50),
+                Stats.percentile(l.toInsert(), 99),
+                Stats.percentile(l.toCommit(), 50),
+                Stats.percentile(l.toCommit(), 99));
         report.line(
                 "ingest:   p99 lag (ms) per %d s of the phase: %s",
-                TIMELINE_WINDOW_SECONDS, timeline(lags, dueSeconds, i, start));
+                TIMELINE_WINDOW_SECONDS, timeline(l.lags(), l.dueSeconds(), l.count(), start));
         report.line(
                 "ingest:   the producer's own delay (send() called after its scheduled time): p50 %.1f ms, p99 %.1f ms, "
                         + "max %.1f ms",
                 Stats.percentile(late, 50), Stats.percentile(late, 99), Stats.percentile(late, 100));
-        return p99;
     }
 
     /**

@@ -91,20 +91,37 @@ public final class StepDetector {
                 throw new IllegalArgumentException("history values must be finite");
             }
         }
+        double sigma = sigma(y);
+        if (sigma == 0) {
+            return List.of();
+        }
+        double beta = Math.max(penaltyPerLogN * Math.log(n), minPenalty);
+        return steps(y, lastStarts(y, sigma, beta), sigma);
+    }
+
+    /**
+     * The noise of one point, {@link #noise}; where more than half the points repeat exactly (a deterministic benchmark),
+     * the RMS of the differences instead. 0 where that is 0 too.
+     */
+    private static double sigma(double[] y) {
         double sigma = noise(y);
         if (sigma == 0) {
-            // More than half the points repeat exactly (a deterministic benchmark): fall back to the RMS of the
-            // differences.
+            int n = y.length;
             double ss = 0;
             for (int i = 1; i < n; i++) {
                 ss += (y[i] - y[i - 1]) * (y[i] - y[i - 1]);
             }
             sigma = Math.sqrt(ss / (2.0 * (n - 1)));
-            if (sigma == 0) {
-                return List.of();
-            }
         }
-        double beta = Math.max(penaltyPerLogN * Math.log(n), minPenalty);
+        return sigma;
+    }
+
+    /**
+     * The optimal partitioning of {@code y} in units of {@code sigma} with penalty {@code beta} per segment: for each
+     * prefix length t, the start of the last segment of the best segmentation of the first t points.
+     */
+    private int[] lastStarts(double[] y, double sigma, double beta) {
+        int n = y.length;
         double[] s = new double[n + 1];
         double[] q = new double[n + 1];
         double centre = y[0];
@@ -132,6 +149,12 @@ public final class StepDetector {
                 }
             }
         }
+        return last;
+    }
+
+    /** The steps between the segments that {@code last} (from {@link #lastStarts}) gives, with their levels. */
+    private static List<Step> steps(double[] y, int[] last, double sigma) {
+        int n = y.length;
         List<Integer> bounds = new ArrayList<>();
         for (int t = n; t > 0; t = last[t]) {
             bounds.add(0, last[t]);

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -29,7 +30,7 @@ import org.apache.kafka.common.record.TimestampType;
 public final class Verifier {
 
     /** What a key id may look like; anything else is never looked up. */
-    private static final java.util.regex.Pattern KEY_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
     private final EventCodec codec;
 
@@ -91,6 +92,19 @@ public final class Verifier {
         }
         Decoded.Accepted accepted = (Decoded.Accepted) decoded;
         Envelope env = accepted.envelope();
+        Verdict.Refused notTheWriter = notTheWriter(env, key);
+        if (notTheWriter != null) {
+            return notTheWriter;
+        }
+        return new Verdict.Verified(env, accepted.contentHash(), key.keyId(), key.agentId());
+    }
+
+    /**
+     * The refusal of an envelope that the key's agent may not write (a stream kind agents do not write, another agent's
+     * id or stream, identities not bound to the envelope); null where it may, so that a verified record costs no
+     * allocation for it.
+     */
+    private static Verdict.Refused notTheWriter(Envelope env, AgentKey key) {
         String eventId = env.eventId().toString();
         StreamId stream = StreamId.parse(env.streamId()).orElse(null);
         if (stream == null || !stream.kind().writtenByAgent()) {
@@ -119,7 +133,7 @@ public final class Verifier {
         if (unbound.isPresent()) {
             return new Verdict.Refused("not the writer: " + unbound.get(), key.keyId(), eventId, env.streamId());
         }
-        return new Verdict.Verified(env, accepted.contentHash(), key.keyId(), key.agentId());
+        return null;
     }
 
     /** Refused before decoding; a record over the size limit is never worth keeping whole. */

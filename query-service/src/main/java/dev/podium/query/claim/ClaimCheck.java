@@ -2,6 +2,7 @@ package dev.podium.query.claim;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /**
  * A ratio claim checked by the rule: the figures it names, the ratio computed from them, the claimed value as stated,
@@ -28,7 +29,7 @@ public record ClaimCheck(
     public String ratio2() {
         return computedRatio == null
                 ? null
-                : computedRatio.setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
+                : computedRatio.setScale(2, RoundingMode.HALF_UP).toPlainString();
     }
 
     /** The verdict in words: holds, does not hold, cannot be checked. */

@@ -12,8 +12,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -92,14 +97,13 @@ public class Queries {
      * both: one scan of the benchmark's leaderboard rows.
      */
     public MetricKeys metricKeys(String benchmark, String source) {
-        java.util.Map<String, java.util.Set<String>> keys = new java.util.HashMap<>();
-        java.util.Map<String, Integer> rows = new java.util.HashMap<>();
+        Map<String, Set<String>> keys = new HashMap<>();
+        Map<String, Integer> rows = new HashMap<>();
         jdbc.list(
                 "SELECT metric, key_id, count(*) FROM proj_leaderboard_row WHERE benchmark = ? AND (?::text IS NULL OR source = ?::text) "
                         + "GROUP BY metric, key_id LIMIT 20000",
                 rs -> {
-                    keys.computeIfAbsent(rs.getString(1), m -> new java.util.HashSet<>())
-                            .add(rs.getString(2));
+                    keys.computeIfAbsent(rs.getString(1), m -> new HashSet<>()).add(rs.getString(2));
                     rows.merge(rs.getString(1), rs.getInt(3), Integer::sum);
                     return null;
                 },
@@ -107,17 +111,17 @@ public class Queries {
                 source,
                 source);
         List<String> metrics = rows.keySet().stream()
-                .sorted(java.util.Comparator.<String, Integer>comparing(rows::get)
+                .sorted(Comparator.<String, Integer>comparing(rows::get)
                         .reversed()
-                        .thenComparing(java.util.Comparator.naturalOrder()))
+                        .thenComparing(Comparator.naturalOrder()))
                 .toList();
         return new MetricKeys(metrics, keys);
     }
 
     /** A benchmark's metrics, the most common first, and the keys with rows for each. */
-    public record MetricKeys(List<String> metrics, java.util.Map<String, java.util.Set<String>> keysByMetric) {
-        public java.util.Set<String> keys(String metric) {
-            return metric == null ? java.util.Set.of() : keysByMetric.getOrDefault(metric, java.util.Set.of());
+    public record MetricKeys(List<String> metrics, Map<String, Set<String>> keysByMetric) {
+        public Set<String> keys(String metric) {
+            return metric == null ? Set.of() : keysByMetric.getOrDefault(metric, Set.of());
         }
     }
 

@@ -1,18 +1,20 @@
 package dev.podium.query.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.UUID;
 
 /** Everything proj_run holds about one run; the JSON columns stay as trees. */
 public record RunDetail(
         RunSummary summary,
         String streamId,
-        java.util.UUID jobId,
+        UUID jobId,
         Integer leaseEpoch,
         String hostKey,
         JsonNode workload,
         JsonNode software,
         JsonNode accelerators,
         JsonNode host,
-        java.time.Instant finishedAt,
+        Instant finishedAt,
         JsonNode validity,
         JsonNode failure) {}

@@ -2,6 +2,7 @@ package dev.podium.query.reproduce;
 
 import dev.podium.query.data.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -21,7 +22,7 @@ public class ReproductionQueries {
             String comparedLabel,
             String metric,
             List<String> pools,
-            java.time.Instant createdAt) {}
+            Instant createdAt) {}
 
     /** A measured leaderboard row of one of a campaign's keys, with the pool whose job ran it. */
     record MeasuredRow(

@@ -1,5 +1,7 @@
 package dev.podium.query.serving;
 
+import java.util.Locale;
+
 /** One measured leaderboard row (proj_leaderboard_row) of the serving view's two metrics. */
 record ServingRow(
         String keyId,
@@ -15,6 +17,6 @@ record ServingRow(
         Double ci95High) {
 
     boolean higherIsBetter() {
-        return !direction.toUpperCase(java.util.Locale.ROOT).startsWith("LOWER");
+        return !direction.toUpperCase(Locale.ROOT).startsWith("LOWER");
     }
 }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -121,7 +122,7 @@ public class ServingService {
      */
     private record GroupKey(String label) {
         static GroupKey of(ComparisonKey key, String param) {
-            java.util.SortedMap<String, String> extra = new TreeMap<>(key.extra() == null ? Map.of() : key.extra());
+            SortedMap<String, String> extra = new TreeMap<>(key.extra() == null ? Map.of() : key.extra());
             extra.remove(param);
             ComparisonKey rest = new ComparisonKey(
                     key.benchmark(),

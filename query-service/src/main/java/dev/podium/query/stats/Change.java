@@ -1,6 +1,8 @@
 package dev.podium.query.stats;
 
 import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -36,14 +38,14 @@ public record Change(
 
     /** The change in percent, signed as after vs before: "-8.0%". */
     public String percent() {
-        return String.format(java.util.Locale.ROOT, "%+.1f%%", (ratio - 1) * 100);
+        return String.format(Locale.ROOT, "%+.1f%%", (ratio - 1) * 100);
     }
 
     public String versions() {
         if (versionBefore == null && versionAfter == null) {
             return "—";
         }
-        return java.util.Objects.equals(versionBefore, versionAfter)
+        return Objects.equals(versionBefore, versionAfter)
                 ? "same version " + versionAfter
                 : (versionBefore == null ? "?" : versionBefore) + " → " + (versionAfter == null ? "?" : versionAfter);
     }

@@ -58,49 +58,63 @@ public class ComparisonCosts {
         if (measured) {
             cells.facts(keyIds, metric).forEach(f -> scopes.put(new Cell(f.keyId(), f.deviceId()), f.scope()));
         }
+        Facts facts = new Facts(energy, scopes, accelerators, scalingColumns);
         List<CostCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
-            boolean measuredRow = "measured".equals(row.source());
-            Double baseValue = null;
-            Integer base = null;
-            for (ComparisonView.Cell cell : row.cells()) {
-                if (cell.value() == null || cell.value() <= 0) {
-                    continue;
-                }
-                Cell at = new Cell(cell.keyId(), row.deviceId());
-                Integer n = accelerators.get(cell.keyId());
-                int devices = n == null ? 1 : n;
-                boolean perDevice = measuredRow && "PER_ACCELERATOR".equals(scopes.get(at));
-                double system = perDevice ? cell.value() * devices : cell.value();
-                Double price = config.prices().get(row.deviceId());
-                Double perDollar = price == null ? null : Efficiency.perDollar(system, price, devices);
-                EnergyRow power = measuredRow ? energy.get(at) : null;
-                Double scaling = null;
-                Integer scalingBase = null;
-                if (scalingColumns && n != null) {
-                    if (baseValue == null) {
-                        baseValue = system;
-                        base = n;
-                    } else if (base < n) {
-                        scaling = Efficiency.scaling(system, n, baseValue, base, view.lowerIsBetter());
-                        scalingBase = base;
-                    }
-                }
-                CostCell c = new CostCell(
-                        row.deviceId(),
-                        row.source(),
-                        cell.keyId(),
-                        perDollar,
-                        power == null ? null : power.joulesPerUnit(false),
-                        power == null ? null : power.systemWatts(false),
-                        scaling,
-                        scalingBase);
-                if (!c.empty()) {
-                    out.add(c);
-                }
-            }
+            addRow(out, view, row, facts);
         }
         return out;
+    }
+
+    /** What the columns' cells cost beside their values: energy sums, scopes, accelerator counts, scaling or not. */
+    private record Facts(
+            Map<Cell, EnergyRow> energy,
+            Map<Cell, String> scopes,
+            Map<String, Integer> accelerators,
+            boolean scalingColumns) {}
+
+    /** Adds the row's non-empty cost cells; scaling is against the row's first cell with an accelerator count. */
+    private void addRow(List<CostCell> out, ComparisonView view, ComparisonView.Row row, Facts facts) {
+        boolean measuredRow = "measured".equals(row.source());
+        Double baseValue = null;
+        Integer base = null;
+        for (ComparisonView.Cell cell : row.cells()) {
+            if (cell.value() == null || cell.value() <= 0) {
+                continue;
+            }
+            Cell at = new Cell(cell.keyId(), row.deviceId());
+            Integer n = facts.accelerators().get(cell.keyId());
+            int devices = n == null ? 1 : n;
+            boolean perDevice =
+                    measuredRow && "PER_ACCELERATOR".equals(facts.scopes().get(at));
+            double system = perDevice ? cell.value() * devices : cell.value();
+            Double price = config.prices().get(row.deviceId());
+            Double perDollar = price == null ? null : Efficiency.perDollar(system, price, devices);
+            EnergyRow power = measuredRow ? facts.energy().get(at) : null;
+            Double scaling = null;
+            Integer scalingBase = null;
+            if (facts.scalingColumns() && n != null) {
+                if (baseValue == null) {
+                    baseValue = system;
+                    base = n;
+                } else if (base < n) {
+                    scaling = Efficiency.scaling(system, n, baseValue, base, view.lowerIsBetter());
+                    scalingBase = base;
+                }
+            }
+            CostCell c = new CostCell(
+                    row.deviceId(),
+                    row.source(),
+                    cell.keyId(),
+                    perDollar,
+                    power == null ? null : power.joulesPerUnit(false),
+                    power == null ? null : power.systemWatts(false),
+                    scaling,
+                    scalingBase);
+            if (!c.empty()) {
+                out.add(c);
+            }
+        }
     }
 
     private static Integer integer(String s) {

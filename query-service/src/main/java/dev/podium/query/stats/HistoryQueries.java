@@ -6,7 +6,9 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -57,8 +59,8 @@ public class HistoryQueries {
                 metric,
                 deviceId,
                 MAX_POINTS);
-        List<HistoryRow> out = new java.util.ArrayList<>(rows);
-        java.util.Collections.reverse(out);
+        List<HistoryRow> out = new ArrayList<>(rows);
+        Collections.reverse(out);
         return out;
     }
 

@@ -1,5 +1,6 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.chart.Chart;
 import dev.podium.query.chart.LineCharts;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.Queries;
@@ -66,6 +67,27 @@ public class HistoryService {
                 .toList();
         Set<UUID> stepRuns = changes.stream().map(Change::runId).collect(Collectors.toSet());
         double[] level = levels(rows, stepRuns);
+        List<HistoryView.Point> points = points(rows, level, stepRuns);
+        List<HistoryView.Version> versions = versions(rows, Labels.lowerIsBetter(direction));
+        return Optional.of(new HistoryView(
+                keyId,
+                key.get().canonical(),
+                key.get().benchmark(),
+                metric,
+                deviceId,
+                Labels.device(deviceId),
+                unit,
+                direction,
+                stats.state().method(),
+                points,
+                changes,
+                versions,
+                chart(metric, unit, rows, y, level)));
+    }
+
+    /** A point per run, marked where a step starts (never at the first run). */
+    private static List<HistoryView.Point> points(
+            List<HistoryQueries.HistoryRow> rows, double[] level, Set<UUID> stepRuns) {
         List<HistoryView.Point> points = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             HistoryQueries.HistoryRow r = rows.get(i);
@@ -80,6 +102,11 @@ public class HistoryService {
                     level[i],
                     i > 0 && stepRuns.contains(r.runId())));
         }
+        return points;
+    }
+
+    /** The runs by framework version, in order of each version's first run, each compared with the one before. */
+    private static List<HistoryView.Version> versions(List<HistoryQueries.HistoryRow> rows, boolean lower) {
         Map<String, List<HistoryQueries.HistoryRow>> byVersion = rows.stream()
                 .collect(Collectors.groupingBy(
                         r -> r.frameworkVersion() == null ? "(not stated)" : r.frameworkVersion(),
@@ -87,7 +114,6 @@ public class HistoryService {
                         Collectors.toList()));
         List<Map.Entry<String, List<HistoryQueries.HistoryRow>>> ordered = new ArrayList<>(byVersion.entrySet());
         ordered.sort(Comparator.comparing(e -> e.getValue().get(0).startedAt()));
-        boolean lower = Labels.lowerIsBetter(direction);
         List<HistoryView.Version> versions = new ArrayList<>();
         double[] previous = null;
         for (Map.Entry<String, List<HistoryQueries.HistoryRow>> e : ordered) {
@@ -110,6 +136,12 @@ public class HistoryService {
                     vs));
             previous = raw;
         }
+        return versions;
+    }
+
+    /** The run means and fitted levels per run, about eight runs labelled by their day. */
+    private static Chart chart(
+            String metric, String unit, List<HistoryQueries.HistoryRow> rows, double[] y, double[] level) {
         int every = Math.max(1, rows.size() / 8);
         List<String> labels = new ArrayList<>();
         List<double[]> valuePoints = new ArrayList<>();
@@ -119,26 +151,13 @@ public class HistoryService {
             valuePoints.add(new double[] {i, y[i]});
             levelPoints.add(new double[] {i, level[i]});
         }
-        return Optional.of(new HistoryView(
-                keyId,
-                key.get().canonical(),
-                key.get().benchmark(),
-                metric,
-                deviceId,
-                Labels.device(deviceId),
+        return LineCharts.categorical(
+                metric + " per run",
                 unit,
-                direction,
-                stats.state().method(),
-                points,
-                changes,
-                versions,
-                LineCharts.categorical(
-                        metric + " per run",
-                        unit,
-                        labels,
-                        List.of(
-                                new LineCharts.Series("run mean", valuePoints),
-                                new LineCharts.Series("fitted level", levelPoints)))));
+                labels,
+                List.of(
+                        new LineCharts.Series("run mean", valuePoints),
+                        new LineCharts.Series("fitted level", levelPoints)));
     }
 
     /** Steps across every history, newest first. */

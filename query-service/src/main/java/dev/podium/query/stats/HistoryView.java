@@ -3,6 +3,7 @@ package dev.podium.query.stats;
 import dev.podium.query.chart.Chart;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -48,7 +49,7 @@ public record HistoryView(
             return vsPrevious == null
                     ? null
                     : String.format(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             "%.3f× (95%% CI %.3f–%.3f)",
                             vsPrevious.ratio(),
                             vsPrevious.low(),

@@ -1,6 +1,7 @@
 package dev.podium.query.view;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The whole state of a comparison page, all in its query string: benchmark, metric, the parameter that varies across
@@ -27,7 +28,7 @@ public record ComparisonQuery(
     }
 
     /** Links to this comparison with another baseline, by device id: what precedes the baseline is encoded once. */
-    public java.util.function.UnaryOperator<String> baselineLinks() {
+    public UnaryOperator<String> baselineLinks() {
         String rest = withBaseline(null).link().build();
         String separator = rest.indexOf('?') < 0 ? "?" : "&";
         return device -> rest

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -57,11 +58,7 @@ public class ComparisonService {
         String metric = Metrics.choose(q.metric(), metrics);
         KeySet keySet = keySet(benchmark, metricKeys.keys(metric));
         List<String> varying = keySet.varying();
-        String param = q.param() != null && varying.contains(q.param())
-                ? q.param()
-                : varying.contains(LeaderboardService.WORKERS)
-                        ? LeaderboardService.WORKERS
-                        : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
+        String param = param(q.param(), varying);
         Map<Map<String, String>, List<KeyRow>> groups = groups(keySet.keys(), param);
         List<KeyRow> main = main(groups, q.group());
         String mainId = main.isEmpty() ? null : main.get(0).keyId();
@@ -76,51 +73,10 @@ public class ComparisonService {
         List<String> ordered = chosen.isEmpty()
                 ? f.ranked()
                 : f.ranked().stream().filter(shown::contains).toList();
-        String baseline = q.baseline() != null && ordered.contains(q.baseline())
-                ? q.baseline()
-                : ordered.stream()
-                        .filter(d -> f.firstValues().get(d) != null)
-                        .reduce((a, b) -> b)
-                        .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
-
-        double max = ordered.stream()
-                .map(f.maxValues()::get)
-                .filter(Objects::nonNull)
-                .mapToDouble(Double::doubleValue)
-                .max()
-                .orElse(0);
+        String baseline = baseline(q.baseline(), ordered, f);
         ComparisonQuery effective = new ComparisonQuery(
                 benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
-        List<ComparisonView.Row> matrix = new ArrayList<>();
-        java.util.function.UnaryOperator<String> baselineLink = effective.baselineLinks();
-        Map<String, Line> baseLines = new HashMap<>(); // the baseline's line per source, found once, not per row
-        for (String device : ordered) {
-            for (Line line : f.lines().getOrDefault(device, List.of())) {
-                Line base = baseLines.computeIfAbsent(line.source(), src -> f.line(baseline, src));
-                List<ComparisonView.Cell> cells = new ArrayList<>(f.columnIds().size());
-                for (int i = 0; i < f.columnIds().size(); i++) {
-                    LeaderboardRow r = line.rows()[i];
-                    LeaderboardRow b = base == null ? null : base.rows()[i];
-                    Double value = r == null ? null : r.mean();
-                    Double ratio = null;
-                    String ratioText = null;
-                    if (value != null && b != null && b.mean() != null && b.mean() != 0 && value != 0) {
-                        ratio = f.lower() ? b.mean() / value : value / b.mean();
-                        ratioText = Ratios.twoDecimals(f.lower() ? b.mean() : value, f.lower() ? value : b.mean());
-                    }
-                    int bar = value == null || max <= 0 ? 0 : (int) Math.round(value / max * 100);
-                    cells.add(new ComparisonView.Cell(
-                            f.columnIds().get(i), value, r == null && line.notAvailable()[i], ratio, ratioText, bar));
-                }
-                matrix.add(new ComparisonView.Row(
-                        device,
-                        f.labels().get(device),
-                        line.source(),
-                        device.equals(baseline),
-                        baselineLink.apply(device),
-                        cells));
-            }
-        }
+        List<ComparisonView.Row> matrix = matrix(f, ordered, baseline, effective.baselineLinks());
         List<Option> deviceOptions = f.available().stream()
                 .map(d -> new Option(d, f.labels().get(d), shown.contains(d)))
                 .toList();
@@ -142,6 +98,72 @@ public class ComparisonService {
                 benchmark == null ? List.of() : claims(benchmark));
         view = view.withIntervals(intervals.of(view));
         return view.withCosts(costs.of(view, f.columnKeys()));
+    }
+
+    /** The parameter asked for where the keys vary in it, else the dataloader workers, else the first that varies. */
+    private static String param(String asked, List<String> varying) {
+        return asked != null && varying.contains(asked)
+                ? asked
+                : varying.contains(LeaderboardService.WORKERS)
+                        ? LeaderboardService.WORKERS
+                        : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
+    }
+
+    /** The baseline asked for where it is shown, else the last device shown with a first value, else the last shown. */
+    private static String baseline(String asked, List<String> ordered, Frame f) {
+        return asked != null && ordered.contains(asked)
+                ? asked
+                : ordered.stream()
+                        .filter(d -> f.firstValues().get(d) != null)
+                        .reduce((a, b) -> b)
+                        .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
+    }
+
+    /** A row per device shown and source: ratios to the baseline's cells, bars scaled to the largest value shown. */
+    private static List<ComparisonView.Row> matrix(
+            Frame f, List<String> ordered, String baseline, UnaryOperator<String> baselineLink) {
+        double max = ordered.stream()
+                .map(f.maxValues()::get)
+                .filter(Objects::nonNull)
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .orElse(0);
+        List<ComparisonView.Row> matrix = new ArrayList<>();
+        Map<String, Line> baseLines = new HashMap<>(); // the baseline's line per source, found once, not per row
+        for (String device : ordered) {
+            for (Line line : f.lines().getOrDefault(device, List.of())) {
+                Line base = baseLines.computeIfAbsent(line.source(), src -> f.line(baseline, src));
+                List<ComparisonView.Cell> cells = cells(f, line, base, max);
+                matrix.add(new ComparisonView.Row(
+                        device,
+                        f.labels().get(device),
+                        line.source(),
+                        device.equals(baseline),
+                        baselineLink.apply(device),
+                        cells));
+            }
+        }
+        return matrix;
+    }
+
+    /** A line's cells, each with its ratio to the baseline's line ({@code base}, null without one) and its bar. */
+    private static List<ComparisonView.Cell> cells(Frame f, Line line, Line base, double max) {
+        List<ComparisonView.Cell> cells = new ArrayList<>(f.columnIds().size());
+        for (int i = 0; i < f.columnIds().size(); i++) {
+            LeaderboardRow r = line.rows()[i];
+            LeaderboardRow b = base == null ? null : base.rows()[i];
+            Double value = r == null ? null : r.mean();
+            Double ratio = null;
+            String ratioText = null;
+            if (value != null && b != null && b.mean() != null && b.mean() != 0 && value != 0) {
+                ratio = f.lower() ? b.mean() / value : value / b.mean();
+                ratioText = Ratios.twoDecimals(f.lower() ? b.mean() : value, f.lower() ? value : b.mean());
+            }
+            int bar = value == null || max <= 0 ? 0 : (int) Math.round(value / max * 100);
+            cells.add(new ComparisonView.Cell(
+                    f.columnIds().get(i), value, r == null && line.notAvailable()[i], ratio, ratioText, bar));
+        }
+        return cells;
     }
 
     /** The curves of the devices shown (all when {@code shown} is null), at most 200. */
@@ -233,56 +255,17 @@ public class ComparisonService {
             List<KeyRow> main,
             List<String> requested) {
         Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0), param);
-
-        List<ComparisonView.Column> columns = new ArrayList<>();
-        Map<String, Integer> groupSize = new HashMap<>();
-        groups.values().forEach(g -> g.forEach(k -> groupSize.put(k.keyId(), g.size())));
-        Map<String, Integer> distance = new HashMap<>();
-        keys.forEach(k ->
-                distance.put(k.keyId(), differences(rest(k, param), mainRest).size()));
-        List<KeyRow> columnKeys = keys.stream()
-                .filter(k -> {
-                    int d = distance.get(k.keyId());
-                    return d == 0 || (d == 1 && groupSize.get(k.keyId()) < main.size());
-                })
-                .sorted(Comparator.<KeyRow, String>comparing(k -> k.key().valueOf(param), Labels::compareValues)
-                        .thenComparingInt(k -> distance.get(k.keyId()))
-                        .thenComparing(KeyRow::canonical))
-                .limit(50)
-                .toList();
-        for (KeyRow k : columnKeys) {
-            String value = k.key().valueOf(param);
-            StringBuilder label = new StringBuilder(value == null ? "(not stated)" : value);
-            Map<String, String> r = rest(k, param);
-            differences(r, mainRest)
-                    .forEach(name -> label.append(" + ")
-                            .append(
-                                    r.containsKey(name)
-                                            ? ("true".equalsIgnoreCase(r.get(name)) ? name : name + "=" + r.get(name))
-                                            : "no " + name));
-            columns.add(new ComparisonView.Column(
-                    k.keyId(), value, label.toString(), k.canonical(), k.key().label()));
-        }
+        List<KeyRow> columnKeys = columnKeys(keys, groups, main, param, mainRest);
+        List<ComparisonView.Column> columns = columns(columnKeys, param, mainRest);
         List<String> columnIds =
                 columns.stream().map(ComparisonView.Column::keyId).toList();
 
-        // One read of the rows of the columns' keys and the group shown's (its curves).
-        Set<String> read = new LinkedHashSet<>(columnIds);
-        main.forEach(k -> read.add(k.keyId()));
-        Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
-        if (metric != null && !read.isEmpty()) {
-            queries.leaderboard(List.copyOf(read), metric)
-                    .forEach(r -> byKey.computeIfAbsent(r.keyId(), k -> new ArrayList<>())
-                            .add(r));
-        }
+        Map<String, List<LeaderboardRow>> byKey = rowsByKey(columnIds, main, metric);
         List<LeaderboardRow> rows = columnIds.stream()
                 .flatMap(id -> byKey.getOrDefault(id, List.of()).stream())
                 .filter(r -> source == null || source.equals(r.source()))
                 .toList();
-        Set<List<String>> notAvailable = new HashSet<>();
-        if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
-            queries.notAvailable(columnIds, metric).forEach(p -> notAvailable.add(List.of(p[0], p[1])));
-        }
+        Set<List<String>> notAvailable = notAvailable(columnIds, metric, source);
         String unit = rows.isEmpty() ? null : rows.get(0).unit();
         String direction = rows.isEmpty() ? null : rows.get(0).direction();
         boolean lower = Labels.lowerIsBetter(direction);
@@ -296,11 +279,120 @@ public class ComparisonService {
         String firstColumn = columnIds.isEmpty() ? null : columnIds.get(0);
         Map<String, String> labels = new HashMap<>();
         Map<String, Double> firstValues = new HashMap<>();
-        Map<String, Double> maxValues = new HashMap<>();
-        Map<String, List<Line>> lines = new HashMap<>();
         for (String device : available) {
             labels.put(device, Labels.device(device));
             firstValues.put(device, firstValue(cell, device, firstColumn));
+        }
+        Map<String, Double> maxValues = maxValues(rows);
+        List<String> chosen =
+                requested.stream().filter(available::contains).distinct().toList();
+        CurveData curveData = curveData(metric, source, param, keys, main, byKey, chosen);
+        return new Frame(
+                columns,
+                columnKeys,
+                columnIds,
+                unit,
+                direction,
+                lower,
+                List.copyOf(available),
+                ranked(available, firstValues, labels, lower),
+                labels,
+                firstValues,
+                maxValues,
+                lines(available, cell, notAvailable, columnIds),
+                groupOptions(benchmark, metric, source, param, groups, main),
+                curveData.values(),
+                curves(curveData, mainRest));
+    }
+
+    /**
+     * The columns' keys: those of the group shown and those of smaller groups that differ from it in one dimension
+     * other than {@code param}, by the parameter's value, at most 50.
+     */
+    private static List<KeyRow> columnKeys(
+            List<KeyRow> keys,
+            Map<Map<String, String>, List<KeyRow>> groups,
+            List<KeyRow> main,
+            String param,
+            Map<String, String> mainRest) {
+        Map<String, Integer> groupSize = new HashMap<>();
+        groups.values().forEach(g -> g.forEach(k -> groupSize.put(k.keyId(), g.size())));
+        Map<String, Integer> distance = new HashMap<>();
+        keys.forEach(k ->
+                distance.put(k.keyId(), differences(rest(k, param), mainRest).size()));
+        return keys.stream()
+                .filter(k -> {
+                    int d = distance.get(k.keyId());
+                    return d == 0 || (d == 1 && groupSize.get(k.keyId()) < main.size());
+                })
+                .sorted(Comparator.<KeyRow, String>comparing(k -> k.key().valueOf(param), Labels::compareValues)
+                        .thenComparingInt(k -> distance.get(k.keyId()))
+                        .thenComparing(KeyRow::canonical))
+                .limit(50)
+                .toList();
+    }
+
+    /** A column per key, labelled by its parameter value and how it differs from the group shown. */
+    private static List<ComparisonView.Column> columns(
+            List<KeyRow> columnKeys, String param, Map<String, String> mainRest) {
+        List<ComparisonView.Column> columns = new ArrayList<>();
+        for (KeyRow k : columnKeys) {
+            String value = k.key().valueOf(param);
+            StringBuilder label = new StringBuilder(value == null ? "(not stated)" : value);
+            Map<String, String> r = rest(k, param);
+            differences(r, mainRest)
+                    .forEach(name -> label.append(" + ")
+                            .append(
+                                    r.containsKey(name)
+                                            ? ("true".equalsIgnoreCase(r.get(name)) ? name : name + "=" + r.get(name))
+                                            : "no " + name));
+            columns.add(new ComparisonView.Column(
+                    k.keyId(), value, label.toString(), k.canonical(), k.key().label()));
+        }
+        return columns;
+    }
+
+    /** The (device, key) pairs published as n/a in the columns; not read when only measured rows are shown. */
+    private Set<List<String>> notAvailable(List<String> columnIds, String metric, String source) {
+        Set<List<String>> notAvailable = new HashSet<>();
+        if (!columnIds.isEmpty() && metric != null && !"measured".equals(source)) {
+            queries.notAvailable(columnIds, metric).forEach(p -> notAvailable.add(List.of(p[0], p[1])));
+        }
+        return notAvailable;
+    }
+
+    /** Each device's largest mean among the rows. */
+    private static Map<String, Double> maxValues(List<LeaderboardRow> rows) {
+        Map<String, Double> maxValues = new HashMap<>();
+        rows.forEach(r -> {
+            if (r.mean() != null) {
+                maxValues.merge(r.deviceId(), r.mean(), Math::max);
+            }
+        });
+        return maxValues;
+    }
+
+    /** One read of the rows of the columns' keys and the group shown's (its curves), by key. */
+    private Map<String, List<LeaderboardRow>> rowsByKey(List<String> columnIds, List<KeyRow> main, String metric) {
+        Set<String> read = new LinkedHashSet<>(columnIds);
+        main.forEach(k -> read.add(k.keyId()));
+        Map<String, List<LeaderboardRow>> byKey = new HashMap<>();
+        if (metric != null && !read.isEmpty()) {
+            queries.leaderboard(List.copyOf(read), metric)
+                    .forEach(r -> byKey.computeIfAbsent(r.keyId(), k -> new ArrayList<>())
+                            .add(r));
+        }
+        return byKey;
+    }
+
+    /** Each available device's lines, one per source with a value or (published) an n/a in some column. */
+    private static Map<String, List<Line>> lines(
+            Set<String> available,
+            Map<CellAt, LeaderboardRow> cell,
+            Set<List<String>> notAvailable,
+            List<String> columnIds) {
+        Map<String, List<Line>> lines = new HashMap<>();
+        for (String device : available) {
             for (String src : List.of("measured", "published")) {
                 LeaderboardRow[] values = new LeaderboardRow[columnIds.size()];
                 boolean[] na = new boolean[columnIds.size()];
@@ -315,13 +407,18 @@ public class ComparisonService {
                 }
             }
         }
-        rows.forEach(r -> {
-            if (r.mean() != null) {
-                maxValues.merge(r.deviceId(), r.mean(), Math::max);
-            }
-        });
+        return lines;
+    }
 
-        List<KeyOption> groupOptions = groups.values().stream()
+    /** The first 100 groups, each a link to the comparison of that group. */
+    private static List<KeyOption> groupOptions(
+            String benchmark,
+            String metric,
+            String source,
+            String param,
+            Map<Map<String, String>, List<KeyRow>> groups,
+            List<KeyRow> main) {
+        return groups.values().stream()
                 .limit(100)
                 .map(g -> {
                     KeyRow first = g.get(0);
@@ -340,31 +437,17 @@ public class ComparisonService {
                                     .build());
                 })
                 .toList();
-        List<String> chosen =
-                requested.stream().filter(available::contains).distinct().toList();
-        CurveData curveData = curveData(metric, source, param, keys, main, byKey, chosen);
-        // Best first by the first column's value, then by label: the rows' order, whatever subset a request shows.
+    }
+
+    /** Best first by the first column's value, then by label: the rows' order, whatever subset a request shows. */
+    private static List<String> ranked(
+            Set<String> available, Map<String, Double> firstValues, Map<String, String> labels, boolean lower) {
         Comparator<String> better = Comparator.comparing(
                         (String d) -> firstValues.get(d),
                         Comparator.nullsLast(
                                 lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))
                 .thenComparing(labels::get);
-        return new Frame(
-                columns,
-                columnKeys,
-                columnIds,
-                unit,
-                direction,
-                lower,
-                List.copyOf(available),
-                available.stream().sorted(better).toList(),
-                labels,
-                firstValues,
-                maxValues,
-                lines,
-                groupOptions,
-                curveData.values(),
-                curves(curveData, mainRest));
+        return available.stream().sorted(better).toList();
     }
 
     /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */

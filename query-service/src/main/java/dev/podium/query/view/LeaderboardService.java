@@ -40,6 +40,61 @@ public class LeaderboardService {
     }
 
     public LeaderboardView build(LeaderboardQuery q) {
+        Selection s = select(q);
+        KeyRow selected = s.selected();
+        Board board = selected == null
+                ? Board.NONE
+                : board(selected, s.allKeys(), s.metric(), q.includeFailing(), s.software());
+        String unit = board.rows().isEmpty() ? null : board.rows().get(0).row().unit();
+        String direction =
+                board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
+
+        String sort = q.sort() != null && SORTS.contains(q.sort()) ? q.sort() : "mean";
+        String dir =
+                "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
+        List<Board.Row> sorted = sorted(board, s.source(), sort, dir);
+        LeaderboardQuery effective = effective(q, s, sort, dir);
+        List<KeyOption> keyOptions = keyOptions(s.candidates(), selected, effective.keyLinks());
+        KeyOption keyOption =
+                keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
+        List<KeyRow> allKeys = s.allKeys();
+        LeaderboardView view = new LeaderboardView(
+                effective,
+                options(s.benchmarks(), s.benchmark()),
+                options(s.metrics(), s.metric()),
+                options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
+                options(distinct(allKeys, ComparisonKey.PRECISION), q.precision()),
+                options(distinct(allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
+                options(distinct(allKeys, WORKERS), q.workers()),
+                options(selected == null ? List.of() : cells.frameworkVersions(selected.keyId()), s.software()),
+                options(List.of("measured", "published"), s.source()),
+                keyOptions,
+                keyOption,
+                unit,
+                direction,
+                sort,
+                dir,
+                entries(sorted));
+        return withExtras(view, board, sorted);
+    }
+
+    /**
+     * What a request picks, each choice checked against what there is: the benchmark, its keys, the source, the metric,
+     * the keys passing the filters that have rows for the metric ({@code candidates}), the key shown and the framework
+     * version.
+     */
+    private record Selection(
+            List<String> benchmarks,
+            String benchmark,
+            List<KeyRow> allKeys,
+            String source,
+            List<String> metrics,
+            String metric,
+            List<KeyRow> candidates,
+            KeyRow selected,
+            String software) {}
+
+    private Selection select(LeaderboardQuery q) {
         List<String> benchmarks = queries.benchmarks();
         String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark())
                 ? q.benchmark()
@@ -66,18 +121,20 @@ public class LeaderboardService {
                 .orElse(candidates.isEmpty() ? null : candidates.get(0));
 
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
-        Board board = selected == null ? Board.NONE : board(selected, allKeys, metric, q.includeFailing(), software);
-        String unit = board.rows().isEmpty() ? null : board.rows().get(0).row().unit();
-        String direction =
-                board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
+        return new Selection(benchmarks, benchmark, allKeys, source, metrics, metric, candidates, selected, software);
+    }
 
-        String sort = q.sort() != null && SORTS.contains(q.sort()) ? q.sort() : "mean";
-        String dir =
-                "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
+    /** The board's rows of the source asked for (all without one), in the order asked for. */
+    private static List<Board.Row> sorted(Board board, String source, String sort, String dir) {
         List<Board.Row> sorted = new ArrayList<>(board.rows().stream()
                 .filter(r -> source == null || source.equals(r.row().source()))
                 .toList());
         sorted.sort(comparator(sort, dir));
+        return sorted;
+    }
+
+    /** The sorted rows, ranked from 1. */
+    private static List<LeaderboardEntry> entries(List<Board.Row> sorted) {
         List<LeaderboardEntry> entries = new ArrayList<>(sorted.size());
         for (Board.Row b : sorted) {
             LeaderboardRow r = b.row();
@@ -94,22 +151,29 @@ public class LeaderboardService {
                     r.best(),
                     r.cv()));
         }
+        return entries;
+    }
 
-        LeaderboardQuery effective = new LeaderboardQuery(
-                benchmark,
-                selected == null ? null : selected.keyId(),
-                metric,
+    /** The query as answered: every choice the one made, not the one asked for. */
+    private static LeaderboardQuery effective(LeaderboardQuery q, Selection s, String sort, String dir) {
+        return new LeaderboardQuery(
+                s.benchmark(),
+                s.selected() == null ? null : s.selected().keyId(),
+                s.metric(),
                 q.scenario(),
                 q.precision(),
                 q.batch(),
                 q.workers(),
-                software,
-                source,
+                s.software(),
+                s.source(),
                 sort,
                 dir,
                 q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
-        UnaryOperator<String> keyLink = effective.keyLinks();
-        List<KeyOption> keyOptions = candidates.stream()
+    }
+
+    /** The first 200 candidate keys, each with its link. */
+    private static List<KeyOption> keyOptions(List<KeyRow> candidates, KeyRow selected, UnaryOperator<String> keyLink) {
+        return candidates.stream()
                 .limit(200)
                 .map(k -> new KeyOption(
                         k.keyId(),
@@ -119,25 +183,10 @@ public class LeaderboardService {
                         selected != null && selected.keyId().equals(k.keyId()),
                         keyLink.apply(k.keyId())))
                 .toList();
-        KeyOption keyOption =
-                keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
-        LeaderboardView view = new LeaderboardView(
-                effective,
-                options(benchmarks, benchmark),
-                options(metrics, metric),
-                options(distinct(allKeys, ComparisonKey.SCENARIO), q.scenario()),
-                options(distinct(allKeys, ComparisonKey.PRECISION), q.precision()),
-                options(distinct(allKeys, ComparisonKey.BATCH_SIZE), q.batch()),
-                options(distinct(allKeys, WORKERS), q.workers()),
-                options(selected == null ? List.of() : cells.frameworkVersions(selected.keyId()), software),
-                options(List.of("measured", "published"), source),
-                keyOptions,
-                keyOption,
-                unit,
-                direction,
-                sort,
-                dir,
-                entries);
+    }
+
+    /** The view with the board's extras, their columns in the sorted rows' order; the view as it is without extras. */
+    private static LeaderboardView withExtras(LeaderboardView view, Board board, List<Board.Row> sorted) {
         if (board.extras() == null) {
             return view;
         }

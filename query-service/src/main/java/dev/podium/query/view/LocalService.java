@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -49,47 +50,12 @@ public class LocalService {
 
         List<LocalView.Curve> localCurves = curves(local, values, base);
         List<LocalView.Curve> publishedCurves = curves(published, values, base);
-        String unit = local.stream()
-                .flatMap(s -> s.rows.values().stream())
-                .map(LeaderboardRow::unit)
-                .findFirst()
-                .orElse(published.stream()
-                        .flatMap(s -> s.rows.values().stream())
-                        .map(LeaderboardRow::unit)
-                        .findFirst()
-                        .orElse(null));
-
-        List<String> axis = numericOnly(values);
-        List<LineCharts.Series> lines = new ArrayList<>();
-        for (LocalView.Curve c : concat(localCurves, publishedCurves)) {
-            List<double[]> pts = new ArrayList<>();
-            for (LocalView.Point p : c.points()) {
-                if (p.normalised() != null && axis.contains(p.value())) {
-                    pts.add(new double[] {axis.indexOf(p.value()), p.normalised()});
-                }
-            }
-            if (!pts.isEmpty()) {
-                lines.add(new LineCharts.Series(
-                        c.deviceLabel() + " · " + c.source() + (c.setting().isEmpty() ? "" : " · " + c.setting()),
-                        pts));
-            }
-        }
-        Chart chart = LineCharts.categorical(
-                q.metric() + " ÷ its own value at " + q.param() + "=" + base + ", by " + q.param(), "×", axis, lines);
+        String unit = unit(local).orElse(unit(published).orElse(null));
+        Chart chart = chart(q, base, numericOnly(values), concat(localCurves, publishedCurves));
 
         List<RunSummary> runs =
                 queries.benchmarkExists(q.benchmark()) ? queries.recentRunsOfBenchmark(q.benchmark(), 20) : List.of();
-        List<LocalView.Source> sources = new ArrayList<>();
-        if (queries.benchmarkExists(q.published())) {
-            List<String> names = queries.claimSources(q.published());
-            Map<String, PublishedClaim> first = new LinkedHashMap<>();
-            if (!names.isEmpty()) {
-                queries.claimsOfSources(names).forEach(c -> first.putIfAbsent(c.source(), c));
-            }
-            first.values()
-                    .forEach(c ->
-                            sources.add(new LocalView.Source(c.source(), c.sourceTitle(), safeUrl(c.sourceUrl()))));
-        }
+        List<LocalView.Source> sources = sources(q.published());
         return new LocalView(
                 q,
                 base,
@@ -106,6 +72,50 @@ public class LocalService {
                 new ComparisonQuery(q.published(), q.metric(), q.param(), null, null, null, "published")
                         .link()
                         .build());
+    }
+
+    /** The unit of the series' first row. */
+    private static Optional<String> unit(List<Series> series) {
+        return series.stream()
+                .flatMap(s -> s.rows.values().stream())
+                .map(LeaderboardRow::unit)
+                .findFirst();
+    }
+
+    /** The curves' normalised values on the numeric parameter values ({@code axis}), one line per curve with any. */
+    private static Chart chart(LocalQuery q, String base, List<String> axis, List<LocalView.Curve> curves) {
+        List<LineCharts.Series> lines = new ArrayList<>();
+        for (LocalView.Curve c : curves) {
+            List<double[]> pts = new ArrayList<>();
+            for (LocalView.Point p : c.points()) {
+                if (p.normalised() != null && axis.contains(p.value())) {
+                    pts.add(new double[] {axis.indexOf(p.value()), p.normalised()});
+                }
+            }
+            if (!pts.isEmpty()) {
+                lines.add(new LineCharts.Series(
+                        c.deviceLabel() + " · " + c.source() + (c.setting().isEmpty() ? "" : " · " + c.setting()),
+                        pts));
+            }
+        }
+        return LineCharts.categorical(
+                q.metric() + " ÷ its own value at " + q.param() + "=" + base + ", by " + q.param(), "×", axis, lines);
+    }
+
+    /** The sources of the published benchmark's claims, each from its first claim; none if the benchmark is unknown. */
+    private List<LocalView.Source> sources(String publishedBenchmark) {
+        List<LocalView.Source> sources = new ArrayList<>();
+        if (queries.benchmarkExists(publishedBenchmark)) {
+            List<String> names = queries.claimSources(publishedBenchmark);
+            Map<String, PublishedClaim> first = new LinkedHashMap<>();
+            if (!names.isEmpty()) {
+                queries.claimsOfSources(names).forEach(c -> first.putIfAbsent(c.source(), c));
+            }
+            first.values()
+                    .forEach(c ->
+                            sources.add(new LocalView.Source(c.source(), c.sourceTitle(), safeUrl(c.sourceUrl()))));
+        }
+        return sources;
     }
 
     /** One curve's rows by parameter value. */
@@ -152,52 +162,15 @@ public class LocalService {
     }
 
     private static List<LocalView.Curve> curves(List<Series> series, List<String> values, String base) {
-        // The dimensions in which this source's curves differ from each other label each curve; the rest is common.
-        Set<String> varying = new TreeSet<>();
-        for (Series a : series) {
-            for (Series b : series) {
-                varying.addAll(ComparisonService.differences(a.rest(), b.rest()));
-            }
-        }
-        // The setting most curves share (then the one with most points) is the common one; others are marked.
-        Map<String, long[]> weight = new HashMap<>();
-        series.forEach(s -> {
-            long[] w = weight.computeIfAbsent(setting(s, varying), x -> new long[2]);
-            w[0]++;
-            w[1] += s.rows().size();
-        });
-        String common = weight.entrySet().stream()
-                .max(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
-                        .thenComparingLong(e -> e.getValue()[1])
-                        .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
-                .map(Map.Entry::getKey)
-                .orElse("");
+        Set<String> varying = varying(series);
+        String common = common(series, varying);
         List<LocalView.Curve> out = new ArrayList<>();
         for (Series s : series) {
             LeaderboardRow at = s.rows().get(base);
             boolean normalisable = at != null && at.mean() != null && at.mean() > 0;
             List<LocalView.Point> points = new ArrayList<>();
             for (String v : values) {
-                LeaderboardRow r = s.rows().get(v);
-                BigDecimal ratio = r == null || !normalisable
-                        ? null
-                        : BigDecimal.valueOf(r.mean()).divide(BigDecimal.valueOf(at.mean()), MathContext.DECIMAL64);
-                points.add(
-                        r == null
-                                ? new LocalView.Point(v, null, null, 0, 0, null, null, null, null)
-                                : new LocalView.Point(
-                                        v,
-                                        r.keyId(),
-                                        r.mean(),
-                                        r.n(),
-                                        r.runs(),
-                                        r.ci95Low(),
-                                        r.ci95High(),
-                                        ratio == null ? null : ratio.doubleValue(),
-                                        ratio == null
-                                                ? null
-                                                : ratio.setScale(2, RoundingMode.HALF_UP)
-                                                        .toPlainString()));
+                points.add(point(v, s.rows().get(v), normalisable ? at : null));
             }
             String setting = setting(s, varying);
             List<String> notes = new ArrayList<>();
@@ -218,6 +191,53 @@ public class LocalService {
                 .thenComparing(LocalView.Curve::deviceLabel)
                 .thenComparing(LocalView.Curve::setting));
         return out.size() > MAX_CURVES ? out.subList(0, MAX_CURVES) : out;
+    }
+
+    /** The dimensions in which this source's curves differ from each other label each curve; the rest is common. */
+    private static Set<String> varying(List<Series> series) {
+        Set<String> varying = new TreeSet<>();
+        for (Series a : series) {
+            for (Series b : series) {
+                varying.addAll(ComparisonService.differences(a.rest(), b.rest()));
+            }
+        }
+        return varying;
+    }
+
+    /** The setting most curves share (then the one with most points) is the common one; others are marked. */
+    private static String common(List<Series> series, Set<String> varying) {
+        Map<String, long[]> weight = new HashMap<>();
+        series.forEach(s -> {
+            long[] w = weight.computeIfAbsent(setting(s, varying), x -> new long[2]);
+            w[0]++;
+            w[1] += s.rows().size();
+        });
+        return weight.entrySet().stream()
+                .max(Comparator.<Map.Entry<String, long[]>>comparingLong(e -> e.getValue()[0])
+                        .thenComparingLong(e -> e.getValue()[1])
+                        .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
+                .map(Map.Entry::getKey)
+                .orElse("");
+    }
+
+    /** The point at {@code v} of row {@code r} (null where there is none), normalised to {@code at} where not null. */
+    private static LocalView.Point point(String v, LeaderboardRow r, LeaderboardRow at) {
+        if (r == null) {
+            return new LocalView.Point(v, null, null, 0, 0, null, null, null, null);
+        }
+        BigDecimal ratio = at == null
+                ? null
+                : BigDecimal.valueOf(r.mean()).divide(BigDecimal.valueOf(at.mean()), MathContext.DECIMAL64);
+        return new LocalView.Point(
+                v,
+                r.keyId(),
+                r.mean(),
+                r.n(),
+                r.runs(),
+                r.ci95Low(),
+                r.ci95High(),
+                ratio == null ? null : ratio.doubleValue(),
+                ratio == null ? null : ratio.setScale(2, RoundingMode.HALF_UP).toPlainString());
     }
 
     private static String setting(Series s, Set<String> varying) {
