@@ -50,13 +50,14 @@ class FleetIT {
     private static final long STARTED = System.nanoTime();
 
     private static Fleet fleet;
+    private static Path work;
     private static Path campaigns;
     /** Campaigns, jobs and runs of the earlier cases, by name, for the case that reads the page. */
     private static final Map<String, String> seen = new HashMap<>();
 
     @BeforeAll
     static void start() {
-        Path work = WorkDirs.fresh(Path.of(System.getProperty("podium.reliability.work", "target/reliability"))
+        work = WorkDirs.fresh(Path.of(System.getProperty("podium.reliability.work", "target/reliability"))
                 .resolve("fleet"));
         campaigns =
                 Path.of(System.getProperty("podium.examples", "../examples")).resolve("campaigns");
@@ -67,7 +68,7 @@ class FleetIT {
                 Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar")));
         POOLS.forEach(fleet::addAgent);
         for (String agent : POOLS.keySet()) {
-            within(WAIT).until(() -> fleet.online(agent));
+            within("agent " + agent + " online on /api/v1/fleet", WAIT).until(() -> fleet.online(agent));
         }
         say("agents a1, a2 (pool gpu-a) and b1 (pool gpu-b) online; lease " + Fleet.LEASE.toSeconds() + " s");
     }
@@ -93,7 +94,7 @@ class FleetIT {
                 .as("the fleet page reloads itself while jobs run")
                 .contains("<meta http-equiv=\"refresh\" content=\"5\">");
         int[] mostAssigned = {0};
-        within(Duration.ofSeconds(300)).until(() -> {
+        within("campaign 1 finished", Duration.ofSeconds(300)).until(() -> {
             mostAssigned[0] = Math.max(
                     mostAssigned[0], onPage(c1).path("states").path("assigned").asInt());
             List<JsonNode> jobs = jobs(c1);
@@ -163,17 +164,18 @@ class FleetIT {
         Ports.sleep(2000);
         long kill = System.nanoTime();
         fleet.agent(victim).kill();
-        within(REGRANT).until(() -> grantedAgain(job, survivor));
+        within("campaign 2's job granted again to " + survivor, REGRANT).until(() -> grantedAgain(job, survivor));
         double toRegrant = secondsSince(kill);
         assertThat(fleet.runStatus(killed)).as("the killed run").isEqualTo("superseded");
-        within(WAIT).until(() -> "done".equals(fleet.job(job).get("state").asText()));
+        within("campaign 2's job done by " + survivor, WAIT)
+                .until(() -> "done".equals(fleet.job(job).get("state").asText()));
         double toDone = secondsSince(kill);
         String rerun = fleet.job(job).get("run_id").asText();
 
         long pending = files(fleet.home(victim).resolve("journal").resolve("pending"));
         long eventsBefore = fleet.events(killed);
         fleet.startAgent(victim, victim + "-again");
-        within(WAIT).until(() -> fleet.online(victim));
+        within(victim + " online again", WAIT).until(() -> fleet.online(victim));
         Ports.sleep(3000);
         JsonNode after = fleet.job(job);
         assertThat(List.of(
@@ -226,14 +228,15 @@ class FleetIT {
         long freeze = System.nanoTime();
         fleet.signal("STOP", tree);
         try {
-            within(REGRANT).until(() -> grantedAgain(job, other));
+            within("campaign 3's job granted again to " + other, REGRANT).until(() -> grantedAgain(job, other));
         } finally {
             fleet.signal("CONT", tree);
         }
         double toRegrant = secondsSince(freeze);
-        within(Duration.ofSeconds(60))
+        within("late events of the frozen run stored", Duration.ofSeconds(60))
                 .until(() -> fleet.events(frozen, "RunCancelled", "RunCompleted", "RunFailed") >= 1);
-        within(WAIT).until(() -> "done".equals(fleet.job(job).get("state").asText()));
+        within("campaign 3's job done by " + other, WAIT)
+                .until(() -> "done".equals(fleet.job(job).get("state").asText()));
         JsonNode after = fleet.job(job);
         assertThat(List.of(
                         after.get("lease_epoch").asInt(), after.get("agent_id").asText()))
@@ -273,7 +276,7 @@ class FleetIT {
                 .isNotEmpty();
         long cancel = System.nanoTime();
         fleet.cancel(job, "e2e: cancel a long job");
-        within(Duration.ofSeconds(30))
+        within("campaign 4's run cancelled and its workload gone", Duration.ofSeconds(30))
                 .until(() -> "cancelled".equals(fleet.runStatus(run))
                         && workload.stream().noneMatch(ProcessHandle::isAlive));
         double took = secondsSince(cancel);
@@ -313,6 +316,8 @@ class FleetIT {
         assertThat(html).doesNotContain("<script");
         assertThat(html).as("the fleet page with no job active").doesNotContain("http-equiv=\"refresh\"");
         JsonNode api = fleet.fleet();
+        write("fleet.html", html);
+        write("fleet.json", api.toString());
         Map<String, Integer> states = new java.util.TreeMap<>();
         stream(api.path("campaigns"))
                 .forEach(c -> c.path("states").fields().forEachRemaining(e -> {
@@ -324,8 +329,8 @@ class FleetIT {
                 + "; no reload once nothing is active");
     }
 
-    private static ConditionFactory within(Duration limit) {
-        return await().atMost(limit).pollInterval(Duration.ofMillis(500));
+    private static ConditionFactory within(String what, Duration limit) {
+        return await(what).atMost(limit).pollInterval(Duration.ofMillis(500));
     }
 
     private static List<JsonNode> jobs(String campaign) {
@@ -345,7 +350,8 @@ class FleetIT {
     }
 
     private static String awaitRunning(String job) {
-        within(WAIT).until(() -> fleet.runningRun(job).isPresent());
+        within("job " + job + " running", WAIT)
+                .until(() -> fleet.runningRun(job).isPresent());
         return fleet.runningRun(job).orElseThrow();
     }
 
@@ -417,6 +423,15 @@ class FleetIT {
     private static String row(String html, String job) {
         String from = html.substring(html.indexOf("id=\"job-" + job + "\""));
         return from.substring(0, from.indexOf("</tr>"));
+    }
+
+    /** Kept beside the processes' logs, for a reader of a failed run. */
+    private static void write(String name, String content) {
+        try {
+            Files.writeString(work.resolve(name), content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static long files(Path dir) {
