@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.podium.reliability.process.Ports;
 import dev.podium.reliability.process.WorkDirs;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -125,26 +127,7 @@ class FleetIT {
         List<String> ids = jobs.stream().map(j -> j.get("job_id").asText()).toList();
         assertThat(fleet.runs(ids, "completed")).as("completed runs").isEqualTo(6);
 
-        JsonNode page = onPage(c1);
-        assertThat(page.path("states").path("done").asInt())
-                .as("done jobs on /api/v1/fleet")
-                .isEqualTo(6);
-        assertThat(stream(page.path("pools"))
-                        .flatMap(p -> stream(p.path("jobs")))
-                        .mapToInt(j -> j.path("earlier").size())
-                        .sum())
-                .as("superseded leases on /api/v1/fleet")
-                .isZero();
-        List<JsonNode> gpuA = stream(page.path("pools"))
-                .filter(p -> "gpu-a".equals(p.path("pool").asText()))
-                .flatMap(p -> stream(p.path("jobs")))
-                .toList();
-        assertThat(new TreeSet<>(
-                        gpuA.stream().map(j -> j.path("agentId").asText()).toList()))
-                .as("agents that ran the jobs of gpu-a")
-                .containsExactly("a1", "a2");
-        double overlap = longestOverlap(gpuA);
-        assertThat(overlap).as("seconds a1 and a2 ran jobs at the same time").isPositive();
+        double overlap = gpuAOverlapOnTheFleetApi(c1);
         say(String.format(
                 "campaign 1: 6/6 jobs done once each in %.1f s; gpu-a: a1 ran %d, a2 ran %d, at the same time for"
                         + " %.1f s; gpu-b: b1 ran 3; up to %d jobs assigned at once; %d runs claimed",
@@ -318,7 +301,7 @@ class FleetIT {
         JsonNode api = fleet.fleet();
         write("fleet.html", html);
         write("fleet.json", api.toString());
-        Map<String, Integer> states = new java.util.TreeMap<>();
+        Map<String, Integer> states = new TreeMap<>();
         stream(api.path("campaigns"))
                 .forEach(c -> c.path("states").fields().forEachRemaining(e -> {
                     if (e.getValue().asInt() > 0) {
@@ -327,6 +310,34 @@ class FleetIT {
                 }));
         say("fleet page: " + api.path("online").asText() + " agents online; jobs of the 4 campaigns: " + states
                 + "; no reload once nothing is active");
+    }
+
+    /**
+     * Campaign 1 as /api/v1/fleet shows it: six jobs done, no superseded lease, the jobs of gpu-a on both its agents;
+     * the longest time a1 and a2 ran at once, in seconds.
+     */
+    private static double gpuAOverlapOnTheFleetApi(String campaign) {
+        JsonNode page = onPage(campaign);
+        assertThat(page.path("states").path("done").asInt())
+                .as("done jobs on /api/v1/fleet")
+                .isEqualTo(6);
+        assertThat(stream(page.path("pools"))
+                        .flatMap(p -> stream(p.path("jobs")))
+                        .mapToInt(j -> j.path("earlier").size())
+                        .sum())
+                .as("superseded leases on /api/v1/fleet")
+                .isZero();
+        List<JsonNode> gpuA = stream(page.path("pools"))
+                .filter(p -> "gpu-a".equals(p.path("pool").asText()))
+                .flatMap(p -> stream(p.path("jobs")))
+                .toList();
+        assertThat(new TreeSet<>(
+                        gpuA.stream().map(j -> j.path("agentId").asText()).toList()))
+                .as("agents that ran the jobs of gpu-a")
+                .containsExactly("a1", "a2");
+        double overlap = longestOverlap(gpuA);
+        assertThat(overlap).as("seconds a1 and a2 ran jobs at the same time").isPositive();
+        return overlap;
     }
 
     private static ConditionFactory within(String what, Duration limit) {
@@ -346,7 +357,7 @@ class FleetIT {
         return stream(fleet.fleet().path("campaigns"))
                 .filter(c -> campaign.equals(c.path("campaignId").asText()))
                 .findFirst()
-                .orElse(com.fasterxml.jackson.databind.node.MissingNode.getInstance());
+                .orElse(MissingNode.getInstance());
     }
 
     private static String awaitRunning(String job) {
