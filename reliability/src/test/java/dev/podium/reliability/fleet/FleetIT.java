@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,8 +45,7 @@ class FleetIT {
     private static final Duration REGRANT = Fleet.LEASE.multipliedBy(6).plusSeconds(30);
 
     private static final Duration CANCEL_LIMIT = Duration.ofSeconds(10);
-    private static final Map<String, String> POOLS =
-            new LinkedHashMap<>(Map.of("a1", "gpu-a", "a2", "gpu-a", "b1", "gpu-b"));
+    private static final Map<String, String> POOLS = Map.of("a1", "gpu-a", "a2", "gpu-a", "b1", "gpu-b");
     private static final Set<String> ENDED = Set.of("done", "failed", "cancelled");
     private static final long STARTED = System.nanoTime();
 
