@@ -76,13 +76,26 @@ done
 
 say "./podium down"
 ./podium down
-# `./podium up` must notice that its services were stopped from another terminal and exit by itself.
+# `./podium up` must notice that its services were stopped from another terminal and exit by itself, and say so.
 for _ in $(seq 1 20); do kill -0 "$UP_PID" 2>/dev/null || break; sleep 0.5; done
 if kill -0 "$UP_PID" 2>/dev/null; then
   say "./podium up kept running after ./podium down"; kill "$UP_PID" 2>/dev/null || true; exit 1
 fi
-left=$(pgrep -af "$WORK/podium" | grep -v "e2e-podium-up" || true)
-[ -z "$left" ] || { say "processes left behind:"; echo "$left"; exit 1; }
+up_status=0
+wait "$UP_PID" || up_status=$?
+if [ "$up_status" -ne 0 ] || ! grep -q "stopped by ./podium down" "$WORK/up.log"; then
+  say "./podium up exited $up_status, not as stopped by ./podium down:"; tail -n 5 "$WORK/up.log"; exit 1
+fi
+# Nothing of the clone may run on: no process that names it or runs in it (this script leaves it first).
+cd /
+left=""
+for pid in $(ps -e -o pid=); do
+  [ "$pid" = $$ ] && continue
+  cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null || true)
+  args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+  if [[ "$cwd" == "$WORK/podium"* || "$args" == *"$WORK/podium"* ]]; then left+="$pid ($cwd) $args"$'\n'; fi
+done
+[ -z "$left" ] || { say "processes left behind:"; printf '%s' "$left"; exit 1; }
 for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then say "port $port is still open"; exit 1; fi
 done

@@ -87,13 +87,18 @@ public final class AdminApi {
 
     /** POSTs JSON and returns the answer's body, failing unless it has the {@code expected} status. */
     public JsonNode post(String path, String json, int expected) {
+        return post(path, "application/json", json, expected);
+    }
+
+    /** POSTs a body of {@code contentType} (a campaign file is YAML) and returns the answer's JSON body. */
+    public JsonNode post(String path, String contentType, String body, int expected) {
         try {
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(URI.create(baseUrl + path))
                             .header("Authorization", "Bearer " + token)
-                            .header("Content-Type", "application/json")
+                            .header("Content-Type", contentType)
                             .timeout(Duration.ofSeconds(30))
-                            .POST(HttpRequest.BodyPublishers.ofString(json))
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != expected) {

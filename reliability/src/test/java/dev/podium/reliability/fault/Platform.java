@@ -51,14 +51,18 @@ public final class Platform implements AutoCloseable {
      */
     public final Path agentHomes;
 
+    private final int basePort;
+
     private Platform(
             Path work,
+            int basePort,
             KafkaBrokerProcess kafka,
             PrivatePostgres postgres,
             IngestProcess ingest,
             IngestProcess secondIngest,
             String token) {
         this.work = work;
+        this.basePort = basePort;
         this.kafka = kafka;
         this.postgres = postgres;
         this.ingest = ingest;
@@ -76,6 +80,11 @@ public final class Platform implements AutoCloseable {
     }
 
     public static Platform start(Path work, Path ingestJar) {
+        return start(work, ingestJar, List.of());
+    }
+
+    /** As {@link #start(Path, Path)}, with extra JVM options for ingest-service (such as a short job lease). */
+    public static Platform start(Path work, Path ingestJar, List<String> ingestOptions) {
         int base = Ports.freeRun(5);
         KafkaBrokerProcess kafka = null;
         PrivatePostgres postgres = null;
@@ -87,8 +96,8 @@ public final class Platform implements AutoCloseable {
                     "ingest", ingestJar, work, base + 3, postgres.jdbcUrl(), kafka.bootstrapServers(), token);
             IngestProcess second = new IngestProcess(
                     "ingest-2", ingestJar, work, base + 4, postgres.jdbcUrl(), kafka.bootstrapServers(), token);
-            ingest.start();
-            return new Platform(work, kafka, postgres, ingest, second, token);
+            ingest.start(ingestOptions);
+            return new Platform(work, base, kafka, postgres, ingest, second, token);
         } catch (RuntimeException e) {
             if (kafka != null) {
                 kafka.close();
@@ -98,6 +107,11 @@ public final class Platform implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The ports its processes listen on: Kafka's client and controller, PostgreSQL and the two ingest-services. */
+    public List<Integer> ports() {
+        return List.of(basePort, basePort + 1, basePort + 2, basePort + 3, basePort + 4);
     }
 
     public String bootstrap() {

@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /** query-service's packaged application (quarkus-app) in its own JVM, one replica of several on one database. */
@@ -35,18 +36,21 @@ public final class QueryProcess implements AutoCloseable {
 
     /** Starts it and waits until its readiness check answers UP. */
     public void start() {
-        process = ChildProcess.start(
-                name,
-                logDir.resolve(name + ".log"),
-                List.of(
-                        ChildProcess.javaBinary(),
-                        "-Xmx256m",
-                        "-Dquarkus.http.port=" + httpPort,
-                        "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
-                        "-Dquarkus.datasource.username=postgres",
-                        "-Dquarkus.datasource.password=",
-                        "-jar",
-                        jar.toString()));
+        start(List.of());
+    }
+
+    /** Starts it with extra JVM options (such as a shorter online window) and waits until it is ready. */
+    public void start(List<String> options) {
+        List<String> cmd = new ArrayList<>(List.of(
+                ChildProcess.javaBinary(),
+                "-Xmx256m",
+                "-Dquarkus.http.port=" + httpPort,
+                "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
+                "-Dquarkus.datasource.username=postgres",
+                "-Dquarkus.datasource.password="));
+        cmd.addAll(options);
+        cmd.addAll(List.of("-jar", jar.toString()));
+        process = ChildProcess.start(name, logDir.resolve(name + ".log"), cmd);
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -77,6 +81,10 @@ public final class QueryProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return new Page(0, "");
         }
+    }
+
+    public int port() {
+        return httpPort;
     }
 
     @Override

@@ -14,16 +14,12 @@ import dev.podium.agent.publish.Heartbeat;
 import dev.podium.agent.publish.HeartbeatSender;
 import dev.podium.events.StreamId;
 import dev.podium.events.agent.AgentRegistered;
-import dev.podium.events.model.Software;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -88,7 +84,6 @@ public final class Daemon {
                 ? HostDetector.cpuAsAccelerator(fp.host()).deviceId()
                 : fp.accelerators().get(0).deviceId();
         ToolRunner tools = new ToolRunner();
-        Map<String, Software> probes = Collections.synchronizedMap(new HashMap<>());
         JobDispatcher dispatcher = new JobDispatcher(
                 sink,
                 settings.pool(),
@@ -102,7 +97,6 @@ public final class Daemon {
                                 new Progress(log, false),
                                 tools,
                                 config.sampleIntervalMillis())
-                        .sharingSoftwareProbes(probes)
                         .allowingEnvironment(config.allowedEnvironment()),
                 this::wake,
                 log);

@@ -3,14 +3,24 @@ package dev.podium.agent.detect;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.model.Software;
+import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
-/** Asks the Python interpreter the workloads use which framework and libraries it has. */
+/**
+ * Asks the Python interpreter the workloads use which framework and libraries it has. The answer is kept for the
+ * agent process's life, per interpreter, until the interpreter's file changes: importing torch takes seconds, and a
+ * daemon would otherwise pay them for each job between its grant and its RunStarted.
+ */
 public final class PythonProbe {
 
     private static final String SCRIPT = String.join(
@@ -33,9 +43,13 @@ public final class PythonProbe {
             "    pass",
             "print(json.dumps(out))");
 
+    private static final ConcurrentMap<String, Probed> PROBED = new ConcurrentHashMap<>();
+
     private final String python;
     private final ToolRunner tools;
-    private Software cached;
+
+    /** A probe's answer (empty when it failed) and the interpreter file's modification time it was asked at. */
+    private record Probed(Optional<FileTime> modified, Optional<Software> software) {}
 
     public PythonProbe(String python, ToolRunner tools) {
         this.python = python;
@@ -51,13 +65,39 @@ public final class PythonProbe {
         return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
     }
 
-    public synchronized Software software() {
-        if (cached == null) {
-            cached = tools.run(List.of(python, "-c", SCRIPT), 60)
-                    .flatMap(PythonProbe::parse)
-                    .orElse(null);
+    /** The interpreter's software, probed again only when its file changed since the last probe; null if it fails. */
+    public Software software() {
+        Optional<FileTime> modified = modified();
+        return PROBED.compute(
+                        python,
+                        (p, seen) -> seen != null && seen.modified().equals(modified)
+                                ? seen
+                                : new Probed(
+                                        modified,
+                                        tools.run(List.of(python, "-c", SCRIPT), 60)
+                                                .flatMap(PythonProbe::parse)))
+                .software()
+                .orElse(null);
+    }
+
+    /** The modification time of the interpreter's file (a symbolic link's target), found on PATH for a bare name. */
+    private Optional<FileTime> modified() {
+        List<Path> candidates = python.contains("/")
+                ? List.of(Path.of(python))
+                : Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                        .filter(dir -> !dir.isEmpty())
+                        .map(dir -> Path.of(dir, python))
+                        .toList();
+        for (Path candidate : candidates) {
+            try {
+                if (Files.isExecutable(candidate)) {
+                    return Optional.of(Files.getLastModifiedTime(candidate));
+                }
+            } catch (IOException e) {
+                // gone between the two calls: try the next one
+            }
         }
-        return cached;
+        return Optional.empty();
     }
 
     static Optional<Software> parse(String json) {

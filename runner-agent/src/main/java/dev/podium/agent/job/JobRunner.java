@@ -52,7 +52,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -106,7 +105,6 @@ public final class JobRunner {
     private final ToolRunner tools;
     private final long sampleIntervalMillis;
     private final ProcessRunner process = new ProcessRunner();
-    private Map<String, Software> softwareByPython = new HashMap<>();
     private ChildEnvironment childEnvironment = new ChildEnvironment(List.of());
     private volatile String cancelReason;
     private int progressEverySteps;
@@ -143,19 +141,9 @@ public final class JobRunner {
         return this;
     }
 
-    /**
-     * Probes each interpreter once across all the runners sharing {@code cache} (a daemon's jobs), instead of once per
-     * runner. The map must be safe for concurrent use and allow null values (an interpreter whose probe failed), e.g.
-     * {@code Collections.synchronizedMap(new HashMap<>())}.
-     */
     /** Lets jobs set these environment variables too, beyond {@link ChildEnvironment#DISTRIBUTED}. */
     public JobRunner allowingEnvironment(Collection<String> names) {
         this.childEnvironment = new ChildEnvironment(names);
-        return this;
-    }
-
-    public JobRunner sharingSoftwareProbes(Map<String, Software> cache) {
-        this.softwareByPython = cache;
         return this;
     }
 
@@ -706,12 +694,9 @@ public final class JobRunner {
                 a.runtime()));
     }
 
-    /** The software stack of the interpreter a point runs with, probed once per interpreter. */
+    /** The software stack of the interpreter a point runs with ({@link PythonProbe} keeps it per interpreter). */
     private Software software(String py) {
-        if (!softwareByPython.containsKey(py)) {
-            softwareByPython.put(py, new PythonProbe(py, tools).software());
-        }
-        return softwareByPython.get(py);
+        return new PythonProbe(py, tools).software();
     }
 
     /**
