@@ -31,7 +31,7 @@ public interface QueryConfig {
      * How long a starting service renders its pages (through its own HTTP port, nothing kept) before readiness reports
      * UP, so that the first request a user sends runs compiled code; 0 reports UP at once.
      */
-    @WithDefault("4s")
+    @WithDefault("6s")
     Duration warmup();
 
     /** The rendered leaderboards and comparisons kept between requests. */

@@ -1,10 +1,13 @@
 package dev.podium.query.page;
 
+import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
+import dev.podium.query.data.CellQueries;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.data.RunSummary;
+import dev.podium.query.view.LeaderboardService;
 import io.quarkus.vertx.http.HttpServerStart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.ObservesAsync;
@@ -18,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,13 +35,22 @@ public class Warmup {
 
     private static final Logger LOG = Logger.getLogger(Warmup.class);
 
+    /** The leaderboard's filter parameters and the key dimensions they match. */
+    private static final Map<String, String> FILTERS = Map.of(
+            "scenario", ComparisonKey.SCENARIO,
+            "precision", ComparisonKey.PRECISION,
+            "batch", ComparisonKey.BATCH_SIZE,
+            "workers", LeaderboardService.WORKERS);
+
     private final Duration duration;
     private final Queries queries;
+    private final CellQueries cells;
     private volatile boolean done;
 
-    public Warmup(QueryConfig config, Queries queries) {
+    public Warmup(QueryConfig config, Queries queries, CellQueries cells) {
         this.duration = config.warmup();
         this.queries = queries;
+        this.cells = cells;
         this.done = duration.isZero();
     }
 
@@ -92,14 +105,36 @@ public class Warmup {
         List<KeyRow> keys = queries.keys(benchmark);
         List<String> metrics = queries.metrics(benchmark);
         if (!keys.isEmpty() && !metrics.isEmpty()) {
-            String key = keys.get(0).keyId();
-            paths.add("/keys/" + encoded(key));
-            queries.leaderboardOfKey(key, metrics.get(0)).stream()
+            KeyRow key = keys.get(0);
+            paths.add("/keys/" + encoded(key.keyId()));
+            queries.leaderboardOfKey(key.keyId(), metrics.get(0)).stream()
                     .map(LeaderboardRow::deviceId)
                     .findFirst()
-                    .ifPresent(device -> paths.add("/history?key=" + encoded(key) + "&metric=" + encoded(metrics.get(0))
-                            + "&device=" + encoded(device)));
+                    .ifPresent(device -> paths.addAll(ofDevice(benchmark, key, metrics.get(0), device)));
         }
+        return paths;
+    }
+
+    /**
+     * The history of the key's device, the comparison of the key's group against the device, and the leaderboard with
+     * every filter of the key's own values (the framework-version rows are read only then).
+     */
+    private List<String> ofDevice(String benchmark, KeyRow key, String metric, String device) {
+        String b = "benchmark=" + encoded(benchmark);
+        List<String> paths = new ArrayList<>();
+        paths.add("/history?key=" + encoded(key.keyId()) + "&metric=" + encoded(metric) + "&device=" + encoded(device));
+        paths.add("/compare?" + b + "&group=" + encoded(key.keyId()) + "&baseline=" + encoded(device));
+        StringBuilder filtered = new StringBuilder("/leaderboard?" + b + "&key=" + encoded(key.keyId()));
+        FILTERS.forEach((param, dimension) -> {
+            String value = key.dimensions().get(dimension);
+            if (value != null) {
+                filtered.append('&').append(param).append('=').append(encoded(value));
+            }
+        });
+        cells.frameworkVersions(key.keyId()).stream()
+                .findFirst()
+                .ifPresent(v -> filtered.append("&software=").append(encoded(v)));
+        paths.add(filtered.toString());
         return paths;
     }
 

@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
 @ApplicationScoped
 public class LeaderboardService {
 
-    static final String WORKERS = "dataloader_num_workers";
+    public static final String WORKERS = "dataloader_num_workers";
     private static final List<String> SORTS = List.of("mean", "best", "n", "runs", "cv", "ci", "device");
 
     private final Queries queries;
