@@ -11,6 +11,9 @@ import java.util.List;
  */
 final class Layering {
 
+    /** The modules with main code. */
+    static final List<String> MODULES = List.of("events", "ingest-service", "query-service", "runner-agent", "bench");
+
     static final String EVENTS = "dev.podium.events..";
     static final String INGEST = "dev.podium.ingest..";
     static final String QUERY = "dev.podium.query..";

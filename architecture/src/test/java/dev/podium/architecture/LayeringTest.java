@@ -19,9 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
 
-    private static final List<String> MODULES =
-            List.of("events", "ingest-service", "query-service", "runner-agent", "bench");
-
     @Test
     void everyModuleKeepsTheLayering() {
         JavaClasses main = mainClasses();
@@ -56,11 +53,11 @@ class LayeringTest {
     private static JavaClasses mainClasses() {
         ClassFileImporter importer =
                 new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
-        List<Path> dirs = MODULES.stream()
+        List<Path> dirs = Layering.MODULES.stream()
                 .map(m -> Path.of("..", m, "target", "classes"))
                 .filter(Files::isDirectory)
                 .toList();
-        assertThat(dirs).as("compiled modules").hasSize(MODULES.size());
+        assertThat(dirs).as("compiled modules").hasSize(Layering.MODULES.size());
         return importer.importPaths(dirs);
     }
 }

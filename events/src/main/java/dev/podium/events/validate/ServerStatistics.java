@@ -161,76 +161,105 @@ public final class ServerStatistics {
         String cannot = c.name() + " cannot pass: ";
         Matcher cvName = ValueChecks.CV_NAME.matcher(c.name());
         if (cvName.matches()) {
-            Matcher cv = ValueChecks.CV_DETAIL.matcher(detail);
-            Metric m = cv.matches() ? metrics.get(cv.group(1)) : null;
-            if (m == null) {
-                out.add(unreadable(path, c, "the cv of a metric of this record"));
-            } else if (m.values() != null && m.values().size() >= 2) {
-                double own = Statistics.of(m.values()).cv();
-                if (own > Integer.parseInt(cvName.group(1)) / 100.0 * (1 + ROUNDING)) {
-                    out.add(new Violation(
-                            path + ".passed",
-                            String.format(
-                                    Locale.ROOT, "%sthe cv of %s's values is %.2f%%", cannot, m.name(), own * 100)));
-                }
-            }
+            checkCv(c, Integer.parseInt(cvName.group(1)), detail, metrics, path, cannot, out);
             return;
         }
         switch (c.name()) {
-            case ValueChecks.POSITIVE_FINITE -> {
-                Matcher positive = ValueChecks.POSITIVE_DETAIL.matcher(detail);
-                Metric m = positive.matches() ? metrics.get(positive.group(1)) : null;
-                if (m == null) {
-                    out.add(unreadable(path, c, "which metric of this record has positive and finite values"));
-                } else if (m.values() != null && !m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v))) {
-                    out.add(new Violation(path + ".passed", cannot + m.name() + " has values that are not positive"));
-                }
-            }
-            case ValueChecks.MIN_REPETITIONS -> {
-                Matcher reps = ValueChecks.REPETITIONS_DETAIL.matcher(detail);
-                if (!reps.matches()) {
-                    out.add(unreadable(path, c, "how many repetitions of how many ran"));
-                } else if (shown > 0 && Integer.parseInt(reps.group(1)) != shown) {
-                    out.add(new Violation(
-                            path + ".passed",
-                            cannot + "it claims " + reps.group(1) + " repetitions where the metrics have " + shown
-                                    + " values each"));
-                } else if (!ValueChecks.enoughRepetitions(
-                        Integer.parseInt(reps.group(1)), Integer.parseInt(reps.group(2)))) {
-                    out.add(new Violation(path + ".passed", cannot + "with " + detail));
-                }
-            }
-            case ValueChecks.MIN_DURATION -> {
-                Matcher shortest = ValueChecks.DURATION_DETAIL.matcher(detail);
-                if (!shortest.matches()) {
-                    out.add(unreadable(path, c, "how long the shortest repetition ran"));
-                    return;
-                }
-                double seconds = Double.parseDouble(shortest.group(1));
-                if (seconds < ValueChecks.MIN_REPETITION_SECONDS) {
-                    out.add(new Violation(
-                            path + ".passed",
-                            String.format(
-                                    Locale.ROOT,
-                                    "%sits shortest repetition ran" + " %s s, under %.0f s",
-                                    cannot,
-                                    shortest.group(1),
-                                    ValueChecks.MIN_REPETITION_SECONDS)));
-                } else if (!fits(done, seconds - ValueChecks.DURATION_ROUNDING, duration)) {
-                    out.add(new Violation(
-                            path + ".passed",
-                            String.format(
-                                    Locale.ROOT,
-                                    "%s%d repetitions of %s s or more" + " do not fit in the run's duration of %s s",
-                                    cannot,
-                                    done,
-                                    shortest.group(1),
-                                    duration)));
-                }
-            }
+            case ValueChecks.POSITIVE_FINITE -> checkPositive(c, detail, metrics, path, cannot, out);
+            case ValueChecks.MIN_REPETITIONS -> checkRepetitions(c, detail, shown, path, cannot, out);
+            case ValueChecks.MIN_DURATION -> checkDuration(c, detail, done, duration, path, cannot, out);
             default -> {
                 // not a check of values only
             }
+        }
+    }
+
+    private static void checkCv(
+            ValidityCheck c,
+            int percent,
+            String detail,
+            Map<String, Metric> metrics,
+            String path,
+            String cannot,
+            List<Violation> out) {
+        Matcher cv = ValueChecks.CV_DETAIL.matcher(detail);
+        Metric m = cv.matches() ? metrics.get(cv.group(1)) : null;
+        if (m == null) {
+            out.add(unreadable(path, c, "the cv of a metric of this record"));
+        } else if (m.values() != null && m.values().size() >= 2) {
+            double own = Statistics.of(m.values()).cv();
+            if (own > percent / 100.0 * (1 + ROUNDING)) {
+                out.add(new Violation(
+                        path + ".passed",
+                        String.format(Locale.ROOT, "%sthe cv of %s's values is %.2f%%", cannot, m.name(), own * 100)));
+            }
+        }
+    }
+
+    private static void checkPositive(
+            ValidityCheck c,
+            String detail,
+            Map<String, Metric> metrics,
+            String path,
+            String cannot,
+            List<Violation> out) {
+        Matcher positive = ValueChecks.POSITIVE_DETAIL.matcher(detail);
+        Metric m = positive.matches() ? metrics.get(positive.group(1)) : null;
+        if (m == null) {
+            out.add(unreadable(path, c, "which metric of this record has positive and finite values"));
+        } else if (m.values() != null && !m.values().stream().allMatch(v -> v > 0 && Double.isFinite(v))) {
+            out.add(new Violation(path + ".passed", cannot + m.name() + " has values that are not positive"));
+        }
+    }
+
+    private static void checkRepetitions(
+            ValidityCheck c, String detail, int shown, String path, String cannot, List<Violation> out) {
+        Matcher reps = ValueChecks.REPETITIONS_DETAIL.matcher(detail);
+        if (!reps.matches()) {
+            out.add(unreadable(path, c, "how many repetitions of how many ran"));
+        } else if (shown > 0 && Integer.parseInt(reps.group(1)) != shown) {
+            out.add(new Violation(
+                    path + ".passed",
+                    cannot + "it claims " + reps.group(1) + " repetitions where the metrics have " + shown
+                            + " values each"));
+        } else if (!ValueChecks.enoughRepetitions(Integer.parseInt(reps.group(1)), Integer.parseInt(reps.group(2)))) {
+            out.add(new Violation(path + ".passed", cannot + "with " + detail));
+        }
+    }
+
+    private static void checkDuration(
+            ValidityCheck c,
+            String detail,
+            int done,
+            double duration,
+            String path,
+            String cannot,
+            List<Violation> out) {
+        Matcher shortest = ValueChecks.DURATION_DETAIL.matcher(detail);
+        if (!shortest.matches()) {
+            out.add(unreadable(path, c, "how long the shortest repetition ran"));
+            return;
+        }
+        double seconds = Double.parseDouble(shortest.group(1));
+        if (seconds < ValueChecks.MIN_REPETITION_SECONDS) {
+            out.add(new Violation(
+                    path + ".passed",
+                    String.format(
+                            Locale.ROOT,
+                            "%sits shortest repetition ran" + " %s s, under %.0f s",
+                            cannot,
+                            shortest.group(1),
+                            ValueChecks.MIN_REPETITION_SECONDS)));
+        } else if (!fits(done, seconds - ValueChecks.DURATION_ROUNDING, duration)) {
+            out.add(new Violation(
+                    path + ".passed",
+                    String.format(
+                            Locale.ROOT,
+                            "%s%d repetitions of %s s or more" + " do not fit in the run's duration of %s s",
+                            cannot,
+                            done,
+                            shortest.group(1),
+                            duration)));
         }
     }
 

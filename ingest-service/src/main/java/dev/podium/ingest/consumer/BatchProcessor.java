@@ -249,16 +249,52 @@ public class BatchProcessor {
         long t0 = System.nanoTime();
         List<ConsumerRecord<byte[], byte[]>> records = batch.records();
         Verdict[] verdicts = batch.verdicts().toArray(new Verdict[0]);
+        checkRunOwners(c, verdicts, runStreams(verdicts));
+
+        List<NewEvent> candidates = new ArrayList<>();
+        List<Integer> candidateIndex = new ArrayList<>();
+        addCandidates(batch, verdicts, candidates, candidateIndex);
+        long t1 = System.nanoTime();
+        List<Appended> appended = store.append(c, candidates);
+        long t2 = System.nanoTime();
+
+        List<StoredEvent> fresh = new ArrayList<>();
+        String[] conflictReasons = new String[records.size()];
+        int conflicts = sortAppended(appended, candidates, candidateIndex, fresh, conflictReasons);
+        applyInPositionOrder(c, fresh);
+        long t3 = System.nanoTime();
+
+        List<Rejection> rejections = new ArrayList<>();
+        List<DeadLetter> letters = new ArrayList<>();
+        int rejected = addRefusals(records, verdicts, conflictReasons, rejections, letters);
+        rejectedStore.record(c, rejections);
+        LOG.debugf(
+                "batch of %d: owners %d ms, append %d ms, projections %d ms, rejects %d ms",
+                records.size(),
+                (t1 - t0) / 1_000_000,
+                (t2 - t1) / 1_000_000,
+                (t3 - t2) / 1_000_000,
+                (System.nanoTime() - t3) / 1_000_000);
+        // Every append is inserted (one fresh event each), a duplicate or a conflict.
+        int duplicates = appended.size() - fresh.size() - conflicts;
+        return new Result(fresh.size(), duplicates, conflicts, rejected, letters);
+    }
+
+    /** The run streams of the verified records, in batch order. */
+    private static Set<String> runStreams(Verdict[] verdicts) {
         Set<String> runStreams = new LinkedHashSet<>();
         for (Verdict verdict : verdicts) {
             if (verdict instanceof Verdict.Verified v && isRun(v)) {
                 runStreams.add(v.envelope().streamId());
             }
         }
-        checkRunOwners(c, verdicts, runStreams);
+        return runStreams;
+    }
 
-        List<NewEvent> candidates = new ArrayList<>();
-        List<Integer> candidateIndex = new ArrayList<>();
+    /** Adds each verified record as an event to append, with its index in the batch. */
+    private static void addCandidates(
+            Checked batch, Verdict[] verdicts, List<NewEvent> candidates, List<Integer> candidateIndex) {
+        List<ConsumerRecord<byte[], byte[]>> records = batch.records();
         for (int i = 0; i < records.size(); i++) {
             if (verdicts[i] instanceof Verdict.Verified v) {
                 ConsumerRecord<byte[], byte[]> r = records.get(i);
@@ -274,88 +310,117 @@ public class BatchProcessor {
                 candidateIndex.add(i);
             }
         }
-        long t1 = System.nanoTime();
-        List<Appended> appended = store.append(c, candidates);
-        long t2 = System.nanoTime();
+    }
 
-        int accepted = 0;
-        int duplicates = 0;
+    /**
+     * Adds the inserted events to {@code fresh} and each conflict's reason at its record's index in {@code reasons};
+     * returns the number of conflicts.
+     */
+    private static int sortAppended(
+            List<Appended> appended,
+            List<NewEvent> candidates,
+            List<Integer> candidateIndex,
+            List<StoredEvent> fresh,
+            String[] reasons) {
         int conflicts = 0;
-        int rejected = 0;
-        List<StoredEvent> fresh = new ArrayList<>();
-        String[] reasons = new String[records.size()];
         for (int j = 0; j < appended.size(); j++) {
             Appended a = appended.get(j);
             if (a instanceof Appended.Inserted ins) {
-                accepted++;
                 fresh.add(new StoredEvent(ins.position(), candidates.get(j).envelope()));
-            } else if (a instanceof Appended.Duplicate) {
-                duplicates++;
             } else if (a instanceof Appended.Conflict conflict) {
                 conflicts++;
                 reasons[candidateIndex.get(j)] = conflict.reason();
             }
         }
+        return conflicts;
+    }
+
+    private void applyInPositionOrder(Connection c, List<StoredEvent> fresh) throws SQLException {
         fresh.sort(Comparator.comparingLong(StoredEvent::position));
         projections.apply(c, fresh);
         // The command side answers what the new events ask of it (grants, job ends) in the same transaction.
         jobs.onRunEvents(c, fresh);
-        long t3 = System.nanoTime();
+    }
 
-        List<Rejection> rejections = new ArrayList<>();
-        List<DeadLetter> letters = new ArrayList<>();
+    /**
+     * Adds the rejected_event row and the dead letter of each record refused when checked or conflicting on append, in
+     * batch order; returns the number refused when checked.
+     */
+    private int addRefusals(
+            List<ConsumerRecord<byte[], byte[]>> records,
+            Verdict[] verdicts,
+            String[] conflictReasons,
+            List<Rejection> rejections,
+            List<DeadLetter> letters)
+            throws SQLException {
+        int refusedCount = 0;
         Map<String, String> topicIds = new HashMap<>();
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = records.get(i);
-            String reason = reasons[i];
-            String keyId = null;
-            String eventId = null;
-            String streamId = null;
-            boolean redrivable = true;
+            Rejection rejection;
             if (verdicts[i] instanceof Verdict.Refused refused) {
-                rejected++;
-                reason = refused.reason();
-                redrivable = refused.redrivable();
-                keyId = refused.keyId();
-                eventId = refused.eventId();
-                streamId = refused.streamId();
-            } else if (reason != null) {
+                refusedCount++;
+                rejection = rejection(
+                        r,
+                        refused.reason(),
+                        refused.redrivable(),
+                        refused.keyId(),
+                        refused.eventId(),
+                        refused.streamId(),
+                        topicIds);
+            } else if (conflictReasons[i] != null) {
                 Verdict.Verified v = (Verdict.Verified) verdicts[i];
-                keyId = v.keyId();
-                eventId = v.envelope().eventId().toString();
-                streamId = v.envelope().streamId();
+                rejection = rejection(
+                        r,
+                        conflictReasons[i],
+                        true,
+                        v.keyId(),
+                        v.envelope().eventId().toString(),
+                        v.envelope().streamId(),
+                        topicIds);
+            } else {
+                continue;
             }
-            if (reason != null) {
-                String topicId = topicIds.get(r.topic());
-                if (topicId == null) {
-                    topicId = topicId(r.topic());
-                    topicIds.put(r.topic(), topicId);
-                }
-                RecordCopy copy = RecordCopy.of(r.value(), redrivable);
-                rejections.add(new Rejection(
-                        r.topic(),
-                        topicId,
-                        r.partition(),
-                        r.offset(),
-                        reason,
-                        keyId,
-                        eventId,
-                        streamId,
-                        copy,
-                        Verifier.signature(r.headers()).orElse(null)));
-                letters.add(new DeadLetter(
-                        r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(), reason));
-            }
+            rejections.add(rejection);
+            letters.add(new DeadLetter(
+                    r.topic(),
+                    rejection.topicId(),
+                    r.partition(),
+                    r.offset(),
+                    r.key(),
+                    rejection.copy(),
+                    r.headers(),
+                    rejection.reason()));
         }
-        rejectedStore.record(c, rejections);
-        LOG.debugf(
-                "batch of %d: owners %d ms, append %d ms, projections %d ms, rejects %d ms",
-                records.size(),
-                (t1 - t0) / 1_000_000,
-                (t2 - t1) / 1_000_000,
-                (t3 - t2) / 1_000_000,
-                (System.nanoTime() - t3) / 1_000_000);
-        return new Result(accepted, duplicates, conflicts, rejected, letters);
+        return refusedCount;
+    }
+
+    /** The rejected_event row of a refused record; {@code topicIds} keeps the ids of the topics looked up so far. */
+    private Rejection rejection(
+            ConsumerRecord<byte[], byte[]> r,
+            String reason,
+            boolean redrivable,
+            String keyId,
+            String eventId,
+            String streamId,
+            Map<String, String> topicIds)
+            throws SQLException {
+        String topicId = topicIds.get(r.topic());
+        if (topicId == null) {
+            topicId = topicId(r.topic());
+            topicIds.put(r.topic(), topicId);
+        }
+        return new Rejection(
+                r.topic(),
+                topicId,
+                r.partition(),
+                r.offset(),
+                reason,
+                keyId,
+                eventId,
+                streamId,
+                RecordCopy.of(r.value(), redrivable),
+                Verifier.signature(r.headers()).orElse(null));
     }
 
     private static boolean isRun(Verdict.Verified v) {

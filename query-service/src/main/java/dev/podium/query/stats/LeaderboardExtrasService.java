@@ -41,6 +41,75 @@ public class LeaderboardExtrasService {
     private record ScalingBase(LeaderboardRow row, int accelerators) {}
 
     /**
+     * What the columns of one key's extras are computed from: the key's cells (failing runs, scope and energy by device)
+     * and the scaling bases.
+     */
+    private record KeyCells(
+            KeyRow key,
+            String metric,
+            boolean including,
+            String rateOf,
+            boolean lower,
+            Integer total,
+            Map<String, Integer> failing,
+            Map<String, String> scopes,
+            Map<String, EnergyRow> energy,
+            Map<DeviceSource, ScalingBase> scalingBases) {
+
+        LeaderboardExtras.Columns columns(LeaderboardRow e, Double price) {
+            boolean measured = MEASURED.equals(e.source());
+            List<String> notes = new ArrayList<>();
+            boolean perDevice = measured && "PER_ACCELERATOR".equals(scopes.get(e.deviceId()));
+            Double perDollar = perDollar(e, perDevice, price, notes);
+            EnergyRow power = measured ? energy.get(e.deviceId()) : null;
+            Double joules = power == null ? null : power.joulesPerUnit(including);
+            if (rateOf != null && joules == null) {
+                notes.add(measured ? "no power samples recorded" : "published figure: no power samples");
+            }
+            ScalingBase b = scalingBases.get(new DeviceSource(e.deviceId(), e.source()));
+            boolean scales = b != null
+                    && total != null
+                    && e.mean() != null
+                    && b.row().mean() != null
+                    && b.accelerators() < total;
+            return new LeaderboardExtras.Columns(
+                    e.deviceId(),
+                    e.source(),
+                    measured && including ? failing.getOrDefault(e.deviceId(), 0) : 0,
+                    perDollar,
+                    price,
+                    joules,
+                    joules == null ? null : power.systemWatts(including),
+                    scales ? scaling(e, b, perDevice) : null,
+                    total,
+                    scales ? b.accelerators() : null,
+                    notes,
+                    measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null);
+        }
+
+        /** The row's units per dollar; null, with a note where no price is configured, when there is no rate. */
+        private Double perDollar(LeaderboardRow e, boolean perDevice, Double price, List<String> notes) {
+            int devices = total == null ? 1 : total;
+            Double systemRate = e.mean() == null ? null : perDevice ? e.mean() * devices : e.mean();
+            if (rateOf == null || systemRate == null) {
+                return null;
+            }
+            if (price == null) {
+                notes.add("no price per device-hour configured for " + e.deviceId());
+                return null;
+            }
+            return Efficiency.perDollar(systemRate, price, devices);
+        }
+
+        private double scaling(LeaderboardRow e, ScalingBase b, boolean perDevice) {
+            int base = b.accelerators();
+            double value = perDevice ? e.mean() * total : e.mean();
+            double baseValue = perDevice ? b.row().mean() * base : b.row().mean();
+            return Efficiency.scaling(value, total, baseValue, base, lower);
+        }
+    }
+
+    /**
      * The extras of {@code rows}, one key's rows for a metric (with failing runs counted when {@code including}), with
      * their columns in the order of the rows; the unit and direction are the first row's, as the leaderboard's are.
      * {@code benchmarkKeys} are the key's benchmark's keys, among which the scaling bases are.
@@ -63,58 +132,32 @@ public class LeaderboardExtrasService {
         int leftOut = including
                 ? 0
                 : failing.values().stream().mapToInt(Integer::intValue).sum();
+        Integer total = integer(key.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
+        KeyCells keyCells = new KeyCells(
+                key,
+                metric,
+                including,
+                rateOf,
+                lower,
+                total,
+                failing,
+                scopes,
+                energy(key, metric, rateOf),
+                scalingBases(key, benchmarkKeys, metric, total));
+        List<LeaderboardExtras.Columns> columns = new ArrayList<>();
+        for (LeaderboardRow e : rows) {
+            columns.add(keyCells.columns(e, config.prices().get(e.deviceId())));
+        }
+        return new LeaderboardExtras(including, leftOut, rateOf, columns);
+    }
+
+    /** The key's energy cells by device, read only when the metric is a rate that energy and price apply to. */
+    private Map<String, EnergyRow> energy(KeyRow key, String metric, String rateOf) {
         Map<String, EnergyRow> energy = new HashMap<>();
         if (rateOf != null) {
             cells.energy(List.of(key.keyId()), metric).forEach(e -> energy.put(e.deviceId(), e));
         }
-        Integer total = integer(key.key().valueOf(ComparisonKey.TOTAL_ACCELERATORS));
-        Map<DeviceSource, ScalingBase> scalingBase = scalingBases(key, benchmarkKeys, metric, total);
-
-        List<LeaderboardExtras.Columns> columns = new ArrayList<>();
-        for (LeaderboardRow e : rows) {
-            boolean measured = MEASURED.equals(e.source());
-            List<String> notes = new ArrayList<>();
-            boolean perDevice = measured && "PER_ACCELERATOR".equals(scopes.get(e.deviceId()));
-            int devices = total == null ? 1 : total;
-            Double systemRate = e.mean() == null ? null : perDevice ? e.mean() * devices : e.mean();
-            Double price = config.prices().get(e.deviceId());
-            Double perDollar = null;
-            if (rateOf != null && systemRate != null) {
-                if (price == null) {
-                    notes.add("no price per device-hour configured for " + e.deviceId());
-                } else {
-                    perDollar = Efficiency.perDollar(systemRate, price, devices);
-                }
-            }
-            EnergyRow power = measured ? energy.get(e.deviceId()) : null;
-            Double joules = power == null ? null : power.joulesPerUnit(including);
-            if (rateOf != null && joules == null) {
-                notes.add(measured ? "no power samples recorded" : "published figure: no power samples");
-            }
-            Double scaling = null;
-            Integer base = null;
-            ScalingBase b = scalingBase.get(new DeviceSource(e.deviceId(), e.source()));
-            if (b != null && total != null && e.mean() != null && b.row().mean() != null && b.accelerators() < total) {
-                base = b.accelerators();
-                double value = perDevice ? e.mean() * total : e.mean();
-                double baseValue = perDevice ? b.row().mean() * base : b.row().mean();
-                scaling = Efficiency.scaling(value, total, baseValue, base, lower);
-            }
-            columns.add(new LeaderboardExtras.Columns(
-                    e.deviceId(),
-                    e.source(),
-                    measured && including ? failing.getOrDefault(e.deviceId(), 0) : 0,
-                    perDollar,
-                    price,
-                    joules,
-                    joules == null ? null : power.systemWatts(including),
-                    scaling,
-                    total,
-                    base,
-                    notes,
-                    measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null));
-        }
-        return new LeaderboardExtras(including, leftOut, rateOf, columns);
+        return energy;
     }
 
     /**

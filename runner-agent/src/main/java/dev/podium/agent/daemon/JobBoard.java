@@ -82,75 +82,98 @@ final class JobBoard {
                     + "): " + refusal);
             return false;
         }
-        boolean cancelled = old != null && old.status() == Status.CANCELLED;
         int max = old == null ? epoch : Math.max(old.maxEpoch(), epoch);
-        int granted = old == null ? 0 : old.grantedEpoch();
-        Job next = old;
-        if (event instanceof JobRequested r) {
-            if (!cancelled) {
-                // A request of a job already open is the same offer (e.g. the command side offering again after the
-                // lease expiry that already reopened it); one of an assigned job is a new offer.
-                int offer = old == null ? 1 : old.status() == Status.OPEN ? old.offer() : old.offer() + 1;
-                next = new Job(
-                        r.jobId(),
-                        r.pool(),
-                        r.spec(),
-                        Status.OPEN,
-                        offer,
-                        null,
-                        null,
-                        old == null ? 0 : old.leaseEpoch(),
-                        max,
-                        granted);
-            }
-        } else if (event instanceof JobAssigned a) {
-            if (!cancelled) {
-                next = new Job(
-                        a.jobId(),
-                        old == null ? null : old.pool(),
-                        old == null ? null : old.spec(),
-                        Status.ASSIGNED,
-                        old == null ? 0 : old.offer(),
-                        a.runId(),
-                        a.agentId(),
-                        a.leaseEpoch(),
-                        max,
-                        a.leaseEpoch());
-            }
-        } else if (event instanceof JobLeaseExpired x) {
-            if (old != null
-                    && old.status() == Status.ASSIGNED
-                    && old.leaseEpoch() == x.leaseEpoch()
-                    && x.runId().equals(old.runId())) {
-                next = new Job(
-                        old.jobId(),
-                        old.pool(),
-                        old.spec(),
-                        Status.OPEN,
-                        old.offer() + 1,
-                        null,
-                        null,
-                        old.leaseEpoch(),
-                        max,
-                        granted);
-            }
-        } else if (event instanceof JobCancelled c) {
-            next = new Job(
-                    c.jobId(),
-                    old == null ? null : old.pool(),
-                    old == null ? null : old.spec(),
-                    Status.CANCELLED,
-                    old == null ? 0 : old.offer(),
-                    null,
-                    null,
-                    old == null ? 0 : old.leaseEpoch(),
-                    max,
-                    granted);
-        }
+        Job next = next(old, event, max);
         if (next != null) {
             jobs.put(event.jobId(), next);
         }
         return true;
+    }
+
+    /**
+     * The job after an event that brings its newest epoch to {@code max}; {@code old} (null for a job not seen before)
+     * where the event changes nothing.
+     */
+    private static Job next(Job old, JobEvent event, int max) {
+        boolean cancelled = old != null && old.status() == Status.CANCELLED;
+        int granted = old == null ? 0 : old.grantedEpoch();
+        if (event instanceof JobRequested r) {
+            return cancelled ? old : requested(old, r, max, granted);
+        } else if (event instanceof JobAssigned a) {
+            return cancelled ? old : assigned(old, a, max);
+        } else if (event instanceof JobLeaseExpired x) {
+            return endsCurrentGrant(old, x) ? reopened(old, max, granted) : old;
+        } else if (event instanceof JobCancelled c) {
+            return cancelled(old, c, max, granted);
+        }
+        return old;
+    }
+
+    private static Job requested(Job old, JobRequested r, int max, int granted) {
+        // A request of a job already open is the same offer (e.g. the command side offering again after the
+        // lease expiry that already reopened it); one of an assigned job is a new offer.
+        int offer = old == null ? 1 : old.status() == Status.OPEN ? old.offer() : old.offer() + 1;
+        return new Job(
+                r.jobId(),
+                r.pool(),
+                r.spec(),
+                Status.OPEN,
+                offer,
+                null,
+                null,
+                old == null ? 0 : old.leaseEpoch(),
+                max,
+                granted);
+    }
+
+    private static Job assigned(Job old, JobAssigned a, int max) {
+        return new Job(
+                a.jobId(),
+                old == null ? null : old.pool(),
+                old == null ? null : old.spec(),
+                Status.ASSIGNED,
+                old == null ? 0 : old.offer(),
+                a.runId(),
+                a.agentId(),
+                a.leaseEpoch(),
+                max,
+                a.leaseEpoch());
+    }
+
+    /** Whether the expiry is that of the job's current grant. */
+    private static boolean endsCurrentGrant(Job old, JobLeaseExpired x) {
+        return old != null
+                && old.status() == Status.ASSIGNED
+                && old.leaseEpoch() == x.leaseEpoch()
+                && x.runId().equals(old.runId());
+    }
+
+    private static Job reopened(Job old, int max, int granted) {
+        return new Job(
+                old.jobId(),
+                old.pool(),
+                old.spec(),
+                Status.OPEN,
+                old.offer() + 1,
+                null,
+                null,
+                old.leaseEpoch(),
+                max,
+                granted);
+    }
+
+    private static Job cancelled(Job old, JobCancelled c, int max, int granted) {
+        return new Job(
+                c.jobId(),
+                old == null ? null : old.pool(),
+                old == null ? null : old.spec(),
+                Status.CANCELLED,
+                old == null ? 0 : old.offer(),
+                null,
+                null,
+                old == null ? 0 : old.leaseEpoch(),
+                max,
+                granted);
     }
 
     /** Why a signed record cannot be a command the command side made now, given what it said before; null if it can. */

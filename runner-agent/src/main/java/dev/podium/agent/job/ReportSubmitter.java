@@ -65,13 +65,20 @@ public final class ReportSubmitter {
     public RunOutcome submit(OutputParser parser, List<String> outputs, List<String> names, Description d) {
         UUID runId = UUID.randomUUID();
         EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
-        SortedMap<String, String> params = new TreeMap<>();
-        d.parameters()
-                .forEach((k, v) -> params.put(
-                        JobRunner.clip(k, 128),
-                        Redactor.isSecretName(k)
-                                ? Redactor.MASK
-                                : JobRunner.clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
+        stream.emit(started(runId, parser, outputs.size(), names, d));
+        List<List<ParsedMetric>> reps = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            ParseResult r = parser.parse(outputs.get(i));
+            if (r.metrics().isEmpty()) {
+                return unparsed(stream, runId, parser, r, outputs.get(i), names.get(i));
+            }
+            reps.add(r.metrics());
+        }
+        return completed(stream, runId, reps, outputs.size());
+    }
+
+    private RunStarted started(UUID runId, OutputParser parser, int repetitions, List<String> names, Description d) {
+        SortedMap<String, String> params = parameters(d);
         List<Accelerator> accelerators = fingerprint.accelerators().isEmpty()
                 ? List.of(HostDetector.cpuAsAccelerator(fingerprint.host()))
                 : List.of(withCount(fingerprint.accelerators().get(0), d.devices()));
@@ -85,19 +92,7 @@ public final class ReportSubmitter {
                 JobRunner.clip(
                         "podium-agent submit --format " + parser.format() + " " + String.join(" ", names),
                         Limits.MAX_TEXT_CHARS));
-        SortedMap<String, String> extra = new TreeMap<>(params);
-        extra.keySet().removeAll(JobRunner.KEY_FIXED);
-        ComparisonKey key = new ComparisonKey(
-                d.benchmark(),
-                d.version(),
-                d.scenario(),
-                d.model(),
-                d.precision(),
-                d.batchSize(),
-                accelerators.get(0).total(),
-                null,
-                extra);
-        stream.emit(new RunStarted(
+        return new RunStarted(
                 runId,
                 null,
                 null,
@@ -105,29 +100,56 @@ public final class ReportSubmitter {
                 accelerators,
                 fingerprint.software(),
                 workload,
-                key,
-                outputs.size(),
+                key(d, params, accelerators.get(0)),
+                repetitions,
                 0,
-                new Provenance(sink.agentId(), AgentVersion.VERSION, parser.format())));
-        List<List<ParsedMetric>> reps = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
-            ParseResult r = parser.parse(outputs.get(i));
-            if (r.metrics().isEmpty()) {
-                String reason = "no metrics found in " + names.get(i) + " by parser " + parser.format()
-                        + (r.warnings().isEmpty() ? "" : " (" + String.join("; ", r.warnings()) + ")");
-                // A report is a file the operator chose, not written for publishing: only its redacted tail leaves,
-                // redacted over twice its length before the cut, so that the cut never leaves half a secret unmasked.
-                stream.emit(new RunFailed(
-                        runId,
-                        "parse",
-                        null,
-                        JobRunner.clip(redactor.text(reason), Limits.MAX_TEXT_CHARS),
-                        JobRunner.clipTail(
-                                redactor.text(JobRunner.clipTail(outputs.get(i), 2 * TAIL_CHARS)), TAIL_CHARS)));
-                return new RunOutcome(runId, Map.of(), RunOutcome.Status.FAILED, List.of(), reason);
-            }
-            reps.add(r.metrics());
-        }
+                new Provenance(sink.agentId(), AgentVersion.VERSION, parser.format()));
+    }
+
+    /** The stated parameters, clipped, secret ones masked and secrets in values redacted. */
+    private SortedMap<String, String> parameters(Description d) {
+        SortedMap<String, String> params = new TreeMap<>();
+        d.parameters()
+                .forEach((k, v) -> params.put(
+                        JobRunner.clip(k, 128),
+                        Redactor.isSecretName(k)
+                                ? Redactor.MASK
+                                : JobRunner.clip(redactor.text(v), Limits.MAX_STRING_CHARS)));
+        return params;
+    }
+
+    private static ComparisonKey key(Description d, SortedMap<String, String> params, Accelerator accelerator) {
+        SortedMap<String, String> extra = new TreeMap<>(params);
+        extra.keySet().removeAll(JobRunner.KEY_FIXED);
+        return new ComparisonKey(
+                d.benchmark(),
+                d.version(),
+                d.scenario(),
+                d.model(),
+                d.precision(),
+                d.batchSize(),
+                accelerator.total(),
+                null,
+                extra);
+    }
+
+    private RunOutcome unparsed(
+            EventSink.StreamWriter stream, UUID runId, OutputParser parser, ParseResult r, String output, String name) {
+        String reason = "no metrics found in " + name + " by parser " + parser.format()
+                + (r.warnings().isEmpty() ? "" : " (" + String.join("; ", r.warnings()) + ")");
+        // A report is a file the operator chose, not written for publishing: only its redacted tail leaves,
+        // redacted over twice its length before the cut, so that the cut never leaves half a secret unmasked.
+        stream.emit(new RunFailed(
+                runId,
+                "parse",
+                null,
+                JobRunner.clip(redactor.text(reason), Limits.MAX_TEXT_CHARS),
+                JobRunner.clipTail(redactor.text(JobRunner.clipTail(output, 2 * TAIL_CHARS)), TAIL_CHARS)));
+        return new RunOutcome(runId, Map.of(), RunOutcome.Status.FAILED, List.of(), reason);
+    }
+
+    private static RunOutcome completed(
+            EventSink.StreamWriter stream, UUID runId, List<List<ParsedMetric>> reps, int repetitions) {
         List<Metric> metrics = Summary.metrics(reps, false);
         if (metrics.isEmpty()) {
             String reason = "no metric is present, non-negative, in every output";
@@ -140,7 +162,7 @@ public final class ReportSubmitter {
                 .orElse(metrics.get(0))
                 .name();
         stream.emit(new RunCompleted(
-                runId, metrics, Summary.validity(metrics, primary, outputs.size(), outputs.size(), false), 0));
+                runId, metrics, Summary.validity(metrics, primary, repetitions, repetitions, false), 0));
         return new RunOutcome(runId, Map.of(), RunOutcome.Status.COMPLETED, metrics, null);
     }
 

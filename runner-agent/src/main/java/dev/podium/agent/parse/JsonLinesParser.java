@@ -91,48 +91,59 @@ public final class JsonLinesParser implements OutputParser {
                 bad++;
                 continue;
             }
-            if (n == null || !n.isObject() || n.path("podium").asInt(0) != 1) {
-                continue;
-            }
-            switch (n.path("type").asText("")) {
-                case "metric" -> {
-                    JsonNode v = n.get("value");
-                    if (v == null || !v.isNumber()) {
-                        c.warn("metric line without a numeric value: "
-                                + Collector.clean(n.path("name").asText()));
-                        continue;
-                    }
-                    String unit = n.path("unit").asText("1");
-                    String dir = n.path("direction").asText("");
-                    Direction d = dir.equals("higher")
-                            ? Direction.HIGHER_IS_BETTER
-                            : dir.equals("lower")
-                                    ? Direction.LOWER_IS_BETTER
-                                    : Collector.guessDirection(n.path("name").asText(), unit);
-                    c.metric(n.path("name").asText(""), v.asDouble(), unit, d);
-                }
-                case "step" -> {
-                    StepSample st = step(n);
-                    if (st == null) {
-                        c.warn("step line with unusable samples or seconds");
-                        continue;
-                    }
-                    c.step(st);
-                }
-                case "info" ->
-                    n.fields().forEachRemaining(e -> {
-                        if (e.getValue().isValueNode()
-                                && !e.getKey().equals("podium")
-                                && !e.getKey().equals("type")) {
-                            c.info(e.getKey(), e.getValue().asText());
-                        }
-                    });
-                default -> {}
+            if (n != null && n.isObject() && n.path("podium").asInt(0) == 1) {
+                protocolLine(c, n);
             }
         }
         if (bad > 0) {
             c.warn(bad + " protocol lines were not valid JSON");
         }
+        stepMetrics(c);
+        return c.result();
+    }
+
+    private static void protocolLine(Collector c, JsonNode n) {
+        switch (n.path("type").asText("")) {
+            case "metric" -> metricLine(c, n);
+            case "step" -> {
+                StepSample st = step(n);
+                if (st == null) {
+                    c.warn("step line with unusable samples or seconds");
+                } else {
+                    c.step(st);
+                }
+            }
+            case "info" ->
+                n.fields().forEachRemaining(e -> {
+                    if (e.getValue().isValueNode()
+                            && !e.getKey().equals("podium")
+                            && !e.getKey().equals("type")) {
+                        c.info(e.getKey(), e.getValue().asText());
+                    }
+                });
+            default -> {}
+        }
+    }
+
+    private static void metricLine(Collector c, JsonNode n) {
+        JsonNode v = n.get("value");
+        if (v == null || !v.isNumber()) {
+            c.warn("metric line without a numeric value: "
+                    + Collector.clean(n.path("name").asText()));
+            return;
+        }
+        String unit = n.path("unit").asText("1");
+        String dir = n.path("direction").asText("");
+        Direction d = dir.equals("higher")
+                ? Direction.HIGHER_IS_BETTER
+                : dir.equals("lower")
+                        ? Direction.LOWER_IS_BETTER
+                        : Collector.guessDirection(n.path("name").asText(), unit);
+        c.metric(n.path("name").asText(""), v.asDouble(), unit, d);
+    }
+
+    /** The throughput's samples (or the throughput itself) and the step times, from the measured steps. */
+    private static void stepMetrics(Collector c) {
         List<StepSample> measured =
                 c.result().steps().stream().filter(st -> !st.warmup()).toList();
         List<Double> rates = measured.stream().map(StepSample::samplesPerSecond).toList();
@@ -145,6 +156,5 @@ public final class JsonLinesParser implements OutputParser {
             }
         });
         StepLog.stepTimes(c, measured);
-        return c.result();
     }
 }

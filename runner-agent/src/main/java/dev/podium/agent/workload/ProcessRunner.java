@@ -34,14 +34,7 @@ public final class ProcessRunner {
             Path workDir,
             Duration timeout,
             Consumer<String> onLine) {
-        ProcessBuilder pb = new ProcessBuilder(command);
-        // The complete environment (see ChildEnvironment): nothing of the agent's own is inherited.
-        pb.environment().clear();
-        pb.environment().putAll(environment);
-        pb.environment().put("PYTHONUNBUFFERED", "1");
-        if (workDir != null) {
-            pb.directory(workDir.toFile());
-        }
+        ProcessBuilder pb = builder(command, environment, workDir);
         Deque<String> tail = new ArrayDeque<>();
         StringBuilder stdout = new StringBuilder();
         Process p;
@@ -55,11 +48,7 @@ public final class ProcessRunner {
         if (cancelled) {
             kill(p);
         }
-        try {
-            p.getOutputStream().close();
-        } catch (IOException e) {
-            // the process may already have exited
-        }
+        closeInput(p);
         Thread out = reader(p.getInputStream(), line -> {
             synchronized (stdout) {
                 if (stdout.length() < MAX_STDOUT_CHARS) {
@@ -70,19 +59,7 @@ public final class ProcessRunner {
             onLine.accept(line);
         });
         Thread err = reader(p.getErrorStream(), line -> addTail(tail, line));
-        boolean finished;
-        try {
-            finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (!finished) {
-                kill(p);
-            }
-            out.join(5000);
-            err.join(5000);
-        } catch (InterruptedException e) {
-            kill(p);
-            Thread.currentThread().interrupt();
-            finished = false;
-        }
+        boolean finished = awaitExit(p, timeout, out, err);
         String t;
         synchronized (tail) {
             t = String.join("\n", tail);
@@ -90,6 +67,46 @@ public final class ProcessRunner {
         Integer code = p.isAlive() ? null : p.exitValue();
         synchronized (stdout) {
             return new ProcessOutcome(code, !finished && !cancelled, cancelled, stdout.toString(), t, null);
+        }
+    }
+
+    private static ProcessBuilder builder(List<String> command, Map<String, String> environment, Path workDir) {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        // The complete environment (see ChildEnvironment): nothing of the agent's own is inherited.
+        pb.environment().clear();
+        pb.environment().putAll(environment);
+        pb.environment().put("PYTHONUNBUFFERED", "1");
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
+        }
+        return pb;
+    }
+
+    private static void closeInput(Process p) {
+        try {
+            p.getOutputStream().close();
+        } catch (IOException e) {
+            // the process may already have exited
+        }
+    }
+
+    /**
+     * Waits for the process until the timeout, killing it past that, then for its output to be read; false when it ran
+     * past the timeout or the wait was interrupted.
+     */
+    private static boolean awaitExit(Process p, Duration timeout, Thread out, Thread err) {
+        try {
+            boolean finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                kill(p);
+            }
+            out.join(5000);
+            err.join(5000);
+            return finished;
+        } catch (InterruptedException e) {
+            kill(p);
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
