@@ -143,7 +143,8 @@ start_ingest() { # port database log [extra -D options...]
     -Dpodium.admin.tokens.bench="$TOKEN" -Dquarkus.log.level=WARN -Dquarkus.http.idle-timeout=4H "$@" \
     -jar "${PODIUM_BENCH_INGEST_APP:-$ROOT/ingest-service/target/quarkus-app}/quarkus-run.jar" >"$log" 2>&1 &
   PIDS+=($!)
-  wait_for_url "http://127.0.0.1:$port/q/health/ready" 120 ingest-service "$log"
+  # A kept data set may have migrations to apply first (V85 fills a table from 1,000,000 results in about 90 s).
+  wait_for_url "http://127.0.0.1:$port/q/health/ready" 900 ingest-service "$log"
 }
 
 stop_all() { cleanup; }

@@ -100,13 +100,11 @@ public final class ChangePoints {
                        p.framework_version
                 FROM unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
                 CROSS JOIN LATERAL (
-                    SELECT m.run_id, r.benchmark, m.unit, m.direction, r.started_at, m.mean,
-                           r.software->>'framework_version' AS framework_version
-                    FROM proj_result m JOIN proj_run r ON r.run_id = m.run_id
-                    WHERE m.key_id = h.key_id AND m.metric = h.metric AND m.device_id = h.device_id
-                      AND r.status = 'completed' AND r.valid AND NOT r.retracted
-                      AND r.started_at IS NOT NULL AND m.mean IS NOT NULL
-                    ORDER BY r.started_at DESC, m.run_id DESC LIMIT ?) AS p
+                    SELECT c.run_id, c.benchmark, c.unit, c.direction, c.started_at, c.mean, c.framework_version
+                    FROM proj_cell_run c
+                    WHERE c.key_id = h.key_id AND c.metric = h.metric AND c.device_id = h.device_id
+                      AND c.valid AND c.started_at IS NOT NULL AND c.mean IS NOT NULL
+                    ORDER BY c.started_at DESC, c.run_id DESC LIMIT ?) AS p
                 ORDER BY 1, 2, 3, p.started_at, p.run_id""")) {
             bindHistories(c, ps, histories);
             ps.setInt(4, StepDetector.MAX_POINTS);
