@@ -40,18 +40,12 @@ record JobSpecDocument(
         @PlainText String parser,
 
         @Size(max = Limits.MAX_MAP_ENTRIES, message = AT_MOST_ENTRIES)
-        Map<
-                        @Pattern(regexp = NAME, message = BAD_PARAMETER) String,
-                        @NotNull(message = ONE_VALUE) @Size(max = Limits.MAX_STRING_CHARS, message = AT_MOST_CHARS)
-                        String>
-                parameters,
+        Map<@ParameterName String, @SingleValue String> parameters,
 
         @Size(max = Limits.MAX_MAP_ENTRIES, message = AT_MOST_ENTRIES)
         Map<
-                        @Pattern(regexp = NAME, message = BAD_PARAMETER) String,
-                        @NotEmpty(message = "must be a non-empty list of values") @Distinct List<
-                                @NotNull(message = ONE_VALUE)
-                                @Size(max = Limits.MAX_STRING_CHARS, message = AT_MOST_CHARS) String>>
+                        @ParameterName String,
+                        @NotEmpty(message = "must be a non-empty list of values") @Distinct List<@SingleValue String>>
                 matrix,
 
         @Range(min = 1, max = 100, message = BETWEEN) Integer repetitions,
@@ -63,8 +57,7 @@ record JobSpecDocument(
         @Size(max = Limits.MAX_MAP_ENTRIES, message = AT_MOST_ENTRIES)
         Map<
                         @Pattern(regexp = ENV_NAME, message = "is not a valid environment variable name") String,
-                        @NotNull(message = ONE_VALUE) @Size(max = Limits.MAX_STRING_CHARS, message = AT_MOST_CHARS)
-                        String>
+                        @SingleValue String>
                 environment,
 
         @Range(min = 1, max = 100_000, message = BETWEEN) Integer nodes,
@@ -89,9 +82,6 @@ record JobSpecDocument(
     static final int MAX_POINTS = 256;
 
     static final String BAD_BENCHMARK = "must start with a letter and use letters, digits, '_', '.', '-' (at most 64)";
-    static final String BAD_PARAMETER = "is not a valid parameter name";
-    static final String ONE_VALUE = "must be a single value (string, number or boolean)";
-    static final String AT_MOST_CHARS = "at most {max} characters";
     static final String AT_MOST_ENTRIES = "at most {max} entries";
     static final String BETWEEN = "must be between {min} and {max}, was ${validatedValue}";
     static final String BAD_WARMUP =
