@@ -1,18 +1,13 @@
 package dev.podium.events.published;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.podium.events.Envelope;
 import dev.podium.events.EventType;
 import dev.podium.events.StreamId;
-import dev.podium.events.device.DeviceAliases;
-import dev.podium.events.device.DeviceModel;
-import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.Direction;
+import dev.podium.events.bind.DocumentBinder;
+import dev.podium.events.bind.DocumentException;
 import dev.podium.events.validate.Limits;
 import dev.podium.events.validate.Violation;
 import java.io.IOException;
@@ -24,13 +19,8 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,41 +43,14 @@ public final class ClaimFile {
     /** Largest claim file read. */
     public static final int MAX_FILE_BYTES = 1024 * 1024;
 
-    private static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9._-]{0,127}");
-    private static final Pattern BOUND = Pattern.compile("\\s*(>=|<=|>|<)\\s*([-+0-9.eE]+)\\s*");
-    private static final Set<String> FILE_FIELDS = Set.of("source", "title", "url", "defaults", "claims");
-    private static final Set<String> DEFAULT_FIELDS = Set.of("metric", "unit", "direction", "device_count", "key");
-    private static final Set<String> CLAIM_FIELDS = Set.of(
-            "id",
-            "quote",
-            "device",
-            "device_id",
-            "device_count",
-            "key",
-            "metric",
-            "unit",
-            "direction",
-            "value",
-            "range",
-            "bound",
-            "decimals",
-            "approximate",
-            "ratio");
-    private static final Set<String> RATIO_FIELDS = Set.of("baseline", "numerator", "denominator", "form");
-    private static final Set<String> KEY_FIELDS = Set.of(
-            "benchmark",
-            "benchmark_version",
-            "scenario",
-            "model",
-            "precision",
-            "per_device_batch_size",
-            "total_accelerators",
-            "input_size",
-            "extra");
-
-    private static final YAMLMapper YAML = YAMLMapper.builder(new YAMLFactory())
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .build();
+    /** Strict YAML: a claim file states text as strings (but for a key's extra parameters). */
+    private static final DocumentBinder BINDER = DocumentBinder.yamlFiles(
+            StreamReadConstraints.builder()
+                    .maxNestingDepth(Limits.MAX_NESTING_DEPTH)
+                    .maxStringLength(MAX_FILE_BYTES)
+                    .maxDocumentLength(MAX_FILE_BYTES)
+                    .build(),
+            false);
 
     private ClaimFile() {}
 
@@ -146,16 +109,16 @@ public final class ClaimFile {
         }
         JsonNode root;
         try {
-            root = YAML.readTree(yaml);
-        } catch (JsonProcessingException e) {
-            throw syntaxError(fileName, yaml, e);
-        } catch (IOException | RuntimeException e) {
-            String m = e.getMessage() == null
-                    ? e.getClass().getSimpleName()
-                    : e.getMessage().lines().findFirst().orElse("");
-            throw ClaimFileException.ofFile(fileName, "not valid YAML: " + m);
+            root = BINDER.read(yaml);
+        } catch (DocumentException e) {
+            throw e.getCause() instanceof JsonProcessingException j
+                    ? syntaxError(fileName, yaml, j)
+                    : ClaimFileException.ofFile(fileName, e.violations().get(0).reason());
         }
-        return new Reader(fileName).read(root);
+        if (!root.isObject()) {
+            throw ClaimFileException.ofFile(fileName, "must be a mapping with source, title and claims");
+        }
+        return new ClaimFileReader(fileName).read(BINDER, BINDER.bind(root, ClaimFileDocument.class));
     }
 
     private static final Pattern CLAIM_START = Pattern.compile("^\\s*-\\s+id:\\s*[\"']?([^\"'\\s#]+)");
@@ -195,7 +158,7 @@ public final class ClaimFile {
     }
 
     /** A claim as a path in its file: by id, {@code claims['gaudi2-workers0']}, or without one by position, {@code claims[2]}. */
-    private static String claimPath(String id, int index) {
+    static String claimPath(String id, int index) {
         return id == null ? "claims[" + index + "]" : claimPath(id);
     }
 
@@ -254,437 +217,5 @@ public final class ClaimFile {
                 null,
                 at,
                 new PublishedClaimImported(claim, actor));
-    }
-
-    // ---- the reader ----
-
-    private static final class Reader {
-
-        private final String file;
-        private final List<String> problems = new ArrayList<>();
-        private final List<Violation> violations = new ArrayList<>();
-        private String where;
-        private String claimPath;
-
-        Reader(String file) {
-            this.file = file;
-            this.where = file;
-        }
-
-        List<PublishedClaim> read(JsonNode root) {
-            if (root == null || !root.isObject()) {
-                throw ClaimFileException.ofFile(file, "must be a mapping with source, title and claims");
-            }
-            unknown(root, FILE_FIELDS, "");
-            String source = text(root, "source", true, Limits.MAX_STRING_CHARS);
-            if (source != null && !SLUG.matcher(source).matches()) {
-                problem("source", "'" + source + "' is not a slug (lower-case letters, digits, '.', '_', '-')");
-            }
-            String title = text(root, "title", true, Limits.MAX_STRING_CHARS);
-            String url = text(root, "url", false, Limits.MAX_STRING_CHARS);
-            JsonNode defaults = root.path("defaults");
-            if (!defaults.isMissingNode() && !defaults.isObject()) {
-                problem("defaults", "must be a mapping");
-                defaults = YAML.createObjectNode();
-            } else if (defaults.isObject()) {
-                unknown(defaults, DEFAULT_FIELDS, "defaults.");
-            }
-            JsonNode claims = root.get("claims");
-            if (claims == null || !claims.isArray() || claims.isEmpty()) {
-                problem("claims", "must be a non-empty list");
-                throw new ClaimFileException(problems, violations);
-            }
-            List<PublishedClaim> out = new ArrayList<>();
-            Map<String, JsonNode> byId = new LinkedHashMap<>();
-            for (int i = 0; i < claims.size(); i++) {
-                JsonNode c = claims.get(i);
-                String id = c.path("id").isTextual() ? c.get("id").asText() : null;
-                where = file + ": claim " + (id == null ? "#" + (i + 1) : "'" + id + "'");
-                claimPath = claimPath(id, i);
-                if (!c.isObject()) {
-                    problem(null, "must be a mapping");
-                    continue;
-                }
-                if (id != null && byId.put(id, c) != null) {
-                    problem("id", "used twice in this file");
-                }
-                PublishedClaim claim = claim(c, defaults, source, title, url);
-                if (claim != null) {
-                    out.add(claim);
-                }
-            }
-            checkRatioReferences(out);
-            if (!problems.isEmpty()) {
-                throw new ClaimFileException(problems, violations);
-            }
-            return List.copyOf(out);
-        }
-
-        private PublishedClaim claim(JsonNode c, JsonNode defaults, String source, String title, String url) {
-            int before = problems.size();
-            unknown(c, CLAIM_FIELDS, "");
-            String id = text(c, "id", true, 128);
-            if (id != null && !SLUG.matcher(id).matches()) {
-                problem("id", "'" + id + "' is not a slug (lower-case letters, digits, '.', '_', '-')");
-            }
-            String quote = text(c, "quote", true, Limits.MAX_TEXT_CHARS);
-            String deviceLabel = text(c, "device", false, Limits.MAX_STRING_CHARS);
-            String deviceId = text(c, "device_id", false, Limits.MAX_STRING_CHARS);
-            if (deviceId != null) {
-                if (DeviceAliases.byId(deviceId).isEmpty()) {
-                    problem("device_id", "'" + deviceId + "' is not a canonical device id");
-                }
-            } else if (deviceLabel != null) {
-                deviceId =
-                        DeviceAliases.resolve(deviceLabel).map(DeviceModel::id).orElse(null);
-                if (deviceId == null) {
-                    problem("device", "'" + deviceLabel + "' is not a known device (see DeviceAliases)");
-                }
-            }
-            Integer deviceCount = integer(c.has("device_count") ? c : defaults, "device_count");
-            ComparisonKey key = key(defaults.get("key"), c.get("key"));
-            RatioBasis ratio = ratio(c.get("ratio"));
-            String metric = inherited(c, defaults, "metric", true);
-            String unit = c.has("unit")
-                    ? text(c, "unit", true, Limits.MAX_STRING_CHARS)
-                    : ratio != null
-                            ? (ratio.form() == RatioBasis.RatioForm.TIMES ? "x" : "%")
-                            : inherited(c, defaults, "unit", true);
-            Direction direction = direction(c.has("direction") ? c : defaults);
-            ClaimValue value = value(c);
-            Precision precision = precision(c);
-            if (problems.size() > before) {
-                return null;
-            }
-            return new PublishedClaim(
-                    id,
-                    source,
-                    title,
-                    url,
-                    quote,
-                    deviceId,
-                    deviceLabel,
-                    deviceCount,
-                    key,
-                    metric,
-                    unit,
-                    direction,
-                    value,
-                    precision,
-                    ratio);
-        }
-
-        private ClaimValue value(JsonNode c) {
-            List<String> stated =
-                    Stream.of("value", "range", "bound").filter(c::has).toList();
-            if (stated.size() != 1) {
-                problem(
-                        "value",
-                        stated.isEmpty()
-                                ? "missing: state one of value, range or bound"
-                                : "states " + String.join(" and ", stated) + ": state only one");
-                return null;
-            }
-            JsonNode v = c.get(stated.get(0));
-            switch (stated.get(0)) {
-                case "value" -> {
-                    if (v.isTextual() && v.asText().trim().equalsIgnoreCase("n/a")) {
-                        return new ClaimValue.NotAvailable(null);
-                    }
-                    Double d = number(v, "value");
-                    return d == null ? null : new ClaimValue.Exact(d);
-                }
-                case "range" -> {
-                    if (!v.isArray() || v.size() != 2) {
-                        problem("range", "must be a list of two numbers, [low, high]");
-                        return null;
-                    }
-                    Double low = number(v.get(0), "range");
-                    Double high = number(v.get(1), "range");
-                    if (low == null || high == null) {
-                        return null;
-                    }
-                    if (low > high) {
-                        problem("range", "low " + low + " is above high " + high);
-                        return null;
-                    }
-                    return new ClaimValue.Range(low, high);
-                }
-                default -> {
-                    Matcher m = v.isTextual() ? BOUND.matcher(v.asText()) : null;
-                    if (m == null || !m.matches()) {
-                        problem("bound", "must be an operator and a number, such as \"> 3\"");
-                        return null;
-                    }
-                    double x;
-                    try {
-                        x = Double.parseDouble(m.group(2));
-                    } catch (NumberFormatException e) {
-                        problem("bound", "'" + m.group(2) + "' is not a number");
-                        return null;
-                    }
-                    if (!Double.isFinite(x)) {
-                        problem("bound", "must be finite, was " + m.group(2));
-                        return null;
-                    }
-                    ClaimValue.BoundOperator op = switch (m.group(1)) {
-                        case ">" -> ClaimValue.BoundOperator.GREATER_THAN;
-                        case ">=" -> ClaimValue.BoundOperator.AT_LEAST;
-                        case "<" -> ClaimValue.BoundOperator.LESS_THAN;
-                        default -> ClaimValue.BoundOperator.AT_MOST;
-                    };
-                    return new ClaimValue.Bound(op, x);
-                }
-            }
-        }
-
-        private Precision precision(JsonNode c) {
-            JsonNode d = c.get("decimals");
-            JsonNode a = c.get("approximate");
-            if (d == null && a == null) {
-                return null;
-            }
-            if (d == null) {
-                problem("decimals", "missing: approximate needs the number of decimals stated");
-                return null;
-            }
-            if (!d.isIntegralNumber() || d.asInt() < 0 || d.asInt() > 12) {
-                problem("decimals", "must be a whole number from 0 to 12");
-                return null;
-            }
-            if (a != null && !a.isBoolean()) {
-                problem("approximate", "must be true or false");
-                return null;
-            }
-            return new Precision(d.asInt(), a != null && a.asBoolean());
-        }
-
-        private RatioBasis ratio(JsonNode r) {
-            if (r == null || r.isNull()) {
-                return null;
-            }
-            if (!r.isObject()) {
-                problem("ratio", "must be a mapping with baseline, form and optionally numerator and denominator");
-                return null;
-            }
-            unknown(r, RATIO_FIELDS, "ratio.");
-            String baseline = text(r, "baseline", true, Limits.MAX_STRING_CHARS, "ratio.baseline");
-            String numerator = text(r, "numerator", false, 128, "ratio.numerator");
-            String denominator = text(r, "denominator", false, 128, "ratio.denominator");
-            if ((numerator == null) != (denominator == null)) {
-                problem(
-                        "ratio",
-                        "names " + (numerator == null ? "a denominator" : "a numerator")
-                                + " without the other: name both figures or neither");
-            }
-            String form = text(r, "form", true, 32, "ratio.form");
-            RatioBasis.RatioForm f = null;
-            if (form != null) {
-                try {
-                    f = RatioBasis.RatioForm.valueOf(form);
-                } catch (IllegalArgumentException e) {
-                    problem("ratio.form", "'" + form + "' is not one of TIMES, PERCENT_MORE");
-                }
-            }
-            return baseline == null || f == null ? null : new RatioBasis(baseline, numerator, denominator, f);
-        }
-
-        private void checkRatioReferences(List<PublishedClaim> claims) {
-            Map<String, PublishedClaim> byId = new HashMap<>();
-            claims.forEach(c -> byId.put(c.claimId(), c));
-            for (PublishedClaim c : claims) {
-                if (c.ratio() == null || c.ratio().numeratorClaimId() == null) {
-                    continue;
-                }
-                where = file + ": claim '" + c.claimId() + "'";
-                claimPath = claimPath(c.claimId());
-                for (String[] ref : List.of(
-                        new String[] {"ratio.numerator", c.ratio().numeratorClaimId()},
-                        new String[] {"ratio.denominator", c.ratio().denominatorClaimId()})) {
-                    PublishedClaim target = byId.get(ref[1]);
-                    if (target == null) {
-                        problem(ref[0], "names figure '" + ref[1] + "', which this file does not hold");
-                    } else if (target.isRatio()) {
-                        problem(ref[0], "names '" + ref[1] + "', which is a ratio claim, not a figure");
-                    } else if (!(target.value() instanceof ClaimValue.Exact)) {
-                        problem(ref[0], "names '" + ref[1] + "', which states no single value to compute from");
-                    }
-                }
-                if (c.ratio().numeratorClaimId().equals(c.ratio().denominatorClaimId())) {
-                    problem("ratio", "numerator and denominator are the same figure");
-                }
-            }
-        }
-
-        private ComparisonKey key(JsonNode defaults, JsonNode own) {
-            if ((defaults == null || defaults.isNull()) && (own == null || own.isNull())) {
-                return null;
-            }
-            ObjectNode merged = YAML.createObjectNode();
-            for (JsonNode k : new JsonNode[] {defaults, own}) {
-                if (k == null || k.isNull()) {
-                    continue;
-                }
-                if (!k.isObject()) {
-                    problem("key", "must be a mapping");
-                    return null;
-                }
-                unknown(k, KEY_FIELDS, "key.");
-                Iterator<Map.Entry<String, JsonNode>> it = k.fields();
-                while (it.hasNext()) {
-                    Map.Entry<String, JsonNode> e = it.next();
-                    if (e.getKey().equals("extra")
-                            && merged.has("extra")
-                            && e.getValue().isObject()) {
-                        ((ObjectNode) merged.get("extra"))
-                                .setAll((ObjectNode) e.getValue().deepCopy());
-                    } else {
-                        merged.set(e.getKey(), e.getValue().deepCopy());
-                    }
-                }
-            }
-            String benchmark = text(merged, "benchmark", true, Limits.MAX_STRING_CHARS, "key.benchmark");
-            TreeMap<String, String> extra = new TreeMap<>();
-            JsonNode ex = merged.get("extra");
-            if (ex != null && !ex.isNull()) {
-                if (!ex.isObject()) {
-                    problem("key.extra", "must be a mapping of parameter names to values");
-                } else {
-                    ex.fields().forEachRemaining(e -> {
-                        if (e.getValue().isNull()) {
-                            return; // null drops a parameter inherited from the defaults
-                        }
-                        if (e.getValue().isValueNode()) {
-                            extra.put(e.getKey(), e.getValue().asText());
-                        } else {
-                            problem("key.extra." + e.getKey(), "must be a single value");
-                        }
-                    });
-                }
-            }
-            try {
-                return benchmark == null
-                        ? null
-                        : new ComparisonKey(
-                                benchmark,
-                                text(
-                                        merged,
-                                        "benchmark_version",
-                                        false,
-                                        Limits.MAX_STRING_CHARS,
-                                        "key.benchmark_version"),
-                                text(merged, "scenario", false, Limits.MAX_STRING_CHARS, "key.scenario"),
-                                text(merged, "model", false, Limits.MAX_STRING_CHARS, "key.model"),
-                                text(merged, "precision", false, Limits.MAX_STRING_CHARS, "key.precision"),
-                                integer(merged, "per_device_batch_size", "key."),
-                                integer(merged, "total_accelerators", "key."),
-                                integer(merged, "input_size", "key."),
-                                extra);
-            } catch (IllegalArgumentException e) {
-                problem("key.extra", e.getMessage());
-                return null;
-            }
-        }
-
-        private Direction direction(JsonNode node) {
-            String d = text(node, "direction", true, 32);
-            if (d == null) {
-                return null;
-            }
-            try {
-                return Direction.valueOf(d);
-            } catch (IllegalArgumentException e) {
-                problem("direction", "'" + d + "' is not one of HIGHER_IS_BETTER, LOWER_IS_BETTER");
-                return null;
-            }
-        }
-
-        private String inherited(JsonNode c, JsonNode defaults, String field, boolean required) {
-            return text(c.has(field) ? c : defaults, field, required, Limits.MAX_STRING_CHARS);
-        }
-
-        private Double number(JsonNode v, String field) {
-            if (v == null || !v.isNumber()) {
-                problem(field, "must be a number" + (v != null && v.isTextual() ? ", was '" + v.asText() + "'" : ""));
-                return null;
-            }
-            double d = v.asDouble();
-            if (!Double.isFinite(d)) {
-                problem(field, "must be finite, was " + v.asText());
-                return null;
-            }
-            if (d < 0) {
-                problem(field, "must not be negative, was " + d);
-                return null;
-            }
-            return d;
-        }
-
-        private Integer integer(JsonNode node, String field) {
-            return integer(node, field, "");
-        }
-
-        private Integer integer(JsonNode node, String field, String prefix) {
-            JsonNode v = node.get(field);
-            if (v == null || v.isNull()) {
-                return null;
-            }
-            if (!v.isIntegralNumber() || !v.canConvertToInt() || v.asInt() < 0) {
-                problem(prefix + field, "must be a whole number, 0 or more");
-                return null;
-            }
-            return v.asInt();
-        }
-
-        private String text(JsonNode node, String field, boolean required, int limit) {
-            return text(node, field, required, limit, field);
-        }
-
-        private String text(JsonNode node, String field, boolean required, int limit, String path) {
-            JsonNode v = node.get(field);
-            if (v == null || v.isNull()) {
-                if (required) {
-                    problem(path, "missing");
-                }
-                return null;
-            }
-            if (!v.isTextual()) {
-                problem(path, "must be text");
-                return null;
-            }
-            String s = v.asText();
-            if (s.isBlank()) {
-                problem(path, "must not be blank");
-                return null;
-            }
-            if (s.indexOf('\u0000') >= 0) {
-                problem(path, "contains the NUL character \\u0000");
-                return null;
-            }
-            if (s.length() > limit) {
-                problem(path, "has " + s.length() + " characters, over the limit of " + limit);
-                return null;
-            }
-            return s;
-        }
-
-        private void unknown(JsonNode node, Set<String> known, String prefix) {
-            Set<String> seen = new HashSet<>();
-            node.fieldNames().forEachRemaining(seen::add);
-            seen.stream()
-                    .filter(n -> !known.contains(n))
-                    .sorted()
-                    .forEach(n -> problem(
-                            prefix + n,
-                            "unknown field (known: "
-                                    + String.join(", ", known.stream().sorted().toList()) + ")"));
-        }
-
-        private void problem(String field, String reason) {
-            problems.add(where + (field == null ? "" : ": " + field) + ": " + reason);
-            String path =
-                    claimPath == null ? (field == null ? "$" : field) : claimPath + (field == null ? "" : "." + field);
-            violations.add(new Violation(path, reason));
-        }
     }
 }

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -549,6 +550,133 @@ class ClaimFileTest {
         assertThat(syntax.violations())
                 .singleElement()
                 .satisfies(v -> assertThat(v.field()).isEqualTo("source"));
+    }
+
+    @Test
+    void problemsOfEveryKindAndLevelAreListedAtOnceEachWithItsPath() {
+        ClaimFileException e = catchThrowableOfType(ClaimFileException.class, () -> ClaimFile.parse("bad.yaml", """
+                source: test-source
+                title: 5
+                colour: red
+                defaults:
+                  metric: [m]
+                  unit: samples/s
+                  direction: UP
+                  shade: blue
+                claims:
+                  - id: a
+                    quote: q
+                    device: Intel Gaudi 2
+                    value: 1
+                    ratio: {baseline: b, form: TIMES, weight: 2}
+                  - id: b
+                    quote: 7
+                    device: Intel Gaudi 2
+                    key: [x]
+                    value: {v: 1}
+                    decimals: 1.5
+                  - "not a claim"
+                  - id: c
+                    quote: q
+                    key: {benchmark: k, flavour: x}
+                    ratio: [1]
+                    range: [1]
+                """));
+        assertThat(e.violations())
+                .extracting(Violation::field)
+                .containsExactly(
+                        "colour",
+                        "title",
+                        "defaults.shade",
+                        "defaults.metric",
+                        "defaults.direction",
+                        "claims['a'].ratio.weight",
+                        "claims['b'].quote",
+                        "claims['b'].key",
+                        "claims['b'].value",
+                        "claims['b'].decimals",
+                        "claims[2]",
+                        "claims['c'].key.flavour",
+                        "claims['c'].range",
+                        "claims['c'].ratio");
+        assertThat(e.problems())
+                .contains(
+                        "bad.yaml: colour: unknown field (known: claims, defaults, source, title, url)",
+                        "bad.yaml: title: must be a string",
+                        "bad.yaml: defaults.metric: must be a string",
+                        "bad.yaml: defaults.direction: 'UP' is not one of HIGHER_IS_BETTER, LOWER_IS_BETTER",
+                        "bad.yaml: claim 'a': ratio.weight: unknown field (known: baseline, denominator, form, numerator)",
+                        "bad.yaml: claim 'b': quote: must be a string",
+                        "bad.yaml: claim 'b': key: must be a mapping",
+                        "bad.yaml: claim 'b': value: must be a number",
+                        "bad.yaml: claim 'b': decimals: must be a whole number",
+                        "bad.yaml: claim #3: must be a mapping",
+                        "bad.yaml: claim 'c': range: must be a list of two numbers, [low, high]",
+                        "bad.yaml: claim 'c': ratio: must be a mapping");
+    }
+
+    @Test
+    void aClaimMissingWhatTheDefaultsDoNotGiveIsNamed() {
+        assertThat(problems("""
+                source: s
+                title: t
+                claims:
+                  - id: a
+                    quote: q
+                    key: {model: m}
+                    value: 1
+                """))
+                .containsExactly(
+                        "bad.yaml: claim 'a': key.benchmark: missing",
+                        "bad.yaml: claim 'a': metric: missing",
+                        "bad.yaml: claim 'a': unit: missing",
+                        "bad.yaml: claim 'a': direction: missing");
+    }
+
+    @Test
+    void aHugeQuoteIsNamedWithItsLength() {
+        assertThat(problemsWithClaim("""
+                - id: n
+                  quote: "%s"
+                  value: 1
+                """.formatted("x".repeat(20_000))))
+                .containsExactly("bad.yaml: claim 'n': quote: has 20000 characters, over the limit of 16384");
+    }
+
+    @Test
+    void deepNestingIsRefusedAsNotValidYaml() {
+        assertThat(problemsWithClaim("""
+                - id: n
+                  quote: q
+                  key: {extra: {x: %s}}
+                  value: 1
+                """.formatted("[".repeat(40) + "]".repeat(40))))
+                .singleElement()
+                .asString()
+                .startsWith("bad.yaml: ")
+                .contains("not valid YAML: Document nesting depth (33) exceeds the maximum allowed (32");
+    }
+
+    @Test
+    void anAliasBombIsRefusedAtOnce() {
+        StringBuilder bomb = new StringBuilder("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for (int i = 1; i < 10; i++) {
+            bomb.append("a%d: &a%d [%s]\n".formatted(i, i, String.join(", ", Collections.nCopies(9, "*a" + (i - 1)))));
+        }
+        assertThat(problems(bomb + HEAD))
+                .singleElement()
+                .asString()
+                .startsWith("bad.yaml: not valid YAML: YAML aliases are not supported (*a0)")
+                .hasSizeLessThan(200);
+    }
+
+    @Test
+    void documentsWithoutAMappingAreRejected() {
+        for (String empty : List.of("---\n", "# only a comment\n", "~\n", "42\n")) {
+            assertThat(problems(empty))
+                    .as(empty)
+                    .containsExactly("bad.yaml: must be a mapping with source, title and claims");
+        }
     }
 
     @Test

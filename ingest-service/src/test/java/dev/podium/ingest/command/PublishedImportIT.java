@@ -7,11 +7,14 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasEntry;
 import static org.hamcrest.Matchers.hasItem;
 
+import dev.podium.events.StreamId;
 import dev.podium.events.published.ClaimFile;
 import dev.podium.ingest.testing.Db;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -128,6 +131,42 @@ class PublishedImportIT {
                         hasItem(allOf(
                                 hasEntry("field", "claims['h100-workers0'].range"),
                                 hasEntry("message", "low 12.0 is above high 3.0"))));
+    }
+
+    @Test
+    void aClaimFileWithSeveralErrorsIsAnsweredWithEveryViolationAndNothingIsImported() {
+        String source = "several-" + UUID.randomUUID().toString().substring(0, 8);
+        String body = file(source)
+                .replace("title: \"BridgeTower fine-tuning\"", "title: 5")
+                .replace("direction: HIGHER_IS_BETTER", "direction: UPWARDS")
+                .replace("value: 336.5", "range: [12, 3]")
+                .replace("form: TIMES}", "form: HALVES}\n    colour: red");
+        Response r = given().auth()
+                .oauth2("test-ops-token")
+                .contentType("application/yaml")
+                .body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/admin/published?file=several.yaml");
+        r.then().statusCode(400).contentType("application/problem+json");
+        String ratio = "claims['gaudi2-vs-h100-workers0']";
+        assertThat(r.jsonPath().getList("violations.field", String.class))
+                .containsExactly(
+                        "title",
+                        "defaults.direction",
+                        "claims['h100-workers0'].range",
+                        ratio + ".colour",
+                        ratio + ".ratio.form");
+        assertThat(r.jsonPath().getList("violations.message", String.class))
+                .startsWith(
+                        "must be a string",
+                        "'UPWARDS' is not one of HIGHER_IS_BETTER, LOWER_IS_BETTER",
+                        "low 12.0 is above high 3.0")
+                .endsWith("'HALVES' is not one of TIMES, PERCENT_MORE");
+        assertThat(r.jsonPath().getString("detail")).isEqualTo("title: must be a string (and 4 more)");
+        assertThat(new Db(dataSource)
+                        .count(
+                                "SELECT count(*) FROM event_store WHERE stream_id = ?",
+                                StreamId.published(source).value()))
+                .isZero();
     }
 
     @Test

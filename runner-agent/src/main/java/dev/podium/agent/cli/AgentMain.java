@@ -24,8 +24,10 @@ import picocli.CommandLine.Command;
         })
 public final class AgentMain implements Runnable {
 
-    /** Held so that the level set on it is not lost to garbage collection. */
+    /** Held so that the levels set on them are not lost to garbage collection. */
     private static final Logger KAFKA_LOG = Logger.getLogger("org.apache.kafka");
+
+    private static final Logger VALIDATOR_LOG = Logger.getLogger("org.hibernate.validator");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -39,6 +41,8 @@ public final class AgentMain implements Runnable {
         if (System.getenv("PODIUM_AGENT_VERBOSE") == null) {
             // The Kafka client logs every failed connection attempt; the agent reports outages itself, once.
             KAFKA_LOG.setLevel(Level.SEVERE);
+            // Hibernate Validator, which checks job specs, announces its version when it starts.
+            VALIDATOR_LOG.setLevel(Level.WARNING);
         }
         CommandLine cl = new CommandLine(new AgentMain());
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -1,5 +1,6 @@
 package dev.podium.ingest.command.request;
 
+import dev.podium.events.bind.Binding;
 import dev.podium.ingest.command.problem.InvalidRequestException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;

@@ -6,6 +6,7 @@ import static java.lang.annotation.ElementType.PARAMETER;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.bind.ConstraintMessages;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.validate.EnvelopeValidator;

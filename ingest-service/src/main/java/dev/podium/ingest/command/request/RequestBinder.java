@@ -1,27 +1,14 @@
 package dev.podium.ingest.command.request;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.cfg.MapperBuilder;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.type.LogicalType;
-import com.fasterxml.jackson.databind.type.TypeFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.podium.events.bind.Binding;
+import dev.podium.events.bind.DocumentBinder;
+import dev.podium.events.bind.DocumentShape;
 import dev.podium.events.validate.Limits;
 import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.command.problem.InvalidRequestException;
@@ -30,7 +17,6 @@ import jakarta.validation.Validator;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,9 +24,11 @@ import java.util.Locale;
  * Binds an admin request's body, JSON or YAML, to its record with Jackson, and checks it with Bean Validation.
  *
  * <p>Binding is strict: an unknown field, a value of the wrong type, a string where a number belongs or a number where a
- * string belongs (in JSON) is a violation, never ignored or coerced. {@link BodyShape} finds them all on the tree first
+ * string belongs (in JSON) is a violation, never ignored or coerced. {@link DocumentShape} finds them all on the tree first
  * and takes them out, so that what is left binds and the record's constraints are checked too (but for those on a field
- * already reported): one answer lists every violation.
+ * already reported): one answer lists every violation. The binding is {@link DocumentBinder}'s, as for the files of
+ * {@code events} and the agent; reading a body is this class's, with errors that never quote the body (it may hold a
+ * secret).
  */
 @ApplicationScoped
 public class RequestBinder {
@@ -73,41 +61,25 @@ public class RequestBinder {
             .maxDocumentLength(Limits.MAX_RECORD_BYTES)
             .build();
 
-    private final Validator validator;
-    private final ObjectMapper json = strict(JsonMapper.builder(
-                    JsonFactory.builder().streamReadConstraints(LIMITS).build()))
-            .withCoercionConfig(
-                    LogicalType.Textual,
-                    c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-            .build();
-    private final ObjectMapper yaml = strict(YAMLMapper.builder(
-                    YAMLFactory.builder().streamReadConstraints(LIMITS).build()))
-            .build();
+    private final DocumentBinder json;
+    private final DocumentBinder yaml;
 
     public RequestBinder(Validator validator) {
-        this.validator = validator;
+        this.json = new DocumentBinder(
+                DocumentBinder.Format.JSON, LIMITS, new DocumentShape.Rules(false, false), validator);
+        this.yaml =
+                new DocumentBinder(DocumentBinder.Format.YAML, LIMITS, new DocumentShape.Rules(true, false), validator);
     }
 
-    private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> B strict(B builder) {
-        return builder.propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                // A missing or null number is named by BodyShape; Jackson then binds the 0 of a request that is
-                // refused.
-                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+    private DocumentBinder binder(Format format) {
+        return format == Format.YAML ? yaml : json;
     }
 
     /** Reads a body as a tree: YAML for a YAML media type, JSON otherwise; a body that does not parse is a violation. */
     public Body read(InputStream body, MediaType type) {
         Format format = Format.of(type);
         try {
-            JsonNode tree = (format == Format.YAML ? yaml : json).readTree(body);
+            JsonNode tree = binder(format).mapper().readTree(body);
             return new Body(tree == null ? MissingNode.getInstance() : tree, format);
         } catch (IOException e) {
             throw InvalidRequestException.of(FieldViolation.BODY, syntaxProblem(format, e));
@@ -116,21 +88,7 @@ public class RequestBinder {
 
     /** Binds a body to {@code type}, with every problem of its shape named; see the class comment. */
     public <T> Binding<T> bind(Body body, Class<T> type) {
-        ObjectMapper mapper = body.format() == Format.YAML ? yaml : json;
-        JsonNode tree = body.tree().deepCopy();
-        BodyShape shape = new BodyShape(mapper.getTypeFactory(), body.format() == Format.YAML);
-        if (!shape.fit(tree, mapper.constructType(type), FieldViolation.BODY)) {
-            return new Binding<>(null, shape.problems());
-        }
-        try {
-            return new Binding<>(mapper.treeToValue(tree, type), shape.problems());
-        } catch (JsonMappingException e) {
-            List<FieldViolation> problems = new ArrayList<>(shape.problems());
-            problems.add(new FieldViolation(path(e), bindingProblem(e)));
-            return new Binding<>(null, problems);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a tree in memory always reads", e);
-        }
+        return binder(body.format()).bind(body.tree(), type);
     }
 
     /** The bound value when it has no binding problem and meets its constraints; otherwise every violation, thrown. */
@@ -147,37 +105,10 @@ public class RequestBinder {
      * field already reported (a value that did not bind is also null, which {@code @NotNull} would report again).
      */
     public List<FieldViolation> violations(Binding<?> binding) {
-        List<FieldViolation> out = new ArrayList<>(binding.problems());
-        if (binding.value() != null) {
-            FieldViolation.all(validator.validate(binding.value())).stream()
-                    .filter(v -> binding.problems().stream().noneMatch(p -> p.covers(v.field())))
-                    .forEach(out::add);
-        }
-        out.sort(FieldViolation.BY_FIELD);
-        return out;
-    }
-
-    private static String path(JsonMappingException e) {
-        StringBuilder out = new StringBuilder();
-        for (JsonMappingException.Reference r : e.getPath()) {
-            out.append(r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]");
-        }
-        return field(out);
-    }
-
-    private static String field(StringBuilder path) {
-        String s = path.length() > 0 && path.charAt(0) == '.' ? path.substring(1) : path.toString();
-        return s.isEmpty() ? FieldViolation.BODY : s;
-    }
-
-    private static String bindingProblem(JsonMappingException e) {
-        if (e.getCause() instanceof InputCoercionException) {
-            return "is out of range";
-        }
-        if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
-            return "must be " + BodyShape.noun(TypeFactory.defaultInstance().constructType(m.getTargetType()));
-        }
-        return "cannot be read";
+        return json.violations(binding).stream()
+                .map(v -> new FieldViolation(v.field(), v.reason()))
+                .sorted(FieldViolation.BY_FIELD)
+                .toList();
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.podium.ingest.command.request;
+package dev.podium.events.bind;
 
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.TypeFactory;
-import dev.podium.ingest.command.problem.FieldViolation;
+import dev.podium.events.validate.Violation;
 import java.lang.reflect.RecordComponent;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -18,30 +18,39 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks a body's tree against the record it binds to, before Jackson binds it, and takes out what does not fit: an
+ * Checks a document's tree against the record it binds to, before Jackson binds it, and takes out what does not fit: an
  * unknown field, a value of the wrong JSON type, a number out of range, a missing or null number or boolean (a primitive
  * has no null for {@code @NotNull} to find). Each is named once, by its path ({@code spec.parameters.epochs},
  * {@code ids[2]}), and what is left binds, so that the record's constraints are checked in the same answer: Jackson
- * alone stops at the first value it cannot bind.
- *
- * <p>A YAML scalar fits a string field as its text ({@code epochs: 1} is {@code "1"}): a YAML author writes {@code 1}
- * meaning the text, where a JSON author who writes {@code 1} chose a number.
+ * alone stops at the first value it cannot bind. A {@link JsonNode} component takes any value (its constraints say which).
  */
-final class BodyShape {
+public final class DocumentShape {
+
+    /** The root of a document, as a path. */
+    public static final String ROOT = "$";
+
+    /**
+     * How strict the shape is. {@code scalarsAreText}: a YAML scalar fits a string field as its text ({@code epochs: 1}
+     * is {@code "1"}; a YAML author writes {@code 1} meaning the text, where a JSON author who writes {@code 1} chose a
+     * number); without it only components marked {@link AnyScalarAsText} take them. {@code handWritten}: the document is
+     * a file a person writes, so an unknown field lists the known ones (a typo is the likely cause) and a record or map is
+     * called a mapping, as YAML calls it.
+     */
+    public record Rules(boolean scalarsAreText, boolean handWritten) {}
 
     private static final PropertyNamingStrategies.NamingBase SNAKE =
             (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
     private final TypeFactory types;
-    private final boolean scalarsAreText;
-    private final List<FieldViolation> problems = new ArrayList<>();
+    private final Rules rules;
+    private final List<Violation> problems = new ArrayList<>();
 
-    BodyShape(TypeFactory types, boolean scalarsAreText) {
+    public DocumentShape(TypeFactory types, Rules rules) {
         this.types = types;
-        this.scalarsAreText = scalarsAreText;
+        this.rules = rules;
     }
 
-    List<FieldViolation> problems() {
+    public List<Violation> problems() {
         return problems;
     }
 
@@ -49,7 +58,11 @@ final class BodyShape {
      * Whether {@code node} may stay where it is, as a {@code type}: false when it must be taken out (named as a problem);
      * true when it is of the right kind, its parts that are not taken out of it (each named).
      */
-    boolean fit(JsonNode node, JavaType type, String path) {
+    public boolean fit(JsonNode node, JavaType type, String path) {
+        return fit(node, type, path, rules.scalarsAreText());
+    }
+
+    private boolean fit(JsonNode node, JavaType type, String path, boolean scalarsAreText) {
         Class<?> c = type.getRawClass();
         boolean kind;
         if (c == JsonNode.class || c == Object.class) {
@@ -57,16 +70,16 @@ final class BodyShape {
         } else if (c.isRecord()) {
             kind = node.isObject() && fitRecord((ObjectNode) node, c, path);
         } else if (Collection.class.isAssignableFrom(c)) {
-            kind = node.isArray() && fitElements((ArrayNode) node, type.getContentType(), path);
+            kind = node.isArray() && fitElements((ArrayNode) node, type.getContentType(), path, scalarsAreText);
         } else if (Map.class.isAssignableFrom(c)) {
-            kind = node.isObject() && fitValues((ObjectNode) node, type.getContentType(), path);
+            kind = node.isObject() && fitValues((ObjectNode) node, type.getContentType(), path, scalarsAreText);
         } else if (c == String.class) {
             kind = node.isTextual() || scalarsAreText && node.isValueNode();
         } else if (c == boolean.class || c == Boolean.class) {
             kind = node.isBoolean();
         } else if (isWhole(c)) {
             if (node.isIntegralNumber() && !fitsIn(node, c)) {
-                problems.add(new FieldViolation(path, "is out of range"));
+                problems.add(new Violation(path, "is out of range"));
                 return false;
             }
             kind = node.isIntegralNumber();
@@ -80,7 +93,7 @@ final class BodyShape {
             return true;
         }
         if (!kind) {
-            problems.add(new FieldViolation(path, "must be " + noun(type)));
+            problems.add(new Violation(path, "must be " + noun(type)));
         }
         return kind;
     }
@@ -93,38 +106,46 @@ final class BodyShape {
         }
         for (String name : names(node)) {
             if (!components.containsKey(name)) {
-                problems.add(new FieldViolation(child(path, name), "unknown field"));
+                problems.add(new Violation(child(path, name), unknownField(components.keySet())));
                 node.remove(name);
             }
         }
         for (Map.Entry<String, RecordComponent> e : components.entrySet()) {
             JavaType type = types.constructType(e.getValue().getGenericType());
             JsonNode value = node.get(e.getKey());
+            boolean scalarsAreText = rules.scalarsAreText() || e.getValue().isAnnotationPresent(AnyScalarAsText.class);
             if (value == null || value.isNull()) {
                 if (type.isPrimitive()) {
-                    problems.add(new FieldViolation(child(path, e.getKey()), "required: " + noun(type)));
+                    problems.add(new Violation(child(path, e.getKey()), "required: " + noun(type)));
                     node.remove(e.getKey());
                 }
-            } else if (!fit(value, type, child(path, e.getKey()))) {
+            } else if (!fit(value, type, child(path, e.getKey()), scalarsAreText)) {
                 node.remove(e.getKey());
             }
         }
         return true;
     }
 
+    private String unknownField(Collection<String> known) {
+        return rules.handWritten()
+                ? "unknown field (known: "
+                        + String.join(", ", known.stream().sorted().toList()) + ")"
+                : "unknown field";
+    }
+
     /** Always true: an element that does not fit becomes null (its problem is named; no {@code @NotNull} repeats it). */
-    private boolean fitElements(ArrayNode node, JavaType element, String path) {
+    private boolean fitElements(ArrayNode node, JavaType element, String path, boolean scalarsAreText) {
         for (int i = 0; i < node.size(); i++) {
-            if (!node.get(i).isNull() && !fit(node.get(i), element, path + "[" + i + "]")) {
+            if (!node.get(i).isNull() && !fit(node.get(i), element, path + "[" + i + "]", scalarsAreText)) {
                 node.set(i, NullNode.getInstance());
             }
         }
         return true;
     }
 
-    private boolean fitValues(ObjectNode node, JavaType value, String path) {
+    private boolean fitValues(ObjectNode node, JavaType value, String path, boolean scalarsAreText) {
         for (String name : names(node)) {
-            if (!node.get(name).isNull() && !fit(node.get(name), value, child(path, name))) {
+            if (!node.get(name).isNull() && !fit(node.get(name), value, child(path, name), scalarsAreText)) {
                 node.set(name, NullNode.getInstance());
             }
         }
@@ -137,8 +158,9 @@ final class BodyShape {
         return out;
     }
 
-    private static String child(String path, String name) {
-        return path.equals(FieldViolation.BODY) ? name : path + "." + name;
+    /** The path of field {@code name} of the value at {@code path}. */
+    public static String child(String path, String name) {
+        return path.equals(ROOT) ? name : path + "." + name;
     }
 
     private static boolean isWhole(Class<?> c) {
@@ -162,7 +184,7 @@ final class BodyShape {
     }
 
     /** What a value of {@code type} is, in words: the value itself is never repeated, it may be a secret. */
-    static String noun(JavaType type) {
+    public String noun(JavaType type) {
         Class<?> c = type.getRawClass();
         if (c == String.class) {
             return "a string";
@@ -182,6 +204,6 @@ final class BodyShape {
         if (Collection.class.isAssignableFrom(c) || c.isArray()) {
             return "a list";
         }
-        return "an object";
+        return rules.handWritten() ? "a mapping" : "an object";
     }
 }

@@ -1,14 +1,14 @@
-package dev.podium.ingest.command.request;
+package dev.podium.events.bind;
 
-import dev.podium.ingest.command.problem.FieldViolation;
+import dev.podium.events.validate.Violation;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * A body bound to a record: the value (null when Jackson could not finish) and every binding problem met on the way,
- * unknown fields and values of the wrong type, each named by its field.
+ * A document bound to a record: the value (null when Jackson could not finish) and every binding problem met on the way,
+ * unknown fields and values of the wrong type, each named by its path.
  */
-public record Binding<T>(T value, List<FieldViolation> problems) {
+public record Binding<T>(T value, List<Violation> problems) {
 
     public Binding {
         problems = List.copyOf(problems);
