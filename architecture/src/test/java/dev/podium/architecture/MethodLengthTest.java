@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -20,33 +19,14 @@ class MethodLengthTest {
 
     private static final Path FIXTURE = Path.of("src/test/java/dev/podium/architecture/lengthfixture/LongMethods.java");
 
-    /**
-     * Methods that another change of issue 21 splits, as file and method name: an entry goes when that change lands,
-     * and {@link #methodsBeingSplitElsewhereAreStillLong} fails until it has gone.
-     */
-    private static final Set<String> BEING_SPLIT =
-            Set.of("JobSpecReader.java read", "ClaimFile.java key", "ClaimFile.java value");
-
     @Test
     void noMainMethodIsOverSixtyLinesWithoutSayingWhy() throws IOException {
         List<MethodLengths.Method> methods = MethodLengths.of(mainSources());
 
         assertThat(methods).as("methods read").hasSizeGreaterThan(1000);
-        assertThat(methods.stream().filter(MethodLengths.Method::tooLong).filter(m -> !BEING_SPLIT.contains(id(m))))
+        assertThat(methods.stream().filter(MethodLengths.Method::tooLong))
                 .as("methods over %d lines without a comment that says why", MethodLengths.MAX_LINES)
                 .isEmpty();
-    }
-
-    @Test
-    void methodsBeingSplitElsewhereAreStillLong() throws IOException {
-        List<String> stillLong = MethodLengths.of(mainSources()).stream()
-                .filter(MethodLengths.Method::tooLong)
-                .map(MethodLengthTest::id)
-                .toList();
-
-        assertThat(stillLong)
-                .as("methods still over the limit; drop the others from BEING_SPLIT")
-                .containsAll(BEING_SPLIT);
     }
 
     @Test
@@ -62,10 +42,6 @@ class MethodLengthTest {
                         tuple("Compact", 198, 62));
         assertThat(methods.stream().filter(MethodLengths.Method::tooLong).map(MethodLengths.Method::name))
                 .containsExactly("sixtyOneLines", "Compact");
-    }
-
-    private static String id(MethodLengths.Method m) {
-        return m.file().getFileName() + " " + m.name();
     }
 
     /** The main sources of every module beside this one, so that a new module is checked too. */
