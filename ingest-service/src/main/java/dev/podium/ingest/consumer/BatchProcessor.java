@@ -173,25 +173,12 @@ public class BatchProcessor {
      * not foresee): it is recorded in rejected_event, in a transaction of its own, so its neighbours can be stored.
      */
     public Result refuse(ConsumerRecord<byte[], byte[]> r, String reason) throws SQLException {
-        String topicId = topicId(r.topic());
-        RecordCopy copy = RecordCopy.of(r.value(), true);
+        Rejection rejection =
+                rejection(r, reason, true, Verifier.keyId(r.headers()).orElse(null), null, null, new HashMap<>());
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                String keyId = Verifier.keyId(r.headers()).orElse(null);
-                rejectedStore.record(
-                        c,
-                        List.of(new Rejection(
-                                r.topic(),
-                                topicId,
-                                r.partition(),
-                                r.offset(),
-                                reason,
-                                keyId,
-                                null,
-                                null,
-                                copy,
-                                Verifier.signature(r.headers()).orElse(null))));
+                rejectedStore.record(c, List.of(rejection));
                 c.commit();
             } catch (Throwable e) {
                 c.rollback();
@@ -204,7 +191,14 @@ public class BatchProcessor {
                 0,
                 1,
                 List.of(new DeadLetter(
-                        r.topic(), topicId, r.partition(), r.offset(), r.key(), copy, r.headers(), reason)));
+                        r.topic(),
+                        rejection.topicId(),
+                        r.partition(),
+                        r.offset(),
+                        r.key(),
+                        rejection.copy(),
+                        r.headers(),
+                        reason)));
     }
 
     /** Notes on their rejected_event rows why the copies of these refusals to the DLQ failed. */
