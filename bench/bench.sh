@@ -10,7 +10,8 @@
 # ingest and replay start what they measure on ports 29000-29999 and remove it afterwards: a private PostgreSQL 15
 # cluster (initdb, track_commit_timestamp=on, otherwise default settings, like the shared server), a KRaft broker from
 # the Kafka jars, and ingest-service from its build. The shared PostgreSQL server is never restarted or reconfigured.
-# Environment: PODIUM_BENCH_PROFILE=1 records ingest-service with JFR (profile settings) into .podium/bench/*.jfr and
+# Environment: PODIUM_BENCH_PROFILE=1 records ingest-service (and, for pages, each query-service start) with JFR
+# (profile settings) into .podium/bench/*.jfr and
 # prints the statements that took the private server's time (pg_stat_statements) at the end.
 # PODIUM_BENCH_INGEST_APP=DIR measures another build of ingest-service (its target/quarkus-app), e.g. of an older commit.
 set -euo pipefail
@@ -239,6 +240,7 @@ bench_pages() { # report args...
     echo "$results" >"$data/loaded"
   fi
   if [ -z "$load_only" ]; then
+    [ -n "${PODIUM_BENCH_PROFILE:-}" ] && export PODIUM_BENCH_QUERY_JFR="$OUT"
     bench_java pages "${agent[@]}" --bootstrap "127.0.0.1:$KAFKA_PORT" --live "$live" \
       --query-jar "$ROOT/query-service/target/quarkus-app/quarkus-run.jar" --query-db "$db_url" --query-port "$query_port" \
       --pg-pid "$(head -n 1 "$data/pg/postmaster.pid")" --logs "$OUT" "${args[@]}"

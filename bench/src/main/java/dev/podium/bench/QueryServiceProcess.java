@@ -32,6 +32,12 @@ final class QueryServiceProcess implements AutoCloseable {
                 "-Dquarkus.log.level=WARN",
                 "-Dquarkus.datasource.jdbc.acquisition-timeout=60S",
                 "-Dpodium.query.cache.enabled=" + cache));
+        String jfr = System.getenv("PODIUM_BENCH_QUERY_JFR");
+        if (jfr != null && !jfr.isEmpty()) {
+            // One recording per start, named by the log it writes beside, so that phases do not overwrite each other.
+            command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfr + "/"
+                    + log.getFileName().toString().replace(".log", "") + "-" + System.nanoTime() + ".jfr");
+        }
         command.addAll(List.of("-jar", jar.toString()));
         Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(command)
