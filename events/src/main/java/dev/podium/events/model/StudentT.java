@@ -24,22 +24,43 @@ public final class StudentT {
     private static final double NORMAL_975 =
             new NormalDistribution(null, 0, 1, ACCURACY).inverseCumulativeProbability(0.975);
 
+    /**
+     * The quantiles of whole df below {@link #EXPANSION_FROM}, by the same steps: a leaderboard row's interval has n - 1
+     * of them, and each page has dozens of rows.
+     */
+    private static final double[] WHOLE = wholeQuantiles();
+
     private StudentT() {}
+
+    private static double[] wholeQuantiles() {
+        double[] quantiles = new double[(int) EXPANSION_FROM];
+        for (int df = 1; df < quantiles.length; df++) {
+            quantiles[df] = computed(df);
+        }
+        return quantiles;
+    }
 
     /** The 0.975 quantile for {@code df} degrees of freedom (df of at least 1; infinite gives the normal quantile). */
     public static double quantile975(double df) {
         if (!(df >= 1)) {
             throw new IllegalArgumentException("degrees of freedom must be 1 or more, not " + df);
         }
+        if (df < EXPANSION_FROM && df == Math.rint(df)) {
+            return WHOLE[(int) df];
+        }
+        return computed(df);
+    }
+
+    private static double computed(double df) {
         double expansion = cornishFisher(df);
         return df >= EXPANSION_FROM ? expansion : newton(new TDistribution(null, df, ACCURACY), expansion);
     }
 
     /**
-     * Newton's steps on the CDF from the expansion's estimate, until a step is below 1e-13 relative (the error left is
-     * of its square) or stops shrinking (the CDF's own rounding): the CDF is concave above zero, so the steps approach
-     * the root from below. Four or five CDF evaluations, where commons-math3's bracketing solver takes some thirty
-     * (most of a comparison's interval time).
+     * Newton's steps on the CDF from the expansion's estimate, until the error a step leaves (of its square) is below
+     * 1e-13 relative or the steps stop shrinking (the CDF's own rounding): the CDF is concave above zero, so the steps
+     * approach the root from below. Two to four CDF evaluations, where commons-math3's bracketing solver takes some
+     * thirty (most of a comparison's interval time).
      */
     private static double newton(TDistribution t, double start) {
         double x = start;
@@ -51,7 +72,9 @@ public final class StudentT {
             }
             x -= delta;
             last = Math.abs(delta);
-            if (last <= STEP_TOLERANCE * x) {
+            // Newton's error after a step of d is about |F''/2F'| d^2, and |F''/F'| = (df + 1) x / (df + x^2) stays
+            // below 2 at these quantiles: the next step would be below the tolerance, so it need not be taken.
+            if (last * last <= STEP_TOLERANCE * x) {
                 return x;
             }
         }

@@ -33,6 +33,17 @@ class StudentTTest {
     }
 
     @Test
+    void takesTheSameStepsJustAboveEveryWholeDegreeOfFreedom() throws IOException {
+        // Whole df below 1000 come from a table; df a rounding above them take Newton's steps, which must agree.
+        for (String row : reference()) {
+            String[] cells = row.split(",");
+            double df = Math.nextUp(Double.parseDouble(cells[0]));
+            double exact = Double.parseDouble(cells[1]);
+            assertThat(StudentT.quantile975(df)).as("df %s", df).isCloseTo(exact, within(1e-12 * exact));
+        }
+    }
+
+    @Test
     void theTableItReplacesWasTooNarrowAtDf31() {
         assertThat(StudentT.quantile975(31)).isCloseTo(2.0395134463964077, within(1e-12));
     }
