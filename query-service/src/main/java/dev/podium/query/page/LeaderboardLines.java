@@ -11,8 +11,53 @@ import java.util.List;
 @TemplateExtension
 public final class LeaderboardLines {
 
-    /** One row: the entry and its cost, energy, validity and history columns (null where the page has none). */
-    public record Line(LeaderboardEntry e, LeaderboardExtras.Columns x) {}
+    /**
+     * One row as the page shows it: the entry's display values and those of its cost, energy, validity and history
+     * columns (null where the page has none). Qute spends microseconds on every section and nested lookup of a page
+     * of hundreds of cells, so each row is one record of values with no section but where the markup differs.
+     */
+    public record Line(
+            int rank,
+            String deviceLink,
+            String deviceLabel,
+            String sourceClass,
+            String source,
+            int runs,
+            int n,
+            String mean,
+            String ci,
+            String best,
+            String cv,
+            String perDollar,
+            String joules,
+            String scaling,
+            Integer scalingBase,
+            int failingRuns,
+            String historyLink) {
+
+        static Line of(LeaderboardEntry e, LeaderboardExtras.Columns x) {
+            return new Line(
+                    e.rank(),
+                    Cells.deviceLink(e),
+                    e.deviceLabel(),
+                    Cells.sourceClass(e),
+                    e.source(),
+                    e.runs(),
+                    e.n(),
+                    Cells.meanText(e),
+                    Cells.ciText(e),
+                    Cells.bestText(e),
+                    Cells.cvText(e),
+                    x == null ? null : Cells.perDollarText(x),
+                    x == null ? null : Cells.joulesText(x),
+                    x == null || x.scalingEfficiency() == null || x.scalingEfficiency() == 0
+                            ? null
+                            : Cells.scalingText(x),
+                    x == null ? null : x.scalingBase(),
+                    x == null ? 0 : x.failingRuns(),
+                    x == null ? null : x.historyLink());
+        }
+    }
 
     /** A sortable heading: the link that sorts by it, its text with the current direction's mark, and its cell's class. */
     public record Heading(String link, String text, boolean numeric, boolean device) {}
@@ -35,7 +80,7 @@ public final class LeaderboardLines {
         boolean withColumns = extras != null && !extras.columns().isEmpty();
         List<Line> lines = new ArrayList<>(view.entries().size());
         for (int i = 0; i < view.entries().size(); i++) {
-            lines.add(new Line(
+            lines.add(Line.of(
                     view.entries().get(i), withColumns ? extras.columns().get(i) : null));
         }
         return lines;
