@@ -1,6 +1,7 @@
 package dev.podium.query.page;
 
 import dev.podium.query.stats.ComparisonIntervals;
+import dev.podium.query.stats.CostCell;
 import dev.podium.query.stats.RatioCell;
 import dev.podium.query.stats.RatioInterval;
 import dev.podium.query.view.ComparisonView;
@@ -13,15 +14,61 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What the comparison template repeats: the matrix's rows with each cell's ratio interval, and the display values of both. */
+/**
+ * What the comparison template repeats, as records of display values, one per row or cell: the matrix's rows with each
+ * cell's ratio interval, the cost rows and the curves. A comparison has hundreds of cells, and Qute spends microseconds
+ * on every section and nested lookup, so each value is computed here once and the template branches only where its
+ * markup differs.
+ */
 @TemplateExtension
 public final class ComparisonLines {
 
     /** One row of the matrix: a device and source with its cells in column order. */
-    public record MatrixRow(ComparisonView.Row row, List<MatrixCell> cells) {}
+    public record MatrixRow(
+            String deviceLink,
+            String deviceLabel,
+            boolean baseline,
+            String baselineLink,
+            String sourceClass,
+            String source,
+            List<MatrixCell> cells) {}
 
-    /** One cell with its ratio interval against the baseline (null on the baseline's row and where none was computed). */
-    public record MatrixCell(ComparisonView.Cell cell, RatioCell interval) {}
+    /**
+     * One cell: {@code value} null when absent ({@code notAvailable} when the publication said n/a), {@code ratio} null
+     * without one; {@code ciClass}, {@code verdict}, {@code low} and {@code high} null without an interval; {@code note}
+     * why a ratio has no interval, said beside it when the interval cannot be computed from the values.
+     */
+    public record MatrixCell(
+            String value,
+            boolean notAvailable,
+            String ratio,
+            String note,
+            String ciClass,
+            String verdict,
+            String low,
+            String high,
+            boolean uncomputable,
+            int bar) {}
+
+    /** One row of the cost table. */
+    public record CostLine(
+            String device,
+            String sourceClass,
+            String source,
+            String column,
+            String perDollar,
+            String joules,
+            String scaling,
+            Integer scalingBase) {}
+
+    /** One curve: a device and source under one setting, its normalised values in the order of the curve's columns. */
+    public record CurveLine(
+            String deviceLink,
+            String deviceLabel,
+            String sourceClass,
+            String source,
+            String setting,
+            List<String> cells) {}
 
     /** A cell's place: device, source and key. */
     private record Place(String deviceId, String source, String keyId) {}
@@ -37,75 +84,87 @@ public final class ComparisonLines {
         for (ComparisonView.Row r : view.rows()) {
             List<MatrixCell> cells = new ArrayList<>(r.cells().size());
             for (ComparisonView.Cell c : r.cells()) {
-                cells.add(new MatrixCell(
-                        c, r.baseline() ? null : intervals.get(new Place(r.deviceId(), r.source(), c.keyId()))));
+                cells.add(cell(c, r.baseline() ? null : intervals.get(new Place(r.deviceId(), r.source(), c.keyId()))));
             }
-            rows.add(new MatrixRow(r, cells));
+            rows.add(new MatrixRow(
+                    Links.device(r.deviceId()),
+                    r.deviceLabel(),
+                    r.baseline(),
+                    r.baselineLink(),
+                    Formats.sourceClass(r.source()),
+                    r.source(),
+                    cells));
         }
         return rows;
     }
 
-    public static String deviceLink(ComparisonView.Row r) {
-        return Links.device(r.deviceId());
-    }
-
-    public static String sourceClass(ComparisonView.Row r) {
-        return Formats.sourceClass(r.source());
-    }
-
-    public static String valueText(MatrixCell c) {
-        return Formats.num(c.cell().value());
+    /** A cell with its ratio interval against the baseline (null on the baseline's row and where none was computed). */
+    private static MatrixCell cell(ComparisonView.Cell c, RatioCell interval) {
+        RatioInterval i = interval == null ? null : interval.interval();
+        return new MatrixCell(
+                c.value() == null ? null : Formats.num(c.value()),
+                c.notAvailable(),
+                ratioText(c),
+                interval != null && i == null ? interval.note() : null,
+                i == null ? null : ciClass(i),
+                i == null ? null : i.verdict(),
+                i == null ? null : Ratios.twoDecimals(i.low(), 1),
+                i == null ? null : Ratios.twoDecimals(i.high(), 1),
+                interval != null && ComparisonIntervals.CANNOT.equals(interval.note()),
+                c.bar());
     }
 
     /**
      * The ratio to two decimals, or with a power of ten when it is too large for its digits to fit a cell (values such as
      * 1e150 against 1e-300 give a ratio of 1e449, beyond a double: its text is exact, from decimals).
      */
-    public static String ratioText(MatrixCell c) {
-        Double ratio = c.cell().ratio();
-        String text = c.cell().ratioText();
+    private static String ratioText(ComparisonView.Cell c) {
+        Double ratio = c.ratio();
+        String text = c.ratioText();
         return text == null || Math.abs(ratio) < Formats.SCIENTIFIC_FROM
                 ? text
                 : Formats.scientific(new BigDecimal(text));
     }
 
-    /** Whether the ratio's interval cannot be computed from its values, which the page then says beside it. */
-    public static boolean uncomputable(MatrixCell c) {
-        return c.interval() != null
-                && ComparisonIntervals.CANNOT.equals(c.interval().note());
-    }
-
-    /** Why a ratio has no interval, for its title; null when it has one or none was asked for. */
-    public static String note(MatrixCell c) {
-        return c.interval() != null && c.interval().interval() == null
-                ? c.interval().note()
-                : null;
-    }
-
-    /** The ratio's interval, null without one. */
-    public static RatioInterval ci(MatrixCell c) {
-        return c.interval() == null ? null : c.interval().interval();
-    }
-
     /** The class of an interval: better, worse, or no significant difference from the baseline. */
-    public static String ciClass(RatioInterval i) {
+    private static String ciClass(RatioInterval i) {
         return i.significant() ? i.low() > 1 ? "ci ci-better" : "ci ci-worse" : "ci ci-same";
     }
 
-    public static String lowText(RatioInterval i) {
-        return Ratios.twoDecimals(i.low(), 1);
+    public static List<CostLine> costLines(ComparisonView view) {
+        Map<String, String> columns = new HashMap<>();
+        for (ComparisonView.Column c : view.columns()) {
+            columns.putIfAbsent(c.keyId(), c.label());
+        }
+        List<CostLine> lines = new ArrayList<>(view.costs().size());
+        for (CostCell c : view.costs()) {
+            lines.add(new CostLine(
+                    Formats.device(c.deviceId()),
+                    Formats.sourceClass(c.source()),
+                    c.source(),
+                    columns.getOrDefault(c.keyId(), c.keyId()),
+                    Formats.num(c.perDollar()),
+                    Formats.num(c.joulesPerUnit()),
+                    c.scalingEfficiency() == null || c.scalingEfficiency() == 0
+                            ? null
+                            : Formats.pct(c.scalingEfficiency()),
+                    c.scalingBase()));
+        }
+        return lines;
     }
 
-    public static String highText(RatioInterval i) {
-        return Ratios.twoDecimals(i.high(), 1);
-    }
-
-    public static String deviceLink(ComparisonView.Curve c) {
-        return Links.device(c.deviceId());
-    }
-
-    public static String sourceClass(ComparisonView.Curve c) {
-        return Formats.sourceClass(c.source());
+    public static List<CurveLine> curveLines(ComparisonView view) {
+        List<CurveLine> lines = new ArrayList<>(view.curves().size());
+        for (ComparisonView.Curve c : view.curves()) {
+            lines.add(new CurveLine(
+                    Links.device(c.deviceId()),
+                    c.deviceLabel(),
+                    Formats.sourceClass(c.source()),
+                    c.source(),
+                    c.setting(),
+                    c.cells()));
+        }
+        return lines;
     }
 
     /** Whether the page's source filter is {@code source}. */

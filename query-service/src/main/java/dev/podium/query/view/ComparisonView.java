@@ -114,15 +114,6 @@ public record ComparisonView(
         return dev.podium.query.stats.Efficiency.rateOf(unit);
     }
 
-    /** The label of the column of a key. */
-    public String columnLabel(String keyId) {
-        return columns.stream()
-                .filter(c -> c.keyId().equals(keyId))
-                .map(Column::label)
-                .findFirst()
-                .orElse(keyId);
-    }
-
     /**
      * A device's curve over the parameter under one setting of the other dimensions, each value divided by the device's
      * own value at the first parameter value of that setting. Systems of different size are never ranked against each
