@@ -4,6 +4,7 @@
 #   ./podium bench replay [--events N]            (the size: --events 1000000)
 #   ./podium bench agent-overhead [--pairs N] [--steps S]   (20 pairs by default)
 #   ./podium bench pages [--results 1000000] [--live RATE] [--load-only] [--seconds 20] [--clients 4] [...]
+#   ./podium bench pages --against DIR [--seconds 30] [--warmup 20]   (query-service in DIR as A, this build as B)
 #   ./podium bench all                            (the four, one report)
 # pages keeps its loaded cluster in $PODIUM_BENCH_PAGES_DATA (default /var/tmp/podium-bench-pages) and reloads it only
 # when --results changes; its ports are 29084-29085 (ingest, query), 29094-29095 (Kafka), 29433 (PostgreSQL).
@@ -202,10 +203,11 @@ bench_agent() { # report args...
 # hour): $PAGES_DATA/pg, with the admin token, master key and agent key it was loaded with in $PAGES_DATA/bench.env.
 bench_pages() { # report args...
   local report=$1; shift
-  local results=1000000 live=0 load_only="" args=()
+  local results=1000000 live=0 load_only="" against="" args=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --results) results=$2; shift 2 ;;
+      --against) against=$2; shift 2 ;;
       --live) live=$2; shift 2 ;;
       --load-only) load_only=1; shift ;;
       *) args+=("$1"); shift ;;
@@ -239,7 +241,10 @@ bench_pages() { # report args...
     bench_java pages-load --jdbc "$db_url" "${agent[@]}"
     echo "$results" >"$data/loaded"
   fi
-  if [ -z "$load_only" ]; then
+  if [ -n "$against" ]; then
+    bench_java pages-ab "${agent[@]}" --jar-a "$against/quarkus-run.jar" \
+      --jar-b "$ROOT/query-service/target/quarkus-app/quarkus-run.jar" --query-db "$db_url" --logs "$OUT" "${args[@]}"
+  elif [ -z "$load_only" ]; then
     [ -n "${PODIUM_BENCH_PROFILE:-}" ] && export PODIUM_BENCH_QUERY_JFR="$OUT"
     bench_java pages "${agent[@]}" --bootstrap "127.0.0.1:$KAFKA_PORT" --live "$live" \
       --query-jar "$ROOT/query-service/target/quarkus-app/quarkus-run.jar" --query-db "$db_url" --query-port "$query_port" \

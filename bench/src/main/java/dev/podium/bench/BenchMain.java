@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
             ReplayBench.Run.class,
             AgentOverhead.class,
             PageBench.Load.class,
-            PageBench.Run.class
+            PageBench.Run.class,
+            PageAb.class
         })
 public final class BenchMain implements Runnable {
 
