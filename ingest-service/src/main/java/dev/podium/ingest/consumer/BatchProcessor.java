@@ -185,20 +185,20 @@ public class BatchProcessor {
                 throw e;
             }
         }
-        return new Result(
-                0,
-                0,
-                0,
-                1,
-                List.of(new DeadLetter(
-                        r.topic(),
-                        rejection.topicId(),
-                        r.partition(),
-                        r.offset(),
-                        r.key(),
-                        rejection.copy(),
-                        r.headers(),
-                        reason)));
+        return new Result(0, 0, 0, 1, List.of(deadLetter(r, rejection)));
+    }
+
+    /** The dead letter of a refused record: the record as it came, with the rejection's copy and reason. */
+    private static DeadLetter deadLetter(ConsumerRecord<byte[], byte[]> r, Rejection rejection) {
+        return new DeadLetter(
+                r.topic(),
+                rejection.topicId(),
+                r.partition(),
+                r.offset(),
+                r.key(),
+                rejection.copy(),
+                r.headers(),
+                rejection.reason());
     }
 
     /** Notes on their rejected_event rows why the copies of these refusals to the DLQ failed. */
@@ -376,15 +376,7 @@ public class BatchProcessor {
                 continue;
             }
             rejections.add(rejection);
-            letters.add(new DeadLetter(
-                    r.topic(),
-                    rejection.topicId(),
-                    r.partition(),
-                    r.offset(),
-                    r.key(),
-                    rejection.copy(),
-                    r.headers(),
-                    rejection.reason()));
+            letters.add(deadLetter(r, rejection));
         }
         return refusedCount;
     }
