@@ -3,19 +3,13 @@ package dev.podium.events.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.events.Envelope;
-import dev.podium.events.codec.Decoded;
-import dev.podium.events.codec.EventCodec;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunStarted;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +20,6 @@ import org.junit.jupiter.api.Test;
 class MeasuredExamplesTest {
 
     private static final Path H200 = Path.of("../examples/measured/h200");
-    private final EventCodec codec = new EventCodec();
 
     @Test
     void everyJournaledEventDecodesAndValidates() throws IOException {
@@ -96,30 +89,13 @@ class MeasuredExamplesTest {
         assertThat(meanByWorkers.get(4)).isGreaterThan(meanByWorkers.get(2));
     }
 
-    private List<Envelope> events() throws IOException {
-        List<Envelope> out = new ArrayList<>();
-        List<Path> files;
-        try (Stream<Path> s = Files.list(H200)) {
-            files = s.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
-        }
+    private static List<Envelope> events() throws IOException {
+        List<Path> files = JournaledEvents.files(H200);
         assertThat(files).hasSize(2);
-        for (Path file : files) {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                Decoded d = codec.decode(line.getBytes(StandardCharsets.UTF_8));
-                assertThat(d)
-                        .as(file.getFileName() + ": " + line.substring(0, Math.min(120, line.length())))
-                        .isInstanceOf(Decoded.Accepted.class);
-                out.add(((Decoded.Accepted) d).envelope());
-            }
-        }
-        return out;
+        return JournaledEvents.decodeAll(files);
     }
 
     private static <T> List<T> payloads(List<Envelope> events, Class<T> type) {
-        return events.stream()
-                .map(Envelope::payload)
-                .filter(type::isInstance)
-                .map(type::cast)
-                .toList();
+        return JournaledEvents.payloads(events, type);
     }
 }
