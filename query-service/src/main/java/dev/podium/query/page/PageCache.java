@@ -5,14 +5,18 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.podium.events.store.PageChannel;
 import dev.podium.query.config.QueryConfig;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * Rendered leaderboards and comparisons by their query record, each dropped when ingest announces that a batch changed
  * its benchmark ({@link PageChangeListener}). Pages are kept only while the listener is connected, and a page rendered
- * while a change arrived is not kept: it may have read the rows from before the change.
+ * while a change to its own benchmark arrived is not kept: it may have read the rows from before that change. A change
+ * to another benchmark does not cost the render: with a fleet writing somewhere every few milliseconds, that would
+ * keep almost no page that takes a few milliseconds to render.
  */
 @ApplicationScoped
 public class PageCache {
@@ -30,8 +34,12 @@ public class PageCache {
 
     private final boolean enabled;
     private final Cache<Object, Sent> pages;
-    /** Moves on every change; a render keeps its page only if it did not move meanwhile. */
+    /** Moves on every change: a change's number, in the order heard. */
     private final AtomicLong changes = new AtomicLong();
+    /** The number of the last change to each benchmark, and of the last one to all of them. */
+    private final Map<String, Long> lastChangeOf = new ConcurrentHashMap<>();
+
+    private volatile long lastChangeToAll;
 
     private volatile boolean listening;
 
@@ -59,25 +67,38 @@ public class PageCache {
         }
         long before = changes.get();
         Sent page = Sent.of(render.get());
-        if (listening && changes.get() == before) {
+        if (listening && !changedSince(page.benchmark(), before)) {
             pages.put(key, page);
+            // A change heard between the check and the put may have swept the pages before this one was in.
+            if (changedSince(page.benchmark(), before)) {
+                pages.invalidate(key);
+            }
         }
         return page.body();
     }
 
+    /** Whether a change that a page of {@code benchmark} (null: of none) depends on was heard after change {@code n}. */
+    private boolean changedSince(String benchmark, long n) {
+        long last =
+                benchmark == null ? changes.get() : Math.max(lastChangeToAll, lastChangeOf.getOrDefault(benchmark, 0L));
+        return last > n;
+    }
+
     /** Benchmarks a batch changed ({@link PageChannel#ALL}: all of them). */
     void changed(Set<String> benchmarks) {
-        changes.incrementAndGet();
+        long n = changes.incrementAndGet();
         if (benchmarks.contains(PageChannel.ALL)) {
+            lastChangeToAll = n;
             pages.invalidateAll();
         } else {
+            benchmarks.forEach(b -> lastChangeOf.put(b, n));
             pages.asMap().values().removeIf(p -> p.benchmark() == null || benchmarks.contains(p.benchmark()));
         }
     }
 
     /** Whether changes are being heard: pages are kept only while they are, and none from before. */
     void listening(boolean heard) {
-        changes.incrementAndGet();
+        lastChangeToAll = changes.incrementAndGet();
         pages.invalidateAll();
         listening = enabled && heard;
     }
