@@ -199,6 +199,13 @@ final class PageBench {
         @Option(names = "--visible-seconds", defaultValue = "30")
         int visibleSeconds;
 
+        @Option(
+                names = "--fixed-urls",
+                defaultValue = "0",
+                description = "N > 0: each page draws from N URLs chosen once (a fixed list); 0: new parameters per "
+                        + "request")
+        int fixedUrls;
+
         @Option(names = "--logs", defaultValue = ".podium/bench", description = "where query-service's logs go")
         Path logs;
 
@@ -210,16 +217,18 @@ final class PageBench {
         public Integer call() throws Exception {
             report = new Report(agent.reportFile);
             long results = agent.results;
-            Map<String, Supplier<String>> pages =
+            Map<String, Supplier<String>> random =
                     PageUrls.pages(new PageEvents(LOADED_PREFIX, agent.agent, new byte[0]), results);
+            Map<String, Supplier<String>> pages = fixedUrls > 0 ? PageUrls.fixed(random, fixedUrls) : random;
             report.line(
-                    "pages: %d loaded runs; live events %s; %d s per phase, %d clients for throughput; pages:",
+                    "pages: %d loaded runs; live events %s; %d s per phase, %d clients for throughput; URLs: %s; pages:",
                     results,
                     live > 0
                             ? String.format("%.0f/s through Kafka and ingest-service", live)
                             : "none (frozen store only)",
                     seconds,
-                    clients);
+                    clients,
+                    fixedUrls > 0 ? "a fixed list of " + fixedUrls + " per page" : "parameters drawn per request");
             PageUrls.examples(pages).forEach(e -> report.line("pages:   %s", e));
             String tag = Long.toString(System.currentTimeMillis(), 36);
             PageEvents liveEvents =

@@ -5,11 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The fixed list of pages the benchmark measures, each a URL template whose parameters (benchmark, key, device, run,
- * filters, sort, baseline) are drawn at random per request over the loaded data, so that no single cached URL decides a
- * result. Only public URLs: the harness knows nothing of query-service's internals.
+ * filters, sort, baseline) are drawn at random over the loaded data: per request ({@link #pages}: nearly every request
+ * is a new URL, which measures what a page costs to read and render), or once into a fixed list of URLs per page
+ * ({@link #fixed}: what many people looking at the same pages of a running fleet ask, which measures the page cache
+ * under live changes). Only public URLs: the harness knows nothing of query-service's internals.
  */
 final class PageUrls {
 
@@ -55,6 +58,19 @@ final class PageUrls {
                                 + PageEvents.benchmark(
                                         ThreadLocalRandom.current().nextInt(PageEvents.BENCHMARKS)));
         return pages;
+    }
+
+    /**
+     * The same pages, each drawing its URL from {@code perPage} URLs of {@code pages} drawn once: a fixed list, so that a
+     * cached page can be asked for again.
+     */
+    static Map<String, Supplier<String>> fixed(Map<String, Supplier<String>> pages, int perPage) {
+        Map<String, Supplier<String>> fixed = new LinkedHashMap<>();
+        pages.forEach((name, urls) -> {
+            List<String> list = Stream.generate(urls).limit(perPage).toList();
+            fixed.put(name, () -> list.get(ThreadLocalRandom.current().nextInt(list.size())));
+        });
+        return fixed;
     }
 
     /** One example URL of each page, for the report. */
