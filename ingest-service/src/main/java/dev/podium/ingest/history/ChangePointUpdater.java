@@ -1,5 +1,6 @@
 package dev.podium.ingest.history;
 
+import dev.podium.ingest.projection.PageChanges;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
@@ -14,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -114,6 +116,7 @@ public class ChangePointUpdater {
         Set<HistoryId> live = Set.copyOf(histories);
         histories.addAll(ChangePoints.historiesOf(c, backfilledRuns));
         List<ChangePointRow> added = ChangePoints.update(c, histories);
+        PageChanges.announceSteps(c, histories.stream().map(HistoryId::keyId).collect(Collectors.toSet()));
         List<ChangePointRow> regressions = added.stream()
                 .filter(r -> r.regression() && live.contains(r.history()))
                 .toList();

@@ -93,7 +93,7 @@ public class Projections {
         Touched touched = new Touched();
         applyModels(c, events, touched);
         recompute(c, touched);
-        PageChanges.announce(c, touched);
+        PageChanges.announce(c, touched, events);
         if (!events.isEmpty()) {
             HistoryTouches.record(c, touched, events.get(events.size() - 1).position());
         }

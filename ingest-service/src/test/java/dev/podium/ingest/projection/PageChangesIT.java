@@ -31,8 +31,9 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * Each batch announces, on commit, the benchmarks whose pages it changed, so query-service drops only those from its
- * cache; a benchmark no page listed yet, and a rebuild's swap, announce every page.
+ * Each batch announces, on commit, the benchmarks and runs whose pages it changed, so query-service drops only those
+ * from its cache; a benchmark no page listed yet, and a rebuild's swap, announce every page; a round of the change-point
+ * updater announces the steps and the benchmarks of the histories it rewrote.
  */
 @QuarkusTest
 class PageChangesIT {
@@ -66,17 +67,41 @@ class PageChangesIT {
                     .as("a new benchmark: every page lists it")
                     .contains(PageChannel.ALL);
 
+            UUID second = UUID.randomUUID();
             send(
                     db,
                     agent,
                     SampleEvents.completedRun(
-                            UUID.randomUUID(),
-                            agent.agentId(),
-                            "amd-mi300x",
-                            key,
-                            Instant.now(),
-                            List.of(199.0, 200.0, 201.0)));
-            assertThat(heard(listener, key.benchmark())).containsExactly(key.benchmark());
+                            second, agent.agentId(), "amd-mi300x", key, Instant.now(), List.of(199.0, 200.0, 201.0)));
+            assertThat(heard(listener, PageChannel.run(second)))
+                    .contains(key.benchmark(), PageChannel.run(second))
+                    .doesNotContain(PageChannel.ALL);
+        }
+    }
+
+    @Test
+    void aRunStillRunningAnnouncesItsOwnPageOnly() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("pages-running");
+        ComparisonKey key = key("pages-" + UUID.randomUUID().toString().substring(0, 8));
+        try (Connection listener = listen()) {
+            send(
+                    db,
+                    agent,
+                    SampleEvents.completedRun(
+                            UUID.randomUUID(), agent.agentId(), "amd-mi300x", key, Instant.now(), List.of(1.0, 2.0)));
+            assertThat(heard(listener, PageChannel.STEPS))
+                    .as("the round that folded the completed run in")
+                    .contains(PageChannel.ALL, PageChannel.STEPS, key.benchmark());
+
+            UUID running = UUID.randomUUID();
+            send(
+                    db,
+                    agent,
+                    List.of(
+                            SampleEvents.runStarted(running, agent.agentId(), "amd-mi300x", key, Instant.now()),
+                            SampleEvents.runProgress(running, agent.agentId(), 2, 1, 5, 10)));
+            assertThat(heard(listener, PageChannel.run(running))).containsExactly(PageChannel.run(running));
         }
     }
 

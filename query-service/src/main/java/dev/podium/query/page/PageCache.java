@@ -21,14 +21,17 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class PageCache {
 
-    /** A rendered page and the benchmark whose rows it shows (null: none, dropped on any change). */
-    public record Page(String benchmark, String html) {}
+    /**
+     * A rendered page and the change that drops it ({@link PageChannel}): the benchmark whose rows it shows, its run or
+     * {@link PageChannel#STEPS} (null: none, dropped on any change).
+     */
+    public record Page(String changedBy, String html) {}
 
     /** A page as it is sent: its ASCII bytes ({@link AsciiReferences}). */
-    private record Sent(String benchmark, byte[] body) {
+    private record Sent(String changedBy, byte[] body) {
 
         static Sent of(Page page) {
-            return new Sent(page.benchmark(), AsciiReferences.bytes(page.html()));
+            return new Sent(page.changedBy(), AsciiReferences.bytes(page.html()));
         }
     }
 
@@ -67,10 +70,10 @@ public class PageCache {
         }
         long before = changes.get();
         Sent page = Sent.of(render.get());
-        if (listening && !changedSince(page.benchmark(), before)) {
+        if (listening && !changedSince(page.changedBy(), before)) {
             pages.put(key, page);
             // A change heard between the check and the put may have swept the pages before this one was in.
-            if (changedSince(page.benchmark(), before)) {
+            if (changedSince(page.changedBy(), before)) {
                 pages.invalidate(key);
             }
         }
@@ -84,15 +87,18 @@ public class PageCache {
         return last > n;
     }
 
-    /** Benchmarks a batch changed ({@link PageChannel#ALL}: all of them). */
-    void changed(Set<String> benchmarks) {
-        long n = changes.incrementAndGet();
-        if (benchmarks.contains(PageChannel.ALL)) {
+    /**
+     * What a committed transaction changed, as {@link PageChannel} names it: benchmarks, runs, {@link PageChannel#STEPS}
+     * ({@link PageChannel#ALL}: everything).
+     */
+    void changed(Set<String> changes) {
+        long n = this.changes.incrementAndGet();
+        if (changes.contains(PageChannel.ALL)) {
             lastChangeToAll = n;
             pages.invalidateAll();
         } else {
-            benchmarks.forEach(b -> lastChangeOf.put(b, n));
-            pages.asMap().values().removeIf(p -> p.benchmark() == null || benchmarks.contains(p.benchmark()));
+            changes.forEach(b -> lastChangeOf.put(b, n));
+            pages.asMap().values().removeIf(p -> p.changedBy() == null || changes.contains(p.changedBy()));
         }
     }
 

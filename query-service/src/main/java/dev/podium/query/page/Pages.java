@@ -1,5 +1,6 @@
 package dev.podium.query.page;
 
+import dev.podium.events.store.PageChannel;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -35,7 +36,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 public class Pages {
 
     /** What the other pages are sent as once {@link EncodedResponses} has encoded them; cached pages come encoded. */
-    private static final String HTML_UTF8 = "text/html;charset=UTF-8";
+    static final String HTML_UTF8 = "text/html;charset=UTF-8";
 
     @CheckedTemplate
     static class Templates {
@@ -155,11 +156,21 @@ public class Pages {
         return Templates.local(local.build(new LocalQuery(benchmark, published, param, metric)));
     }
 
+    /** What a run page is kept by. */
+    private record RunPage(UUID id) {}
+
     @GET
     @Path("runs/{id}")
+    @Produces(HTML_UTF8)
     @Operation(hidden = true)
-    public TemplateInstance run(@RestPath String id) {
-        return Templates.run(runs.build(parseUuid(id)).orElseThrow(NotFoundException::new));
+    public byte[] run(@RestPath String id) {
+        UUID runId = parseUuid(id);
+        return cache.page(
+                new RunPage(runId),
+                () -> new PageCache.Page(
+                        PageChannel.run(runId),
+                        Templates.run(runs.build(runId).orElseThrow(NotFoundException::new))
+                                .render()));
     }
 
     @GET

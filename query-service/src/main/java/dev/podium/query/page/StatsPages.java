@@ -1,5 +1,6 @@
 package dev.podium.query.page;
 
+import dev.podium.events.store.PageChannel;
 import dev.podium.query.stats.AtomFeed;
 import dev.podium.query.stats.HistoryService;
 import dev.podium.query.stats.HistoryView;
@@ -11,7 +12,6 @@ import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -30,25 +30,43 @@ public class StatsPages {
     }
 
     private final HistoryService histories;
+    private final PageCache cache;
 
-    public StatsPages(HistoryService histories) {
+    public StatsPages(HistoryService histories, PageCache cache) {
         this.histories = histories;
+        this.cache = cache;
     }
 
+    /** What a history page is kept by. */
+    private record HistoryPage(String key, String metric, String device) {}
+
+    /** What a regressions page is kept by. */
+    private record RegressionsPage(String kind, String benchmark, String limit) {}
+
+    /** A history changes with its benchmark's runs (a batch) and its steps (a round of the change-point updater). */
     @GET
     @Path("history")
-    @Produces(MediaType.TEXT_HTML)
+    @Produces(Pages.HTML_UTF8)
     @Operation(hidden = true)
-    public TemplateInstance history(@RestQuery String key, @RestQuery String metric, @RestQuery String device) {
-        return Templates.history(histories.history(key, metric, device).orElseThrow(NotFoundException::new));
+    public byte[] history(@RestQuery String key, @RestQuery String metric, @RestQuery String device) {
+        return cache.page(new HistoryPage(key, metric, device), () -> {
+            HistoryView view = histories.history(key, metric, device).orElseThrow(NotFoundException::new);
+            return new PageCache.Page(view.benchmark(), Templates.history(view).render());
+        });
     }
 
+    /** The steps of every history, and the totals searched, change with each round of the change-point updater. */
     @GET
     @Path("regressions")
-    @Produces(MediaType.TEXT_HTML)
+    @Produces(Pages.HTML_UTF8)
     @Operation(hidden = true)
-    public TemplateInstance regressions(@RestQuery String kind, @RestQuery String benchmark, @RestQuery String limit) {
-        return Templates.regressions(histories.regressions(kind, benchmark, limit));
+    public byte[] regressions(@RestQuery String kind, @RestQuery String benchmark, @RestQuery String limit) {
+        return cache.page(
+                new RegressionsPage(kind, benchmark, limit),
+                () -> new PageCache.Page(
+                        PageChannel.STEPS,
+                        Templates.regressions(histories.regressions(kind, benchmark, limit))
+                                .render()));
     }
 
     @GET

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.BeforeEach;
@@ -106,6 +107,137 @@ class CachedPagesIT {
         });
         await().atMost(HEARD_WITHIN).until(() -> means(b).equals(List.of("220.0")));
         assertThat(means(a)).containsExactly("100.0");
+    }
+
+    @Test
+    void aRunPageIsKeptUntilItsRunIsAnnounced() throws SQLException {
+        UUID run = UUID.randomUUID();
+        transaction(c -> copyRun(c, SeedData.RUN_A, run, a));
+        assertThat(agentOnPage(run)).isEqualTo("agent-h200-a");
+
+        transaction(c -> update(c, "UPDATE proj_run SET agent_id = 'agent-after' WHERE run_id = ?", run));
+        heardAfter(c -> announce(c, b));
+        heardAfter(c -> announce(c, PageChannel.run(UUID.randomUUID())));
+        assertThat(agentOnPage(run)).as("kept: its run not announced").isEqualTo("agent-h200-a");
+
+        transaction(c -> announce(c, PageChannel.run(run)));
+        await().atMost(HEARD_WITHIN).until(() -> agentOnPage(run).equals("agent-after"));
+    }
+
+    @Test
+    void aHistoryIsKeptUntilItsBenchmarkIsAnnounced() throws SQLException {
+        UUID run = UUID.randomUUID();
+        transaction(c -> copyRun(c, SeedData.RUN_A, run, a));
+        String history =
+                "/history?key=" + key(a).id() + "&metric=" + metricOf(SeedData.RUN_A) + "&device=" + SeedData.H200;
+        assertThat(canonicalOn(history)).isEqualTo(key(a).canonical());
+
+        transaction(
+                c -> update(c, "UPDATE proj_comparison_key SET canonical = 'renamed' WHERE key_id = ?", key(a).id()));
+        heardAfter(c -> announce(c, b));
+        heardAfter(c -> announce(c, PageChannel.STEPS));
+        assertThat(canonicalOn(history)).as("kept: its benchmark not announced").isEqualTo(key(a).canonical());
+
+        transaction(c -> announce(c, a));
+        await().atMost(HEARD_WITHIN).until(() -> canonicalOn(history).equals("renamed"));
+    }
+
+    @Test
+    void theRegressionsAreKeptUntilARoundOfStepsIsAnnounced() throws SQLException {
+        transaction(c -> searched(c, 41));
+        heardAfter(c -> announce(c, PageChannel.STEPS));
+        assertThat(searchedOnRegressions()).startsWith("41 histories");
+
+        transaction(c -> searched(c, 42));
+        heardAfter(c -> announce(c, a));
+        assertThat(searchedOnRegressions()).as("kept: no round announced").startsWith("41 histories");
+
+        transaction(c -> announce(c, PageChannel.STEPS));
+        await().atMost(HEARD_WITHIN).until(() -> searchedOnRegressions().startsWith("42 histories"));
+    }
+
+    private static String agentOnPage(UUID run) {
+        return page("/runs/" + run).select("span.agent").text();
+    }
+
+    private static String canonicalOn(String history) {
+        return page(history).select("p.canonical code").text();
+    }
+
+    private static String searchedOnRegressions() {
+        return page("/regressions").select("p.meta").text();
+    }
+
+    private static org.jsoup.nodes.Document page(String path) {
+        return Jsoup.parse(given().get(path).then().statusCode(200).extract().asString());
+    }
+
+    /** A copy of {@code from} (its run row and results) as {@code run}, under {@code benchmark}'s key. */
+    private static void copyRun(Connection c, UUID from, UUID run, String benchmark) throws SQLException {
+        String keyId = key(benchmark).id();
+        copyRows(
+                c,
+                "proj_run",
+                from,
+                Map.of("run_id", run, "stream_id", "run/" + run, "benchmark", benchmark, "key_id", keyId));
+        copyRows(c, "proj_result", from, Map.of("run_id", run, "key_id", keyId));
+    }
+
+    /** Inserts a copy of {@code table}'s rows of run {@code from} with the values {@code set}, its stored columns only. */
+    private static void copyRows(Connection c, String table, UUID from, Map<String, Object> set) throws SQLException {
+        List<String> columns = new java.util.ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT column_name FROM information_schema.columns "
+                + "WHERE table_name = ? AND is_generated = 'NEVER' ORDER BY ordinal_position")) {
+            ps.setString(1, table);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(rs.getString(1));
+                }
+            }
+        }
+        List<Object> args = new java.util.ArrayList<>();
+        StringBuilder select = new StringBuilder();
+        for (String column : columns) {
+            select.append(select.length() == 0 ? "" : ", ");
+            if (set.containsKey(column)) {
+                select.append("?");
+                args.add(set.get(column));
+            } else {
+                select.append(column);
+            }
+        }
+        args.add(from);
+        update(
+                c,
+                "INSERT INTO " + table + " (" + String.join(", ", columns) + ") SELECT " + select + " FROM " + table
+                        + " WHERE run_id = ?",
+                args.toArray());
+    }
+
+    private String metricOf(UUID run) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "");
+                PreparedStatement ps = c.prepareStatement("SELECT min(metric) FROM proj_result WHERE run_id = ?")) {
+            ps.setObject(1, run);
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    private static void searched(Connection c, int histories) throws SQLException {
+        update(
+                c,
+                "INSERT INTO history_state (id, position, updated_at, method, histories, points) VALUES (1, 0, now(), 'm', ?, 0) "
+                        + "ON CONFLICT (id) DO UPDATE SET histories = excluded.histories",
+                histories);
+    }
+
+    /** Runs {@code work}, then waits until the listener heard the change it announced. */
+    private void heardAfter(Work work) throws SQLException {
+        long heard = cache.changesHeard();
+        transaction(work);
+        await().atMost(HEARD_WITHIN).until(() -> cache.changesHeard() > heard);
     }
 
     private static List<String> means(String benchmark) {
