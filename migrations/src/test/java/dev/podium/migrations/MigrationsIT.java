@@ -223,6 +223,20 @@ class MigrationsIT {
         }
     }
 
+    @Test
+    void theRefreshOfEveryCellHasTheMemoryForAnExactBitmapOfEveryRun() throws SQLException {
+        // Under the default 4 MB its bitmap over proj_result goes lossy past about 1,500,000 runs, and each row of a
+        // lossy
+        // page is then checked against the array of every run id element by element: a rebuild turns quadratic (V87).
+        try (Connection c = db.connect();
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(
+                        "SELECT proconfig FROM pg_proc WHERE proname = 'podium_refresh_all_page_cells'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).contains("work_mem=128MB");
+        }
+    }
+
     private static void assertDeniedToAnalyst(String sql) throws SQLException {
         assertDenied("podium_analyst", sql);
     }
