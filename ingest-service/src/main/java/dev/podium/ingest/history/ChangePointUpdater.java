@@ -116,7 +116,10 @@ public class ChangePointUpdater {
         Set<HistoryId> live = Set.copyOf(histories);
         histories.addAll(ChangePoints.historiesOf(c, backfilledRuns));
         List<ChangePointRow> added = ChangePoints.update(c, histories);
-        PageChanges.announceSteps(c, histories.stream().map(HistoryId::keyId).collect(Collectors.toSet()));
+        if (!histories.isEmpty()) {
+            PageChanges.announceSteps(
+                    c, histories.stream().map(HistoryId::keyId).collect(Collectors.toSet()));
+        }
         List<ChangePointRow> regressions = added.stream()
                 .filter(r -> r.regression() && live.contains(r.history()))
                 .toList();
