@@ -53,26 +53,13 @@ class PageChangesIT {
         TestAgent agent = TestAgent.register("pages");
         ComparisonKey key = key("pages-" + UUID.randomUUID().toString().substring(0, 8));
         try (Connection listener = listen()) {
-            send(
-                    db,
-                    agent,
-                    SampleEvents.completedRun(
-                            UUID.randomUUID(),
-                            agent.agentId(),
-                            "amd-mi300x",
-                            key,
-                            Instant.now(),
-                            List.of(99.0, 100.0, 101.0)));
+            sendCompleted(db, agent, key, UUID.randomUUID(), List.of(99.0, 100.0, 101.0));
             assertThat(heard(listener, PageChannel.ALL))
                     .as("a new benchmark: every page lists it")
                     .contains(PageChannel.ALL);
 
             UUID second = UUID.randomUUID();
-            send(
-                    db,
-                    agent,
-                    SampleEvents.completedRun(
-                            second, agent.agentId(), "amd-mi300x", key, Instant.now(), List.of(199.0, 200.0, 201.0)));
+            sendCompleted(db, agent, key, second, List.of(199.0, 200.0, 201.0));
             assertThat(heard(listener, PageChannel.run(second)))
                     .contains(key.benchmark(), PageChannel.run(second))
                     .doesNotContain(PageChannel.ALL);
@@ -85,11 +72,7 @@ class PageChangesIT {
         TestAgent agent = TestAgent.register("pages-running");
         ComparisonKey key = key("pages-" + UUID.randomUUID().toString().substring(0, 8));
         try (Connection listener = listen()) {
-            send(
-                    db,
-                    agent,
-                    SampleEvents.completedRun(
-                            UUID.randomUUID(), agent.agentId(), "amd-mi300x", key, Instant.now(), List.of(1.0, 2.0)));
+            sendCompleted(db, agent, key, UUID.randomUUID(), List.of(1.0, 2.0));
             assertThat(heard(listener, PageChannel.STEPS, key.benchmark()))
                     .as("the batch (a new benchmark), then the round that folded the completed run in")
                     .contains(PageChannel.ALL, PageChannel.STEPS, key.benchmark());
@@ -142,6 +125,10 @@ class PageChangesIT {
             }
         }
         return heard;
+    }
+
+    private static void sendCompleted(Db db, TestAgent agent, ComparisonKey key, UUID run, List<Double> values) {
+        send(db, agent, SampleEvents.completedRun(run, agent.agentId(), "amd-mi300x", key, Instant.now(), values));
     }
 
     private static void send(Db db, TestAgent agent, List<Envelope> events) {
