@@ -91,6 +91,39 @@ class PageChangesIT {
     }
 
     @Test
+    void aRecordSignedByAnEnrolledAgentOnAnotherAgentsRunAnnouncesNothing() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent owner = TestAgent.register("pages-owner");
+        TestAgent intruder = TestAgent.register("pages-intruder");
+        ComparisonKey key = key("pages-" + UUID.randomUUID().toString().substring(0, 8));
+        UUID run = UUID.randomUUID();
+        try (Connection listener = listen()) {
+            send(db, owner, List.of(SampleEvents.runStarted(run, owner.agentId(), "amd-mi300x", key, Instant.now())));
+            assertThat(heard(listener, PageChannel.ALL))
+                    .as("a new benchmark: every page, its run's among them")
+                    .contains(PageChannel.ALL);
+
+            Envelope hijack = SampleEvents.runCompleted(run, intruder.agentId(), 2, List.of(9999.0, 9999.0, 9999.0));
+            Kafka.send(List.of(intruder.signed(hijack)));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> db.count(
+                                    "SELECT count(*) FROM rejected_event WHERE event_id = ?",
+                                    hijack.eventId().toString())
+                            == 1);
+            // Notifications arrive in commit order: once the intruder's own run is heard, the refused one would have
+            // been.
+            UUID own = UUID.randomUUID();
+            send(
+                    db,
+                    intruder,
+                    List.of(SampleEvents.runStarted(own, intruder.agentId(), "amd-mi300x", key, Instant.now())));
+            assertThat(heard(listener, PageChannel.run(own)))
+                    .contains(PageChannel.run(own))
+                    .doesNotContain(PageChannel.run(run), key.benchmark());
+        }
+    }
+
+    @Test
     void aRebuildAnnouncesEveryPage() throws Exception {
         try (Connection listener = listen()) {
             rebuilder.rebuild();
