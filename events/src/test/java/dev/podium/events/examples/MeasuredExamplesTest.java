@@ -1,5 +1,6 @@
 package dev.podium.events.examples;
 
+import static dev.podium.events.examples.JournaledEvents.payloads;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.events.Envelope;
@@ -93,9 +94,5 @@ class MeasuredExamplesTest {
         List<Path> files = JournaledEvents.files(H200);
         assertThat(files).hasSize(2);
         return JournaledEvents.decodeAll(files);
-    }
-
-    private static <T> List<T> payloads(List<Envelope> events, Class<T> type) {
-        return JournaledEvents.payloads(events, type);
     }
 }

@@ -3,6 +3,7 @@ package dev.podium.query.page;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class AsciiReferencesTest {
@@ -42,7 +43,7 @@ class AsciiReferencesTest {
 
     @Test
     void randomTextIsWrittenCodePointByCodePoint() {
-        java.util.Random random = new java.util.Random(17);
+        Random random = new Random(17);
         int[] planes = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
         for (int round = 0; round < 500; round++) {
             StringBuilder text = new StringBuilder();

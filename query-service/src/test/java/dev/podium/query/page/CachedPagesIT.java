@@ -18,12 +18,14 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -168,7 +170,7 @@ class CachedPagesIT {
         return page("/regressions").select("p.meta").text();
     }
 
-    private static org.jsoup.nodes.Document page(String path) {
+    private static Document page(String path) {
         return Jsoup.parse(given().get(path).then().statusCode(200).extract().asString());
     }
 
@@ -185,7 +187,7 @@ class CachedPagesIT {
 
     /** Inserts a copy of {@code table}'s rows of run {@code from} with the values {@code set}, its stored columns only. */
     private static void copyRows(Connection c, String table, UUID from, Map<String, Object> set) throws SQLException {
-        List<String> columns = new java.util.ArrayList<>();
+        List<String> columns = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT column_name FROM information_schema.columns "
                 + "WHERE table_name = ? AND is_generated = 'NEVER' ORDER BY ordinal_position")) {
             ps.setString(1, table);
@@ -195,7 +197,7 @@ class CachedPagesIT {
                 }
             }
         }
-        List<Object> args = new java.util.ArrayList<>();
+        List<Object> args = new ArrayList<>();
         StringBuilder select = new StringBuilder();
         for (String column : columns) {
             select.append(select.length() == 0 ? "" : ", ");
