@@ -32,8 +32,11 @@ final class LiveRuns implements AutoCloseable {
     private static final int IN_FLIGHT = 64;
     private static final int PROGRESS_EVENTS = 2;
 
-    /** A completion sent: the run and System.nanoTime() just before send(). */
-    record Completion(UUID runId, long sentNanos) {}
+    /**
+     * A completion sent: the run, its event, and just before send() System.nanoTime() and the wall clock (to set beside
+     * the event store's timestamps, on the same machine).
+     */
+    record Completion(UUID runId, UUID eventId, long sentNanos, Instant sentAt) {}
 
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
@@ -115,7 +118,7 @@ final class LiveRuns implements AutoCloseable {
             }
             ResultEvents.Signed s = run.poll();
             if (s.envelope().payload() instanceof RunCompleted done && probe.compareAndSet(true, false)) {
-                completions.add(new Completion(done.runId(), System.nanoTime()));
+                completions.add(new Completion(done.runId(), s.envelope().eventId(), System.nanoTime(), Instant.now()));
             }
             RecordHeaders h = new RecordHeaders();
             h.add(EventSigner.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8));

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -364,6 +365,7 @@ final class PageBench {
             fleet.rate(visibleRate);
             Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(5, warmup)));
             List<Double> lags = new ArrayList<>();
+            List<VisibleStages.Followed> followed = new ArrayList<>();
             int timeouts = 0;
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(visibleSeconds);
             try (KeepAliveClient c = new KeepAliveClient("127.0.0.1", queryPort)) {
@@ -382,10 +384,12 @@ final class PageBench {
                         Thread.sleep(2);
                     }
                     long seen = System.nanoTime();
+                    Instant seenAt = Instant.now();
                     if (seen > deadline) {
                         timeouts++;
                     } else {
                         lags.add((seen - done.sentNanos()) / 1e6);
+                        followed.add(new VisibleStages.Followed(done, seenAt));
                     }
                 }
             }
@@ -401,6 +405,9 @@ final class PageBench {
                     Stats.percentile(l, 100),
                     timeouts > 0 ? ", not visible within 30 s: " + timeouts : "",
                     Report.verdict(timeouts == 0 && Stats.percentile(l, 99) <= 250));
+            for (String stage : VisibleStages.report(queryDb, followed)) {
+                report.line("pages:   %s", stage);
+            }
         }
 
         private static boolean completed(KeepAliveClient c, String path) {
