@@ -49,9 +49,5 @@ public interface QueryConfig {
         /** The most pages kept; the least recently used go first. */
         @WithDefault("2000")
         long maxPages();
-
-        /** How often the change notifications are read: a page shows a committed change at most this much later. */
-        @WithDefault("20ms")
-        Duration poll();
     }
 }

@@ -2,12 +2,13 @@ package dev.podium.query.page;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.podium.events.store.PageChannel;
 import dev.podium.query.config.QueryConfig;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Map;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -27,29 +28,49 @@ public class PageCache {
      */
     public record Page(String changedBy, String html) {}
 
-    /** A page as it is sent: its ASCII bytes ({@link AsciiReferences}). */
-    private record Sent(String changedBy, byte[] body) {
+    /**
+     * A response as it is sent, and the change that drops it: a page's ASCII bytes ({@link AsciiReferences}), or a JSON
+     * document's UTF-8.
+     */
+    public record Sent(String changedBy, byte[] body) {
 
         static Sent of(Page page) {
             return new Sent(page.changedBy(), AsciiReferences.bytes(page.html()));
         }
     }
 
+    /**
+     * How long the last change to each page is remembered: longer than any render that is kept. Every run a fleet writes
+     * is such a tag (its page), so they cannot be remembered for good.
+     */
+    static final Duration REMEMBERED = Duration.ofMinutes(1);
+
     private final boolean enabled;
+    private final Ticker ticker;
     private final Cache<Object, Sent> pages;
     /** Moves on every change: a change's number, in the order heard. */
     private final AtomicLong changes = new AtomicLong();
-    /** The number of the last change to each benchmark, and of the last one to all of them. */
-    private final Map<String, Long> lastChangeOf = new ConcurrentHashMap<>();
+    /** The number of the last change to each tag (for {@link #REMEMBERED}), and of the last one to all of them. */
+    private final Cache<String, Long> lastChangeOf;
 
     private volatile long lastChangeToAll;
 
     private volatile boolean listening;
 
+    @Inject
     public PageCache(QueryConfig config) {
+        this(config, Ticker.systemTicker());
+    }
+
+    PageCache(QueryConfig config, Ticker ticker) {
         this.enabled = config.cache().enabled();
+        this.ticker = ticker;
         this.pages =
                 Caffeine.newBuilder().maximumSize(config.cache().maxPages()).build();
+        this.lastChangeOf = Caffeine.newBuilder()
+                .expireAfterWrite(REMEMBERED)
+                .ticker(ticker)
+                .build();
     }
 
     public boolean enabled() {
@@ -61,16 +82,23 @@ public class PageCache {
      * meanwhile).
      */
     public byte[] page(Object key, Supplier<Page> render) {
+        return sent(key, () -> Sent.of(render.get()));
+    }
+
+    /** The bytes kept for {@code key}, or those {@code render} makes (kept when no change came meanwhile). */
+    public byte[] sent(Object key, Supplier<Sent> render) {
         if (!listening) {
-            return Sent.of(render.get()).body();
+            return render.get().body();
         }
         Sent kept = pages.getIfPresent(key);
         if (kept != null) {
             return kept.body();
         }
         long before = changes.get();
-        Sent page = Sent.of(render.get());
-        if (listening && !changedSince(page.changedBy(), before)) {
+        long started = ticker.read();
+        Sent page = render.get();
+        boolean remembered = ticker.read() - started < REMEMBERED.toNanos() / 2;
+        if (listening && remembered && !changedSince(page.changedBy(), before)) {
             pages.put(key, page);
             // A change heard between the check and the put may have swept the pages before this one was in.
             if (changedSince(page.changedBy(), before)) {
@@ -82,8 +110,9 @@ public class PageCache {
 
     /** Whether a change that a page of {@code benchmark} (null: of none) depends on was heard after change {@code n}. */
     private boolean changedSince(String benchmark, long n) {
-        long last =
-                benchmark == null ? changes.get() : Math.max(lastChangeToAll, lastChangeOf.getOrDefault(benchmark, 0L));
+        long last = benchmark == null
+                ? changes.get()
+                : Math.max(lastChangeToAll, lastChangeOf.asMap().getOrDefault(benchmark, 0L));
         return last > n;
     }
 
@@ -107,6 +136,12 @@ public class PageCache {
         lastChangeToAll = changes.incrementAndGet();
         pages.invalidateAll();
         listening = enabled && heard;
+    }
+
+    /** How many tags' last changes are remembered now. */
+    long rememberedChanges() {
+        lastChangeOf.cleanUp();
+        return lastChangeOf.estimatedSize();
     }
 
     /** How many changes were heard (and connections made): what {@code podium.pages.changes.heard} reports. */

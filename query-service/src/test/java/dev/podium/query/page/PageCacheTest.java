@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,12 +15,32 @@ import org.junit.jupiter.api.Test;
 class PageCacheTest {
 
     private final AtomicInteger renders = new AtomicInteger();
+    private final AtomicLong nanos = new AtomicLong();
     private PageCache cache;
 
     @BeforeEach
     void listening() {
-        cache = new PageCache(new CacheOn());
+        cache = new PageCache(new CacheOn(), nanos::get);
         cache.listening(true);
+    }
+
+    @Test
+    void changesToRunsAreForgottenOnceNoRenderCanDependOnThem() {
+        for (int run = 0; run < 10_000; run++) {
+            cache.changed(Set.of("run/" + run));
+        }
+        assertThat(cache.rememberedChanges()).isEqualTo(10_000);
+        nanos.addAndGet(PageCache.REMEMBERED.toNanos() + 1);
+        cache.changed(Set.of("run/last"));
+        assertThat(cache.rememberedChanges()).isEqualTo(1);
+    }
+
+    @Test
+    void aRenderLongerThanChangesAreRememberedIsNotKept() {
+        render("leaderboard a", "a", () -> nanos.addAndGet(PageCache.REMEMBERED.toNanos()));
+        render("leaderboard a", "a", () -> {});
+        render("leaderboard a", "a", () -> {});
+        assertThat(renders).hasValue(2);
     }
 
     @Test
@@ -110,11 +131,6 @@ class PageCacheTest {
                 @Override
                 public long maxPages() {
                     return 100;
-                }
-
-                @Override
-                public Duration poll() {
-                    return Duration.ofMillis(20);
                 }
             };
         }
