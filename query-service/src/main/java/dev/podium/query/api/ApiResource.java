@@ -1,5 +1,9 @@
 package dev.podium.query.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.store.PageChannel;
+import dev.podium.query.page.PageCache;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -26,7 +30,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
 
@@ -43,6 +50,8 @@ public class ApiResource {
     private final RunService runs;
     private final LocalService local;
     private final FleetService fleet;
+    private final PageCache cache;
+    private final ObjectMapper json;
 
     public ApiResource(
             CatalogService catalog,
@@ -50,7 +59,11 @@ public class ApiResource {
             ComparisonService comparisons,
             RunService runs,
             LocalService local,
-            FleetService fleet) {
+            FleetService fleet,
+            PageCache cache,
+            ObjectMapper json) {
+        this.cache = cache;
+        this.json = json;
         this.local = local;
         this.fleet = fleet;
         this.catalog = catalog;
@@ -213,14 +226,34 @@ public class ApiResource {
     @Operation(
             summary =
                     "A run: parameters, host, accelerators, software, metrics, series charts, validity and event timeline")
-    public RunView run(@RestPath String id) {
+    @APIResponse(
+            responseCode = "200",
+            content =
+                    @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RunView.class)))
+    public byte[] run(@RestPath String id) {
         UUID runId;
         try {
             runId = UUID.fromString(id);
         } catch (IllegalArgumentException e) {
             throw new NotFoundException();
         }
-        return runs.build(runId).orElseThrow(NotFoundException::new);
+        // Kept like the run page, and dropped with it: whoever follows a running run polls this.
+        return cache.sent(
+                new RunJson(runId),
+                () -> new PageCache.Sent(
+                        PageChannel.run(runId), encode(runs.build(runId).orElseThrow(NotFoundException::new))));
+    }
+
+    /** What a run's JSON is kept by. */
+    private record RunJson(UUID id) {}
+
+    /** The JSON RESTEasy would write for {@code view}: the same mapper. */
+    private byte[] encode(Object view) {
+        try {
+            return json.writeValueAsBytes(view);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a view always encodes", e);
+        }
     }
 
     @GET

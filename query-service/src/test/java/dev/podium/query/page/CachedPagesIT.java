@@ -116,14 +116,17 @@ class CachedPagesIT {
         UUID run = UUID.randomUUID();
         transaction(c -> copyRun(c, SeedData.RUN_A, run, a));
         assertThat(agentOnPage(run)).isEqualTo("agent-h200-a");
+        assertThat(agentInJson(run)).isEqualTo("agent-h200-a");
 
         transaction(c -> update(c, "UPDATE proj_run SET agent_id = 'agent-after' WHERE run_id = ?", run));
         heardAfter(c -> announce(c, b));
         heardAfter(c -> announce(c, PageChannel.run(UUID.randomUUID())));
         assertThat(agentOnPage(run)).as("kept: its run not announced").isEqualTo("agent-h200-a");
+        assertThat(agentInJson(run)).as("kept: its run not announced").isEqualTo("agent-h200-a");
 
         transaction(c -> announce(c, PageChannel.run(run)));
         await().atMost(HEARD_WITHIN).until(() -> agentOnPage(run).equals("agent-after"));
+        assertThat(agentInJson(run)).isEqualTo("agent-after");
     }
 
     @Test
@@ -160,6 +163,15 @@ class CachedPagesIT {
 
     private static String agentOnPage(UUID run) {
         return page("/runs/" + run).select("span.agent").text();
+    }
+
+    private static String agentInJson(UUID run) {
+        return given().get("/api/v1/runs/" + run)
+                .then()
+                .statusCode(200)
+                .contentType("application/json")
+                .extract()
+                .path("run.agentId");
     }
 
     private static String canonicalOn(String history) {
