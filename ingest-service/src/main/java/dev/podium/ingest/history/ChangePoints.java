@@ -2,13 +2,14 @@ package dev.podium.ingest.history;
 
 import dev.podium.events.model.Direction;
 import dev.podium.ingest.projection.Touched;
+import dev.podium.ingest.store.Columns;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -151,32 +152,58 @@ public final class ChangePoints {
         return deleted;
     }
 
+    /** A row of {@code proj_change_point} as its columns. */
+    private record StepColumns(
+            String keyId,
+            String metric,
+            String deviceId,
+            UUID runId,
+            String kind,
+            String benchmark,
+            String unit,
+            double levelBefore,
+            double levelAfter,
+            double sigmas,
+            int pointIndex,
+            Instant startedAt,
+            String versionBefore,
+            String versionAfter) {
+
+        static StepColumns of(ChangePointRow r) {
+            HistoryId h = r.history();
+            return new StepColumns(
+                    h.keyId(),
+                    h.metric(),
+                    h.deviceId(),
+                    r.runId(),
+                    r.kind(),
+                    r.benchmark(),
+                    r.unit(),
+                    r.levelBefore(),
+                    r.levelAfter(),
+                    r.sigmas(),
+                    r.pointIndex(),
+                    r.startedAt(),
+                    r.versionBefore(),
+                    r.versionAfter());
+        }
+    }
+
+    /** A row of {@code proj_history} as its columns. */
+    private record HistoryColumns(String keyId, String metric, String deviceId, String benchmark, int points) {}
+
+    private static final Columns<StepColumns> STEPS = Columns.of(StepColumns.class);
+    private static final Columns<HistoryColumns> HISTORIES = Columns.of(HistoryColumns.class);
+
+    /** One statement for all the rows: a round rewrites hundreds of steps, each a round trip when sent one by one. */
     private static void insert(Connection c, List<ChangePointRow> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before,
-                    level_after, sigmas, point_index, started_at, version_before, version_after)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-            for (ChangePointRow r : rows) {
-                ps.setString(1, r.history().keyId());
-                ps.setString(2, r.history().metric());
-                ps.setString(3, r.history().deviceId());
-                ps.setObject(4, r.runId(), Types.OTHER);
-                ps.setString(5, r.kind());
-                ps.setString(6, r.benchmark());
-                ps.setString(7, r.unit());
-                ps.setDouble(8, r.levelBefore());
-                ps.setDouble(9, r.levelAfter());
-                ps.setDouble(10, r.sigmas());
-                ps.setInt(11, r.pointIndex());
-                ps.setTimestamp(12, Timestamp.from(r.startedAt()));
-                ps.setString(13, r.versionBefore());
-                ps.setString(14, r.versionAfter());
-                ps.addBatch();
-            }
-            ps.executeBatch();
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO proj_change_point (" + STEPS.names() + ") SELECT "
+                + STEPS.names() + " FROM " + STEPS.unnest("r"))) {
+            STEPS.bind(ps, 1, rows.stream().map(StepColumns::of).toList());
+            ps.executeUpdate();
         }
     }
 
@@ -184,17 +211,18 @@ public final class ChangePoints {
         if (points.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, ?)")) {
-            for (Map.Entry<HistoryId, List<HistoryPoint>> e : points.entrySet()) {
-                ps.setString(1, e.getKey().keyId());
-                ps.setString(2, e.getKey().metric());
-                ps.setString(3, e.getKey().deviceId());
-                ps.setString(4, e.getValue().get(0).benchmark());
-                ps.setInt(5, e.getValue().size());
-                ps.addBatch();
-            }
-            ps.executeBatch();
+        List<HistoryColumns> rows = points.entrySet().stream()
+                .map(e -> new HistoryColumns(
+                        e.getKey().keyId(),
+                        e.getKey().metric(),
+                        e.getKey().deviceId(),
+                        e.getValue().get(0).benchmark(),
+                        e.getValue().size()))
+                .toList();
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO proj_history (" + HISTORIES.names() + ") SELECT "
+                + HISTORIES.names() + " FROM " + HISTORIES.unnest("h"))) {
+            HISTORIES.bind(ps, 1, rows);
+            ps.executeUpdate();
         }
     }
 
