@@ -138,6 +138,11 @@ public class PageCache {
         listening = enabled && heard;
     }
 
+    /** Whether pages are kept: changes are being heard. */
+    boolean isListening() {
+        return listening;
+    }
+
     /** How many tags' last changes are remembered now. */
     long rememberedChanges() {
         lastChangeOf.cleanUp();

@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -112,6 +113,21 @@ class CachedPagesIT {
     }
 
     @Test
+    void aLostListeningConnectionDropsEveryPageAndListensAgain() throws SQLException {
+        transaction(c -> mean(c, a, 130.0));
+        assertThat(means(a)).as("kept: nothing announced").containsExactly("100.0");
+
+        long heard = cache.changesHeard();
+        assertThat(terminateListeners()).isEqualTo(1);
+        // Losing the connection and listening again each count as a change: every page kept before is gone.
+        await().atMost(HEARD_WITHIN).until(() -> cache.changesHeard() >= heard + 2 && cache.isListening());
+        assertThat(means(a)).containsExactly("130.0");
+
+        transaction(c -> mean(c, a, 140.0));
+        assertThat(means(a)).as("kept again: listening again").containsExactly("130.0");
+    }
+
+    @Test
     void aRunPageIsKeptUntilItsRunIsAnnounced() throws SQLException {
         UUID run = UUID.randomUUID();
         transaction(c -> copyRun(c, SeedData.RUN_A, run, a));
@@ -163,6 +179,20 @@ class CachedPagesIT {
 
     private static String agentOnPage(UUID run) {
         return page("/runs/" + run).select("span.agent").text();
+    }
+
+    /** Ends the listening connections to the test's database, as a restart or a network fault would; how many. */
+    private int terminateListeners() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "");
+                PreparedStatement ps = c.prepareStatement("""
+                        SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
+                        WHERE datname = current_database() AND query = 'LISTEN ' || ?""")) {
+            ps.setString(1, PageChannel.NAME);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
     }
 
     private static String agentInJson(UUID run) {
