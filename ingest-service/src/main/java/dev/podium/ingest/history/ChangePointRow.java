@@ -4,11 +4,14 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A row of {@code proj_change_point}: the step of {@code history} whose first run at the new level is {@code runId},
- * at index {@code pointIndex} of the history, with the levels before and after and the step's size in noise σ.
+ * A row of {@code proj_change_point}: the step of the history ({@code keyId}, {@code metric}, {@code deviceId}) whose
+ * first run at the new level is {@code runId}, at index {@code pointIndex} of the history, with the levels before and
+ * after and the step's size in noise σ. Its components are the table's columns.
  */
 public record ChangePointRow(
-        HistoryId history,
+        String keyId,
+        String metric,
+        String deviceId,
         UUID runId,
         String kind,
         String benchmark,
@@ -23,6 +26,10 @@ public record ChangePointRow(
 
     public static final String REGRESSION = "regression";
     public static final String IMPROVEMENT = "improvement";
+
+    public HistoryId history() {
+        return new HistoryId(keyId, metric, deviceId);
+    }
 
     public boolean regression() {
         return REGRESSION.equals(kind);

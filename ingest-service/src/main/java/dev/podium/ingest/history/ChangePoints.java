@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -70,7 +69,9 @@ public final class ChangePoints {
             boolean lower = first.direction() != null && first.direction().equals(Direction.LOWER_IS_BETTER.name());
             boolean worse = lower ? s.after() > s.before() : s.after() < s.before();
             out.add(new ChangePointRow(
-                    h,
+                    h.keyId(),
+                    h.metric(),
+                    h.deviceId(),
                     first.runId(),
                     worse ? ChangePointRow.REGRESSION : ChangePointRow.IMPROVEMENT,
                     first.benchmark(),
@@ -152,47 +153,10 @@ public final class ChangePoints {
         return deleted;
     }
 
-    /** A row of {@code proj_change_point} as its columns. */
-    private record StepColumns(
-            String keyId,
-            String metric,
-            String deviceId,
-            UUID runId,
-            String kind,
-            String benchmark,
-            String unit,
-            double levelBefore,
-            double levelAfter,
-            double sigmas,
-            int pointIndex,
-            Instant startedAt,
-            String versionBefore,
-            String versionAfter) {
-
-        static StepColumns of(ChangePointRow r) {
-            HistoryId h = r.history();
-            return new StepColumns(
-                    h.keyId(),
-                    h.metric(),
-                    h.deviceId(),
-                    r.runId(),
-                    r.kind(),
-                    r.benchmark(),
-                    r.unit(),
-                    r.levelBefore(),
-                    r.levelAfter(),
-                    r.sigmas(),
-                    r.pointIndex(),
-                    r.startedAt(),
-                    r.versionBefore(),
-                    r.versionAfter());
-        }
-    }
-
     /** A row of {@code proj_history} as its columns. */
     private record HistoryColumns(String keyId, String metric, String deviceId, String benchmark, int points) {}
 
-    private static final Columns<StepColumns> STEPS = Columns.of(StepColumns.class);
+    private static final Columns<ChangePointRow> STEPS = Columns.of(ChangePointRow.class);
     private static final Columns<HistoryColumns> HISTORIES = Columns.of(HistoryColumns.class);
 
     /** One statement for all the rows: a round rewrites hundreds of steps, each a round trip when sent one by one. */
@@ -202,7 +166,7 @@ public final class ChangePoints {
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO proj_change_point (" + STEPS.names() + ") SELECT "
                 + STEPS.names() + " FROM " + STEPS.unnest("r"))) {
-            STEPS.bind(ps, 1, rows.stream().map(StepColumns::of).toList());
+            STEPS.bind(ps, 1, rows);
             ps.executeUpdate();
         }
     }
