@@ -28,7 +28,7 @@ public class PageChangeListener {
     private static final Logger LOG = Logger.getLogger(PageChangeListener.class);
     /** How long one wait for notifications may block: how soon the thread sees that it must stop. */
     private static final int WAIT_MILLIS = 500;
-    /** The pause before connecting again after the connection failed, and between looks at an unfinished warm-up. */
+    /** The pause before connecting again after the connection failed. */
     private static final Duration RETRY = Duration.ofSeconds(1);
 
     private final AgroalDataSource dataSource;
@@ -63,11 +63,10 @@ public class PageChangeListener {
 
     private void listen() {
         try {
+            // The warm-up's requests are rendered, never kept; listening starts after them.
+            warmup.awaitDone();
             while (running) {
-                if (!warmup.done()) {
-                    // The warm-up's requests are rendered, never kept; listening starts after them.
-                    Thread.sleep(RETRY.toMillis() / 50);
-                } else if (!receive()) {
+                if (!receive()) {
                     Thread.sleep(RETRY.toMillis());
                 }
             }

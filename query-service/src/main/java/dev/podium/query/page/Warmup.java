@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.jboss.logging.Logger;
 
 /**
@@ -45,21 +46,29 @@ public class Warmup {
     private final Duration duration;
     private final Queries queries;
     private final CellQueries cells;
-    private volatile boolean done;
+    /** Counted down once the warm-up's requests are done (at once when there is none). */
+    private final CountDownLatch finished = new CountDownLatch(1);
 
     public Warmup(QueryConfig config, Queries queries, CellQueries cells) {
         this.duration = config.warmup();
         this.queries = queries;
         this.cells = cells;
-        this.done = duration.isZero();
+        if (duration.isZero()) {
+            finished.countDown();
+        }
     }
 
     public boolean done() {
-        return done;
+        return finished.getCount() == 0;
+    }
+
+    /** Waits until the warm-up's requests are done. */
+    public void awaitDone() throws InterruptedException {
+        finished.await();
     }
 
     void warm(@ObservesAsync HttpServerStart start) {
-        if (done) {
+        if (done()) {
             return;
         }
         try {
@@ -71,7 +80,7 @@ public class Warmup {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            done = true;
+            finished.countDown();
         }
     }
 
