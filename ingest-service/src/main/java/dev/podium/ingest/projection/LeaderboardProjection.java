@@ -36,6 +36,12 @@ public class LeaderboardProjection {
 
     private static final String MEASURED = "measured";
 
+    private final MetricKeyProjection metricKeys;
+
+    public LeaderboardProjection(MetricKeyProjection metricKeys) {
+        this.metricKeys = metricKeys;
+    }
+
     /** A {@code proj_leaderboard_row} row: its figures, and the exact sums they come from. */
     private record LeaderboardRow(
             String keyId,
@@ -130,7 +136,8 @@ public class LeaderboardProjection {
 
     /**
      * Recomputes the rows of the (key, metric) pairs that published figures named (every device), recomputes the rows
-     * of the runs whose results changed or left (their own device), and extends the rows that only gained runs.
+     * of the runs whose results changed or left (their own device), and extends the rows that only gained runs; then
+     * the devices per key of every pair it recomputed rows of.
      */
     public void recompute(Connection c, Touched touched) throws SQLException {
         Set<Touched.KeyMetric> pairs = new LinkedHashSet<>(touched.keyMetrics());
@@ -153,6 +160,8 @@ public class LeaderboardProjection {
         recompute(c, pairs);
         recomputeDevices(c, full);
         extend(c, gained, current);
+        full.forEach(d -> pairs.add(d.pair()));
+        metricKeys.refresh(c, pairs);
     }
 
     /** Every (key, metric) pair that has results or published figures, in slices of 1000 pairs. */
@@ -170,6 +179,7 @@ public class LeaderboardProjection {
         for (int i = 0; i < all.size(); i += 1000) {
             recompute(c, new LinkedHashSet<>(all.subList(i, Math.min(all.size(), i + 1000))));
         }
+        metricKeys.recomputeAll(c);
     }
 
     /**

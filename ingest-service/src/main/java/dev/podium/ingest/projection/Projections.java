@@ -64,6 +64,7 @@ public class Projections {
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
                     List.of(
+                            "proj_metric_key",
                             "proj_leaderboard_row",
                             "proj_result",
                             "proj_run_series",

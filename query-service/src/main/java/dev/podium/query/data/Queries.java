@@ -25,7 +25,7 @@ import javax.sql.DataSource;
 /**
  * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
  * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
- * metric, key_id, source), proj_comparison_key (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC),
+ * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC),
  * event_store (stream_id, seq). No page reads results or samples beyond one run's.
  */
 @ApplicationScoped
@@ -86,22 +86,22 @@ public class Queries {
     /** Metrics with leaderboard rows for a benchmark, the most common first. */
     public List<String> metrics(String benchmark) {
         return jdbc.list(
-                "SELECT metric FROM proj_leaderboard_row WHERE benchmark = ? GROUP BY metric ORDER BY count(*) DESC, metric "
-                        + "LIMIT 100",
+                "SELECT metric FROM proj_metric_key WHERE benchmark = ? GROUP BY metric "
+                        + "ORDER BY sum(cardinality(device_ids)) DESC, metric LIMIT 100",
                 rs -> rs.getString(1),
                 benchmark);
     }
 
     /**
-     * The metrics of a benchmark (the most common first) and, for each, the keys that have rows, from one source or (null)
-     * both: one scan of the benchmark's leaderboard rows.
+     * The metrics of a benchmark (the most common first, by leaderboard rows) and, for each, the keys that have rows, from
+     * one source or (null) both: a row per key, metric and source.
      */
     public MetricKeys metricKeys(String benchmark, String source) {
         Map<String, Set<String>> keys = new HashMap<>();
         Map<String, Integer> rows = new HashMap<>();
         jdbc.list(
-                "SELECT metric, key_id, count(*) FROM proj_leaderboard_row WHERE benchmark = ? AND (?::text IS NULL OR source = ?::text) "
-                        + "GROUP BY metric, key_id LIMIT 20000",
+                "SELECT metric, key_id, sum(cardinality(device_ids)) FROM proj_metric_key WHERE benchmark = ? "
+                        + "AND (?::text IS NULL OR source = ?::text) GROUP BY metric, key_id LIMIT 20000",
                 rs -> {
                     keys.computeIfAbsent(rs.getString(1), m -> new HashSet<>()).add(rs.getString(2));
                     rows.merge(rs.getString(1), rs.getInt(3), Integer::sum);
@@ -145,35 +145,44 @@ public class Queries {
                 config.maxRows() * Math.max(1, keyIds.size()));
     }
 
-    /** A device's rows from one source. */
-    public record DeviceSource(String deviceId, String source) {}
+    /** Where a leaderboard row is: a key, a device and a source (the metric is the caller's). */
+    public record Cell(String keyId, String deviceId, String source) {}
 
     /**
-     * The rows with a positive mean of keys for a metric, from one source or (null) both, of the devices given (all when
-     * none are), but those of the devices and sources {@code without}: the curves a comparison shows under the groups it
-     * does not show, for the devices that have none under the group it shows. At most {@code max-rows} a key.
+     * The cells of keys that have a leaderboard row for a metric, from one source or (null) both: at most
+     * {@code max-rows} a key.
      */
-    public List<LeaderboardRow> curveRowsWithout(
-            List<String> keyIds, String metric, String source, List<String> devices, List<DeviceSource> without) {
-        String[] deviceIds = devices.toArray(String[]::new);
+    public List<Cell> cellsWithRows(List<String> keyIds, String metric, String source) {
         return jdbc.list(
                 """
-                SELECT l.* FROM proj_leaderboard_row l
-                WHERE l.key_id = ANY(?) AND l.metric = ? AND l.mean > 0 AND (?::text IS NULL OR l.source = ?::text)
-                  AND (cardinality(?::text[]) = 0 OR l.device_id = ANY(?::text[]))
-                  AND NOT EXISTS (SELECT 1 FROM unnest(?::text[], ?::text[]) AS x(device_id, source)
-                                  WHERE x.device_id = l.device_id AND x.source = l.source)
+                SELECT k.key_id, d.device_id, k.source FROM proj_metric_key k
+                CROSS JOIN LATERAL unnest(k.device_ids) AS d(device_id)
+                WHERE k.key_id = ANY(?) AND k.metric = ? AND (?::text IS NULL OR k.source = ?::text)
                 LIMIT ?""",
-                Queries::leaderboardRow,
+                rs -> new Cell(rs.getString(1), rs.getString(2), rs.getString(3)),
                 keyIds.toArray(String[]::new),
                 metric,
                 source,
                 source,
-                deviceIds,
-                deviceIds,
-                without.stream().map(DeviceSource::deviceId).toArray(String[]::new),
-                without.stream().map(DeviceSource::source).toArray(String[]::new),
                 config.maxRows() * Math.max(1, keyIds.size()));
+    }
+
+    /** The rows of the cells given with a positive mean for a metric: one primary-key lookup each. */
+    public List<LeaderboardRow> leaderboardCells(List<Cell> cells, String metric) {
+        if (cells.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.list(
+                """
+                SELECT l.* FROM unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, device_id, source)
+                JOIN proj_leaderboard_row l ON l.key_id = t.key_id AND l.metric = ? AND l.device_id = t.device_id
+                                           AND l.source = t.source
+                WHERE l.mean > 0""",
+                Queries::leaderboardRow,
+                cells.stream().map(Cell::keyId).toArray(String[]::new),
+                cells.stream().map(Cell::deviceId).toArray(String[]::new),
+                cells.stream().map(Cell::source).toArray(String[]::new),
+                metric);
     }
 
     /**

@@ -466,8 +466,9 @@ public class ComparisonService {
     /**
      * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
      * curves under the group shown from its rows ({@code byKey}), and under the other groups those of the devices and
-     * sources ({@code chosen} ones, or all) that have no curve under the group shown, from one read of just those rows.
-     * The parameter values are those of the keys with rows.
+     * sources ({@code chosen} ones, or all) that have no curve under the group shown: the devices each other key has
+     * rows for tell which cells those are, and only their rows are read. The parameter values are those of the keys
+     * with rows.
      */
     private CurveData curveData(
             String metric,
@@ -495,16 +496,20 @@ public class ComparisonService {
                 byKey.getOrDefault(k.keyId(), List.of()).forEach(r -> add(points, k, param, source, r));
             }
         }
-        List<Queries.DeviceSource> underMain = new ArrayList<>();
+        Set<List<String>> underMain = new HashSet<>(); // (device, source) with a curve under the group shown
         points.forEach((s, p) -> {
             if (distinctValues(p) >= 2) {
-                underMain.add(new Queries.DeviceSource(s.deviceId(), s.source()));
+                underMain.add(List.of(s.deviceId(), s.source()));
             }
         });
         List<String> others =
                 considered.keySet().stream().filter(id -> !mainIds.contains(id)).toList();
         if (!others.isEmpty()) {
-            for (LeaderboardRow r : queries.curveRowsWithout(others, metric, source, chosen, underMain)) {
+            List<Queries.Cell> wanted = queries.cellsWithRows(others, metric, source).stream()
+                    .filter(c -> chosen.isEmpty() || chosen.contains(c.deviceId()))
+                    .filter(c -> !underMain.contains(List.of(c.deviceId(), c.source())))
+                    .toList();
+            for (LeaderboardRow r : queries.leaderboardCells(wanted, metric)) {
                 add(points, considered.get(r.keyId()), param, source, r);
             }
         }

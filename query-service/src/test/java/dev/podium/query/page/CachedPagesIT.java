@@ -339,6 +339,7 @@ class CachedPagesIT {
                 mean,
                 mean,
                 mean);
+        SeedData.refreshPageCells(c);
     }
 
     private static void mean(Connection c, String benchmark, double mean) throws SQLException {

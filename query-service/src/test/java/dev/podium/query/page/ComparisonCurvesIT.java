@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.support.PostgresDatabase;
+import dev.podium.query.support.SeedData;
 import dev.podium.query.view.Labels;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -78,6 +79,7 @@ class ComparisonCurvesIT {
             rows(c, "fp16", MI300X, 50.0, 75.0, null);
             rows(c, "bf16", GAUDI2, 80.0, null, null);
             rows(c, "fp16", GAUDI2, 40.0, 60.0, null);
+            SeedData.refreshPageCells(c);
         }
     }
 
@@ -116,6 +118,7 @@ class ComparisonCurvesIT {
             update(c, "DELETE FROM proj_leaderboard_row WHERE benchmark = ?", BENCHMARK);
             update(c, "DELETE FROM proj_comparison_key WHERE benchmark = ?", BENCHMARK);
             update(c, "DELETE FROM proj_benchmark WHERE benchmark = ?", BENCHMARK);
+            SeedData.refreshPageCells(c);
         }
     }
 

@@ -63,6 +63,7 @@ class ServingPageIT {
             // The hostile device on 1: one point beats H100's at concurrency 8, one is beaten.
             point(c, HOSTILE_DEVICE, 1, "1", 70.0, 120.0, 3, 110.0, 130.0);
             point(c, HOSTILE_DEVICE, 1, "8", 65.0, 600.0, 3, 550.0, 650.0);
+            SeedData.refreshPageCells(c);
         }
     }
 

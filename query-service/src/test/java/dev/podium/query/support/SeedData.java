@@ -564,12 +564,13 @@ public final class SeedData {
     }
 
     /**
-     * Recomputes the read models ingest derives per (key, metric, device) from results (migration V10's function, which
-     * ingest calls after a rebuild), for fixtures that write results directly.
+     * Recomputes the read models ingest derives from results and leaderboard rows (the functions of migrations V85 and
+     * V88, which ingest calls after a rebuild), for fixtures that write those directly.
      */
     public static void refreshPageCells(Connection c) throws SQLException {
         try (var s = c.createStatement()) {
             s.execute("SELECT podium_refresh_all_page_cells()");
+            s.execute("SELECT podium_refresh_all_metric_keys()");
         }
     }
 

@@ -1,0 +1,117 @@
+package dev.podium.ingest.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.StreamId;
+import dev.podium.events.admin.ResultRetracted;
+import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.testing.SampleEvents;
+import dev.podium.ingest.command.CommandAppender;
+import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.TestAgent;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The devices per key and metric follow the leaderboard rows batch by batch: a device joins its key's list with its
+ * first counted run, a second run changes nothing, and a device leaves when its last run stops counting; the key's row
+ * goes with its last device.
+ */
+@QuarkusTest
+class MetricKeyProjectionIT {
+
+    private static final String GAUDI = "intel-gaudi2";
+    private static final String H100 = "nvidia-h100-sxm";
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    CommandAppender appender;
+
+    @Test
+    void aKeysDevicesAreThoseWithLeaderboardRows() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("metric-keys");
+        ComparisonKey key = SampleEvents.referenceKey(7411);
+
+        UUID gaudiRun = UUID.randomUUID();
+        sendAndWait(db, agent, run(gaudiRun, agent, GAUDI, key));
+        assertThat(devices(db, key)).containsExactly("{" + GAUDI + "}");
+
+        UUID h100Run = UUID.randomUUID();
+        sendAndWait(db, agent, run(h100Run, agent, H100, key));
+        sendAndWait(db, agent, run(UUID.randomUUID(), agent, H100, key));
+        assertThat(devices(db, key)).containsExactly("{" + GAUDI + "," + H100 + "}");
+
+        retract(gaudiRun);
+        assertThat(devices(db, key)).containsExactly("{" + H100 + "}");
+        assertThat(differencesFromLeaderboard(db)).isZero();
+
+        db.rows("SELECT run_id FROM proj_run WHERE device_id = ? AND key_id = ? AND NOT retracted", H100, key.id())
+                .forEach(r -> retract((UUID) r.get(0)));
+        assertThat(devices(db, key)).isEmpty();
+        assertThat(differencesFromLeaderboard(db)).isZero();
+    }
+
+    private static List<Envelope> run(UUID run, TestAgent agent, String device, ComparisonKey key) {
+        return SampleEvents.completedRun(run, agent.agentId(), device, key, Instant.now(), List.of(100.0, 101.0, 99.0));
+    }
+
+    private void retract(UUID run) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            appender.append(
+                    c,
+                    List.of(Envelope.of(
+                            UUID.randomUUID(),
+                            StreamId.admin(UUID.randomUUID()),
+                            1,
+                            null,
+                            Instant.now(),
+                            new ResultRetracted(run, "throttled", "ops"))),
+                    "command:ops");
+            c.commit();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The key's device lists, one per metric and source, as text. */
+    private static List<String> devices(Db db, ComparisonKey key) {
+        return db.rows("SELECT DISTINCT device_ids::text FROM proj_metric_key WHERE key_id = ?", key.id()).stream()
+                .map(r -> (String) r.get(0))
+                .toList();
+    }
+
+    /** Rows the table holds but the leaderboard rows do not give, and the other way round. */
+    private static long differencesFromLeaderboard(Db db) {
+        return db.count("""
+                WITH expected AS (
+                    SELECT benchmark, metric, key_id, source, array_agg(device_id ORDER BY device_id) AS device_ids
+                    FROM proj_leaderboard_row GROUP BY benchmark, metric, key_id, source)
+                SELECT count(*) FROM (
+                    (SELECT benchmark, metric, key_id, source, device_ids FROM proj_metric_key EXCEPT SELECT * FROM expected)
+                    UNION ALL
+                    (SELECT * FROM expected
+                     EXCEPT SELECT benchmark, metric, key_id, source, device_ids FROM proj_metric_key)) AS d""");
+    }
+
+    private static void sendAndWait(Db db, TestAgent agent, List<Envelope> events) {
+        long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
+        Kafka.send(events.stream().map(agent::signed).toList());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                        == stored + events.size());
+    }
+}
