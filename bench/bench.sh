@@ -84,8 +84,9 @@ scratch() {
 # A private PostgreSQL 15 cluster with track_commit_timestamp=on (the shared server is not ours to restart), in
 # $SCRATCH/pg or the directory given (created by initdb when it holds no cluster yet).
 start_postgres() { # [data directory]
-  PG_DIR="${1:-$SCRATCH/pg}"
+  # Checked before PG_DIR is set: refused here, cleanup must not stop the cluster another bench is running there.
   platform_port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
+  PG_DIR="${1:-$SCRATCH/pg}"
   mkdir -p "$PG_DIR" && chown postgres: "$PG_DIR"
   local preload=""
   [ -n "${PODIUM_BENCH_PROFILE:-}" ] && preload="-c shared_preload_libraries=pg_stat_statements"
