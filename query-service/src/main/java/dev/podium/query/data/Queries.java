@@ -145,44 +145,43 @@ public class Queries {
                 config.maxRows() * Math.max(1, keyIds.size()));
     }
 
-    /** Where a leaderboard row is: a key, a device and a source (the metric is the caller's). */
-    public record Cell(String keyId, String deviceId, String source) {}
+    /** A device's rows from one source. */
+    public record DeviceSource(String deviceId, String source) {}
 
     /**
-     * The cells of keys that have a leaderboard row for a metric, from one source or (null) both: at most
-     * {@code max-rows} a key.
+     * The rows with a positive mean of keys for a metric, from one source or (null) both, of the devices given (all when
+     * none are), but those of the devices and sources {@code without}: the curves a comparison shows under the groups it
+     * does not show, for the devices that have none under the group it shows. Which rows those are comes from the keys'
+     * device lists ({@code proj_metric_key}), so the rows left out are never read (the {@code OFFSET 0} keeps the planner
+     * from joining them first); the others are read by primary key. At most {@code max-rows} a key.
      */
-    public List<Cell> cellsWithRows(List<String> keyIds, String metric, String source) {
+    public List<LeaderboardRow> curveRowsWithout(
+            List<String> keyIds, String metric, String source, List<String> devices, List<DeviceSource> without) {
+        String[] deviceIds = devices.toArray(String[]::new);
         return jdbc.list(
                 """
-                SELECT k.key_id, d.device_id, k.source FROM proj_metric_key k
-                CROSS JOIN LATERAL unnest(k.device_ids) AS d(device_id)
-                WHERE k.key_id = ANY(?) AND k.metric = ? AND (?::text IS NULL OR k.source = ?::text)
+                SELECT l.* FROM (
+                    SELECT k.key_id, k.metric, d.device_id, k.source FROM proj_metric_key k
+                    CROSS JOIN LATERAL unnest(k.device_ids) AS d(device_id)
+                    WHERE k.key_id = ANY(?) AND k.metric = ? AND (?::text IS NULL OR k.source = ?::text)
+                      AND (cardinality(?::text[]) = 0 OR d.device_id = ANY(?::text[]))
+                      AND NOT EXISTS (SELECT 1 FROM unnest(?::text[], ?::text[]) AS x(device_id, source)
+                                      WHERE x.device_id = d.device_id AND x.source = k.source)
+                    OFFSET 0) AS c
+                JOIN proj_leaderboard_row l ON l.key_id = c.key_id AND l.metric = c.metric AND l.device_id = c.device_id
+                                           AND l.source = c.source
+                WHERE l.mean > 0
                 LIMIT ?""",
-                rs -> new Cell(rs.getString(1), rs.getString(2), rs.getString(3)),
+                Queries::leaderboardRow,
                 keyIds.toArray(String[]::new),
                 metric,
                 source,
                 source,
+                deviceIds,
+                deviceIds,
+                without.stream().map(DeviceSource::deviceId).toArray(String[]::new),
+                without.stream().map(DeviceSource::source).toArray(String[]::new),
                 config.maxRows() * Math.max(1, keyIds.size()));
-    }
-
-    /** The rows of the cells given with a positive mean for a metric: one primary-key lookup each. */
-    public List<LeaderboardRow> leaderboardCells(List<Cell> cells, String metric) {
-        if (cells.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.list(
-                """
-                SELECT l.* FROM unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, device_id, source)
-                JOIN proj_leaderboard_row l ON l.key_id = t.key_id AND l.metric = ? AND l.device_id = t.device_id
-                                           AND l.source = t.source
-                WHERE l.mean > 0""",
-                Queries::leaderboardRow,
-                cells.stream().map(Cell::keyId).toArray(String[]::new),
-                cells.stream().map(Cell::deviceId).toArray(String[]::new),
-                cells.stream().map(Cell::source).toArray(String[]::new),
-                metric);
     }
 
     /**

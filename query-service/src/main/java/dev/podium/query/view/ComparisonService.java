@@ -466,9 +466,8 @@ public class ComparisonService {
     /**
      * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
      * curves under the group shown from its rows ({@code byKey}), and under the other groups those of the devices and
-     * sources ({@code chosen} ones, or all) that have no curve under the group shown: the devices each other key has
-     * rows for tell which cells those are, and only their rows are read. The parameter values are those of the keys
-     * with rows.
+     * sources ({@code chosen} ones, or all) that have no curve under the group shown, from one read of just those rows.
+     * The parameter values are those of the keys with rows.
      */
     private CurveData curveData(
             String metric,
@@ -496,20 +495,16 @@ public class ComparisonService {
                 byKey.getOrDefault(k.keyId(), List.of()).forEach(r -> add(points, k, param, source, r));
             }
         }
-        Set<List<String>> underMain = new HashSet<>(); // (device, source) with a curve under the group shown
+        List<Queries.DeviceSource> underMain = new ArrayList<>();
         points.forEach((s, p) -> {
             if (distinctValues(p) >= 2) {
-                underMain.add(List.of(s.deviceId(), s.source()));
+                underMain.add(new Queries.DeviceSource(s.deviceId(), s.source()));
             }
         });
         List<String> others =
                 considered.keySet().stream().filter(id -> !mainIds.contains(id)).toList();
         if (!others.isEmpty()) {
-            List<Queries.Cell> wanted = queries.cellsWithRows(others, metric, source).stream()
-                    .filter(c -> chosen.isEmpty() || chosen.contains(c.deviceId()))
-                    .filter(c -> !underMain.contains(List.of(c.deviceId(), c.source())))
-                    .toList();
-            for (LeaderboardRow r : queries.leaderboardCells(wanted, metric)) {
+            for (LeaderboardRow r : queries.curveRowsWithout(others, metric, source, chosen, underMain)) {
                 add(points, considered.get(r.keyId()), param, source, r);
             }
         }
