@@ -3,7 +3,6 @@ package dev.podium.ingest.projection;
 import dev.podium.ingest.store.Columns;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -21,13 +20,8 @@ public class MetricKeyProjection {
     private static final Columns<Touched.KeyMetric> PAIRS = Columns.of(Touched.KeyMetric.class);
 
     void refresh(Connection c, Set<Touched.KeyMetric> pairs) throws SQLException {
-        if (pairs.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT podium_refresh_metric_keys(" + PAIRS.parameters() + ")")) {
-            PAIRS.bind(ps, 1, List.copyOf(pairs));
-            ps.execute();
+        if (!pairs.isEmpty()) {
+            PAIRS.call(c, "podium_refresh_metric_keys", List.copyOf(pairs));
         }
     }
 

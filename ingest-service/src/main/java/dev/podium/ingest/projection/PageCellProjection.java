@@ -48,11 +48,7 @@ public class PageCellProjection {
         if (cells.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT podium_refresh_page_cells(" + CELLS.parameters() + ")")) {
-            CELLS.bind(ps, 1, List.copyOf(cells));
-            ps.execute();
-        }
+        CELLS.call(c, "podium_refresh_page_cells", List.copyOf(cells));
     }
 
     void recomputeAll(Connection c) throws SQLException {

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -93,6 +94,14 @@ public final class Columns<R extends Record> {
     /** The same with {@code ord}, each row's place in the list, for statements that must write rows in order. */
     public String unnestWithOrdinality(String alias) {
         return "unnest(" + parameters() + ") WITH ORDINALITY AS " + alias + "(" + names() + ", ord)";
+    }
+
+    /** Calls a function that takes the rows as its arguments, one array per column, and returns nothing kept. */
+    public void call(Connection c, String function, List<R> rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + function + "(" + parameters() + ")")) {
+            bind(ps, 1, rows);
+            ps.execute();
+        }
     }
 
     /** Binds the rows as column arrays from parameter {@code first} on; the next parameter. */

@@ -2,27 +2,21 @@ package dev.podium.ingest.projection;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
-import dev.podium.events.StreamId;
-import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
-import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.Retractions;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -55,9 +49,8 @@ class EnergyProjectionIT {
         UUID withoutPower = UUID.randomUUID();
 
         // 300 and 500 W on device 0, 350 W on device 1: 750 W at 50 samples/s, 15 J a sample.
-        sendAndWait(
+        agent.sendAndWait(
                 db,
-                agent,
                 List.of(
                         SampleEvents.runStarted(twoDevices, agent.agentId(), DEVICE, key, Instant.now()),
                         power(
@@ -72,9 +65,8 @@ class EnergyProjectionIT {
                         SampleEvents.runStarted(failing, agent.agentId(), DEVICE, key, Instant.now()),
                         power(failing, agent, 2, new Sample(1, 200, 0, null)),
                         SampleEvents.runCompleted(failing, agent.agentId(), 3, List.of(20.0, 20.0))));
-        sendAndWait(
+        agent.sendAndWait(
                 db,
-                agent,
                 SampleEvents.completedRun(
                         withoutPower, agent.agentId(), DEVICE, key, Instant.now(), List.of(99.0, 100.0, 101.0)));
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", twoDevices))
@@ -82,33 +74,19 @@ class EnergyProjectionIT {
         assertCell(db, key, 1, "15", "750", 1, "10", "200");
 
         // Power that arrives in a later batch, part of it after the run completed: 300 then 500 W, 400 W at 100/s.
-        sendAndWait(
+        agent.sendAndWait(
                 db,
-                agent,
                 List.of(
                         SampleEvents.runStarted(lateSamples, agent.agentId(), DEVICE, key, Instant.now()),
                         power(lateSamples, agent, 2, new Sample(1, 300, 0, 0)),
                         SampleEvents.runCompleted(lateSamples, agent.agentId(), 3, List.of(99.0, 100.0, 101.0))));
         assertCell(db, key, 2, "18", "1050", 1, "10", "200");
-        sendAndWait(db, agent, List.of(power(lateSamples, agent, 4, new Sample(2, 500, 0, 0))));
+        agent.sendAndWait(db, List.of(power(lateSamples, agent, 4, new Sample(2, 500, 0, 0))));
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", lateSamples))
                 .containsExactly(List.of(400.0, 2));
         assertCell(db, key, 2, "19", "1150", 1, "10", "200");
 
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            appender.append(
-                    c,
-                    List.of(Envelope.of(
-                            UUID.randomUUID(),
-                            StreamId.admin(UUID.randomUUID()),
-                            1,
-                            null,
-                            Instant.now(),
-                            new ResultRetracted(twoDevices, "throttled", "ops"))),
-                    "command:ops");
-            c.commit();
-        }
+        Retractions.retract(dataSource, appender, twoDevices);
         assertCell(db, key, 1, "4", "400", 1, "10", "200");
         assertThat(db.count("SELECT count(*) FROM proj_run_power WHERE run_id = ?", withoutPower))
                 .isZero();
@@ -148,13 +126,5 @@ class EnergyProjectionIT {
         assertThat(row.get(3)).isEqualTo(failingRuns);
         assertThat((BigDecimal) row.get(4)).isEqualByComparingTo(failingJoules);
         assertThat((BigDecimal) row.get(5)).isEqualByComparingTo(failingWatts);
-    }
-
-    private static void sendAndWait(Db db, TestAgent agent, List<Envelope> events) {
-        long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
-        Kafka.send(new ArrayList<>(events.stream().map(agent::signed).toList()));
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
-                        == stored + events.size());
     }
 }

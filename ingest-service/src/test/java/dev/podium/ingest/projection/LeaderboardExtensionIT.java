@@ -2,25 +2,20 @@ package dev.podium.ingest.projection;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
-import dev.podium.events.StreamId;
-import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.RunMeans;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
-import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.Retractions;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,32 +58,19 @@ class LeaderboardExtensionIT {
                 events.addAll(SampleEvents.completedRun(run, agent.agentId(), DEVICE, key, Instant.now(), values));
                 base += 10.1;
             }
-            sendAndWait(db, agent, events);
+            agent.sendAndWait(db, events);
             assertRow(db, key, counted);
         }
 
         UUID retracted = counted.keySet().iterator().next();
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            appender.append(
-                    c,
-                    List.of(Envelope.of(
-                            UUID.randomUUID(),
-                            StreamId.admin(UUID.randomUUID()),
-                            1,
-                            null,
-                            Instant.now(),
-                            new ResultRetracted(retracted, "throttled", "ops"))),
-                    "command:ops");
-            c.commit();
-        }
+        Retractions.retract(dataSource, appender, retracted);
         counted.remove(retracted);
         assertRow(db, key, counted);
 
         // The same run's results sent again with other values replace its mean rather than add a run.
         UUID resent = counted.keySet().iterator().next();
         List<Double> newValues = List.of(900.0, 901.0, 902.0);
-        sendAndWait(db, agent, List.of(SampleEvents.runCompleted(resent, agent.agentId(), 4, newValues)));
+        agent.sendAndWait(db, List.of(SampleEvents.runCompleted(resent, agent.agentId(), 4, newValues)));
         counted.put(resent, Statistics.of(newValues).mean());
         assertRow(db, key, counted);
 
@@ -99,8 +81,7 @@ class LeaderboardExtensionIT {
                 key.id());
         UUID late = UUID.randomUUID();
         List<Double> lateValues = List.of(480.0, 481.0, 479.0);
-        sendAndWait(
-                db, agent, SampleEvents.completedRun(late, agent.agentId(), DEVICE, key, Instant.now(), lateValues));
+        agent.sendAndWait(db, SampleEvents.completedRun(late, agent.agentId(), DEVICE, key, Instant.now(), lateValues));
         counted.put(late, Statistics.of(lateValues).mean());
         assertRow(db, key, counted);
 
@@ -111,14 +92,6 @@ class LeaderboardExtensionIT {
                 .then()
                 .statusCode(200);
         assertThat(db.dump("proj_leaderboard_row")).containsExactlyElementsOf(before);
-    }
-
-    private static void sendAndWait(Db db, TestAgent agent, List<Envelope> events) {
-        long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
-        Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
-                        == stored + events.size());
     }
 
     private static void assertRow(Db db, ComparisonKey key, Map<UUID, Double> runMeans) {

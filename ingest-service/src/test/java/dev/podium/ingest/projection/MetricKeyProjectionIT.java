@@ -1,22 +1,18 @@
 package dev.podium.ingest.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
-import dev.podium.events.StreamId;
-import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
-import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.Retractions;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.time.Duration;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -46,12 +42,12 @@ class MetricKeyProjectionIT {
         ComparisonKey key = SampleEvents.referenceKey(7411);
 
         UUID gaudiRun = UUID.randomUUID();
-        sendAndWait(db, agent, run(gaudiRun, agent, GAUDI, key));
+        agent.sendAndWait(db, run(gaudiRun, agent, GAUDI, key));
         assertThat(devices(db, key)).containsExactly("{" + GAUDI + "}");
 
         UUID h100Run = UUID.randomUUID();
-        sendAndWait(db, agent, run(h100Run, agent, H100, key));
-        sendAndWait(db, agent, run(UUID.randomUUID(), agent, H100, key));
+        agent.sendAndWait(db, run(h100Run, agent, H100, key));
+        agent.sendAndWait(db, run(UUID.randomUUID(), agent, H100, key));
         assertThat(devices(db, key)).containsExactly("{" + GAUDI + "," + H100 + "}");
 
         retract(gaudiRun);
@@ -69,20 +65,9 @@ class MetricKeyProjectionIT {
     }
 
     private void retract(UUID run) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            appender.append(
-                    c,
-                    List.of(Envelope.of(
-                            UUID.randomUUID(),
-                            StreamId.admin(UUID.randomUUID()),
-                            1,
-                            null,
-                            Instant.now(),
-                            new ResultRetracted(run, "throttled", "ops"))),
-                    "command:ops");
-            c.commit();
-        } catch (Exception e) {
+        try {
+            Retractions.retract(dataSource, appender, run);
+        } catch (SQLException e) {
             throw new AssertionError(e);
         }
     }
@@ -105,13 +90,5 @@ class MetricKeyProjectionIT {
                     UNION ALL
                     (SELECT * FROM expected
                      EXCEPT SELECT benchmark, metric, key_id, source, device_ids FROM proj_metric_key)) AS d""");
-    }
-
-    private static void sendAndWait(Db db, TestAgent agent, List<Envelope> events) {
-        long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
-        Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
-                        == stored + events.size());
     }
 }

@@ -1,6 +1,7 @@
 package dev.podium.ingest.testing;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.EventCodec;
@@ -8,6 +9,8 @@ import dev.podium.events.sign.EventSigner;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,6 +95,15 @@ public final class TestAgent {
     /** The record an agent would produce: key = stream id, signed headers. */
     public ProducerRecord<byte[], byte[]> signed(Envelope e) {
         return signedBytes(e.streamId(), encode(e));
+    }
+
+    /** Sends the events signed by this agent and waits (a minute at most) until the store holds every one of them. */
+    public void sendAndWait(Db db, List<Envelope> events) {
+        long stored = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agentId);
+        Kafka.send(events.stream().map(this::signed).toList());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agentId)
+                        == stored + events.size());
     }
 
     public ProducerRecord<byte[], byte[]> signedBytes(String streamId, byte[] value) {
