@@ -12,7 +12,6 @@ import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -50,26 +49,20 @@ class MetricKeyProjectionIT {
         agent.sendAndWait(db, run(UUID.randomUUID(), agent, H100, key));
         assertThat(devices(db, key)).containsExactly("{" + GAUDI + "," + H100 + "}");
 
-        retract(gaudiRun);
+        Retractions.retract(dataSource, appender, gaudiRun);
         assertThat(devices(db, key)).containsExactly("{" + H100 + "}");
         assertThat(differencesFromLeaderboard(db)).isZero();
 
-        db.rows("SELECT run_id FROM proj_run WHERE device_id = ? AND key_id = ? AND NOT retracted", H100, key.id())
-                .forEach(r -> retract((UUID) r.get(0)));
+        for (List<Object> r : db.rows(
+                "SELECT run_id FROM proj_run WHERE device_id = ? AND key_id = ? AND NOT retracted", H100, key.id())) {
+            Retractions.retract(dataSource, appender, (UUID) r.get(0));
+        }
         assertThat(devices(db, key)).isEmpty();
         assertThat(differencesFromLeaderboard(db)).isZero();
     }
 
     private static List<Envelope> run(UUID run, TestAgent agent, String device, ComparisonKey key) {
         return SampleEvents.completedRun(run, agent.agentId(), device, key, Instant.now(), List.of(100.0, 101.0, 99.0));
-    }
-
-    private void retract(UUID run) {
-        try {
-            Retractions.retract(dataSource, appender, run);
-        } catch (SQLException e) {
-            throw new AssertionError(e);
-        }
     }
 
     /** The key's device lists, one per metric and source, as text. */

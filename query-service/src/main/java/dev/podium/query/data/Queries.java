@@ -25,8 +25,9 @@ import javax.sql.DataSource;
 /**
  * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
  * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
- * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC),
- * event_store (stream_id, seq). No page reads results or samples beyond one run's.
+ * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key
+ * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC), event_store (stream_id, seq). No page
+ * reads results or samples beyond one run's.
  */
 @ApplicationScoped
 public class Queries {
