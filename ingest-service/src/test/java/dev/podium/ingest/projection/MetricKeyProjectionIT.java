@@ -1,17 +1,20 @@
 package dev.podium.ingest.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.Retractions;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The devices per key and metric follow the leaderboard rows batch by batch: a device joins its key's list with its
  * first counted run, a second run changes nothing, and a device leaves when its last run stops counting; the key's row
- * goes with its last device.
+ * goes with its last device. An enrolled agent cannot put its device in another agent's run.
  */
 @QuarkusTest
 class MetricKeyProjectionIT {
@@ -58,6 +61,29 @@ class MetricKeyProjectionIT {
             Retractions.retract(dataSource, appender, (UUID) r.get(0));
         }
         assertThat(devices(db, key)).isEmpty();
+        assertThat(differencesFromLeaderboard(db)).isZero();
+    }
+
+    @Test
+    void anEnrolledAgentThatSendsAnotherAgentsRunOnItsOwnDeviceAddsNoDevice() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent owner = TestAgent.register("metric-keys-owner");
+        TestAgent intruder = TestAgent.register("metric-keys-intruder");
+        ComparisonKey key = SampleEvents.referenceKey(7412);
+        UUID run = UUID.randomUUID();
+        owner.sendAndWait(db, run(run, owner, GAUDI, key));
+
+        // Correctly signed by an enrolled key, but the run is the owner's: the same run on an H100, better figures.
+        List<Envelope> hijack = SampleEvents.completedRun(
+                run, intruder.agentId(), H100, key, Instant.now(), List.of(9999.0, 9999.0, 9999.0));
+        Kafka.send(hijack.stream().map(intruder::signed).toList());
+        String last = hijack.get(hijack.size() - 1).eventId().toString();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM rejected_event WHERE event_id = ?", last) == 1);
+
+        assertThat(db.count("SELECT count(*) FROM event_store WHERE writer = ?", intruder.agentId()))
+                .isZero();
+        assertThat(devices(db, key)).containsExactly("{" + GAUDI + "}");
         assertThat(differencesFromLeaderboard(db)).isZero();
     }
 
