@@ -2,20 +2,18 @@ package dev.podium.query.stats;
 
 import dev.podium.query.data.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Array;
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * The SQL of histories and their steps. Points come from proj_result (on its (key_id, metric, device_id) index); the
+ * The SQL of histories and their steps. Points come from proj_cell_run (an index-only range of its primary key); the
  * steps and the totals come from the rows ingest derives after each batch (proj_change_point,
  * proj_history, history_state), each on an index: no page runs step detection or scans every history.
  */
@@ -31,7 +29,11 @@ public class HistoryQueries {
         this.jdbc = new Jdbc(dataSource);
     }
 
-    /** One point of a history: a counted, valid run's mean. */
+    /**
+     * One point of a history: a counted, valid run's mean, and the logarithms a ratio interval of its version needs (as
+     * proj_cell_run keeps them): the count, sum and sum of squares of its usable per-repetition values' logs, and the log
+     * of its run mean (null when that mean is not positive and finite).
+     */
     public record HistoryRow(
             String keyId,
             String metric,
@@ -44,21 +46,23 @@ public class HistoryQueries {
             double mean,
             Integer n,
             String frameworkVersion,
-            double[] rawValues) {}
+            int valuesN,
+            BigDecimal valuesLogSum,
+            BigDecimal valuesLogSumSquares,
+            BigDecimal meanLog) {}
 
-    /** The history of one key, metric and device, oldest first (runs that started together in run id order). */
+    /**
+     * The history of one key, metric and device, oldest first (runs that started together in run id order): the points
+     * ingest's step detection reads, from one range of proj_cell_run's primary key, whose index carries every column.
+     */
     public List<HistoryRow> history(String keyId, String metric, String deviceId) {
-        List<HistoryRow> rows = jdbc.list(
-                "SELECT m.key_id, m.metric, m.device_id, r.benchmark, m.unit, m.direction, m.run_id, "
-                        + "r.started_at, m.mean, m.n, r.software->>'framework_version' AS framework_version, m.raw_values FROM proj_result m "
-                        + "JOIN proj_run r ON r.run_id = m.run_id WHERE r.status = 'completed' AND r.valid AND NOT r.retracted "
-                        + "AND r.started_at IS NOT NULL AND m.mean IS NOT NULL AND m.key_id = ? AND m.metric = ? AND m.device_id = ? "
-                        + "ORDER BY r.started_at DESC, m.run_id DESC LIMIT ?",
-                HistoryQueries::historyRow,
-                keyId,
-                metric,
-                deviceId,
-                MAX_POINTS);
+        List<HistoryRow> rows = jdbc.list("""
+                SELECT key_id, metric, device_id, benchmark, unit, direction, run_id, started_at, mean, n,
+                       framework_version, values_n, values_log_sum, values_log_sum_squares, mean_log
+                FROM proj_cell_run
+                WHERE key_id = ? AND metric = ? AND device_id = ? AND valid AND started_at IS NOT NULL
+                  AND mean IS NOT NULL
+                ORDER BY started_at DESC, run_id DESC LIMIT ?""", HistoryQueries::historyRow, keyId, metric, deviceId, MAX_POINTS);
         List<HistoryRow> out = new ArrayList<>(rows);
         Collections.reverse(out);
         return out;
@@ -152,28 +156,20 @@ public class HistoryQueries {
 
     private static HistoryRow historyRow(ResultSet rs) throws SQLException {
         return new HistoryRow(
-                rs.getString(1),
-                rs.getString(2),
-                rs.getString(3),
-                rs.getString(4),
-                rs.getString(5),
-                rs.getString(6),
-                rs.getObject(7, UUID.class),
+                rs.getString("key_id"),
+                rs.getString("metric"),
+                rs.getString("device_id"),
+                rs.getString("benchmark"),
+                rs.getString("unit"),
+                rs.getString("direction"),
+                rs.getObject("run_id", UUID.class),
                 Jdbc.instant(rs, "started_at"),
-                rs.getDouble(9),
+                rs.getDouble("mean"),
                 Jdbc.integer(rs, "n"),
-                rs.getString(11),
-                doubles(rs.getArray(12)));
-    }
-
-    /** A float8[] column without its nulls. */
-    private static double[] doubles(Array array) throws SQLException {
-        if (array == null) {
-            return new double[0];
-        }
-        return Arrays.stream((Object[]) array.getArray())
-                .filter(Objects::nonNull)
-                .mapToDouble(v -> ((Number) v).doubleValue())
-                .toArray();
+                rs.getString("framework_version"),
+                rs.getInt("values_n"),
+                rs.getBigDecimal("values_log_sum"),
+                rs.getBigDecimal("values_log_sum_squares"),
+                rs.getBigDecimal("mean_log"));
     }
 }

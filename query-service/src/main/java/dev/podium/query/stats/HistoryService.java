@@ -7,6 +7,7 @@ import dev.podium.query.data.Queries;
 import dev.podium.query.view.Labels;
 import dev.podium.query.view.Links;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -105,8 +107,11 @@ public class HistoryService {
         return points;
     }
 
-    /** The runs by framework version, in order of each version's first run, each compared with the one before. */
-    private static List<HistoryView.Version> versions(List<HistoryQueries.HistoryRow> rows, boolean lower) {
+    /**
+     * The runs by framework version, in order of each version's first run, each compared with the one before by the
+     * comparison's interval (Welch's t on logs, from exact sums).
+     */
+    static List<HistoryView.Version> versions(List<HistoryQueries.HistoryRow> rows, boolean lower) {
         Map<String, List<HistoryQueries.HistoryRow>> byVersion = rows.stream()
                 .collect(Collectors.groupingBy(
                         r -> r.frameworkVersion() == null ? "(not stated)" : r.frameworkVersion(),
@@ -115,15 +120,13 @@ public class HistoryService {
         List<Map.Entry<String, List<HistoryQueries.HistoryRow>>> ordered = new ArrayList<>(byVersion.entrySet());
         ordered.sort(Comparator.comparing(e -> e.getValue().get(0).startedAt()));
         List<HistoryView.Version> versions = new ArrayList<>();
-        double[] previous = null;
+        LogSample previous = null;
         for (Map.Entry<String, List<HistoryQueries.HistoryRow>> e : ordered) {
             List<HistoryQueries.HistoryRow> rs = e.getValue();
-            double[] raw = Samples.of(
-                    rs.stream().map(HistoryQueries.HistoryRow::rawValues).toList(),
-                    rs.stream().map(r -> (Double) r.mean()).toList());
+            LogSample sample = sample(rs);
             RatioInterval vs = previous == null
                     ? null
-                    : RatioEstimator.estimate(raw, previous, lower).orElse(null);
+                    : RatioEstimator.estimateClosedForm(sample, previous, lower).orElse(null);
             versions.add(new HistoryView.Version(
                     e.getKey(),
                     rs.size(),
@@ -134,9 +137,32 @@ public class HistoryService {
                     rs.get(0).startedAt(),
                     rs.get(rs.size() - 1).startedAt(),
                     vs));
-            previous = raw;
+            previous = sample;
         }
         return versions;
+    }
+
+    /**
+     * A version's side of an interval, as {@link Samples} defines it: its runs' per-repetition values while it has
+     * fewer than {@link Samples#RUN_MEANS_FROM} runs, its run means from then on.
+     */
+    private static LogSample sample(List<HistoryQueries.HistoryRow> runs) {
+        if (runs.size() >= Samples.RUN_MEANS_FROM) {
+            List<BigDecimal> logs = runs.stream()
+                    .map(HistoryQueries.HistoryRow::meanLog)
+                    .filter(Objects::nonNull)
+                    .toList();
+            return LogSample.ofSums(
+                    logs.size(),
+                    logs.stream().reduce(BigDecimal.ZERO, BigDecimal::add),
+                    logs.stream().map(x -> x.multiply(x)).reduce(BigDecimal.ZERO, BigDecimal::add));
+        }
+        return LogSample.ofSums(
+                runs.stream().mapToInt(HistoryQueries.HistoryRow::valuesN).sum(),
+                runs.stream().map(HistoryQueries.HistoryRow::valuesLogSum).reduce(BigDecimal.ZERO, BigDecimal::add),
+                runs.stream()
+                        .map(HistoryQueries.HistoryRow::valuesLogSumSquares)
+                        .reduce(BigDecimal.ZERO, BigDecimal::add));
     }
 
     /** The run means and fitted levels per run, about eight runs labelled by their day. */

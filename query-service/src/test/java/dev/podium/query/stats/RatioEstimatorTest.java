@@ -3,7 +3,6 @@ package dev.podium.query.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,12 +59,13 @@ class RatioEstimatorTest {
 
     @Test
     void anIntervalThatCoversOneSaysNoSignificantDifference() {
-        RatioInterval r = RatioEstimator.estimate(new double[] {10.2, 9.1, 11.3}, new double[] {10.0, 10.4, 9.8}, false)
+        RatioInterval r = RatioEstimator.estimateClosedForm(
+                        new double[] {10.2, 9.1, 11.3}, new double[] {10.0, 10.4, 9.8}, false)
                 .orElseThrow();
 
         assertThat(r.significant()).isFalse();
         assertThat(r.verdict()).isEqualTo("no significant difference");
-        RatioInterval faster = RatioEstimator.estimate(
+        RatioInterval faster = RatioEstimator.estimateClosedForm(
                         new double[] {601.5, 598.2, 605.9}, new double[] {227.5, 231.0, 225.1}, false)
                 .orElseThrow();
         assertThat(faster.verdict()).isEqualTo("better than baseline");
@@ -75,7 +75,8 @@ class RatioEstimatorTest {
     void lowerIsBetterMetricsGiveBaselineOverValue() {
         double[] latency = {10.0, 10.2, 9.8};
         double[] baseline = {20.0, 20.5, 19.5};
-        RatioInterval r = RatioEstimator.estimate(latency, baseline, true).orElseThrow();
+        RatioInterval r =
+                RatioEstimator.estimateClosedForm(latency, baseline, true).orElseThrow();
         RatioInterval raw = RatioEstimator.welchLog(latency, baseline);
 
         assertThat(r.ratio()).isCloseTo(1 / raw.ratio(), within(1e-12));
@@ -86,31 +87,12 @@ class RatioEstimatorTest {
 
     @Test
     void withoutTwoRawValuesOnEachSideThereIsNoInterval() {
-        assertThat(RatioEstimator.estimate(new double[] {601.5}, new double[] {227.5, 230.0}, false))
+        assertThat(RatioEstimator.estimateClosedForm(new double[] {601.5}, new double[] {227.5, 230.0}, false))
                 .isEmpty();
-        assertThat(RatioEstimator.estimate(null, new double[] {227.5, 230.0}, false))
+        assertThat(RatioEstimator.estimateClosedForm(null, new double[] {227.5, 230.0}, false))
                 .isEmpty();
-        assertThat(RatioEstimator.estimate(new double[] {1, Double.NaN, -3, 0}, new double[] {2, 3}, false))
+        assertThat(RatioEstimator.estimateClosedForm(new double[] {1, Double.NaN, -3, 0}, new double[] {2, 3}, false))
                 .isEmpty();
-    }
-
-    @Test
-    void twentyValuesOnEachSideSwitchToTheBootstrapAndItIsStable() {
-        SplittableRandom random = new SplittableRandom(7);
-        double[] a = lognormal(random, 20, Math.log(110), 0.05);
-        double[] b = lognormal(random, 25, Math.log(100), 0.05);
-        Optional<RatioInterval> first = RatioEstimator.estimate(a, b, false);
-        Optional<RatioInterval> again = RatioEstimator.estimate(a, b, false);
-
-        assertThat(first.orElseThrow().method()).isEqualTo(RatioInterval.BOOTSTRAP);
-        assertThat(first).isEqualTo(again);
-        RatioInterval welch = RatioEstimator.welchLog(a, b);
-        assertThat(first.orElseThrow().low()).isCloseTo(welch.low(), within(0.02));
-        assertThat(first.orElseThrow().high()).isCloseTo(welch.high(), within(0.02));
-        assertThat(RatioEstimator.estimate(a, java.util.Arrays.copyOf(b, 19), false)
-                        .orElseThrow()
-                        .method())
-                .isEqualTo(RatioInterval.WELCH_LOG);
     }
 
     /**
@@ -144,61 +126,25 @@ class RatioEstimatorTest {
     }
 
     @Test
-    void bootstrapCoverageAtThirtyIsNinetyFivePercent() {
+    void coverageAtThirtyIsNinetyFivePercent() {
         double coverage = coverage(30, 30, 0.04, 0.04, 0.8, 99);
-        System.out.printf(java.util.Locale.ROOT, "coverage bootstrap n=30/30: %.4f%n", coverage);
-        assertThat(coverage).isBetween(0.93, 0.97);
-    }
-
-    @Test
-    void closedFormCoverageAtThirtyIsNinetyFivePercentAndItNeverBootstraps() {
-        double coverage = coverage(30, 30, 0.04, 0.04, 0.8, 99, SIMULATIONS, true);
-        System.out.printf(java.util.Locale.ROOT, "coverage closed form n=30/30: %.4f%n", coverage);
+        System.out.printf(java.util.Locale.ROOT, "coverage welch-log n=30/30: %.4f%n", coverage);
         assertThat(coverage).isBetween(0.93, 0.97);
     }
 
     private static double coverage(int n, int baselineN, double cv, double baselineCv, double trueRatio, long seed) {
-        return coverage(
-                n,
-                baselineN,
-                cv,
-                baselineCv,
-                trueRatio,
-                seed,
-                n >= RatioEstimator.BOOTSTRAP_MIN_N ? 1000 : SIMULATIONS,
-                false);
-    }
-
-    private static double coverage(
-            int n,
-            int baselineN,
-            double cv,
-            double baselineCv,
-            double trueRatio,
-            long seed,
-            int simulations,
-            boolean closedForm) {
         SplittableRandom random = new SplittableRandom(seed);
         int covered = 0;
-        for (int i = 0; i < simulations; i++) {
+        for (int i = 0; i < SIMULATIONS; i++) {
             double[] a = lognormal(random, n, Math.log(100 * trueRatio), cv);
             double[] b = lognormal(random, baselineN, Math.log(100), baselineCv);
-            RatioInterval r = (closedForm
-                            ? RatioEstimator.estimateClosedForm(a, b, false)
-                            : RatioEstimator.estimate(a, b, false))
-                    .orElseThrow();
-            if (closedForm) {
-                assertThat(r.method()).isEqualTo(RatioInterval.WELCH_LOG);
-            }
-            // The bootstrap estimates the ratio of arithmetic means: exp(mu + s²/2) on each side.
-            double truth = r.method().equals(RatioInterval.BOOTSTRAP)
-                    ? trueRatio * Math.exp((cv * cv - baselineCv * baselineCv) / 2)
-                    : trueRatio;
-            if (r.low() <= truth && truth <= r.high()) {
+            RatioInterval r = RatioEstimator.estimateClosedForm(a, b, false).orElseThrow();
+            assertThat(r.method()).isEqualTo(RatioInterval.WELCH_LOG);
+            if (r.low() <= trueRatio && trueRatio <= r.high()) {
                 covered++;
             }
         }
-        return (double) covered / simulations;
+        return (double) covered / SIMULATIONS;
     }
 
     private static double[] lognormal(SplittableRandom random, int n, double mu, double sigma) {
