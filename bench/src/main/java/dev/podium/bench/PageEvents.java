@@ -131,7 +131,7 @@ final class PageEvents {
 
     private Envelope completed(long run, long seq, Instant at, String version) {
         int d = deviceOf(run);
-        double level = 100 + (d * 7919 % 1000) + ((run * 2654435761L) >>> 7) % 2000 / 100.0;
+        double level = 100 + (d * 7919 % 1000) + noise(run);
         if (d % 5 == 0 && version.equals(VERSIONS[VERSIONS.length - 1])) {
             level *= 0.85;
         }
@@ -146,6 +146,18 @@ final class PageEvents {
                         List.of(metric),
                         SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)),
                         600));
+    }
+
+    /**
+     * The run's own noise, uniform in [0, 20): SplitMix64's finaliser of the run number, so that the runs of one series
+     * (every 24,000th) are independent draws, as repeated runs on one host are; a series' noise has no steps of its own.
+     */
+    static double noise(long run) {
+        long z = run + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z ^= z >>> 31;
+        return (z >>> 11) * 0x1.0p-53 * 20;
     }
 
     private Envelope envelope(long run, long seq, Instant at, Event payload) {

@@ -8,6 +8,7 @@ import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.sign.EventSigner;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -50,6 +51,29 @@ class PageEventsTest {
             devices.add(PageEvents.deviceOf(run));
         }
         assertThat(devices).hasSize(PageEvents.DEVICES);
+    }
+
+    /** Neighbouring runs of one series must not be correlated, or the series is a staircase of spurious steps. */
+    @Test
+    void aSeriesNoiseIsIndependentFromRunToRun() {
+        int points = 400;
+        double[] y = new double[points];
+        for (int j = 0; j < points; j++) {
+            y[j] = PageEvents.noise(17 + (long) j * PageEvents.KEYS * PageEvents.DEVICES);
+        }
+        double mean = Arrays.stream(y).average().orElseThrow();
+        double lag = 0;
+        double variance = 0;
+        for (int j = 0; j < points; j++) {
+            variance += (y[j] - mean) * (y[j] - mean);
+            if (j > 0) {
+                lag += (y[j] - mean) * (y[j - 1] - mean);
+            }
+        }
+        assertThat(lag / variance).isBetween(-0.15, 0.15);
+        assertThat(mean).isBetween(9.0, 11.0);
+        assertThat(Arrays.stream(y).min().orElseThrow()).isGreaterThanOrEqualTo(0);
+        assertThat(Arrays.stream(y).max().orElseThrow()).isLessThan(20);
     }
 
     private static List<ResultEvents.Signed> concat(List<ResultEvents.Signed> a, List<ResultEvents.Signed> b) {
