@@ -1,6 +1,7 @@
 package dev.podium.ingest.command;
 
 import dev.podium.ingest.history.ChangePointRow;
+import dev.podium.ingest.history.FoundStep;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
@@ -31,7 +32,8 @@ public record RegressionNotice(String type, UUID id, Step change) {
             String versionBefore,
             String versionAfter) {}
 
-    public static RegressionNotice of(ChangePointRow r) {
+    public static RegressionNotice of(FoundStep found) {
+        ChangePointRow r = found.step();
         return new RegressionNotice(
                 TYPE,
                 id(r),
@@ -45,7 +47,7 @@ public record RegressionNotice(String type, UUID id, Step change) {
                         r.levelBefore(),
                         r.levelAfter(),
                         r.levelAfter() / r.levelBefore(),
-                        r.sigmas(),
+                        found.sigmas(),
                         r.pointIndex(),
                         r.runId(),
                         r.startedAt(),

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.ingest.config.HistoryConfig;
-import dev.podium.ingest.history.ChangePointRow;
 import dev.podium.ingest.history.ChangePointUpdater;
+import dev.podium.ingest.history.FoundStep;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,13 +28,13 @@ public class RegressionOutbox implements ChangePointUpdater.NewRegressions {
     }
 
     @Override
-    public void added(Connection c, List<ChangePointRow> regressions) throws SQLException {
+    public void added(Connection c, List<FoundStep> regressions) throws SQLException {
         if (config.webhook().url().isEmpty()) {
             return;
         }
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO regression_delivery (id, payload) VALUES (?, ?::jsonb) ON CONFLICT (id) DO NOTHING")) {
-            for (ChangePointRow r : regressions) {
+            for (FoundStep r : regressions) {
                 RegressionNotice notice = RegressionNotice.of(r);
                 ps.setObject(1, notice.id(), Types.OTHER);
                 ps.setString(2, json(notice));

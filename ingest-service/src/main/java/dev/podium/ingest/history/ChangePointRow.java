@@ -6,7 +6,8 @@ import java.util.UUID;
 /**
  * A row of {@code proj_change_point}: the step of the history ({@code keyId}, {@code metric}, {@code deviceId}) whose
  * first run at the new level is {@code runId}, at index {@code pointIndex} of the history, with the levels before and
- * after and the step's size in noise σ. Its components are the table's columns.
+ * after. Its components are the table's columns; its size in noise σ is derived from the history's σ
+ * ({@code proj_history.sigma}), which moves with every point the history gains.
  */
 public record ChangePointRow(
         String keyId,
@@ -18,7 +19,6 @@ public record ChangePointRow(
         String unit,
         double levelBefore,
         double levelAfter,
-        double sigmas,
         int pointIndex,
         Instant startedAt,
         String versionBefore,

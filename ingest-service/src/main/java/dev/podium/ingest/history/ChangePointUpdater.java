@@ -33,8 +33,9 @@ public class ChangePointUpdater {
 
     static final int ROUND = 5000;
     /**
-     * The position of the touches V20 wrote for the runs that existed before it: their steps are stored but not told
-     * as new regressions, which would send every old regression to a webhook at the first start.
+     * The position of the touches migrations wrote for what existed before them (V20 the runs, V89 the histories): their
+     * steps are stored but not told as new regressions, which would send every old regression to a webhook at the first
+     * start.
      */
     static final long BACKFILL = 0;
 
@@ -45,7 +46,7 @@ public class ChangePointUpdater {
 
     /** Told, inside the round's transaction, of regressions that had no row before, found after a batch. */
     public interface NewRegressions {
-        void added(Connection c, List<ChangePointRow> regressions) throws SQLException;
+        void added(Connection c, List<FoundStep> regressions) throws SQLException;
     }
 
     public ChangePointUpdater(AgroalDataSource dataSource, Instance<NewRegressions> listeners) {
@@ -90,6 +91,7 @@ public class ChangePointUpdater {
         Set<UUID> runs = new LinkedHashSet<>();
         Set<UUID> backfilledRuns = new LinkedHashSet<>();
         Set<HistoryId> histories = new LinkedHashSet<>();
+        Set<HistoryId> backfilledHistories = new LinkedHashSet<>();
         long position = -1;
         int folded = 0;
         try (PreparedStatement ps = c.prepareStatement("""
@@ -103,7 +105,8 @@ public class ChangePointUpdater {
                     if (run != null) {
                         (rs.getLong(5) == BACKFILL ? backfilledRuns : runs).add(run);
                     } else if (rs.getString(2) != null && rs.getString(3) != null && rs.getString(4) != null) {
-                        histories.add(new HistoryId(rs.getString(2), rs.getString(3), rs.getString(4)));
+                        HistoryId h = new HistoryId(rs.getString(2), rs.getString(3), rs.getString(4));
+                        (rs.getLong(5) == BACKFILL ? backfilledHistories : histories).add(h);
                     }
                     position = Math.max(position, rs.getLong(5));
                 }
@@ -114,14 +117,15 @@ public class ChangePointUpdater {
         }
         histories.addAll(ChangePoints.historiesOf(c, runs));
         Set<HistoryId> live = Set.copyOf(histories);
+        histories.addAll(backfilledHistories);
         histories.addAll(ChangePoints.historiesOf(c, backfilledRuns));
-        List<ChangePointRow> added = ChangePoints.update(c, histories);
+        List<FoundStep> added = ChangePoints.update(c, histories);
         if (!histories.isEmpty()) {
             PageChanges.announceSteps(
                     c, histories.stream().map(HistoryId::keyId).collect(Collectors.toSet()));
         }
-        List<ChangePointRow> regressions = added.stream()
-                .filter(r -> r.regression() && live.contains(r.history()))
+        List<FoundStep> regressions = added.stream()
+                .filter(r -> r.step().regression() && live.contains(r.step().history()))
                 .toList();
         if (!regressions.isEmpty()) {
             for (NewRegressions l : listeners) {

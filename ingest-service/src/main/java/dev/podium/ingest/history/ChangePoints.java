@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * {@code proj_change_point} and {@code proj_history}: the steps of histories, found by {@link StepDetector} on the most
@@ -37,25 +39,41 @@ public final class ChangePoints {
     }
 
     /**
-     * Recomputes the rows of {@code histories} from the read models on {@code c} and returns the steps that had no row
-     * before (new steps; a step whose levels moved keeps its id, the history and its first run).
+     * Recomputes the rows of {@code histories} from the read models on {@code c}, writes only the rows that differ from
+     * the stored ones (appending a point usually moves the last step's level alone), and returns the steps that had no
+     * row before (new steps; a step whose levels moved keeps its id, the history and its first run).
      */
-    public static List<ChangePointRow> update(Connection c, Collection<HistoryId> histories) throws SQLException {
+    public static List<FoundStep> update(Connection c, Collection<HistoryId> histories) throws SQLException {
         if (histories.isEmpty()) {
             return List.of();
         }
         List<HistoryId> ordered =
                 histories.stream().distinct().sorted(HistoryId.ORDER).toList();
         Map<HistoryId, List<HistoryPoint>> points = read(c, ordered);
-        Set<ChangePointKey> before = deleteRows(c, ordered);
-        List<ChangePointRow> rows = new ArrayList<>();
-        for (HistoryId h : ordered) {
-            rows.addAll(steps(h, points.getOrDefault(h, List.of())));
+        List<HistoryColumns> searched = new ArrayList<>();
+        Set<ChangePointRow> found = new LinkedHashSet<>();
+        Map<HistoryId, Double> noise = new HashMap<>();
+        for (Map.Entry<HistoryId, List<HistoryPoint>> e : points.entrySet()) {
+            HistoryColumns history = history(e.getKey(), e.getValue());
+            searched.add(history);
+            noise.put(e.getKey(), history.sigma());
+            found.addAll(steps(e.getKey(), e.getValue()));
         }
-        insert(c, rows);
-        writeHistories(c, points);
-        return rows.stream()
-                .filter(r -> !before.contains(new ChangePointKey(r.history(), r.runId())))
+        Set<ChangePointRow> stored = storedSteps(c, ordered);
+        Set<ChangePointKey> storedKeys = stored.stream().map(ChangePointKey::of).collect(Collectors.toSet());
+        List<ChangePointRow> added =
+                found.stream().filter(r -> !stored.contains(r)).toList();
+        deleteSteps(
+                c,
+                stored.stream()
+                        .filter(r -> !found.contains(r))
+                        .map(ChangePointKey::of)
+                        .toList());
+        insert(c, added);
+        writeHistories(c, ordered.stream().filter(h -> !points.containsKey(h)).toList(), searched);
+        return added.stream()
+                .filter(r -> !storedKeys.contains(ChangePointKey.of(r)))
+                .map(r -> new FoundStep(r, noise.get(r.history())))
                 .toList();
     }
 
@@ -78,7 +96,6 @@ public final class ChangePoints {
                     first.unit(),
                     s.before(),
                     s.after(),
-                    finite(s.sigmas()),
                     s.index(),
                     first.startedAt(),
                     previous.frameworkVersion(),
@@ -87,12 +104,25 @@ public final class ChangePoints {
         return out;
     }
 
-    /** A step on a flat history (σ = 0 after the fallback) has an infinite size; stored as the largest double. */
-    private static double finite(double sigmas) {
-        return Double.isFinite(sigmas) ? sigmas : Double.MAX_VALUE;
+    /** A history's row: its benchmark, its number of points and their noise σ (none below two points). */
+    private static HistoryColumns history(HistoryId h, List<HistoryPoint> points) {
+        double[] y = points.stream().mapToDouble(HistoryPoint::mean).toArray();
+        return new HistoryColumns(
+                h.keyId(),
+                h.metric(),
+                h.deviceId(),
+                points.get(0).benchmark(),
+                points.size(),
+                y.length < 2 ? null : StepDetector.sigma(y));
     }
 
-    private record ChangePointKey(HistoryId history, UUID runId) {}
+    /** The primary key of a step's row. */
+    private record ChangePointKey(String keyId, String metric, String deviceId, UUID runId) {
+
+        static ChangePointKey of(ChangePointRow r) {
+            return new ChangePointKey(r.keyId(), r.metric(), r.deviceId(), r.runId());
+        }
+    }
 
     private static Map<HistoryId, List<HistoryPoint>> read(Connection c, List<HistoryId> histories)
             throws SQLException {
@@ -129,35 +159,55 @@ public final class ChangePoints {
         return out;
     }
 
-    private static Set<ChangePointKey> deleteRows(Connection c, List<HistoryId> histories) throws SQLException {
-        Set<ChangePointKey> deleted = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                DELETE FROM proj_change_point p USING unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
-                WHERE p.key_id = h.key_id AND p.metric = h.metric AND p.device_id = h.device_id
-                RETURNING p.key_id, p.metric, p.device_id, p.run_id""")) {
+    private static final Columns<ChangePointRow> STEPS = Columns.of(ChangePointRow.class);
+    private static final Columns<ChangePointKey> STEP_KEYS = Columns.of(ChangePointKey.class);
+    private static final Columns<HistoryColumns> HISTORIES = Columns.of(HistoryColumns.class);
+
+    private static Set<ChangePointRow> storedSteps(Connection c, List<HistoryId> histories) throws SQLException {
+        Set<ChangePointRow> out = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + STEPS.names() + """
+                 FROM unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                JOIN proj_change_point p USING (key_id, metric, device_id)""")) {
             bindHistories(c, ps, histories);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    deleted.add(new ChangePointKey(
-                            new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3)),
-                            rs.getObject(4, UUID.class)));
+                    Timestamp at = rs.getTimestamp(11);
+                    out.add(new ChangePointRow(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            rs.getObject(4, UUID.class),
+                            rs.getString(5),
+                            rs.getString(6),
+                            rs.getString(7),
+                            rs.getDouble(8),
+                            rs.getDouble(9),
+                            rs.getInt(10),
+                            at.toInstant(),
+                            rs.getString(12),
+                            rs.getString(13)));
                 }
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                DELETE FROM proj_history p USING unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
-                WHERE p.key_id = h.key_id AND p.metric = h.metric AND p.device_id = h.device_id""")) {
-            bindHistories(c, ps, histories);
+        return out;
+    }
+
+    private static void deleteSteps(Connection c, List<ChangePointKey> keys) throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_change_point p USING "
+                + STEP_KEYS.unnest("g")
+                + " WHERE p.key_id = g.key_id AND p.metric = g.metric AND p.device_id = g.device_id"
+                + " AND p.run_id = g.run_id")) {
+            STEP_KEYS.bind(ps, 1, keys);
             ps.executeUpdate();
         }
-        return deleted;
     }
 
     /** A row of {@code proj_history} as its columns. */
-    private record HistoryColumns(String keyId, String metric, String deviceId, String benchmark, int points) {}
-
-    private static final Columns<ChangePointRow> STEPS = Columns.of(ChangePointRow.class);
-    private static final Columns<HistoryColumns> HISTORIES = Columns.of(HistoryColumns.class);
+    private record HistoryColumns(
+            String keyId, String metric, String deviceId, String benchmark, int points, Double sigma) {}
 
     /** One statement for all the rows: a round rewrites hundreds of steps, each a round trip when sent one by one. */
     private static void insert(Connection c, List<ChangePointRow> rows) throws SQLException {
@@ -171,21 +221,25 @@ public final class ChangePoints {
         }
     }
 
-    private static void writeHistories(Connection c, Map<HistoryId, List<HistoryPoint>> points) throws SQLException {
-        if (points.isEmpty()) {
+    /** Upserts the rows of the histories searched where they changed, and deletes those of histories left empty. */
+    private static void writeHistories(Connection c, List<HistoryId> empty, List<HistoryColumns> searched)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                DELETE FROM proj_history p USING unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                WHERE p.key_id = h.key_id AND p.metric = h.metric AND p.device_id = h.device_id""")) {
+            bindHistories(c, ps, empty);
+            ps.executeUpdate();
+        }
+        if (searched.isEmpty()) {
             return;
         }
-        List<HistoryColumns> rows = points.entrySet().stream()
-                .map(e -> new HistoryColumns(
-                        e.getKey().keyId(),
-                        e.getKey().metric(),
-                        e.getKey().deviceId(),
-                        e.getValue().get(0).benchmark(),
-                        e.getValue().size()))
-                .toList();
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO proj_history (" + HISTORIES.names() + ") SELECT "
-                + HISTORIES.names() + " FROM " + HISTORIES.unnest("h"))) {
-            HISTORIES.bind(ps, 1, rows);
+                + HISTORIES.names() + " FROM " + HISTORIES.unnest("h") + """
+                 ON CONFLICT (key_id, metric, device_id) DO UPDATE
+                SET benchmark = excluded.benchmark, points = excluded.points, sigma = excluded.sigma
+                WHERE (proj_history.benchmark, proj_history.points, proj_history.sigma)
+                    IS DISTINCT FROM (excluded.benchmark, excluded.points, excluded.sigma)""")) {
+            HISTORIES.bind(ps, 1, searched);
             ps.executeUpdate();
         }
     }

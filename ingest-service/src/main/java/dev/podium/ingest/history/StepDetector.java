@@ -103,7 +103,7 @@ public final class StepDetector {
      * The noise of one point, {@link #noise}; where more than half the points repeat exactly (a deterministic benchmark),
      * the RMS of the differences instead. 0 where that is 0 too.
      */
-    private static double sigma(double[] y) {
+    static double sigma(double[] y) {
         double sigma = noise(y);
         if (sigma == 0) {
             int n = y.length;

@@ -62,6 +62,30 @@ class ChangePointIT {
         await().atMost(VISIBLE).until(() -> (Long) db.one("SELECT position FROM history_state") >= last);
     }
 
+    /** Appending runs moves the last level alone: the earlier step's row is not rewritten, whatever σ does. */
+    @Test
+    void appendingRunsRewritesOnlyTheStepsThatMoved() {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("append-steps");
+        ComparisonKey key = Histories.freshKey();
+        List<UUID> runs = Histories.send(db, agent, key, 30, i -> i < 10 || i >= 20 ? 100.0 : 90.0);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 2);
+        String firstStep = "SELECT xmin::text FROM proj_change_point WHERE key_id = ? AND run_id = ?";
+        Object written = db.one(firstStep, key.id(), runs.get(10));
+        double sigma = (Double) db.one("SELECT sigma FROM proj_history WHERE key_id = ?", key.id());
+
+        Histories.send(db, agent, key, 30, 5, i -> 100.0);
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT points FROM proj_history WHERE key_id = ?", key.id()) == 35);
+        assertThat(db.one(firstStep, key.id(), runs.get(10))).isEqualTo(written);
+        assertThat(db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()))
+                .isEqualTo(2);
+        assertThat((Double) db.one("SELECT sigma FROM proj_history WHERE key_id = ?", key.id()))
+                .isPositive()
+                .isNotEqualTo(sigma);
+    }
+
     @Test
     void batchesAreStoredWhileStepDetectionIsHeldUp() throws Exception {
         Db db = new Db(dataSource);

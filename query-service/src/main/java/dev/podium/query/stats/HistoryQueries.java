@@ -85,15 +85,19 @@ public class HistoryQueries {
             String versionBefore,
             String versionAfter) {}
 
+    /** A step's size in σ comes from its history's σ now (proj_history.sigma), which moves with every point. */
     private static final String CHANGE_COLUMNS =
-            "SELECT key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, "
-                    + "level_after, sigmas, point_index, started_at, version_before, version_after FROM proj_change_point ";
-    private static final String NEWEST_FIRST = " ORDER BY started_at DESC, key_id, device_id LIMIT ?";
+            "SELECT p.key_id, p.metric, p.device_id, p.run_id, p.kind, p.benchmark, p.unit, p.level_before, "
+                    + "p.level_after, abs(p.level_after - p.level_before) / nullif(h.sigma, 0) AS sigmas, "
+                    + "p.point_index, p.started_at, p.version_before, p.version_after "
+                    + "FROM proj_change_point p JOIN proj_history h USING (key_id, metric, device_id) ";
+
+    private static final String NEWEST_FIRST = " ORDER BY p.started_at DESC, p.key_id, p.device_id LIMIT ?";
 
     /** The steps of one history, oldest first. */
     public List<ChangeRow> changes(String keyId, String metric, String deviceId) {
         return jdbc.list(
-                CHANGE_COLUMNS + "WHERE key_id = ? AND metric = ? AND device_id = ? ORDER BY point_index",
+                CHANGE_COLUMNS + "WHERE p.key_id = ? AND p.metric = ? AND p.device_id = ? ORDER BY p.point_index",
                 HistoryQueries::changeRow,
                 keyId,
                 metric,
@@ -109,14 +113,18 @@ public class HistoryQueries {
             return jdbc.list(CHANGE_COLUMNS + NEWEST_FIRST, HistoryQueries::changeRow, limit);
         }
         if (benchmark == null) {
-            return jdbc.list(CHANGE_COLUMNS + "WHERE kind = ?" + NEWEST_FIRST, HistoryQueries::changeRow, kind, limit);
+            return jdbc.list(
+                    CHANGE_COLUMNS + "WHERE p.kind = ?" + NEWEST_FIRST, HistoryQueries::changeRow, kind, limit);
         }
         if (kind == null) {
             return jdbc.list(
-                    CHANGE_COLUMNS + "WHERE benchmark = ?" + NEWEST_FIRST, HistoryQueries::changeRow, benchmark, limit);
+                    CHANGE_COLUMNS + "WHERE p.benchmark = ?" + NEWEST_FIRST,
+                    HistoryQueries::changeRow,
+                    benchmark,
+                    limit);
         }
         return jdbc.list(
-                CHANGE_COLUMNS + "WHERE benchmark = ? AND kind = ?" + NEWEST_FIRST,
+                CHANGE_COLUMNS + "WHERE p.benchmark = ? AND p.kind = ?" + NEWEST_FIRST,
                 HistoryQueries::changeRow,
                 benchmark,
                 kind,

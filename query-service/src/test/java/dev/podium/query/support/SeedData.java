@@ -381,7 +381,7 @@ public final class SeedData {
         update(
                 c,
                 "INSERT INTO proj_change_point (key_id, metric, device_id, run_id, kind, benchmark, unit, level_before, level_after, "
-                        + "sigmas, point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, ?, 12, 10, 9, 3, ?, ?, ?)",
+                        + "point_index, started_at, version_before, version_after) VALUES (?, ?, ?, ?, 'regression', ?, ?, 12, 10, 3, ?, ?, ?)",
                 k.id(),
                 PublishedSeeds.METRIC,
                 XSS_IMG,
@@ -393,7 +393,7 @@ public final class SeedData {
                 XSS_IMG + "\u0007" + UNICODE);
         update(
                 c,
-                "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points) VALUES (?, ?, ?, ?, 6)",
+                "INSERT INTO proj_history (key_id, metric, device_id, benchmark, points, sigma) VALUES (?, ?, ?, ?, 6, 2.0 / 9)",
                 k.id(),
                 PublishedSeeds.METRIC,
                 XSS_IMG,
