@@ -1,11 +1,13 @@
 package dev.podium.ingest.history;
 
-/** A step that had no row before, with the noise σ of its history now (null below two points). */
-public record FoundStep(ChangePointRow step, Double sigma) {
+/**
+ * A step that had no row before, with the noise σ of its history now: positive, since the detector finds no step in a
+ * history of fewer than two points or without noise.
+ */
+public record FoundStep(ChangePointRow step, double sigma) {
 
-    /** The step's size in units of σ; infinite on a history without noise. */
+    /** The step's size in units of σ. */
     public double sigmas() {
-        double size = Math.abs(step.levelAfter() - step.levelBefore());
-        return sigma == null || sigma == 0 ? Double.POSITIVE_INFINITY : size / sigma;
+        return Math.abs(step.levelAfter() - step.levelBefore()) / sigma;
     }
 }

@@ -1,14 +1,22 @@
 package dev.podium.ingest.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Direction;
+import dev.podium.events.model.Metric;
+import dev.podium.events.model.Scope;
+import dev.podium.events.model.Statistics;
+import dev.podium.events.run.RunCompleted;
+import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Histories;
+import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,8 +24,10 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -69,12 +79,7 @@ class PageCellExtensionIT {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             List<String> extended = rows(c, key);
-            try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT podium_refresh_page_cells(array_agg(key_id), array_agg(metric), array_agg(device_id))
-                    FROM proj_comparison_cell WHERE key_id = ?""")) {
-                ps.setString(1, key.id());
-                ps.execute();
-            }
+            recompute(c, key);
             List<String> recomputed = rows(c, key);
             c.rollback();
             assertThat(extended).hasSize(3).containsExactlyElementsOf(recomputed);
@@ -105,6 +110,69 @@ class PageCellExtensionIT {
 
         assertThat(db.rows("SELECT runs, failing_runs FROM proj_comparison_cell WHERE key_id = ?", key.id()))
                 .containsExactly(List.of(3, 0));
+    }
+
+    /**
+     * A signed agent reports a run of an existing cell's metric in another unit and direction: the cell's unit and
+     * direction come from its first run, so the batch cannot extend it; it is recomputed, and equals a recompute.
+     */
+    @Test
+    void aRunInAnotherUnitIsNotExtendedIntoTheCell() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("unit-mismatch");
+        ComparisonKey key = Histories.freshKey();
+        Histories.send(db, agent, key, 3, i -> 100.0 + i);
+        db.execute("UPDATE proj_comparison_cell SET failing_runs = failing_runs + 100 WHERE key_id = ?", key.id());
+
+        UUID run = UUID.randomUUID();
+        List<Double> millis = List.of(9.9, 10.0, 10.1);
+        Metric inMillis = new Metric(
+                SampleEvents.THROUGHPUT_METRIC,
+                "ms",
+                Direction.LOWER_IS_BETTER,
+                Scope.SYSTEM,
+                true,
+                millis,
+                Statistics.of(millis));
+        List<Envelope> events = List.of(
+                SampleEvents.runStarted(run, agent.agentId(), SampleEvents.DEVICE_ID, key, Instant.now()),
+                SampleEvents.envelope(
+                        StreamId.run(run),
+                        2,
+                        agent.agentId(),
+                        Instant.now(),
+                        new RunCompleted(
+                                run,
+                                List.of(inMillis),
+                                SampleEvents.valueChecks(
+                                        inMillis, 3, Collections.nCopies(3, SampleEvents.REPETITION_SECONDS)),
+                                3 * SampleEvents.REPETITION_SECONDS)));
+        long before = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
+        Kafka.send(events.stream().map(agent::signed).toList());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
+                        == before + events.size());
+
+        assertThat(db.rows("SELECT runs, failing_runs FROM proj_comparison_cell WHERE key_id = ?", key.id()))
+                .containsExactly(List.of(4, 0));
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            List<String> stored = rows(c, key);
+            recompute(c, key);
+            List<String> recomputed = rows(c, key);
+            c.rollback();
+            assertThat(stored).containsExactlyElementsOf(recomputed);
+        }
+    }
+
+    /** Recomputes the cells of {@code key} from all their runs, on {@code c}. */
+    private static void recompute(Connection c, ComparisonKey key) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT podium_refresh_page_cells(array_agg(key_id), array_agg(metric), array_agg(device_id))
+                FROM proj_comparison_cell WHERE key_id = ?""")) {
+            ps.setString(1, key.id());
+            ps.execute();
+        }
     }
 
     /** Every row of the three tables for {@code key}, as text. */
