@@ -1,7 +1,6 @@
 package dev.podium.ingest.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
@@ -16,7 +15,6 @@ import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Histories;
-import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -24,7 +22,6 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -76,14 +73,7 @@ class PageCellExtensionIT {
         assertThat(db.one("SELECT runs FROM proj_comparison_cell WHERE key_id = ?", key.id()))
                 .isEqualTo(12);
 
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            List<String> extended = rows(c, key);
-            recompute(c, key);
-            List<String> recomputed = rows(c, key);
-            c.rollback();
-            assertThat(extended).hasSize(3).containsExactlyElementsOf(recomputed);
-        }
+        assertThat(storedRows(key)).hasSize(3).containsExactlyElementsOf(recomputedRows(key));
     }
 
     @Test
@@ -147,31 +137,33 @@ class PageCellExtensionIT {
                                 SampleEvents.valueChecks(
                                         inMillis, 3, Collections.nCopies(3, SampleEvents.REPETITION_SECONDS)),
                                 3 * SampleEvents.REPETITION_SECONDS)));
-        long before = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
-        Kafka.send(events.stream().map(agent::signed).toList());
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
-                        == before + events.size());
+        Histories.sendSigned(db, agent, events);
 
         assertThat(db.rows("SELECT runs, failing_runs FROM proj_comparison_cell WHERE key_id = ?", key.id()))
                 .containsExactly(List.of(4, 0));
+        assertThat(storedRows(key)).containsExactlyElementsOf(recomputedRows(key));
+    }
+
+    /** The rows of {@code key} as stored. */
+    private List<String> storedRows(ComparisonKey key) throws Exception {
         try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            List<String> stored = rows(c, key);
-            recompute(c, key);
-            List<String> recomputed = rows(c, key);
-            c.rollback();
-            assertThat(stored).containsExactlyElementsOf(recomputed);
+            return rows(c, key);
         }
     }
 
-    /** Recomputes the cells of {@code key} from all their runs, on {@code c}. */
-    private static void recompute(Connection c, ComparisonKey key) throws Exception {
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT podium_refresh_page_cells(array_agg(key_id), array_agg(metric), array_agg(device_id))
-                FROM proj_comparison_cell WHERE key_id = ?""")) {
-            ps.setString(1, key.id());
-            ps.execute();
+    /** The rows of {@code key} recomputed from all its runs, in a transaction rolled back afterwards. */
+    private List<String> recomputedRows(ComparisonKey key) throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT podium_refresh_page_cells(array_agg(key_id), array_agg(metric), array_agg(device_id))
+                    FROM proj_comparison_cell WHERE key_id = ?""")) {
+                ps.setString(1, key.id());
+                ps.execute();
+            }
+            List<String> recomputed = rows(c, key);
+            c.rollback();
+            return recomputed;
         }
     }
 

@@ -49,11 +49,16 @@ public final class Histories {
                     T0.plus(Duration.ofDays(i)),
                     List.of(m + wobble - m * 0.001, m + wobble, m + wobble + m * 0.001)));
         }
+        sendSigned(db, agent, events);
+        return runs;
+    }
+
+    /** {@code events} signed by {@code agent} and sent through Kafka; waits until they are stored. */
+    public static void sendSigned(Db db, TestAgent agent, List<Envelope> events) {
         long before = db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId());
         Kafka.send(events.stream().map(agent::signed).toList());
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> db.count("SELECT count(*) FROM event_store WHERE writer = ?", agent.agentId())
                         == before + events.size());
-        return runs;
     }
 }
