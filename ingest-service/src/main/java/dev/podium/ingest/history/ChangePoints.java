@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,28 +39,59 @@ public final class ChangePoints {
         return DETECTOR.describe();
     }
 
+    /** The change to {@code history_state}'s totals, or the totals: histories and their points. */
+    public record Totals(long histories, long points) {
+
+        Totals minus(Totals other) {
+            return new Totals(histories - other.histories, points - other.points);
+        }
+    }
+
+    /** What {@link #update} did: the steps that had no row before, and how it changed the totals of the histories. */
+    public record Update(List<FoundStep> newSteps, Totals change) {
+
+        static final Update NONE = new Update(List.of(), new Totals(0, 0));
+    }
+
     /**
      * Recomputes the rows of {@code histories} from the read models on {@code c}, writes only the rows that differ from
      * the stored ones (appending a point usually moves the last step's level alone), and returns the steps that had no
-     * row before (new steps; a step whose levels moved keeps its id, the history and its first run).
+     * row before (new steps; a step whose levels moved keeps its id, the history and its first run) with the change to
+     * the totals. A history one of whose named runs changed after its points were read is left as it is: the batch that
+     * changed it noted it in {@code history_touched}, and the next round reads it whole again.
      */
-    public static List<FoundStep> update(Connection c, Collection<HistoryId> histories) throws SQLException {
+    public static Update update(Connection c, Collection<HistoryId> histories) throws SQLException {
         if (histories.isEmpty()) {
-            return List.of();
+            return Update.NONE;
         }
         List<HistoryId> ordered =
                 histories.stream().distinct().sorted(HistoryId.ORDER).toList();
         Map<HistoryId, List<HistoryPoint>> points = read(c, ordered);
+        Map<HistoryId, List<StepDetector.Step>> detected = new HashMap<>();
+        Set<RunDetails.Of> named = new LinkedHashSet<>();
+        for (Map.Entry<HistoryId, List<HistoryPoint>> e : points.entrySet()) {
+            List<StepDetector.Step> steps = DETECTOR.detect(means(e.getValue()));
+            detected.put(e.getKey(), steps);
+            named.addAll(named(e.getKey(), e.getValue(), steps));
+        }
+        Map<RunDetails.Of, RunDetails> details = details(c, List.copyOf(named));
+        List<HistoryId> settled = ordered.stream()
+                .filter(h -> !points.containsKey(h)
+                        || details.keySet().containsAll(named(h, points.get(h), detected.get(h))))
+                .toList();
         List<HistoryColumns> searched = new ArrayList<>();
         Set<ChangePointRow> found = new LinkedHashSet<>();
         Map<HistoryId, Double> noise = new HashMap<>();
-        for (Map.Entry<HistoryId, List<HistoryPoint>> e : points.entrySet()) {
-            HistoryColumns history = history(e.getKey(), e.getValue());
-            searched.add(history);
-            noise.put(e.getKey(), history.sigma());
-            found.addAll(steps(e.getKey(), e.getValue()));
+        for (HistoryId h : settled) {
+            List<HistoryPoint> historyPoints = points.get(h);
+            if (historyPoints != null) {
+                HistoryColumns history = history(h, historyPoints, details);
+                searched.add(history);
+                noise.put(h, history.sigma());
+                found.addAll(steps(h, historyPoints, detected.get(h), details));
+            }
         }
-        Set<ChangePointRow> stored = storedSteps(c, ordered);
+        Set<ChangePointRow> stored = storedSteps(c, settled);
         Set<ChangePointKey> storedKeys = stored.stream().map(ChangePointKey::of).collect(Collectors.toSet());
         List<ChangePointRow> added =
                 found.stream().filter(r -> !stored.contains(r)).toList();
@@ -70,21 +102,46 @@ public final class ChangePoints {
                         .map(ChangePointKey::of)
                         .toList());
         insert(c, added);
-        writeHistories(c, ordered.stream().filter(h -> !points.containsKey(h)).toList(), searched);
-        return added.stream()
+        Totals before = storedTotals(c, settled);
+        writeHistories(c, settled.stream().filter(h -> !points.containsKey(h)).toList(), searched);
+        Totals after = new Totals(
+                searched.size(),
+                searched.stream().mapToLong(HistoryColumns::points).sum());
+        List<FoundStep> newSteps = added.stream()
                 .filter(r -> !storedKeys.contains(ChangePointKey.of(r)))
                 .map(r -> new FoundStep(r, noise.get(r.history())))
                 .toList();
+        return new Update(newSteps, after.minus(before));
     }
 
-    /** The steps of one history, given its points oldest first. */
-    static List<ChangePointRow> steps(HistoryId h, List<HistoryPoint> points) {
-        double[] y = points.stream().mapToDouble(HistoryPoint::mean).toArray();
+    private static double[] means(List<HistoryPoint> points) {
+        return points.stream().mapToDouble(HistoryPoint::mean).toArray();
+    }
+
+    /** The runs a history's rows show details of: its oldest point (the benchmark) and the two runs around each step. */
+    private static List<RunDetails.Of> named(HistoryId h, List<HistoryPoint> points, List<StepDetector.Step> steps) {
+        List<RunDetails.Of> out = new ArrayList<>();
+        out.add(new RunDetails.Of(h, points.get(0).runId()));
+        for (StepDetector.Step s : steps) {
+            out.add(new RunDetails.Of(h, points.get(s.index() - 1).runId()));
+            out.add(new RunDetails.Of(h, points.get(s.index()).runId()));
+        }
+        return out;
+    }
+
+    /** The steps of one history, given its points oldest first, the steps found in them and their runs' details. */
+    static List<ChangePointRow> steps(
+            HistoryId h,
+            List<HistoryPoint> points,
+            List<StepDetector.Step> steps,
+            Map<RunDetails.Of, RunDetails> details) {
         List<ChangePointRow> out = new ArrayList<>();
-        for (StepDetector.Step s : DETECTOR.detect(y)) {
+        for (StepDetector.Step s : steps) {
             HistoryPoint first = points.get(s.index());
-            HistoryPoint previous = points.get(s.index() - 1);
-            boolean lower = first.direction() != null && first.direction().equals(Direction.LOWER_IS_BETTER.name());
+            RunDetails firstRun = details.get(new RunDetails.Of(h, first.runId()));
+            RunDetails previousRun =
+                    details.get(new RunDetails.Of(h, points.get(s.index() - 1).runId()));
+            boolean lower = Direction.LOWER_IS_BETTER.name().equals(firstRun.direction());
             boolean worse = lower ? s.after() > s.before() : s.after() < s.before();
             out.add(new ChangePointRow(
                     h.keyId(),
@@ -92,26 +149,27 @@ public final class ChangePoints {
                     h.deviceId(),
                     first.runId(),
                     worse ? ChangePointRow.REGRESSION : ChangePointRow.IMPROVEMENT,
-                    first.benchmark(),
-                    first.unit(),
+                    firstRun.benchmark(),
+                    firstRun.unit(),
                     s.before(),
                     s.after(),
                     s.index(),
                     first.startedAt(),
-                    previous.frameworkVersion(),
-                    first.frameworkVersion()));
+                    previousRun.frameworkVersion(),
+                    firstRun.frameworkVersion()));
         }
         return out;
     }
 
     /** A history's row: its benchmark, its number of points and their noise σ (none below two points). */
-    private static HistoryColumns history(HistoryId h, List<HistoryPoint> points) {
-        double[] y = points.stream().mapToDouble(HistoryPoint::mean).toArray();
+    private static HistoryColumns history(
+            HistoryId h, List<HistoryPoint> points, Map<RunDetails.Of, RunDetails> details) {
+        double[] y = means(points);
         return new HistoryColumns(
                 h.keyId(),
                 h.metric(),
                 h.deviceId(),
-                points.get(0).benchmark(),
+                details.get(new RunDetails.Of(h, points.get(0).runId())).benchmark(),
                 points.size(),
                 y.length < 2 ? null : StepDetector.sigma(y));
     }
@@ -126,19 +184,19 @@ public final class ChangePoints {
 
     /**
      * The points of each history, oldest first, in the order of {@code histories}. Each history's most recent points are
-     * an ordered index-only range of {@code proj_cell_run_history_idx} (V91), whose WHERE clause the filter repeats word
-     * for word so that the planner can use it. The rows are ordered here, per history: sorting all of a round's points
-     * by history in the query (a text sort of about 58,000 rows for 200 histories of 290 points) took most of its time.
+     * an ordered index-only range of {@code proj_cell_run_history_points_idx} (V92), whose WHERE clause the filter repeats word
+     * for word so that the planner can use it. A row is the history's ordinal and the three figures detection needs:
+     * a round reads tens of thousands of points, and each column more is that many values to send and parse. The rows
+     * are ordered here, per history: sorting all of a round's points by history in the query took most of its time.
      */
     private static Map<HistoryId, List<HistoryPoint>> read(Connection c, List<HistoryId> histories)
             throws SQLException {
-        Map<HistoryId, List<HistoryPoint>> read = new HashMap<>();
+        Map<Integer, List<HistoryPoint>> read = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                SELECT h.key_id, h.metric, h.device_id, p.run_id, p.benchmark, p.unit, p.direction, p.started_at, p.mean,
-                       p.framework_version
-                FROM unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                SELECT h.ord, p.run_id, floor(extract(epoch FROM p.started_at) * 1000000)::bigint, p.mean
+                FROM unnest(?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS h(key_id, metric, device_id, ord)
                 CROSS JOIN LATERAL (
-                    SELECT c.run_id, c.benchmark, c.unit, c.direction, c.started_at, c.mean, c.framework_version
+                    SELECT c.run_id, c.started_at, c.mean
                     FROM proj_cell_run c
                     WHERE c.key_id = h.key_id AND c.metric = h.metric AND c.device_id = h.device_id
                       AND c.valid AND c.started_at IS NOT NULL AND c.mean IS NOT NULL
@@ -147,29 +205,67 @@ public final class ChangePoints {
             ps.setInt(4, StepDetector.MAX_POINTS);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    HistoryId h = new HistoryId(rs.getString(1), rs.getString(2), rs.getString(3));
-                    Timestamp at = rs.getTimestamp(8);
-                    read.computeIfAbsent(h, k -> new ArrayList<>())
+                    read.computeIfAbsent(rs.getInt(1), k -> new ArrayList<>())
                             .add(new HistoryPoint(
-                                    rs.getObject(4, UUID.class),
-                                    rs.getString(5),
-                                    rs.getString(6),
-                                    rs.getString(7),
-                                    at.toInstant(),
-                                    rs.getDouble(9),
-                                    rs.getString(10)));
+                                    rs.getObject(2, UUID.class), instantOfMicros(rs.getLong(3)), rs.getDouble(4)));
                 }
             }
         }
         Map<HistoryId, List<HistoryPoint>> out = new LinkedHashMap<>();
-        for (HistoryId h : histories) {
-            List<HistoryPoint> points = read.get(h);
+        for (int i = 0; i < histories.size(); i++) {
+            List<HistoryPoint> points = read.get(i + 1);
             if (points != null) {
                 points.sort(HistoryPoint.ORDER);
-                out.put(h, points);
+                out.put(histories.get(i), points);
             }
         }
         return out;
+    }
+
+    private static Instant instantOfMicros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    /** The details of {@code runs} that are points of their histories now; a run that no longer is has none. */
+    private static Map<RunDetails.Of, RunDetails> details(Connection c, List<RunDetails.Of> runs) throws SQLException {
+        Map<RunDetails.Of, RunDetails> out = new HashMap<>();
+        if (runs.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT g.ord, c.benchmark, c.unit, c.direction, c.framework_version
+                FROM unnest(?::text[], ?::text[], ?::text[], ?::uuid[])
+                    WITH ORDINALITY AS g(key_id, metric, device_id, run_id, ord)
+                JOIN proj_cell_run c USING (key_id, metric, device_id, run_id)
+                WHERE c.valid AND c.started_at IS NOT NULL AND c.mean IS NOT NULL""")) {
+            bindHistories(c, ps, runs.stream().map(RunDetails.Of::history).toList());
+            ps.setArray(
+                    4,
+                    c.createArrayOf(
+                            "uuid", runs.stream().map(RunDetails.Of::runId).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(
+                            runs.get(rs.getInt(1) - 1),
+                            new RunDetails(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The totals of the stored rows of {@code histories}. */
+    private static Totals storedTotals(Connection c, List<HistoryId> histories) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT count(*), coalesce(sum(p.points), 0)
+                FROM unnest(?::text[], ?::text[], ?::text[]) AS h(key_id, metric, device_id)
+                JOIN proj_history p USING (key_id, metric, device_id)""")) {
+            bindHistories(c, ps, histories);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new Totals(rs.getLong(1), rs.getLong(2));
+            }
+        }
     }
 
     private static final Columns<ChangePointRow> STEPS = Columns.of(ChangePointRow.class);

@@ -4,15 +4,11 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.UUID;
 
-/** One point of a history: a counted, valid run's mean, with what a change point shows of that run. */
-record HistoryPoint(
-        UUID runId,
-        String benchmark,
-        String unit,
-        String direction,
-        Instant startedAt,
-        double mean,
-        String frameworkVersion) {
+/**
+ * One point of a history: a counted, valid run's mean and what orders it. What a step's row shows of its runs is read
+ * apart, for the few runs the rows name ({@link RunDetails}).
+ */
+record HistoryPoint(UUID runId, Instant startedAt, double mean) {
 
     /**
      * Oldest first; runs that started at the same time in run id order as PostgreSQL orders uuids (bytewise, unsigned),

@@ -81,6 +81,7 @@ public class Rebuilder {
             lockForSwap(c);
             long n = replay(c, from, Long.MAX_VALUE, true);
             ShadowTables.swap(c, Projections.TABLES);
+            ChangePointUpdater.recountState(c, 0);
             Projections.announceAllPages(c);
             return n;
         });

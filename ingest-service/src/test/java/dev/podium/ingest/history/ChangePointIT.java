@@ -118,25 +118,31 @@ class ChangePointIT {
                                 key.id())
                         == 1);
 
-        List<Envelope> retractions = new ArrayList<>();
-        for (UUID run : runs.subList(20, 30)) {
-            retractions.add(Envelope.of(
-                    UUID.randomUUID(),
-                    StreamId.admin(UUID.randomUUID()),
-                    1,
-                    null,
-                    Instant.now(),
-                    new ResultRetracted(run, "misconfigured host", "ops")));
-        }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            appender.append(c, retractions, "command:ops");
-            c.commit();
-        }
+        retract(runs.subList(20, 30));
         await().atMost(VISIBLE)
                 .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 0);
         assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id()))
                 .isEqualTo(20);
+    }
+
+    /** The totals move by what each round changed: new histories, appended points, points retracted. */
+    @Test
+    void theTotalsFollowTheHistoriesTheyCount() throws Exception {
+        Db db = new Db(dataSource);
+        TestAgent agent = TestAgent.register("totals");
+        ComparisonKey key = Histories.freshKey();
+        List<UUID> runs = Histories.send(db, agent, key, 30, i -> 100.0);
+        await().atMost(VISIBLE)
+                .until(() -> db.rows("SELECT points FROM proj_history WHERE key_id = ?", key.id())
+                        .equals(List.of(List.<Object>of(30))));
+        awaitTotalsOfTheStoredHistories(db);
+
+        Histories.send(db, agent, Histories.freshKey(), 5, i -> 100.0);
+        retract(runs.subList(20, 30));
+        await().atMost(VISIBLE)
+                .until(() -> db.rows("SELECT points FROM proj_history WHERE key_id = ?", key.id())
+                        .equals(List.of(List.<Object>of(20))));
+        awaitTotalsOfTheStoredHistories(db);
     }
 
     @Test
@@ -153,6 +159,33 @@ class ChangePointIT {
                 .until(() -> db.count("SELECT count(*) FROM proj_change_point WHERE key_id = ?", key.id()) == 1);
         await().atMost(VISIBLE)
                 .until(() -> db.count("SELECT count(*) FROM proj_history WHERE key_id = ?", extreme.id()) == 1);
+    }
+
+    private void retract(List<UUID> runs) throws Exception {
+        List<Envelope> retractions = new ArrayList<>();
+        for (UUID run : runs) {
+            retractions.add(Envelope.of(
+                    UUID.randomUUID(),
+                    StreamId.admin(UUID.randomUUID()),
+                    1,
+                    null,
+                    Instant.now(),
+                    new ResultRetracted(run, "misconfigured host", "ops")));
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            appender.append(c, retractions, "command:ops");
+            c.commit();
+        }
+    }
+
+    /** Waits until every touch is folded in and the stored totals are those of counting the stored histories. */
+    private static void awaitTotalsOfTheStoredHistories(Db db) {
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM history_touched") == 0
+                        && db.rows("SELECT histories::bigint, points FROM history_state")
+                                .equals(db.rows(
+                                        "SELECT count(*), coalesce(sum(points), 0)::bigint FROM proj_history")));
     }
 
     /**

@@ -13,7 +13,7 @@ class HistoryPointTest {
     private static final Instant AT = Instant.parse("2026-06-01T00:00:00Z");
 
     private static HistoryPoint point(String runId, Instant startedAt) {
-        return new HistoryPoint(UUID.fromString(runId), "b", "samples/s", "HIGHER_IS_BETTER", startedAt, 1.0, "2.2.2");
+        return new HistoryPoint(UUID.fromString(runId), startedAt, 1.0);
     }
 
     @Test
