@@ -88,16 +88,20 @@ start_postgres() { # [data directory]
   platform_port_in_use "$PG_PORT" && fail "port $PG_PORT is in use"
   PG_DIR="${1:-$SCRATCH/pg}"
   mkdir -p "$PG_DIR" && chown postgres: "$PG_DIR"
-  local preload=""
+  local preload="" setting settings=""
   [ -n "${PODIUM_BENCH_PROFILE:-}" ] && preload="-c shared_preload_libraries=pg_stat_statements"
+  for setting in ${PODIUM_BENCH_PG_SETTINGS:-}; do
+    [[ "$setting" =~ ^[a-z_]+=[A-Za-z0-9.]+$ ]] || fail "PODIUM_BENCH_PG_SETTINGS: '$setting' is not name=value"
+    settings="$settings -c $setting"
+  done
   if [ ! -f "$PG_DIR/PG_VERSION" ]; then
     runuser -u postgres -- "$PG_BIN/initdb" -D "$PG_DIR" -A trust -U postgres >"$OUT/pg-initdb.log" 2>&1 \
       || fail "initdb failed; see $OUT/pg-initdb.log"
   fi
   runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR" -l "$PG_DIR/server.log" -w -t 60 \
-    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c track_commit_timestamp=on $PG_LOGGING $preload" start >/dev/null \
+    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_DIR -c track_commit_timestamp=on $PG_LOGGING $preload$settings" start >/dev/null \
     || fail "the private PostgreSQL did not start; see $PG_DIR/server.log"
-  say "private PostgreSQL 15 on 127.0.0.1:$PG_PORT (track_commit_timestamp=on)"
+  say "private PostgreSQL 15 on 127.0.0.1:$PG_PORT (track_commit_timestamp=on${PODIUM_BENCH_PG_SETTINGS:+ $PODIUM_BENCH_PG_SETTINGS})"
 }
 
 create_db() {
@@ -266,6 +270,7 @@ main() {
   local report="$OUT/$name-$STAMP.txt"
   { echo "podium bench $name $* ($STAMP)"; machine
     echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)${PODIUM_BENCH_INGEST_APP:+, ingest-service from $PODIUM_BENCH_INGEST_APP}"
+    echo "private PostgreSQL settings: ${PODIUM_BENCH_PG_SETTINGS:-defaults} (plus track_commit_timestamp=on)"
   } | tee "$report"
   case "$name" in
     ingest) bench_ingest "$report" "$@" ;;
