@@ -137,8 +137,8 @@ public class ChangePointUpdater {
     }
 
     /**
-     * The position folded in so far, and the totals the regressions page shows, moved by what the round changed:
-     * counting every history each round read all of {@code proj_history}, once or twice a second under load.
+     * The position folded in so far, and the totals the regressions page shows, moved by what the round changed, so
+     * that a round (once or twice a second under load) does not read all of {@code proj_history} to count them.
      */
     static void recordState(Connection c, long position, ChangePoints.Totals change) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""

@@ -68,16 +68,16 @@ public final class ChangePoints {
                 histories.stream().distinct().sorted(HistoryId.ORDER).toList();
         Map<HistoryId, List<HistoryPoint>> points = read(c, ordered);
         Map<HistoryId, List<StepDetector.Step>> detected = new HashMap<>();
-        Set<RunDetails.Of> named = new LinkedHashSet<>();
+        Map<HistoryId, List<RunDetails.Of>> named = new HashMap<>();
         for (Map.Entry<HistoryId, List<HistoryPoint>> e : points.entrySet()) {
             List<StepDetector.Step> steps = DETECTOR.detect(means(e.getValue()));
             detected.put(e.getKey(), steps);
-            named.addAll(named(e.getKey(), e.getValue(), steps));
+            named.put(e.getKey(), named(e.getKey(), e.getValue(), steps));
         }
-        Map<RunDetails.Of, RunDetails> details = details(c, List.copyOf(named));
+        Map<RunDetails.Of, RunDetails> details = details(
+                c, named.values().stream().flatMap(List::stream).distinct().toList());
         List<HistoryId> settled = ordered.stream()
-                .filter(h -> !points.containsKey(h)
-                        || details.keySet().containsAll(named(h, points.get(h), detected.get(h))))
+                .filter(h -> !points.containsKey(h) || details.keySet().containsAll(named.get(h)))
                 .toList();
         List<HistoryColumns> searched = new ArrayList<>();
         Set<ChangePointRow> found = new LinkedHashSet<>();
