@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +18,7 @@ class LayeringTest {
 
     @Test
     void everyModuleKeepsTheLayering() {
-        JavaClasses main = mainClasses();
+        JavaClasses main = MainClasses.read();
         for (String pkg : List.of("dev.podium.events", "dev.podium.ingest", "dev.podium.query", "dev.podium.agent")) {
             assertThat(main.stream().anyMatch(c -> c.getPackageName().startsWith(pkg)))
                     .as("classes of %s were imported", pkg)
@@ -48,16 +45,5 @@ class LayeringTest {
                 .as(rule.getDescription())
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining(offender));
-    }
-
-    private static JavaClasses mainClasses() {
-        ClassFileImporter importer =
-                new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS);
-        List<Path> dirs = Layering.MODULES.stream()
-                .map(m -> Path.of("..", m, "target", "classes"))
-                .filter(Files::isDirectory)
-                .toList();
-        assertThat(dirs).as("compiled modules").hasSize(Layering.MODULES.size());
-        return importer.importPaths(dirs);
     }
 }

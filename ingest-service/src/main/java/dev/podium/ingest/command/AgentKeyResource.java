@@ -3,6 +3,7 @@ package dev.podium.ingest.command;
 import dev.podium.events.Envelope;
 import dev.podium.events.Event;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.admin.AgentKeyIssued;
 import dev.podium.events.admin.AgentKeyRevoked;
 import dev.podium.ingest.command.problem.Problems;
@@ -29,7 +30,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Agent keys: issue (the secret is in this response and nowhere else, ever), rotate (the old key is retired and keeps
@@ -145,7 +145,8 @@ public class AgentKeyResource {
 
     /** Appends the admin event on a connection enlisted in this transaction, after the key change is flushed. */
     private void append(Event event) {
-        Envelope env = Envelope.of(UUID.randomUUID(), StreamId.admin(UUID.randomUUID()), 1, null, Instant.now(), event);
+        Envelope env = Envelope.of(
+                TimeOrderedIds.next(), StreamId.admin(TimeOrderedIds.next()), 1, null, Instant.now(), event);
         jdbc.call(c -> appender.append(c, List.of(env), caller.writer()));
     }
 

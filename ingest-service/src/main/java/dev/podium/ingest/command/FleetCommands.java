@@ -3,6 +3,7 @@ package dev.podium.ingest.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.job.CampaignCreated;
@@ -109,15 +110,15 @@ public class FleetCommands {
         List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
         for (String pool : campaign.pools()) {
             for (Map<String, String> point : points) {
-                UUID id = UUID.randomUUID();
+                UUID id = TimeOrderedIds.next();
                 Envelope env = Envelope.of(
-                        UUID.randomUUID(),
+                        TimeOrderedIds.next(),
                         StreamId.job(id),
                         1,
                         null,
                         Instant.now(),
                         new JobRequested(
-                                id, UUID.randomUUID(), pool, CampaignPlan.jobSpec(campaign.spec(), point, pool)));
+                                id, TimeOrderedIds.next(), pool, CampaignPlan.jobSpec(campaign.spec(), point, pool)));
                 if (codec.decode(codec.encode(env)) instanceof Decoded.Rejected r) {
                     r.violations().forEach(v -> out.add(new FieldViolation(requestField(v.field()), v.reason())));
                 }
@@ -146,7 +147,7 @@ public class FleetCommands {
         }
         lockProjectionsShared();
         CampaignEntity row = new CampaignEntity();
-        row.campaignId = UUID.randomUUID();
+        row.campaignId = TimeOrderedIds.next();
         row.name = campaign.name();
         row.spec = json(campaign.spec());
         row.pools = campaign.pools().toArray(String[]::new);
@@ -158,7 +159,7 @@ public class FleetCommands {
         campaignSecrets.put(row.campaignId, campaign.secrets());
         List<Envelope> events = new ArrayList<>();
         events.add(Envelope.of(
-                UUID.randomUUID(),
+                TimeOrderedIds.next(),
                 StreamId.campaign(row.campaignId),
                 1,
                 null,
@@ -182,7 +183,7 @@ public class FleetCommands {
             for (Map<String, String> point : CampaignPlan.points(spec.matrix())) {
                 JobSpec jobSpec = CampaignPlan.jobSpec(spec, point, pool);
                 JobEntity job = new JobEntity();
-                job.jobId = UUID.randomUUID();
+                job.jobId = TimeOrderedIds.next();
                 job.campaignId = campaign.campaignId;
                 job.issue = issue;
                 job.pool = pool;
@@ -194,7 +195,7 @@ public class FleetCommands {
                 job.persist();
                 ids.add(job.jobId);
                 events.add(Envelope.of(
-                        UUID.randomUUID(),
+                        TimeOrderedIds.next(),
                         StreamId.job(job.jobId),
                         1,
                         null,
@@ -223,7 +224,7 @@ public class FleetCommands {
         job.seq += 1;
         job.updatedAt = Instant.now();
         Envelope cancelled = Envelope.of(
-                UUID.randomUUID(),
+                TimeOrderedIds.next(),
                 StreamId.job(jobId),
                 job.seq,
                 null,
@@ -261,14 +262,14 @@ public class FleetCommands {
         for (JobEntity job : expired) {
             int epoch = job.leaseEpoch;
             events.add(Envelope.of(
-                    UUID.randomUUID(),
+                    TimeOrderedIds.next(),
                     StreamId.job(job.jobId),
                     job.seq + 1,
                     null,
                     Instant.now(),
                     new JobLeaseExpired(job.jobId, job.runId, job.agentId, epoch)));
             events.add(Envelope.of(
-                    UUID.randomUUID(),
+                    TimeOrderedIds.next(),
                     StreamId.job(job.jobId),
                     job.seq + 2,
                     null,

@@ -2,6 +2,7 @@ package dev.podium.ingest.command;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.job.JobAssigned;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
@@ -237,7 +238,7 @@ public class JobCommands {
             }
         }
         Envelope assigned = Envelope.of(
-                UUID.randomUUID(),
+                TimeOrderedIds.next(),
                 StreamId.job(claim.jobId()),
                 seq,
                 null,

@@ -2,6 +2,7 @@ package dev.podium.ingest.command;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
@@ -66,8 +67,8 @@ public class RetractionResource {
         }
         // Microseconds, as PostgreSQL keeps them: the retraction time is the same live and after a rebuild.
         Envelope event = Envelope.of(
-                UUID.randomUUID(),
-                StreamId.admin(UUID.randomUUID()),
+                TimeOrderedIds.next(),
+                StreamId.admin(TimeOrderedIds.next()),
                 1,
                 null,
                 Instant.now().truncatedTo(ChronoUnit.MICROS),

@@ -13,6 +13,7 @@ import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.publish.Heartbeat;
 import dev.podium.agent.publish.HeartbeatSender;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.agent.AgentRegistered;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -54,7 +55,7 @@ public final class Daemon {
     private final Config config;
     private final EventSink sink;
     private final PrintStream log;
-    private final UUID bootId = UUID.randomUUID();
+    private final UUID bootId = TimeOrderedIds.next();
     private final Object signal = new Object();
     private boolean wake;
     private boolean stopped;

@@ -6,6 +6,7 @@ import dev.podium.agent.job.JobSpecException;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.events.Event;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobEvent;
@@ -300,7 +301,7 @@ final class JobDispatcher {
             if (running.containsKey(job.jobId()) || !claimedOffers.add(job.jobId() + "#" + job.offer())) {
                 continue;
             }
-            UUID runId = UUID.randomUUID();
+            UUID runId = TimeOrderedIds.next();
             EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
             try {
                 stream.emit(new JobClaimed(runId, job.jobId(), agentId, pool));

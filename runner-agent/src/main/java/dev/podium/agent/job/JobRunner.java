@@ -25,6 +25,7 @@ import dev.podium.agent.workload.ProcessOutcome;
 import dev.podium.agent.workload.ProcessRunner;
 import dev.podium.agent.workload.ShippedWorkload;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
@@ -165,7 +166,7 @@ public final class JobRunner {
             if (process.isCancelled()) {
                 break;
             }
-            UUID runId = UUID.randomUUID();
+            UUID runId = TimeOrderedIds.next();
             outcomes.add(runPoint(
                     job,
                     points.get(i),

@@ -10,6 +10,7 @@ import dev.podium.agent.parse.ParseResult;
 import dev.podium.agent.parse.ParsedMetric;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
@@ -63,7 +64,7 @@ public final class ReportSubmitter {
     }
 
     public RunOutcome submit(OutputParser parser, List<String> outputs, List<String> names, Description d) {
-        UUID runId = UUID.randomUUID();
+        UUID runId = TimeOrderedIds.next();
         EventSink.StreamWriter stream = sink.stream(StreamId.run(runId));
         stream.emit(started(runId, parser, outputs.size(), names, d));
         List<List<ParsedMetric>> reps = new ArrayList<>();

@@ -4,6 +4,7 @@ import dev.podium.agent.journal.Journal;
 import dev.podium.events.Envelope;
 import dev.podium.events.Event;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.secret.JobSecrets;
@@ -106,7 +107,7 @@ public final class EventSink {
 
         /** Encodes, checks, signs and journals the next event of this stream; returns its envelope. */
         public synchronized Envelope emit(Event payload) {
-            Envelope envelope = Envelope.of(UUID.randomUUID(), stream, seq + 1, agentId, clock.instant(), payload);
+            Envelope envelope = Envelope.of(TimeOrderedIds.next(), stream, seq + 1, agentId, clock.instant(), payload);
             byte[] bytes = codec.encode(envelope);
             if (bytes.length > Limits.MAX_RECORD_BYTES) {
                 throw new RecordTooLargeException(envelope.type() + " of " + bytes.length
