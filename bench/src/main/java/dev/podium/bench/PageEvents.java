@@ -3,6 +3,7 @@ package dev.podium.bench;
 import dev.podium.events.Envelope;
 import dev.podium.events.Event;
 import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Metric;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The page benchmark's runs, as agents write them and signed with an enrolled key: 20 benchmarks of 24 comparison keys
@@ -90,33 +92,41 @@ final class PageEvents {
     List<ResultEvents.Signed> loaded(long run, long total) {
         Instant at = LOADED_FROM.plusSeconds(2 * run);
         String version = VERSIONS[(int) Math.min(VERSIONS.length - 1, run * VERSIONS.length / Math.max(1, total))];
-        return sign(List.of(started(run, at, version), completed(run, 2, at.plusSeconds(600), version)));
+        UUID id = runId(run);
+        return sign(List.of(
+                started(run, id, at, version, SampleEvents::uuid),
+                completed(run, id, 2, at.plusSeconds(600), version, SampleEvents::uuid)));
     }
 
-    /** A live run as it happens: started now, then {@code progress} progress events, then completed. */
+    /**
+     * A live run as it happens: started now, then {@code progress} progress events, then completed. Its run and event ids
+     * are minted as an agent mints them ({@link TimeOrderedIds}); a loaded run's are derived from its number.
+     */
     List<ResultEvents.Signed> live(long run, int progress, Instant at) {
         List<Envelope> events = new ArrayList<>(progress + 2);
         String version = VERSIONS[VERSIONS.length - 1];
-        events.add(started(run, at, version));
+        UUID id = TimeOrderedIds.next();
+        Function<String, UUID> minted = name -> TimeOrderedIds.next();
+        events.add(started(run, id, at, version, minted));
         for (int p = 1; p <= progress; p++) {
-            events.add(
-                    envelope(run, 1 + p, at, new RunProgress(runId(run), 1, p, progress + 1L, "measure", "step " + p)));
+            RunProgress step = new RunProgress(id, 1, p, progress + 1L, "measure", "step " + p);
+            events.add(envelope(id, 1 + p, at, step, minted));
         }
-        events.add(completed(run, progress + 2, at, version));
+        events.add(completed(run, id, progress + 2, at, version, minted));
         return sign(events);
     }
 
-    private Envelope started(long run, Instant at, String version) {
+    private Envelope started(long run, UUID id, Instant at, String version, Function<String, UUID> eventIds) {
         ComparisonKey key = key(keyOf(run));
         Software s = SampleEvents.software();
         Software software = new Software(
                 "pytorch", version, s.pythonVersion(), s.libraries(), s.containerImageDigest(), s.workloadCommit());
         return envelope(
-                run,
+                id,
                 1,
                 at,
                 new RunStarted(
-                        runId(run),
+                        id,
                         null,
                         null,
                         SampleEvents.host(agentId),
@@ -126,10 +136,12 @@ final class PageEvents {
                         key,
                         3,
                         10,
-                        SampleEvents.provenance(agentId)));
+                        SampleEvents.provenance(agentId)),
+                eventIds);
     }
 
-    private Envelope completed(long run, long seq, Instant at, String version) {
+    private Envelope completed(
+            long run, UUID id, long seq, Instant at, String version, Function<String, UUID> eventIds) {
         int d = deviceOf(run);
         double level = 100 + (d * 7919 % 1000) + noise(run);
         if (d % 5 == 0 && version.equals(VERSIONS[VERSIONS.length - 1])) {
@@ -138,14 +150,12 @@ final class PageEvents {
         List<Double> values = List.of(level * 0.99, level, level * 1.01);
         Metric metric = SampleEvents.throughputMetric(values);
         return envelope(
-                run,
+                id,
                 seq,
                 at,
                 new RunCompleted(
-                        runId(run),
-                        List.of(metric),
-                        SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)),
-                        600));
+                        id, List.of(metric), SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)), 600),
+                eventIds);
     }
 
     /**
@@ -160,9 +170,10 @@ final class PageEvents {
         return (z >>> 11) * 0x1.0p-53 * 20;
     }
 
-    private Envelope envelope(long run, long seq, Instant at, Event payload) {
-        StreamId stream = StreamId.run(runId(run));
-        return Envelope.of(SampleEvents.uuid(stream.value() + "#" + seq), stream, seq, agentId, at, payload);
+    /** An event of run {@code id}; {@code eventIds} gives its id from its name, {@code stream#seq}. */
+    private Envelope envelope(UUID id, long seq, Instant at, Event payload, Function<String, UUID> eventIds) {
+        StreamId stream = StreamId.run(id);
+        return Envelope.of(eventIds.apply(stream.value() + "#" + seq), stream, seq, agentId, at, payload);
     }
 
     private List<ResultEvents.Signed> sign(List<Envelope> events) {
