@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The page benchmark's runs, as agents write them and signed with an enrolled key: 20 benchmarks of 24 comparison keys
@@ -94,8 +93,8 @@ final class PageEvents {
         String version = VERSIONS[(int) Math.min(VERSIONS.length - 1, run * VERSIONS.length / Math.max(1, total))];
         UUID id = runId(run);
         return sign(List.of(
-                started(run, id, at, version, SampleEvents::uuid),
-                completed(run, id, 2, at.plusSeconds(600), version, SampleEvents::uuid)));
+                started(run, id, loadedEventId(id, 1), at, version),
+                completed(run, id, loadedEventId(id, 2), 2, at.plusSeconds(600), version)));
     }
 
     /**
@@ -106,23 +105,23 @@ final class PageEvents {
         List<Envelope> events = new ArrayList<>(progress + 2);
         String version = VERSIONS[VERSIONS.length - 1];
         UUID id = TimeOrderedIds.next();
-        Function<String, UUID> minted = name -> TimeOrderedIds.next();
-        events.add(started(run, id, at, version, minted));
+        events.add(started(run, id, TimeOrderedIds.next(), at, version));
         for (int p = 1; p <= progress; p++) {
             RunProgress step = new RunProgress(id, 1, p, progress + 1L, "measure", "step " + p);
-            events.add(envelope(id, 1 + p, at, step, minted));
+            events.add(envelope(id, TimeOrderedIds.next(), 1 + p, at, step));
         }
-        events.add(completed(run, id, progress + 2, at, version, minted));
+        events.add(completed(run, id, TimeOrderedIds.next(), progress + 2, at, version));
         return sign(events);
     }
 
-    private Envelope started(long run, UUID id, Instant at, String version, Function<String, UUID> eventIds) {
+    private Envelope started(long run, UUID id, UUID eventId, Instant at, String version) {
         ComparisonKey key = key(keyOf(run));
         Software s = SampleEvents.software();
         Software software = new Software(
                 "pytorch", version, s.pythonVersion(), s.libraries(), s.containerImageDigest(), s.workloadCommit());
         return envelope(
                 id,
+                eventId,
                 1,
                 at,
                 new RunStarted(
@@ -136,12 +135,10 @@ final class PageEvents {
                         key,
                         3,
                         10,
-                        SampleEvents.provenance(agentId)),
-                eventIds);
+                        SampleEvents.provenance(agentId)));
     }
 
-    private Envelope completed(
-            long run, UUID id, long seq, Instant at, String version, Function<String, UUID> eventIds) {
+    private Envelope completed(long run, UUID id, UUID eventId, long seq, Instant at, String version) {
         int d = deviceOf(run);
         double level = 100 + (d * 7919 % 1000) + noise(run);
         if (d % 5 == 0 && version.equals(VERSIONS[VERSIONS.length - 1])) {
@@ -151,11 +148,11 @@ final class PageEvents {
         Metric metric = SampleEvents.throughputMetric(values);
         return envelope(
                 id,
+                eventId,
                 seq,
                 at,
                 new RunCompleted(
-                        id, List.of(metric), SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)), 600),
-                eventIds);
+                        id, List.of(metric), SampleEvents.valueChecks(metric, 3, List.of(200.0, 200.0, 200.0)), 600));
     }
 
     /**
@@ -170,10 +167,13 @@ final class PageEvents {
         return (z >>> 11) * 0x1.0p-53 * 20;
     }
 
-    /** An event of run {@code id}; {@code eventIds} gives its id from its name, {@code stream#seq}. */
-    private Envelope envelope(UUID id, long seq, Instant at, Event payload, Function<String, UUID> eventIds) {
-        StreamId stream = StreamId.run(id);
-        return Envelope.of(eventIds.apply(stream.value() + "#" + seq), stream, seq, agentId, at, payload);
+    /** The id of a loaded run's event: derived from its stream and sequence number, the same on every load. */
+    private static UUID loadedEventId(UUID runId, long seq) {
+        return SampleEvents.uuid(StreamId.run(runId).value() + "#" + seq);
+    }
+
+    private Envelope envelope(UUID id, UUID eventId, long seq, Instant at, Event payload) {
+        return Envelope.of(eventId, StreamId.run(id), seq, agentId, at, payload);
     }
 
     private List<ResultEvents.Signed> sign(List<Envelope> events) {
