@@ -367,7 +367,7 @@ final class PageBench {
          * moment its completion is handed to the producer until its run page's JSON ({@code /api/v1/runs/{id}}) says it
          * completed, polled every 2 ms. The first {@code --visible-warmup} seconds at that rate are followed too but
          * reported apart from the runs judged: a rate ten times the live one makes every JVM on the machine compile its
-         * per-event code (ingest's C2 threads took about 12% of a core in the first minute at 500 events/s), a cost
+         * per-event code (ingest's C2 threads took about a fifth of a core in the first 30 s at 500 events/s), a cost
          * each process pays once, not the platform's steady state.
          */
         private void produceToVisible(LiveRuns fleet) throws Exception {
@@ -375,8 +375,8 @@ final class PageBench {
             fleet.rate(visibleRate);
             long warm = System.nanoTime() + TimeUnit.SECONDS.toNanos(visibleWarmup);
             long end = warm + TimeUnit.SECONDS.toNanos(visibleSeconds);
-            Followed warming = new Followed();
-            Followed judged = new Followed();
+            FollowedRuns warming = new FollowedRuns();
+            FollowedRuns judged = new FollowedRuns();
             try (KeepAliveClient c = new KeepAliveClient("127.0.0.1", queryPort)) {
                 fleet.completions().clear();
                 while (System.nanoTime() < end) {
@@ -418,7 +418,7 @@ final class PageBench {
         }
 
         /** The runs followed in one part of the phase: their lags and stage timings, and those never seen. */
-        private static final class Followed {
+        private static final class FollowedRuns {
             private final List<Double> lags = new ArrayList<>();
             private final List<VisibleStages.Followed> stages = new ArrayList<>();
             private int timeouts;
