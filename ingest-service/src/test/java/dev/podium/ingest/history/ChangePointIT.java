@@ -22,13 +22,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /** Steps of histories, found by ingest after the batches that touched them and stored as rows. */
 @QuarkusTest
 class ChangePointIT {
 
-    private static final Duration VISIBLE = Duration.ofSeconds(5);
+    /** Generous: a step is visible within a round or two, but CI machines are shared. */
+    private static final Duration VISIBLE = Duration.ofSeconds(60);
 
     @Inject
     AgroalDataSource dataSource;
@@ -36,15 +38,23 @@ class ChangePointIT {
     @Inject
     CommandAppender appender;
 
+    /**
+     * One run of the history is held back until the updater has folded in the others, as a partition that lags does:
+     * the step is first found one point early, and the stored row is read only once every event is folded in.
+     */
     @Test
-    void aStepIsStoredWithinFiveSecondsOfItsBatch() {
+    void aStepIsStoredAtItsPlaceOnceAHeldBackRunArrives() {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("steps");
         ComparisonKey key = Histories.freshKey();
-        List<UUID> runs = Histories.send(db, agent, key, 30, i -> i < 20 ? 100.0 : 90.0);
-        long last = (Long) db.one("SELECT max(position) FROM event_store WHERE writer = ?", agent.agentId());
+        IntToDoubleFunction level = i -> i < 20 ? 100.0 : 90.0;
+        List<UUID> runs = new ArrayList<>(Histories.send(db, agent, key, 0, 5, level));
+        List<UUID> later = Histories.send(db, agent, key, 6, 24, level);
+        awaitFoldedUpTo(db, lastPosition(db, agent));
+        runs.addAll(Histories.send(db, agent, key, 5, 1, level));
+        runs.addAll(later);
 
-        awaitSteps(db, key, runs.get(20));
+        awaitFoldedUpTo(db, lastPosition(db, agent));
         List<Object> row = db.rows(
                         "SELECT run_id, kind, point_index, level_before, level_after, benchmark, version_before "
                                 + "FROM proj_change_point WHERE key_id = ?",
@@ -59,7 +69,6 @@ class ChangePointIT {
         assertThat(row.get(6)).isEqualTo("2.2.2");
         assertThat(db.one("SELECT points FROM proj_history WHERE key_id = ?", key.id()))
                 .isEqualTo(30);
-        await().atMost(VISIBLE).until(() -> (Long) db.one("SELECT position FROM history_state") >= last);
     }
 
     /** Appending runs moves the last level alone: the earlier step's row is not rewritten, whatever σ does. */
@@ -186,6 +195,19 @@ class ChangePointIT {
                         && db.rows("SELECT histories::bigint, points FROM history_state")
                                 .equals(db.rows(
                                         "SELECT count(*), coalesce(sum(points), 0)::bigint FROM proj_history")));
+    }
+
+    private static long lastPosition(Db db, TestAgent agent) {
+        return (Long) db.one("SELECT max(position) FROM event_store WHERE writer = ?", agent.agentId());
+    }
+
+    /**
+     * Waits until every touch up to {@code position} is folded in. A round reads the histories after it took their
+     * touches, and every batch wrote its touches with its read models, so the rows are then those of the whole history.
+     */
+    private static void awaitFoldedUpTo(Db db, long position) {
+        await().atMost(VISIBLE)
+                .until(() -> db.count("SELECT count(*) FROM history_touched WHERE position <= ?", position) == 0);
     }
 
     /**
