@@ -121,6 +121,14 @@ public interface IngestConfig {
         Duration pollTimeout();
 
         /**
+         * The bytes of record values one poll may take after decompression (see PollBudget). A batch is one poll and
+         * its top-up, and the next batch is polled while one is written, so about four times this is held at once,
+         * whatever the records hold.
+         */
+        @WithDefault("8388608")
+        long pollBytes();
+
+        /**
          * After a poll that returned fewer than {@link #maxPollRecords()} records, how long a second poll may wait for
          * what arrived while the previous batch was written (see EventConsumer); 0: no second poll.
          */

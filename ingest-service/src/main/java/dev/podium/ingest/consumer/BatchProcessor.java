@@ -20,6 +20,7 @@ import dev.podium.ingest.verify.Verdict;
 import dev.podium.ingest.verify.Verifier;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -33,6 +34,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.jboss.logging.Logger;
 
 /**
@@ -175,6 +179,36 @@ public class BatchProcessor {
     public Result refuse(ConsumerRecord<byte[], byte[]> r, String reason) throws SQLException {
         Rejection rejection =
                 rejection(r, reason, true, Verifier.keyId(r.headers()).orElse(null), null, null, new HashMap<>());
+        store(rejection);
+        return new Result(0, 0, 0, 1, List.of(deadLetter(r, rejection)));
+    }
+
+    /**
+     * Refuses a record that was never copied out of Kafka's buffer: over the size limit after decompression
+     * ({@code value} its buffer, of which a prefix and a hash are kept), or one at which processes died reading it
+     * ({@code value} null). In a transaction of its own, so that the consumer can seek past it.
+     */
+    public Result setAside(TopicPartition tp, long offset, Headers headers, ByteBuffer value, String reason)
+            throws SQLException {
+        Headers kept = headers == null ? new RecordHeaders() : headers;
+        Rejection rejection = new Rejection(
+                tp.topic(),
+                topicId(tp.topic()),
+                tp.partition(),
+                offset,
+                reason,
+                Verifier.keyId(kept).orElse(null),
+                null,
+                null,
+                RecordCopy.ofUnread(value),
+                Verifier.signature(kept).orElse(null));
+        store(rejection);
+        DeadLetter letter = new DeadLetter(
+                tp.topic(), rejection.topicId(), tp.partition(), offset, null, rejection.copy(), kept, reason);
+        return new Result(0, 0, 0, 1, List.of(letter));
+    }
+
+    private void store(Rejection rejection) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -185,7 +219,6 @@ public class BatchProcessor {
                 throw e;
             }
         }
-        return new Result(0, 0, 0, 1, List.of(deadLetter(r, rejection)));
     }
 
     /** The dead letter of a refused record: the record as it came, with the rejection's copy and reason. */

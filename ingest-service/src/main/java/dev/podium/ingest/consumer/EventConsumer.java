@@ -1,11 +1,13 @@
 package dev.podium.ingest.consumer;
 
+import dev.podium.events.kafka.PollBudget;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.config.KafkaLogin;
 import dev.podium.ingest.consumer.IngestMetrics.Outcome;
 import dev.podium.ingest.dlq.DlqPublisher;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,8 +33,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.header.Headers;
 import org.jboss.logging.Logger;
 
 /**
@@ -71,12 +74,16 @@ public class EventConsumer {
     /** How long the commit before partitions go may wait: a broker that is away must not hold up a restart. */
     private static final Duration LEAVING_COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
+    static final String DIED_READING = "too large after decompression: ingest processes ended (out of memory, or"
+            + " killed) each time they read this record, " + ReadLedger.DEATHS_BEFORE_SET_ASIDE + " times";
+
     private final IngestConfig config;
     private final BatchProcessor processor;
     private final DlqPublisher dlq;
     private final IngestMetrics metrics;
     private final CrashPoint crashPoint;
     private final Progress progress;
+    private final ReadLedger ledger;
     private volatile Worker worker;
 
     public EventConsumer(
@@ -85,13 +92,15 @@ public class EventConsumer {
             DlqPublisher dlq,
             IngestMetrics metrics,
             CrashPoint crashPoint,
-            Progress progress) {
+            Progress progress,
+            ReadLedger ledger) {
         this.config = config;
         this.processor = processor;
         this.dlq = dlq;
         this.metrics = metrics;
         this.crashPoint = crashPoint;
         this.progress = progress;
+        this.ledger = ledger;
     }
 
     /** Starts a consumer thread (a new group member) unless one is running. */
@@ -204,9 +213,17 @@ public class EventConsumer {
             }
         }
 
+        /**
+         * One consumer, from its creation to its close; returns early, to be created again reading whole batches, once a
+         * consumer reading one record a poll after a process died is past where that happened.
+         */
         private void consume() throws Exception {
-            KafkaConsumer<byte[], byte[]> c =
-                    new KafkaConsumer<>(consumerProperties(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            GuardedPolls polls = GuardedPolls.start(
+                    ledger,
+                    config.consumer().groupId(),
+                    config.consumer().maxPollRecords(),
+                    config.consumer().pollBytes());
+            KafkaConsumer<byte[], byte[]> c = polls.consumer(consumerProperties());
             consumer = c;
             written.clear();
             owned(Set.of(), Set.of());
@@ -214,13 +231,30 @@ public class EventConsumer {
                 if (!running) {
                     return;
                 }
-                c.subscribe(List.of(config.topics().events()), new Revocation(c));
+                c.subscribe(List.of(config.topics().events()), new Revocation(c, polls));
                 while (running) {
+                    if (polls.recovered(c)) {
+                        LOG.info("read past where a process ended; reading whole batches again");
+                        return;
+                    }
+                    if (setAsideWhereProcessesDied(c, polls)) {
+                        continue;
+                    }
                     Polled current = inFlight;
                     if (current == null || isBacklog(current)) {
                         // With a batch in hand, take only what is already fetched: the batch must not wait for more.
-                        List<ConsumerRecord<byte[], byte[]>> polled = topUp(
-                                c, c.poll(current == null ? config.consumer().pollTimeout() : Duration.ZERO));
+                        List<ConsumerRecord<byte[], byte[]>> polled;
+                        try {
+                            polled = topUp(
+                                    c,
+                                    polls,
+                                    polls.poll(
+                                            c,
+                                            current == null ? config.consumer().pollTimeout() : Duration.ZERO));
+                        } catch (RecordDeserializationException e) {
+                            setAside(c, e);
+                            continue;
+                        }
                         OptionalLong lag = updateLag(c);
                         if (!polled.isEmpty() || lag.orElse(0) > 0) {
                             progress.recordsWaiting();
@@ -244,7 +278,67 @@ public class EventConsumer {
                 inFlight = null;
                 consumer = null;
                 c.close();
+                polls.closed();
             }
+        }
+
+        /**
+         * A record over the size limit after decompression: the batch in flight (which may hold records of the same
+         * partition before it) is written first, then the record is refused with a prefix and a hash of its buffer, and
+         * the consumer commits and seeks past it.
+         */
+        private void setAside(KafkaConsumer<byte[], byte[]> c, RecordDeserializationException e) throws Exception {
+            if (e.getCause() instanceof PollBudget.Spent) {
+                return; // not set aside: Kafka reads the record again at the next poll
+            }
+            boolean key = e.origin() == RecordDeserializationException.DeserializationExceptionOrigin.KEY;
+            String cause = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+            setAside(
+                    c,
+                    e.topicPartition(),
+                    e.offset(),
+                    e.headers(),
+                    key ? e.keyBuffer() : e.valueBuffer(),
+                    (key ? "key " : "") + cause);
+        }
+
+        /** Sets aside the record the consumer is at on a partition where processes died reading it; true if any. */
+        private boolean setAsideWhereProcessesDied(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls)
+                throws Exception {
+            for (TopicPartition tp : c.assignment()) {
+                Long offset = polls.setAsideAt(c, tp);
+                if (offset != null) {
+                    setAside(c, tp, offset, null, null, DIED_READING);
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void setAside(
+                KafkaConsumer<byte[], byte[]> c,
+                TopicPartition tp,
+                long offset,
+                Headers headers,
+                ByteBuffer value,
+                String reason)
+                throws Exception {
+            Polled pending = inFlight;
+            inFlight = null;
+            if (pending != null) {
+                write(c, pending);
+            }
+            LOG.warnf("record %s@%d set aside: %s", tp, offset, reason);
+            BatchProcessor.Result result = processor.setAside(tp, offset, headers, value, reason);
+            List<DlqPublisher.Failed> notCopied = dlq.publish(result.deadLetters());
+            if (!notCopied.isEmpty()) {
+                processor.dlqFailed(notCopied);
+            }
+            Map<TopicPartition, OffsetAndMetadata> past = Map.of(tp, new OffsetAndMetadata(offset + 1));
+            c.commitSync(past);
+            written.putAll(past);
+            c.seek(tp, offset + 1);
+            metrics.count(Outcome.REJECTED, 1);
         }
 
         /**
@@ -266,15 +360,21 @@ public class EventConsumer {
          * revoked during that poll are left out (never written, never committed: their new owner reads them).
          */
         private List<ConsumerRecord<byte[], byte[]>> topUp(
-                KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> polled) {
+                KafkaConsumer<byte[], byte[]> c, GuardedPolls polls, ConsumerRecords<byte[], byte[]> polled) {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(polled.count());
             polled.forEach(records::add);
             if (records.isEmpty()
+                    || polls.careful()
                     || records.size() >= config.consumer().maxPollRecords()
                     || config.consumer().topUp().isZero()) {
                 return records;
             }
-            ConsumerRecords<byte[], byte[]> more = c.poll(config.consumer().topUp());
+            ConsumerRecords<byte[], byte[]> more;
+            try {
+                more = polls.poll(c, config.consumer().topUp());
+            } catch (RecordDeserializationException e) {
+                return records; // the record stays where it is: the next poll meets it again, and sets it aside
+            }
             if (more.isEmpty()) {
                 return records;
             }
@@ -372,9 +472,11 @@ public class EventConsumer {
         private final class Revocation implements ConsumerRebalanceListener {
 
             private final KafkaConsumer<byte[], byte[]> c;
+            private final GuardedPolls polls;
 
-            Revocation(KafkaConsumer<byte[], byte[]> c) {
+            Revocation(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls) {
                 this.c = c;
+                this.polls = polls;
             }
 
             @Override
@@ -406,7 +508,18 @@ public class EventConsumer {
             /** Positions come from the committed offsets; the log line and the gauge show that a rebalance happened. */
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                polls.assigned(c, partitions);
                 owned(partitions, Set.of());
+                try {
+                    // before this poll fetches: the record where processes died must not be read a third time
+                    while (setAsideWhereProcessesDied(c, polls)) {
+                        // one a partition
+                    }
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new KafkaException("a record where processes died could not be set aside", e);
+                }
             }
 
             @Override

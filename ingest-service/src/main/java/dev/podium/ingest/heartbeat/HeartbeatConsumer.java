@@ -7,7 +7,9 @@ import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.command.JobCommands;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.config.KafkaLogin;
+import dev.podium.ingest.consumer.GuardedPolls;
 import dev.podium.ingest.consumer.IngestMetrics;
+import dev.podium.ingest.consumer.ReadLedger;
 import dev.podium.ingest.store.AgentKey;
 import dev.podium.ingest.store.AgentKeyStore;
 import dev.podium.ingest.verify.Verifier;
@@ -20,6 +22,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,12 +31,15 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 /**
@@ -46,12 +52,15 @@ import org.jboss.logging.Logger;
 public class HeartbeatConsumer {
 
     private static final Logger LOG = Logger.getLogger(HeartbeatConsumer.class);
+    /** Kafka's default, written out: a careful consumer after a process died reads one record a poll instead. */
+    private static final int MAX_POLL_RECORDS = 500;
 
     private final IngestConfig config;
     private final AgroalDataSource dataSource;
     private final AgentKeyStore keys;
     private final IngestMetrics metrics;
     private final JobCommands jobs;
+    private final ReadLedger ledger;
     private final ObjectMapper mapper = EventCodec.newMapper();
     private volatile Thread thread;
     private volatile boolean running;
@@ -62,12 +71,14 @@ public class HeartbeatConsumer {
             AgroalDataSource dataSource,
             AgentKeyStore keys,
             IngestMetrics metrics,
-            JobCommands jobs) {
+            JobCommands jobs,
+            ReadLedger ledger) {
         this.config = config;
         this.dataSource = dataSource;
         this.keys = keys;
         this.metrics = metrics;
         this.jobs = jobs;
+        this.ledger = ledger;
     }
 
     public synchronized void start() {
@@ -113,16 +124,42 @@ public class HeartbeatConsumer {
                     config.consumer().sessionTimeout().toMillis());
             p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int)
                     Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
-            try (KafkaConsumer<byte[], byte[]> c =
-                    new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            GuardedPolls polls;
+            try {
+                polls = GuardedPolls.start(
+                        ledger,
+                        config.consumer().heartbeatGroupId(),
+                        MAX_POLL_RECORDS,
+                        config.consumer().pollBytes());
+            } catch (SQLException e) {
+                LOG.errorf(e, "cannot read where the heartbeat consumer stopped; trying again");
+                backoff();
+                continue;
+            }
+            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
+            try (KafkaConsumer<byte[], byte[]> c = polls.consumer(p)) {
                 consumer = c;
                 if (!running) {
                     return;
                 }
-                c.subscribe(List.of(config.topics().heartbeats()));
-                while (running) {
-                    ConsumerRecords<byte[], byte[]> polled =
-                            c.poll(config.consumer().pollTimeout());
+                c.subscribe(List.of(config.topics().heartbeats()), new Assigned(c, polls));
+                while (running && !polls.recovered(c)) {
+                    if (skipWhereProcessesDied(c, polls)) {
+                        continue;
+                    }
+                    ConsumerRecords<byte[], byte[]> polled;
+                    try {
+                        polled = polls.poll(c, config.consumer().pollTimeout());
+                    } catch (RecordDeserializationException e) {
+                        skip(
+                                c,
+                                e.topicPartition(),
+                                e.offset(),
+                                e.getCause() == null
+                                        ? e.getMessage()
+                                        : e.getCause().getMessage());
+                        continue;
+                    }
                     if (!polled.isEmpty()) {
                         store(polled);
                         c.commitSync();
@@ -132,16 +169,67 @@ public class HeartbeatConsumer {
                 // stop() asked for it
             } catch (Exception e) {
                 LOG.errorf(e, "heartbeat batch failed; reading again from the committed offsets");
-                try {
-                    Thread.sleep(config.consumer().retryBackoff().toMillis());
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+                backoff();
             } finally {
                 consumer = null;
+                polls.closed();
             }
         }
+    }
+
+    private void backoff() {
+        try {
+            Thread.sleep(config.consumer().retryBackoff().toMillis());
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    /** Drops the record a consumer is at where processes died reading it; true if there was one. */
+    private boolean skipWhereProcessesDied(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls) {
+        for (TopicPartition tp : c.assignment()) {
+            Long offset = polls.setAsideAt(c, tp);
+            if (offset != null) {
+                skip(c, tp, offset, "processes ended each time they read it");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A heartbeat that cannot be read is dropped like any bad one: counted, logged, and never read again. */
+    private void skip(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, long offset, String why) {
+        LOG.warnf("dropped heartbeat %s@%d: %s", tp, offset, why);
+        metrics.heartbeat(false);
+        c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
+        c.seek(tp, offset + 1);
+    }
+
+    /**
+     * Saves the read positions of partitions as they come (see {@link GuardedPolls#assigned}) and, before the poll
+     * fetches, skips a record where processes died.
+     */
+    private final class Assigned implements ConsumerRebalanceListener {
+
+        private final KafkaConsumer<byte[], byte[]> c;
+        private final GuardedPolls polls;
+
+        Assigned(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls) {
+            this.c = c;
+            this.polls = polls;
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            polls.assigned(c, partitions);
+            while (skipWhereProcessesDied(c, polls)) {
+                // one a partition
+            }
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
     }
 
     void store(ConsumerRecords<byte[], byte[]> polled) throws SQLException {

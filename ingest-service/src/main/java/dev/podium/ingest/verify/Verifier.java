@@ -136,11 +136,13 @@ public final class Verifier {
         return null;
     }
 
-    /** Refused before decoding; a record over the size limit is never worth keeping whole. */
+    /**
+     * Refused before its signature verified: anyone who reaches the broker can send such records, so none is worth
+     * keeping whole; a prefix, the size and a hash identify it.
+     */
     private Verdict.Refused refused(String reason, String keyId, byte[] value) {
         String[] ids = bestEffortIds(value);
-        return new Verdict.Refused(
-                reason, keyId, ids[0], ids[1], value == null || value.length <= Limits.MAX_RECORD_BYTES);
+        return new Verdict.Refused(reason, keyId, ids[0], ids[1], false);
     }
 
     /** event_id and stream_id of a refused record when it is JSON at all, for the rejected_event row; never throws. */

@@ -63,10 +63,16 @@ public final class Kafka {
 
     /** As {@link #send}, gzip-compressed, for records up to {@code maxRequestBytes} before compression. */
     public static List<RecordMetadata> sendGzip(List<ProducerRecord<byte[], byte[]>> records, int maxRequestBytes) {
+        return sendCompressed("gzip", records, maxRequestBytes);
+    }
+
+    /** As {@link #send}, compressed with {@code type}, for records up to {@code maxRequestBytes} before compression. */
+    public static List<RecordMetadata> sendCompressed(
+            String type, List<ProducerRecord<byte[], byte[]>> records, int maxRequestBytes) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, type);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, maxRequestBytes);
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 2L * maxRequestBytes + 32 * 1024 * 1024);
         // one record per request: the compressed batch of each must fit the topic's limit on its own
