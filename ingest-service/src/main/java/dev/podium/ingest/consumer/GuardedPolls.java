@@ -6,9 +6,13 @@ import dev.podium.events.validate.Limits;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -35,6 +39,7 @@ public final class GuardedPolls {
     private final ReadLedger.Recovery recovery;
     private final PollBudget budget;
     private final Map<TopicPartition, Long> saved = new HashMap<>();
+    private final Map<TopicPartition, Long> endAtStart = new HashMap<>();
 
     private GuardedPolls(ReadLedger ledger, String group, ReadLedger.Recovery recovery, long pollBytes) {
         this.ledger = ledger;
@@ -73,32 +78,79 @@ public final class GuardedPolls {
                 new BoundedBytesDeserializer(Limits.MAX_RECORD_BYTES, budget));
     }
 
-    /** Saves the positions of newly assigned partitions: their first poll may already read. */
+    /**
+     * Saves the positions of newly assigned partitions: their first poll may already read. A careful consumer reads one
+     * partition at a time (see {@link #focus}), the others paused, so that a death is told to the partition it read.
+     */
     public void assigned(KafkaConsumer<byte[], byte[]> c, Collection<TopicPartition> partitions) {
-        Map<TopicPartition, Long> positions = new HashMap<>();
         for (TopicPartition tp : partitions) {
             saved.remove(tp);
+        }
+        if (careful()) {
+            focus(c);
+            return;
+        }
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        for (TopicPartition tp : partitions) {
             positions.put(tp, c.position(tp));
         }
         save(positions);
     }
 
-    /** Polls after saving the positions that moved since the last save. */
+    /** Polls after saving the positions that moved since the last save (a careful consumer: its one partition's). */
     public ConsumerRecords<byte[], byte[]> poll(KafkaConsumer<byte[], byte[]> c, Duration timeout) {
-        Map<TopicPartition, Long> moved = new HashMap<>();
-        for (TopicPartition tp : c.assignment()) {
-            try {
-                long position = c.position(tp, Duration.ZERO);
-                if (!Long.valueOf(position).equals(saved.get(tp))) {
-                    moved.put(tp, position);
+        if (careful()) {
+            focus(c);
+        } else {
+            Map<TopicPartition, Long> moved = new HashMap<>();
+            for (TopicPartition tp : c.assignment()) {
+                try {
+                    long position = c.position(tp, Duration.ZERO);
+                    if (!Long.valueOf(position).equals(saved.get(tp))) {
+                        moved.put(tp, position);
+                    }
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    // no position yet: assigned() saved it when the partition came
                 }
-            } catch (org.apache.kafka.common.errors.TimeoutException e) {
-                // no position yet: assigned() saved it when the partition came
             }
+            save(moved);
         }
-        save(moved);
         budget.reset();
         return c.poll(timeout);
+    }
+
+    /**
+     * The owned partition a careful consumer reads now, the lowest one not yet past where a process died: it alone is
+     * resumed, and its position saved as exact, before each poll.
+     */
+    private void focus(KafkaConsumer<byte[], byte[]> c) {
+        TopicPartition focus = c.assignment().stream()
+                .filter(tp -> !passed(c, tp))
+                .min(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
+                .orElse(null);
+        Set<TopicPartition> others = new HashSet<>(c.assignment());
+        if (focus != null) {
+            others.remove(focus);
+            c.resume(List.of(focus));
+            long position = c.position(focus);
+            if (!Long.valueOf(position).equals(saved.get(focus))) {
+                save(Map.of(focus, position));
+            }
+        }
+        c.pause(others);
+    }
+
+    /**
+     * Past where a process died, or at the end the partition had when this consumer first looked: a record that came
+     * later was not there to end that process.
+     */
+    private boolean passed(KafkaConsumer<byte[], byte[]> c, TopicPartition tp) {
+        Long until = recovery.carefulUntil().get(tp);
+        if (until == null) {
+            return true;
+        }
+        long end = endAtStart.computeIfAbsent(tp, p -> c.endOffsets(List.of(p)).get(p));
+        return c.position(tp) >= Math.min(until, end);
     }
 
     /** The record to set aside before reading on, if the consumer is at one: processes died reading it. */
@@ -109,16 +161,7 @@ public final class GuardedPolls {
 
     /** A careful consumer is past every position where a process died, on each partition it owns. */
     public boolean recovered(KafkaConsumer<byte[], byte[]> c) {
-        if (!careful() || c.assignment().isEmpty()) {
-            return false;
-        }
-        for (TopicPartition tp : c.assignment()) {
-            Long until = recovery.carefulUntil().get(tp);
-            if (until != null && c.position(tp) < until) {
-                return false;
-            }
-        }
-        return true;
+        return careful() && !c.assignment().isEmpty() && c.assignment().stream().allMatch(tp -> passed(c, tp));
     }
 
     /** The consumer closed: nothing died where it read. */

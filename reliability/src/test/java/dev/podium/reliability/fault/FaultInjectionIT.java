@@ -46,6 +46,7 @@ class FaultInjectionIT {
             all.put("conflict", cases::conflicts);
             all.put("hostile", () -> new HostileCase(platform, cases).run(kinds));
             all.put("key-rotation", cases::keyRotation);
+            all.put("decompression-bomb", () -> new DecompressionBombCase(platform, cases, tier).run());
             String only = System.getProperty("podium.reliability.cases", "");
             for (Map.Entry<String, Supplier<CaseResult>> c : all.entrySet()) {
                 if (!only.isBlank() && !List.of(only.split(",")).contains(c.getKey())) {

@@ -9,11 +9,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /** ingest-service's packaged application (quarkus-app) in its own JVM, as an operator runs it, so it can be SIGKILLed. */
 public final class IngestProcess implements AutoCloseable {
 
     public static final String ADMIN_TOKEN_NAME = "reliability";
+    /** Its heap: what a record must exceed after decompression to end it. */
+    public static final int HEAP_MIB = 384;
     /** One client for every metrics read: the cases poll them every 100 ms. */
     private static final HttpClient METRICS_CLIENT =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -27,6 +30,10 @@ public final class IngestProcess implements AutoCloseable {
     private final String adminToken;
     private ChildProcess process;
     private int starts;
+    private List<String> options = List.of();
+
+    /** A start after the process ended by itself: how it ended, and how long it took to be ready again. */
+    public record Restart(int exitStatus, double secondsToReady) {}
 
     /** {@code name} names the log file ({@code <name>.log}) of an instance; several can share one consumer group. */
     public IngestProcess(
@@ -55,9 +62,18 @@ public final class IngestProcess implements AutoCloseable {
 
     /** Starts it with extra JVM options (system properties such as a fault to inject) and waits until it is ready. */
     public void start(List<String> options) {
+        launch(options);
+        awaitReady(Duration.ofSeconds(120));
+    }
+
+    private void launch(List<String> options) {
+        this.options = List.copyOf(options);
         List<String> cmd = new ArrayList<>(List.of(
                 ChildProcess.javaBinary(),
-                "-Xmx384m",
+                "-Xmx" + HEAP_MIB + "m",
+                // as ./podium up, compose and the Dockerfile run it: a fatal error ends the process, which is started
+                // again (restartWhileExiting here, scripts/lib/restart-on-exit.sh there)
+                "-XX:+ExitOnOutOfMemoryError",
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
                 "-Dquarkus.datasource.username=postgres",
@@ -71,16 +87,22 @@ public final class IngestProcess implements AutoCloseable {
         cmd.addAll(List.of("-jar", jar.toString()));
         starts++;
         process = ChildProcess.start(name, log(), cmd);
-        awaitReady(Duration.ofSeconds(120));
     }
 
     public void awaitReady(Duration timeout) {
+        if (!readyOrEnded(timeout)) {
+            throw new IllegalStateException("ingest-service exited: " + process.tail(30));
+        }
+    }
+
+    /** True once its readiness check answers UP, false if it ends first; fails after {@code timeout}. */
+    private boolean readyOrEnded(Duration timeout) {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("ingest-service exited: " + process.tail(30));
+                return false;
             }
             try {
                 HttpResponse<String> r = http.send(
@@ -89,7 +111,7 @@ public final class IngestProcess implements AutoCloseable {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
-                    return;
+                    return true;
                 }
             } catch (Exception e) {
                 // not up yet
@@ -101,6 +123,29 @@ public final class IngestProcess implements AutoCloseable {
 
     public Path log() {
         return logDir.resolve(name + ".log");
+    }
+
+    /**
+     * Starts it again, with the options of its last start, each time it ends by itself, as {@code ./podium up} does,
+     * until {@code done} holds (looked at every 200 ms) or {@code limit} has passed. Each restart says how the process
+     * ended and how long after that end it was ready again; a start that ended again before it was ready is a restart
+     * with {@code secondsToReady} -1.
+     */
+    public List<Restart> restartWhileExiting(BooleanSupplier done, Duration limit) {
+        List<Restart> restarts = new ArrayList<>();
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+            if (process.isAlive()) {
+                Ports.sleep(200);
+                continue;
+            }
+            long ended = System.nanoTime();
+            int status = process.waitFor(1);
+            launch(options);
+            boolean ready = readyOrEnded(Duration.ofSeconds(120));
+            restarts.add(new Restart(status, ready ? (System.nanoTime() - ended) / 1e9 : -1));
+        }
+        return restarts;
     }
 
     /** Waits for the process to end by itself (a fault it was started with); its exit status. */
