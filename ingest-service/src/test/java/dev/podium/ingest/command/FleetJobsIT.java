@@ -57,7 +57,7 @@ class FleetJobsIT {
 
     private static final String JOBS = "podium.jobs";
     private static final EventCodec CODEC = new EventCodec();
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Inject
     AgroalDataSource dataSource;
@@ -315,14 +315,18 @@ class FleetJobsIT {
         TestAgent agent = granted.agent();
         UUID run = granted.run();
 
-        // Lease duration in tests is 3 s: heartbeats every 500 ms for 7 s keep it (a wrong epoch would not).
-        await().during(Duration.ofSeconds(7))
-                .atMost(Duration.ofSeconds(15))
-                .pollInterval(Duration.ofMillis(500))
-                .until(() -> {
-                    Kafka.send(List.of(heartbeat(agent, job, run, 1)));
-                    return "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job));
-                });
+        // Lease duration in tests is 3 s: heartbeats every 500 ms keep the job with its run until the database's clock
+        // is a whole lease past the first lease's end (a wrong epoch would not).
+        double keptPast = ((Number) db.one(
+                        "SELECT extract(epoch FROM lease_expires_at)::float8 + 3 FROM job WHERE job_id = ?", job))
+                .doubleValue();
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            Kafka.send(List.of(heartbeat(agent, job, run, 1)));
+            assertThat(db.one("SELECT state FROM job WHERE job_id = ?", job))
+                    .as("the job while heartbeats arrive")
+                    .isEqualTo("assigned");
+            return db.count("SELECT count(*) WHERE extract(epoch FROM clock_timestamp()) > ?", keptPast) == 1;
+        });
         assertThat(db.rows("SELECT state, lease_epoch, run_id FROM job WHERE job_id = ?", job))
                 .containsExactly(List.of("assigned", 1, run));
         assertThat(onJobsTopic(List.of(job), JobLeaseExpired.class)).isEmpty();
@@ -538,7 +542,7 @@ class FleetJobsIT {
                     job);
             assertThat(fleet.reapExpiredLeases()).isZero();
             await().during(Duration.ofSeconds(1))
-                    .atMost(Duration.ofSeconds(3))
+                    .atMost(WAIT)
                     .until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
             holder.commit();
         }
@@ -611,11 +615,7 @@ class FleetJobsIT {
                     .until(() ->
                             db.count("SELECT count(*) FROM job WHERE campaign_id = ? AND issue = 2", campaign) == 2);
         } finally {
-            given().auth()
-                    .oauth2(TestAgent.ADMIN_TOKEN)
-                    .delete("/admin/campaigns/" + campaign + "/schedule")
-                    .then()
-                    .statusCode(200);
+            unschedule(campaign);
         }
         long issues = db.count("SELECT max(issue) FROM job WHERE campaign_id = ?", campaign);
         assertThat(db.one("SELECT schedule FROM campaign WHERE campaign_id = ?", campaign))
@@ -626,10 +626,34 @@ class FleetJobsIT {
         assertThat(all).hasSize(4).doesNotHaveDuplicates();
         assertThat(await().atMost(WAIT).until(() -> onJobsTopic(all, JobRequested.class), l -> l.size() >= 4))
                 .hasSize(4);
-        // Unscheduled: no further issue, even after more than a period.
-        await().during(Duration.ofSeconds(3))
-                .atMost(Duration.ofSeconds(5))
-                .until(() -> db.count("SELECT max(issue) FROM job WHERE campaign_id = ?", campaign) == issues);
+        // Unscheduled: no further issue. A campaign scheduled after the unscheduling and issued again since shows that
+        // the schedule was checked more than a period later (one check issues every campaign that is due).
+        UUID later = UUID.fromString(submit(Map.of(
+                        "name",
+                        "often too",
+                        "pools",
+                        List.of(pool("nightly")),
+                        "schedule",
+                        "PT2S",
+                        "spec",
+                        spec(Map.of())))
+                .getString("campaign_id"));
+        try {
+            await().atMost(WAIT)
+                    .until(() -> db.count("SELECT count(*) FROM job WHERE campaign_id = ? AND issue = 2", later) > 0);
+        } finally {
+            unschedule(later);
+        }
+        assertThat(db.count("SELECT max(issue) FROM job WHERE campaign_id = ?", campaign))
+                .isEqualTo(issues);
+    }
+
+    private static void unschedule(UUID campaign) {
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .delete("/admin/campaigns/" + campaign + "/schedule")
+                .then()
+                .statusCode(200);
     }
 
     @Test

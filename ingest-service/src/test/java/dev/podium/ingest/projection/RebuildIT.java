@@ -178,7 +178,7 @@ class RebuildIT {
                 .as(db.dump("proj_energy_cell").toString())
                 .isOne();
 
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(60))
                 .until(() -> db.count("SELECT count(*) FROM proj_change_point") > 0
                         && db.count("SELECT count(*) FROM history_touched") == 0);
         Map<String, List<String>> before = dumpAll(db);

@@ -11,7 +11,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,7 +55,7 @@ class BrowserFlowsIT {
     /** The text of the element with this id, once the page shows it. */
     private String textOf(String id) {
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(15))
+                .atMost(HeadlessChromium.WAIT)
                 .until(() -> !browser.findElements(By.id(id)).isEmpty());
         return browser.findElement(By.id(id)).getText();
     }
@@ -73,7 +72,7 @@ class BrowserFlowsIT {
     /** Waits for the navigation a click started: the new URL, loaded. */
     private void waitForUrl(String fragment) {
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(15))
+                .atMost(HeadlessChromium.WAIT)
                 .until(() -> browser.getCurrentUrl().contains(fragment)
                         && "complete"
                                 .equals(((JavascriptExecutor) browser).executeScript("return document.readyState")));

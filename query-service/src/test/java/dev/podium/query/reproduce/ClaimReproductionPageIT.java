@@ -18,7 +18,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -175,7 +174,7 @@ class ClaimReproductionPageIT {
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             WebDriver browser = chromium.browser();
             browser.get(base.toString().replaceAll("/$", "") + "/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM);
-            await().atMost(Duration.ofSeconds(15))
+            await().atMost(HeadlessChromium.WAIT)
                     .until(() -> !browser.findElements(By.cssSelector("tr.measured-ratio"))
                             .isEmpty());
             assertThat(browser.findElement(By.cssSelector("tr.measured-ratio")).getText())

@@ -17,7 +17,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -216,7 +215,7 @@ class ServingPageIT {
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             WebDriver browser = chromium.browser();
             browser.get(base.toString().replaceAll("/$", "") + "/serving?benchmark=" + BENCHMARK);
-            await().atMost(Duration.ofSeconds(15))
+            await().atMost(HeadlessChromium.WAIT)
                     .until(() -> !browser.findElements(By.cssSelector("circle.point"))
                             .isEmpty());
             assertThat(browser.findElements(By.cssSelector("section.serving-group svg circle.point")))

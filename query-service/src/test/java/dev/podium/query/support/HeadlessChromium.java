@@ -11,6 +11,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /** Debian's headless Chromium driven through its chromedriver, as every browser test here runs it. */
 public final class HeadlessChromium implements AutoCloseable {
 
+    /** How long a page may take to load, or to show what a test waits for, on a loaded machine. */
+    public static final Duration WAIT = Duration.ofSeconds(60);
+
     private final ChromeDriverService service;
     private final WebDriver browser;
 
@@ -36,7 +39,7 @@ public final class HeadlessChromium implements AutoCloseable {
                         "--no-first-run",
                         "--window-size=1400,1000");
         WebDriver browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        browser.manage().timeouts().pageLoadTimeout(WAIT);
         return new HeadlessChromium(service, browser);
     }
 

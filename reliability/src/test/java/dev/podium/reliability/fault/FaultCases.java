@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The fault cases. Each has its own agent and key, so its rows are told apart by writer; each ends with the exact
@@ -420,7 +421,11 @@ public final class FaultCases {
             Ports.sleep(250);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        Ports.sleep(1500); // anything arriving late (a duplicate, a second rejection) would show now
+        // Anything arriving late (a duplicate, a second rejection) shows once ingest has committed past what is sent.
+        Map<TopicPartition, Long> sentNow = p.eventsEnd();
+        while (!p.ingested(sentNow) && System.nanoTime() < deadline) {
+            Ports.sleep(250);
+        }
         List<String> problems = new ArrayList<>();
         Set<String> stored = p.store.storedIds(key.agentId());
         Set<String> missing = new HashSet<>(expectedIds);

@@ -16,10 +16,15 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,6 +39,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * PostgreSQL cluster and ingest-service's packaged application.
  */
 public final class Platform implements AutoCloseable {
+
+    /** ingest-service's consumer group on podium.events (podium.ingest.consumer.group-id, left at its default). */
+    private static final String INGEST_GROUP = "podium-ingest";
 
     public final Path work;
     public final KafkaBrokerProcess kafka;
@@ -116,6 +124,52 @@ public final class Platform implements AutoCloseable {
 
     public String bootstrap() {
         return kafka.bootstrapServers();
+    }
+
+    /** Where podium.events ends now, by partition. */
+    public Map<TopicPartition, Long> eventsEnd() {
+        try (Admin admin = admin()) {
+            List<TopicPartition> parts = admin
+                    .describeTopics(List.of(Credentials.EVENTS))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(Credentials.EVENTS)
+                    .partitions()
+                    .stream()
+                    .map(p -> new TopicPartition(Credentials.EVENTS, p.partition()))
+                    .toList();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            parts.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            Map<TopicPartition, Long> end = new HashMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, o) -> end.put(tp, o.offset()));
+            return end;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not read the end of " + Credentials.EVENTS, e);
+        }
+    }
+
+    /**
+     * Whether ingest-service has committed its offsets on podium.events up to {@code end}: it commits after the
+     * database, so every record before is stored or rejected.
+     */
+    public boolean ingested(Map<TopicPartition, Long> end) {
+        try (Admin admin = admin()) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(INGEST_GROUP)
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            return end.entrySet().stream().allMatch(e -> {
+                OffsetAndMetadata c = committed.get(e.getKey());
+                return (c == null ? 0 : c.offset()) >= e.getValue();
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException("could not read the offsets of " + INGEST_GROUP, e);
+        }
+    }
+
+    private Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        return Admin.create(p);
     }
 
     /** The agent's publisher in its own JVM (see {@link AgentDriver}). */

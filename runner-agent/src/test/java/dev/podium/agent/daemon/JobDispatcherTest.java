@@ -44,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JobDispatcherTest {
 
     static final String ME = "agent-1";
+    static final Duration WAIT = Duration.ofSeconds(60);
 
     @TempDir
     Path dir;
@@ -195,7 +196,7 @@ class JobDispatcherTest {
         accept(grantId, grant);
         accept(requestId, request); // a late copy of the request must not offer the job again
         Files.writeString(gate, "");
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(WAIT)
                 .until(() -> dispatcher.runningCount() == 0
                         && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
 
@@ -253,8 +254,7 @@ class JobDispatcherTest {
         UUID job = request("a");
         UUID runId = claims(job).get(0).runId();
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> run(runId).stream().anyMatch(e -> e.payload() instanceof RunStarted));
+        await().atMost(WAIT).until(() -> run(runId).stream().anyMatch(e -> e.payload() instanceof RunStarted));
 
         accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 1));
         accept(UUID.randomUUID(), new JobLeaseExpired(job, UUID.randomUUID(), ME, 2));
@@ -262,7 +262,7 @@ class JobDispatcherTest {
         assertThat(run(runId)).noneMatch(e -> e.payload() instanceof RunCancelled);
 
         accept(UUID.randomUUID(), new JobLeaseExpired(job, runId, ME, 2));
-        await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
+        await().atMost(WAIT).until(() -> dispatcher.runningCount() == 0);
         assertThat(run(runId))
                 .last()
                 .satisfies(e -> assertThat(e.payload())
@@ -278,7 +278,7 @@ class JobDispatcherTest {
         UUID runId = claims(job).get(0).runId();
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
         accept(UUID.randomUUID(), new JobCancelled(job, "wrong pool", "alice"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
+        await().atMost(WAIT).until(() -> dispatcher.runningCount() == 0);
         assertThat(run(runId))
                 .last()
                 .satisfies(e -> assertThat(e.payload())
@@ -291,7 +291,7 @@ class JobDispatcherTest {
         UUID nextRun = claims(next).get(0).runId();
         accept(UUID.randomUUID(), new JobAssigned(next, nextRun, ME, 1, null));
         accept(UUID.randomUUID(), new JobAssigned(next, UUID.randomUUID(), "other", 2, null));
-        await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.runningCount() == 0);
+        await().atMost(WAIT).until(() -> dispatcher.runningCount() == 0);
         assertThat(run(nextRun))
                 .last()
                 .satisfies(e -> assertThat(e.payload())
@@ -309,7 +309,7 @@ class JobDispatcherTest {
         UUID runId = claims(job).get(0).runId();
         Files.writeString(gate, "");
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(WAIT)
                 .until(() -> dispatcher.runningCount() == 0
                         && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
 
@@ -345,7 +345,7 @@ class JobDispatcherTest {
         dispatcher.accept(UUID.randomUUID(), new JobRequested(job, null, "a", changed), 2);
         Files.writeString(gate, "");
         accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 2, null));
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(WAIT)
                 .until(() -> dispatcher.runningCount() == 0
                         && run(runId).stream().anyMatch(e -> e.payload() instanceof RunCompleted));
 

@@ -104,7 +104,7 @@ class JobRunnerTest {
 
     @Test
     void aTimeoutBecomesRunFailedInPhaseTimeout() throws Exception {
-        runner.run(job("echo started\nexec sleep 30\n", 1));
+        runner.run(job("echo started\nexec sleep 3600\n", 1));
         assertThat(events())
                 .last()
                 .satisfies(e -> assertThat(e.payload()).isInstanceOfSatisfying(RunFailed.class, f -> {
@@ -283,12 +283,12 @@ class JobRunnerTest {
 
     @Test
     void aRunningJobCanBeCancelled() throws Exception {
-        JobDefinition job = job("echo started\nexec sleep 60\n", 120);
+        JobDefinition job = job("echo started\nexec sleep 3600\n", 3600);
         CompletableFuture<List<RunOutcome>> running = CompletableFuture.supplyAsync(() -> runner.run(job));
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Duration.ofSeconds(60))
                 .until(() -> events().stream().anyMatch(e -> e.payload() instanceof RunProgress));
         runner.cancel();
-        List<RunOutcome> out = running.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        List<RunOutcome> out = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(out).singleElement().satisfies(o -> assertThat(o.status()).isEqualTo(RunOutcome.Status.CANCELLED));
         assertThat(events()).last().satisfies(e -> assertThat(e.payload()).isInstanceOf(RunCancelled.class));
     }

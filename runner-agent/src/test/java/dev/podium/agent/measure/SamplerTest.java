@@ -42,7 +42,7 @@ class SamplerTest {
                 new RecordedTools(Map.of(Sampler.ROCM_QUERY, Resources.text("detect/rocm-smi-use-vram-rx7900xt.json")));
         AtomicReference<Map<SeriesKind, List<Sample>>> seen = new AtomicReference<>();
         try (Sampler s = new Sampler(tools, 20)) {
-            await().atMost(Duration.ofSeconds(20)).until(() -> {
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
                 seen.set(s.snapshot());
                 return seen.get().containsKey(SeriesKind.ACCELERATOR_MEMORY);
             });
