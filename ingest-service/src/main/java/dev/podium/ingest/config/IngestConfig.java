@@ -43,6 +43,25 @@ public interface IngestConfig {
 
     Keys keys();
 
+    Rejected rejected();
+
+    /**
+     * How long, and how much, of the refused records {@code rejected_event} keeps: its oldest rows go first, their
+     * counts stay in {@code rejected_count}. A row is redriven only while it is kept.
+     */
+    interface Rejected {
+
+        @WithDefault("30d")
+        Duration maxAge();
+
+        /** The bytes of kept copies across all rows. */
+        @WithDefault("1073741824")
+        long maxBytes();
+
+        @WithDefault("10m")
+        Duration retentionInterval();
+    }
+
     interface Keys {
 
         /**

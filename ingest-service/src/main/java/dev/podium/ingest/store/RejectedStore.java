@@ -3,6 +3,7 @@ package dev.podium.ingest.store;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HexFormat;
 import java.util.List;
@@ -67,23 +68,38 @@ public class RejectedStore {
 
     private static final Columns<RejectedRow> REJECTED = Columns.of(RejectedRow.class);
 
+    /** The new rows, and each counted in rejected_count (V94), which outlives them. */
     private static final String INSERT = """
-            INSERT INTO rejected_event (topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id,
-                                        stream_id, record, record_bytes, record_sha256, record_truncated, signature)
-            SELECT topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id, stream_id, record::bytea,
-                   record_bytes, record_sha256, record_truncated, signature
-            FROM %s
-            ORDER BY ord
-            ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING""".formatted(REJECTED.unnestWithOrdinality("x"));
+            WITH inserted AS (
+                INSERT INTO rejected_event (topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id,
+                                            stream_id, record, record_bytes, record_sha256, record_truncated, signature)
+                SELECT topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id, stream_id,
+                       record::bytea, record_bytes, record_sha256, record_truncated, signature
+                FROM %s
+                ORDER BY ord
+                ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING
+                RETURNING topic, reason, key_id, record_bytes),
+            counted AS (
+                INSERT INTO rejected_count AS t (day, topic, reason, key_id, records, bytes)
+                SELECT current_date, i.topic, split_part(i.reason, ':', 1), coalesce(k.key_id, '(unknown)'), count(*),
+                       sum(i.record_bytes)
+                FROM inserted i LEFT JOIN agent_key k ON k.key_id = i.key_id
+                GROUP BY 1, 2, 3, 4
+                ON CONFLICT (day, topic, reason, key_id)
+                DO UPDATE SET records = t.records + excluded.records, bytes = t.bytes + excluded.bytes)
+            SELECT count(*) FROM inserted""".formatted(REJECTED.unnestWithOrdinality("x"));
 
-    /** Inserts the rows not recorded yet; the number of new rows. */
+    /** Inserts the rows not recorded yet, and counts them; the number of new rows. */
     public int record(Connection c, List<Rejection> rejections) throws SQLException {
         if (rejections.isEmpty()) {
             return 0;
         }
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
             REJECTED.bind(ps, 1, rejections.stream().map(RejectedRow::of).toList());
-            return ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
         }
     }
 

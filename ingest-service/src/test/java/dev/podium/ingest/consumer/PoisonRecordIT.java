@@ -179,7 +179,10 @@ class PoisonRecordIT {
             assertThat((String) row.get(0)).startsWith("invalid: $: malformed JSON");
             assertThat((String) row.get(1)).contains("RecordTooLargeException");
         } finally {
-            Kafka.setTopicConfig(DLQ, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(3 * 1024 * 1024));
+            Kafka.setTopicConfig(
+                    DLQ,
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                    TopicSetup.DLQ_CONFIGS.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
         }
     }
 
@@ -212,7 +215,7 @@ class PoisonRecordIT {
                     .isEqualTo(2);
         } finally {
             // DLQ records of earlier incarnations name the same offsets as the records other tests send next
-            Kafka.recreate(DLQ, 3, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(3 * 1024 * 1024)));
+            Kafka.recreate(DLQ, 3, TopicSetup.DLQ_CONFIGS);
         }
     }
 

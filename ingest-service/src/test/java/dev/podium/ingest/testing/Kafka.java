@@ -108,6 +108,21 @@ public final class Kafka {
         }
     }
 
+    /** The value of one config of a topic, as the broker describes it. */
+    public static String topicConfig(String topic, String name) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try (Admin admin = admin()) {
+            return admin.describeConfigs(List.of(resource))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(resource)
+                    .get(name)
+                    .value();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not describe " + topic, e);
+        }
+    }
+
     /** Deletes a topic and creates it again under the same name: a new incarnation whose offsets start at 0. */
     public static void recreate(String topic, int partitions, Map<String, String> configs) {
         try (Admin admin = admin()) {
