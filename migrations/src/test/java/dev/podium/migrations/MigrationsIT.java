@@ -159,6 +159,17 @@ class MigrationsIT {
         assertDenied("podium_query", "CREATE TABLE public.mine (x int)");
     }
 
+    /** A session of query-service's role cannot run a statement for longer than 5 s, whatever it sets up. */
+    @Test
+    void theQueryRoleHasAStatementTimeout() throws SQLException {
+        try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), "podium_query", "");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SHOW statement_timeout")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("5s");
+        }
+    }
+
     @Test
     void tablesOfLaterMigrationsAreReadableByTheQueryRole() throws SQLException {
         try (Connection c = db.connect()) {

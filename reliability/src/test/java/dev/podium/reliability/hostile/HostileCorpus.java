@@ -260,12 +260,12 @@ public final class HostileCorpus {
                 "record over 1 MiB",
                 "sizes",
                 c -> padTo(c, Limits.MAX_RECORD_BYTES + 1),
-                "invalid: $: record of 1048577 bytes is over the limit"));
+                "too large after decompression: 1048577 bytes, over the limit"));
         k.add(raw(
                 "record of 2 MiB",
                 "sizes",
                 c -> padTo(c, 2 * Limits.MAX_RECORD_BYTES),
-                "invalid: $: record of 2097152 bytes is over the limit"));
+                "too large after decompression: 2097152 bytes, over the limit"));
         // ---- signatures and keys
         k.add(new Kind(
                 "unsigned (no headers)",
