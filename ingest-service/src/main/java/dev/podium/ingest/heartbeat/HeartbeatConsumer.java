@@ -61,6 +61,7 @@ public class HeartbeatConsumer {
     private final IngestMetrics metrics;
     private final JobCommands jobs;
     private final ReadLedger ledger;
+    private final DropLog drops = new DropLog(LOG::warn, System::nanoTime);
     private final ObjectMapper mapper = EventCodec.newMapper();
     private volatile Thread thread;
     private volatile boolean running;
@@ -200,7 +201,7 @@ public class HeartbeatConsumer {
 
     /** A heartbeat that cannot be read is dropped like any bad one: counted, logged, and never read again. */
     private void skip(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, long offset, String why) {
-        LOG.warnf("dropped heartbeat %s@%d: %s", tp, offset, why);
+        drops.dropped("dropped heartbeat %s@%d: %s", tp, offset, why);
         metrics.heartbeat(false);
         c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
         c.seek(tp, offset + 1);
@@ -244,7 +245,7 @@ public class HeartbeatConsumer {
             for (ConsumerRecord<byte[], byte[]> r : polled) {
                 Heartbeat hb = accept(r, known);
                 if (hb != null && !hb.newerThan(last.computeIfAbsent(hb.agentId(), a -> lastStored(c, a)))) {
-                    LOG.warnf(
+                    drops.dropped(
                             "dropped heartbeat %s/%d@%d of agent %s: a replay (boot %s, seq %s, sent at %s is not newer"
                                     + " than the last one stored)",
                             r.topic(), r.partition(), r.offset(), hb.agentId(), hb.bootId(), hb.seq(), hb.sentAt());
@@ -288,7 +289,7 @@ public class HeartbeatConsumer {
         Header sig = r.headers().lastHeader(EventSigner.SIGNATURE_HEADER);
         AgentKey key = keyId == null ? null : known.get(keyId);
         if (key == null || sig == null || sig.value() == null) {
-            LOG.warnf("dropped heartbeat %s: unsigned or unknown key", where);
+            drops.dropped("dropped heartbeat %s: unsigned or unknown key", where);
             return null;
         }
         if (!key.verifiesAt(Verifier.appendedAt(r))
@@ -296,14 +297,14 @@ public class HeartbeatConsumer {
                 || r.value().length > Heartbeat.MAX_BYTES
                 || !EventSigner.verifyHeartbeat(
                         r.value(), new String(sig.value(), StandardCharsets.UTF_8), key.secret())) {
-            LOG.warnf("dropped heartbeat %s: key %s revoked or signature does not match", where, keyId);
+            drops.dropped("dropped heartbeat %s: key %s revoked or signature does not match", where, keyId);
             return null;
         }
         Heartbeat hb;
         try {
             hb = mapper.readValue(r.value(), Heartbeat.class);
         } catch (Exception e) {
-            LOG.warnf(
+            drops.dropped(
                     "dropped heartbeat %s: not a heartbeat (%s)",
                     where, e.getClass().getSimpleName());
             return null;
@@ -313,7 +314,7 @@ public class HeartbeatConsumer {
             problem = "agent_id is not the agent of key " + keyId;
         }
         if (problem != null) {
-            LOG.warnf("dropped heartbeat %s: %s", where, problem);
+            drops.dropped("dropped heartbeat %s: %s", where, problem);
             return null;
         }
         return hb;
