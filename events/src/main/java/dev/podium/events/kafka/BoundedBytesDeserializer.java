@@ -13,6 +13,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public final class BoundedBytesDeserializer implements Deserializer<byte[]> {
 
+    /** Keys are stream ids or absent; nothing Podium writes comes near this. */
+    public static final int KEY_LIMIT = 16 * 1024;
+
     private final int limit;
     private final PollBudget budget;
 

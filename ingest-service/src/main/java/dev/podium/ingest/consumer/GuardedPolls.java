@@ -29,9 +29,6 @@ import org.jboss.logging.Logger;
  */
 public final class GuardedPolls {
 
-    /** Keys are stream ids or absent; nothing Podium writes comes near this. */
-    public static final int KEY_LIMIT = 16 * 1024;
-
     private static final Logger LOG = Logger.getLogger(GuardedPolls.class);
 
     private final ReadLedger ledger;
@@ -74,7 +71,7 @@ public final class GuardedPolls {
         }
         return new KafkaConsumer<>(
                 properties,
-                new BoundedBytesDeserializer(KEY_LIMIT, null),
+                new BoundedBytesDeserializer(BoundedBytesDeserializer.KEY_LIMIT, null),
                 new BoundedBytesDeserializer(Limits.MAX_RECORD_BYTES, budget));
     }
 

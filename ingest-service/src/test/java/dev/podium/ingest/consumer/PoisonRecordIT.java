@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.podium.events.Envelope;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.kafka.BoundedBytesDeserializer;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.dlq.DlqPublisher;
 import dev.podium.ingest.store.RecordCopy;
@@ -103,7 +104,7 @@ class PoisonRecordIT {
         TestAgent agent = TestAgent.register("huge-key");
         Envelope next = SampleEvents.runProgress(UUID.randomUUID(), agent.agentId(), 1, 1, 1, 10);
         ProducerRecord<byte[], byte[]> signedNext = agent.signed(next);
-        byte[] key = new byte[GuardedPolls.KEY_LIMIT * 8];
+        byte[] key = new byte[BoundedBytesDeserializer.KEY_LIMIT * 8];
         // unsigned, on the partition the next record's key takes
         ProducerRecord<byte[], byte[]> hostile = new ProducerRecord<>(
                 EVENTS,
@@ -119,7 +120,7 @@ class PoisonRecordIT {
                                 at.partition(),
                                 at.offset()))
                 .containsExactly(List.of("key too large after decompression: " + key.length
-                        + " bytes, over the limit of " + GuardedPolls.KEY_LIMIT + " bytes"));
+                        + " bytes, over the limit of " + BoundedBytesDeserializer.KEY_LIMIT + " bytes"));
     }
 
     /**

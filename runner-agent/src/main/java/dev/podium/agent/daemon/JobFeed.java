@@ -6,11 +6,15 @@ import dev.podium.events.Envelope;
 import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.job.JobEvent;
+import dev.podium.events.kafka.BoundedBytesDeserializer;
+import dev.podium.events.kafka.PollBudget;
 import dev.podium.events.sign.CommandSignature;
+import dev.podium.events.validate.Limits;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -18,11 +22,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Reads all of {@code podium.jobs} from its beginning on every start, on one thread: the agent assigns itself every
@@ -36,13 +39,17 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 final class JobFeed implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(300);
+    /** Job records are a few KB: what a poll may copy after decompression. */
+    static final long POLL_BYTES = 8L * 1024 * 1024;
+
     static final String NO_COMMAND_KEY = "this agent takes no jobs: its key file has no command.public.key"
             + " (PODIUM_COMMAND_PUBLIC_KEY), so it cannot tell the command side's records from forged ones; copy the"
             + " command_public_key of ingest-service's GET /admin/command-key (also in every key issue or rotate answer)"
             + " into the key file as command.public.key and restart the agent";
 
     private final EventCodec codec = new EventCodec();
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final PollBudget budget = new PollBudget(POLL_BYTES);
     private final JobDispatcher dispatcher;
     private final PublicKey commandKey;
     private final PrintStream log;
@@ -57,7 +64,10 @@ final class JobFeed implements AutoCloseable {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(
+                p,
+                new BoundedBytesDeserializer(BoundedBytesDeserializer.KEY_LIMIT, null),
+                new BoundedBytesDeserializer(Limits.MAX_RECORD_BYTES, budget));
         this.dispatcher = dispatcher;
         this.commandKey = commandKey;
         this.log = log;
@@ -84,7 +94,7 @@ final class JobFeed implements AutoCloseable {
             Map<TopicPartition, Long> end = consumer.endOffsets(parts);
             boolean caughtUp = false;
             while (!closed) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(POLL)) {
+                for (ConsumerRecord<byte[], byte[]> r : poll()) {
                     handle(r);
                 }
                 if (!caughtUp && end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
@@ -101,6 +111,27 @@ final class JobFeed implements AutoCloseable {
             log.println("the podium.jobs reader stopped: " + e);
         } finally {
             consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /**
+     * The next records; one over the size limit after decompression is skipped without being copied (anyone who can
+     * write the topic can send one), and the reader seeks past it.
+     */
+    private List<ConsumerRecord<byte[], byte[]>> poll() {
+        budget.reset();
+        try {
+            List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+            consumer.poll(POLL).forEach(out::add);
+            return out;
+        } catch (RecordDeserializationException e) {
+            if (!(e.getCause() instanceof PollBudget.Spent)) {
+                log.println("skipping record " + e.topicPartition().partition() + "/" + e.offset() + " of "
+                        + Topics.JOBS + ": "
+                        + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+                consumer.seek(e.topicPartition(), e.offset() + 1);
+            }
+            return List.of();
         }
     }
 
@@ -134,7 +165,7 @@ final class JobFeed implements AutoCloseable {
         return List.of();
     }
 
-    private void handle(ConsumerRecord<String, byte[]> r) {
+    private void handle(ConsumerRecord<byte[], byte[]> r) {
         Decoded d = r.value() == null ? null : codec.decode(r.value());
         if (!(d instanceof Decoded.Accepted a && a.envelope().payload() instanceof JobEvent event)) {
             skip(r, d instanceof Decoded.Rejected x ? x.reason() : "not a job event");
@@ -152,11 +183,11 @@ final class JobFeed implements AutoCloseable {
         }
     }
 
-    private void skip(ConsumerRecord<String, byte[]> r, String why) {
+    private void skip(ConsumerRecord<byte[], byte[]> r, String why) {
         log.println("skipping record " + r.partition() + "/" + r.offset() + " of " + Topics.JOBS + ": " + why);
     }
 
-    private static Integer epoch(ConsumerRecord<String, byte[]> r) {
+    private static Integer epoch(ConsumerRecord<byte[], byte[]> r) {
         String text = header(r, CommandSignature.EPOCH_HEADER);
         try {
             return text == null ? null : Integer.valueOf(text);
@@ -165,7 +196,7 @@ final class JobFeed implements AutoCloseable {
         }
     }
 
-    private static String header(ConsumerRecord<String, byte[]> r, String name) {
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         Header h = r.headers().lastHeader(name);
         return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }

@@ -281,6 +281,26 @@ class ForgedJobsIT {
         assertThat(Files.readAllLines(count)).containsExactly("ran");
     }
 
+    /**
+     * 64 MB of zeros, unsigned, a few tens of KB of gzip on the wire: the agent never copies it (over the 1 MiB limit
+     * after decompression), skips it, and takes the signed job behind it.
+     */
+    @Test
+    void aDecompressionBombOnTheJobsTopicIsSkippedAndTheNextJobIsTaken() throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 80 * 1024 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 160L * 1024 * 1024);
+        try (KafkaProducer<String, byte[]> gzip =
+                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            gzip.send(new ProducerRecord<>("podium.jobs", PARTITION, "bomb", new byte[64_000_000]))
+                    .get();
+        }
+        barrier();
+    }
+
     @Test
     void aReplayedGrantNeverRunsTwice() throws Exception {
         UUID job = UUID.randomUUID();
