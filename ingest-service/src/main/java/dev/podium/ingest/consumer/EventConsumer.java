@@ -156,6 +156,11 @@ public class EventConsumer {
 
         private volatile boolean running = true;
         private volatile KafkaConsumer<byte[], byte[]> consumer;
+        private final GuardedPolls polls = new GuardedPolls(
+                ledger,
+                config.consumer().groupId(),
+                config.consumer().maxPollRecords(),
+                config.consumer().pollBytes());
         /** Checks the batch polled next while this thread writes the current one. */
         private final ExecutorService checker = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "podium-ingest-check");
@@ -218,11 +223,6 @@ public class EventConsumer {
          * consumer reading one record a poll after a process died is past where that happened.
          */
         private void consume() throws Exception {
-            GuardedPolls polls = GuardedPolls.start(
-                    ledger,
-                    config.consumer().groupId(),
-                    config.consumer().maxPollRecords(),
-                    config.consumer().pollBytes());
             KafkaConsumer<byte[], byte[]> c = polls.consumer(consumerProperties());
             consumer = c;
             written.clear();
@@ -231,10 +231,14 @@ public class EventConsumer {
                 if (!running) {
                     return;
                 }
-                c.subscribe(List.of(config.topics().events()), new Revocation(c, polls));
+                c.subscribe(List.of(config.topics().events()), new Revocation(c));
                 while (running) {
-                    if (polls.recovered(c)) {
-                        LOG.info("read past where a process ended; reading whole batches again");
+                    if (polls.recreate(c)) {
+                        LOG.infof(
+                                "creating the consumer again, %s",
+                                polls.careful()
+                                        ? "reading whole batches: past where a process ended"
+                                        : "reading one record at a time where a process ended");
                         return;
                     }
                     if (setAsideWhereProcessesDied(c, polls)) {
@@ -278,7 +282,6 @@ public class EventConsumer {
                 inFlight = null;
                 consumer = null;
                 c.close();
-                polls.closed();
             }
         }
 
@@ -349,7 +352,9 @@ public class EventConsumer {
          * would add a whole transaction to their lag.
          */
         private boolean isBacklog(Polled batch) {
-            return batch.records().size() * 2 >= config.consumer().maxPollRecords();
+            // a careful consumer writes each batch before it reads on, so that a death is told to what it was doing
+            return !polls.careful()
+                    && batch.records().size() * 2 >= config.consumer().maxPollRecords();
         }
 
         /**
@@ -363,8 +368,10 @@ public class EventConsumer {
                 KafkaConsumer<byte[], byte[]> c, GuardedPolls polls, ConsumerRecords<byte[], byte[]> polled) {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(polled.count());
             polled.forEach(records::add);
+            if (polls.careful()) {
+                return carefulBatch(c, polls, records);
+            }
             if (records.isEmpty()
-                    || polls.careful()
                     || records.size() >= config.consumer().maxPollRecords()
                     || config.consumer().topUp().isZero()) {
                 return records;
@@ -381,6 +388,39 @@ public class EventConsumer {
             more.forEach(records::add);
             Set<TopicPartition> owned = c.assignment();
             records.removeIf(r -> !owned.contains(new TopicPartition(r.topic(), r.partition())));
+            return records;
+        }
+
+        /**
+         * A careful consumer's batch: one record a poll, each poll preceded by saving its exact position, for as long as
+         * the fetched records last (up to a batch's records or bytes), then written as one batch: a death while
+         * decompressing is told to its record, and the batch costs one transaction, not one a record. Before the write
+         * the positions are saved as not exact: a death while writing is no record's.
+         */
+        private List<ConsumerRecord<byte[], byte[]>> carefulBatch(
+                KafkaConsumer<byte[], byte[]> c, GuardedPolls polls, List<ConsumerRecord<byte[], byte[]>> records) {
+            long bytes =
+                    records.stream().mapToLong(r -> r.serializedValueSize()).sum();
+            while (!records.isEmpty()
+                    && records.size() < config.consumer().maxPollRecords()
+                    && bytes < config.consumer().pollBytes()) {
+                ConsumerRecords<byte[], byte[]> more;
+                try {
+                    more = polls.poll(c, Duration.ZERO);
+                } catch (RecordDeserializationException e) {
+                    break; // met again by the next poll, which sets it aside
+                }
+                if (more.isEmpty()) {
+                    break;
+                }
+                for (ConsumerRecord<byte[], byte[]> r : more) {
+                    records.add(r);
+                    bytes += r.serializedValueSize();
+                }
+            }
+            if (!records.isEmpty()) {
+                polls.beforeWrite(c);
+            }
             return records;
         }
 
@@ -472,11 +512,9 @@ public class EventConsumer {
         private final class Revocation implements ConsumerRebalanceListener {
 
             private final KafkaConsumer<byte[], byte[]> c;
-            private final GuardedPolls polls;
 
-            Revocation(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls) {
+            Revocation(KafkaConsumer<byte[], byte[]> c) {
                 this.c = c;
-                this.polls = polls;
             }
 
             @Override
@@ -502,6 +540,7 @@ public class EventConsumer {
                 if (!leaving.isEmpty()) {
                     c.commitSync(leaving, LEAVING_COMMIT_TIMEOUT);
                 }
+                polls.revoked(partitions);
                 owned(Set.of(), partitions);
             }
 
@@ -525,6 +564,7 @@ public class EventConsumer {
             @Override
             public void onPartitionsLost(Collection<TopicPartition> partitions) {
                 inFlight = null;
+                polls.lost(partitions);
                 written.keySet().removeAll(partitions);
                 owned(Set.of(), partitions);
             }

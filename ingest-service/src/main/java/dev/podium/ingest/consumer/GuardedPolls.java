@@ -21,11 +21,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
 /**
- * The polls of one consumer of ingest, bounded in what one record can cost: values over {@link Limits#MAX_RECORD_BYTES}
- * after decompression are never copied, a poll takes at most its {@link PollBudget}, and each poll is preceded by saving
- * the positions it reads from in the {@link ReadLedger}. After a process died reading (rows left unclean), the consumer
- * is created to read one record a poll until it is past where that happened, so that a record that ends processes is
- * found exactly and set aside after {@link ReadLedger#DEATHS_BEFORE_SET_ASIDE} deaths.
+ * The polls of one consumer thread of ingest, bounded in what one record can cost: values over
+ * {@link Limits#MAX_RECORD_BYTES} after decompression are never copied, a poll takes at most its {@link PollBudget}, and
+ * each poll is preceded by saving the positions it reads from in the {@link ReadLedger}. A partition assigned with a
+ * {@link ReadLedger.Suspect} (a process died holding it) is read by a careful consumer, created for it, that takes one
+ * record a poll from one partition at a time, the others paused, so that a death is told to the record being read; once
+ * the consumer thread owns no suspect partition it reads whole batches again. The thread's loop closes the consumer and
+ * creates the next one when {@link #recreate} says so.
  */
 public final class GuardedPolls {
 
@@ -33,74 +35,111 @@ public final class GuardedPolls {
 
     private final ReadLedger ledger;
     private final String group;
-    private final ReadLedger.Recovery recovery;
+    private final int maxPollRecords;
     private final PollBudget budget;
+    /** Partitions where a process died, held across the consumers of this thread until read past. */
+    private final Map<TopicPartition, ReadLedger.Suspect> suspects = new HashMap<>();
+
     private final Map<TopicPartition, Long> saved = new HashMap<>();
     private final Map<TopicPartition, Long> endAtStart = new HashMap<>();
+    private boolean careful;
+    private boolean suspectsMet;
 
-    private GuardedPolls(ReadLedger ledger, String group, ReadLedger.Recovery recovery, long pollBytes) {
+    public GuardedPolls(ReadLedger ledger, String group, int maxPollRecords, long pollBytes) {
         this.ledger = ledger;
         this.group = group;
-        this.recovery = recovery;
+        this.maxPollRecords = maxPollRecords;
         this.budget = new PollBudget(pollBytes);
     }
 
-    /** The guard of a consumer of {@code group} about to be created; reads what a process that died there left. */
-    public static GuardedPolls start(ReadLedger ledger, String group, int maxPollRecords, long pollBytes)
-            throws SQLException {
-        ReadLedger.Recovery recovery = ledger.recover(group, maxPollRecords);
-        if (recovery.careful()) {
-            LOG.warnf(
-                    "a process of consumer group %s ended while reading; reading one record at a time up to %s%s",
-                    group,
-                    recovery.carefulUntil(),
-                    recovery.setAside().isEmpty() ? "" : ", setting aside the records at " + recovery.setAside());
-        }
-        return new GuardedPolls(ledger, group, recovery, pollBytes);
-    }
-
-    /** Whether this consumer reads one record a poll. */
-    public boolean careful() {
-        return recovery.careful();
-    }
-
-    /** A consumer of byte arrays with the bounded deserializers, one record a poll when careful. */
+    /** A consumer of byte arrays with the bounded deserializers; careful (one record a poll) while suspects remain. */
     public KafkaConsumer<byte[], byte[]> consumer(Properties properties) {
-        if (careful()) {
-            properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-        }
+        careful = !suspects.isEmpty();
+        suspectsMet = false;
+        saved.clear();
+        endAtStart.clear();
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, careful ? 1 : maxPollRecords);
         return new KafkaConsumer<>(
                 properties,
                 new BoundedBytesDeserializer(BoundedBytesDeserializer.KEY_LIMIT, null),
                 new BoundedBytesDeserializer(Limits.MAX_RECORD_BYTES, budget));
     }
 
+    /** Whether this consumer reads one record a poll. */
+    public boolean careful() {
+        return careful;
+    }
+
     /**
-     * Saves the positions of newly assigned partitions: their first poll may already read. A careful consumer reads one
-     * partition at a time (see {@link #focus}), the others paused, so that a death is told to the partition it read.
+     * In {@code onPartitionsAssigned}: takes over the partitions' rows, and saves their positions (their first poll may
+     * already read). A consumer reading whole batches that meets a suspect pauses it and asks to be recreated careful.
      */
     public void assigned(KafkaConsumer<byte[], byte[]> c, Collection<TopicPartition> partitions) {
+        Set<TopicPartition> met = new HashSet<>();
         for (TopicPartition tp : partitions) {
             saved.remove(tp);
+            ReadLedger.Suspect s = claim(tp);
+            if (s != null) {
+                suspects.put(tp, s);
+            }
+            if (suspects.containsKey(tp)) {
+                met.add(tp);
+            }
         }
-        if (careful()) {
+        if (careful) {
             focus(c);
             return;
         }
+        if (!met.isEmpty()) {
+            LOG.warnf(
+                    "a process of consumer group %s ended while reading %s; reading them one record at a time (%s)",
+                    group, met, met.stream().map(suspects::get).toList());
+            c.pause(met);
+            suspectsMet = true;
+        }
         Map<TopicPartition, Long> positions = new HashMap<>();
         for (TopicPartition tp : partitions) {
-            positions.put(tp, c.position(tp));
+            if (!met.contains(tp)) {
+                positions.put(tp, c.position(tp));
+            }
         }
         save(positions);
     }
 
+    /**
+     * In {@code onPartitionsRevoked} (also when the consumer closes): the partitions are handed over cleanly, but for
+     * suspects not read past yet, which their next owner must read carefully too. The suspects stay known here: the
+     * next consumer of this thread may get them back ({@link #recreate} forgets those it does not own).
+     */
+    public void revoked(Collection<TopicPartition> partitions) {
+        List<TopicPartition> clean =
+                partitions.stream().filter(tp -> !suspects.containsKey(tp)).toList();
+        saved.keySet().removeAll(partitions);
+        try {
+            ledger.released(group, clean);
+        } catch (SQLException e) {
+            LOG.warnf(
+                    "could not mark the read positions of %s clean (%s); their next owner reads them carefully",
+                    clean, e);
+        }
+    }
+
+    /** In {@code onPartitionsLost}: fenced, so nothing is marked; the next owner treats them as a death. */
+    public void lost(Collection<TopicPartition> partitions) {
+        suspects.keySet().removeAll(partitions);
+        saved.keySet().removeAll(partitions);
+    }
+
     /** Polls after saving the positions that moved since the last save (a careful consumer: its one partition's). */
     public ConsumerRecords<byte[], byte[]> poll(KafkaConsumer<byte[], byte[]> c, Duration timeout) {
-        if (careful()) {
+        if (careful) {
             focus(c);
         } else {
             Map<TopicPartition, Long> moved = new HashMap<>();
             for (TopicPartition tp : c.assignment()) {
+                if (c.paused().contains(tp)) {
+                    continue;
+                }
                 try {
                     long position = c.position(tp, Duration.ZERO);
                     if (!Long.valueOf(position).equals(saved.get(tp))) {
@@ -117,12 +156,56 @@ public final class GuardedPolls {
     }
 
     /**
-     * The owned partition a careful consumer reads now, the lowest one not yet past where a process died: it alone is
-     * resumed, and its position saved as exact, before each poll.
+     * Before a careful consumer writes what it read: its positions saved as not exact, so that a death while writing
+     * (bounded work: no record there is over the limits) is not counted against the record read last.
+     */
+    public void beforeWrite(KafkaConsumer<byte[], byte[]> c) {
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        for (TopicPartition tp : c.assignment()) {
+            if (!c.paused().contains(tp)) {
+                positions.put(tp, c.position(tp));
+            }
+        }
+        try {
+            ledger.save(group, positions, false);
+        } catch (SQLException e) {
+            throw new KafkaException("could not save the read positions of " + group + " before a write", e);
+        }
+        saved.keySet().removeAll(positions.keySet());
+    }
+
+    /**
+     * Whether the consumer is to be closed and created again: one reading whole batches met a suspect, or a careful one
+     * has read past every suspect it owns.
+     */
+    public boolean recreate(KafkaConsumer<byte[], byte[]> c) {
+        if (!careful) {
+            return suspectsMet;
+        }
+        if (c.assignment().isEmpty()) {
+            return false;
+        }
+        suspects.keySet().retainAll(c.assignment());
+        suspects.keySet().removeIf(tp -> passed(c, tp));
+        return suspects.isEmpty();
+    }
+
+    /** The record to set aside before reading on, if a careful consumer is at one: processes died reading it. */
+    public Long setAsideAt(KafkaConsumer<byte[], byte[]> c, TopicPartition tp) {
+        ReadLedger.Suspect s = suspects.get(tp);
+        if (!careful || s == null || s.setAside() == null || !c.assignment().contains(tp)) {
+            return null;
+        }
+        return c.position(tp) == s.setAside() ? s.setAside() : null;
+    }
+
+    /**
+     * The owned suspect a careful consumer reads now, the lowest not yet read past: it alone is resumed, and its position
+     * saved as exact, before each poll.
      */
     private void focus(KafkaConsumer<byte[], byte[]> c) {
         TopicPartition focus = c.assignment().stream()
-                .filter(tp -> !passed(c, tp))
+                .filter(tp -> suspects.containsKey(tp) && !passed(c, tp))
                 .min(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition))
                 .orElse(null);
         Set<TopicPartition> others = new HashSet<>(c.assignment());
@@ -142,37 +225,25 @@ public final class GuardedPolls {
      * later was not there to end that process.
      */
     private boolean passed(KafkaConsumer<byte[], byte[]> c, TopicPartition tp) {
-        Long until = recovery.carefulUntil().get(tp);
-        if (until == null) {
+        ReadLedger.Suspect s = suspects.get(tp);
+        if (s == null) {
             return true;
         }
         long end = endAtStart.computeIfAbsent(tp, p -> c.endOffsets(List.of(p)).get(p));
-        return c.position(tp) >= Math.min(until, end);
+        return c.position(tp) >= Math.min(s.until(), end);
     }
 
-    /** The record to set aside before reading on, if the consumer is at one: processes died reading it. */
-    public Long setAsideAt(KafkaConsumer<byte[], byte[]> c, TopicPartition tp) {
-        Long offset = recovery.setAside().get(tp);
-        return offset != null && c.assignment().contains(tp) && c.position(tp) == offset ? offset : null;
-    }
-
-    /** A careful consumer is past every position where a process died, on each partition it owns. */
-    public boolean recovered(KafkaConsumer<byte[], byte[]> c) {
-        return careful() && !c.assignment().isEmpty() && c.assignment().stream().allMatch(tp -> passed(c, tp));
-    }
-
-    /** The consumer closed: nothing died where it read. */
-    public void closed() {
+    private ReadLedger.Suspect claim(TopicPartition tp) {
         try {
-            ledger.closed(group);
+            return ledger.claim(group, tp, maxPollRecords);
         } catch (SQLException e) {
-            LOG.warnf("could not mark the read positions of %s clean (%s); the next start reads carefully", group, e);
+            throw new KafkaException("could not read where the last owner of " + tp + " stopped", e);
         }
     }
 
     private void save(Map<TopicPartition, Long> positions) {
         try {
-            ledger.save(group, positions, careful());
+            ledger.save(group, positions, careful);
         } catch (SQLException e) {
             throw new KafkaException("could not save the read positions of " + group + " before a poll", e);
         }

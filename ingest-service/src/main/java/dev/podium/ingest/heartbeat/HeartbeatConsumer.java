@@ -113,6 +113,11 @@ public class HeartbeatConsumer {
     }
 
     private void run() {
+        GuardedPolls polls = new GuardedPolls(
+                ledger,
+                config.consumer().heartbeatGroupId(),
+                MAX_POLL_RECORDS,
+                config.consumer().pollBytes());
         while (running) {
             Properties p = new Properties();
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -125,26 +130,13 @@ public class HeartbeatConsumer {
                     config.consumer().sessionTimeout().toMillis());
             p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int)
                     Math.max(500, config.consumer().sessionTimeout().toMillis() / 4));
-            GuardedPolls polls;
-            try {
-                polls = GuardedPolls.start(
-                        ledger,
-                        config.consumer().heartbeatGroupId(),
-                        MAX_POLL_RECORDS,
-                        config.consumer().pollBytes());
-            } catch (SQLException e) {
-                LOG.errorf(e, "cannot read where the heartbeat consumer stopped; trying again");
-                backoff();
-                continue;
-            }
-            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
             try (KafkaConsumer<byte[], byte[]> c = polls.consumer(p)) {
                 consumer = c;
                 if (!running) {
                     return;
                 }
                 c.subscribe(List.of(config.topics().heartbeats()), new Assigned(c, polls));
-                while (running && !polls.recovered(c)) {
+                while (running && !polls.recreate(c)) {
                     if (skipWhereProcessesDied(c, polls)) {
                         continue;
                     }
@@ -173,7 +165,6 @@ public class HeartbeatConsumer {
                 backoff();
             } finally {
                 consumer = null;
-                polls.closed();
             }
         }
     }
@@ -230,7 +221,14 @@ public class HeartbeatConsumer {
         }
 
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            polls.revoked(partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            polls.lost(partitions);
+        }
     }
 
     void store(ConsumerRecords<byte[], byte[]> polled) throws SQLException {

@@ -138,11 +138,12 @@ class PoisonRecordIT {
             List<RecordMetadata> sent = Kafka.send(List.of(agent.signed(deadly), agent.signed(next)));
             RecordMetadata at = sent.get(0);
             db().execute("""
-                    INSERT INTO consumer_read_position
-                        (group_id, topic, kafka_partition, next_offset, exact, deaths, clean, owner)
-                    VALUES ('podium-ingest', ?, ?, ?, true, 1, false, ?)
+                    INSERT INTO consumer_read_position (group_id, topic, kafka_partition, next_offset, exact, clean,
+                        owner, death_offset, deaths)
+                    VALUES ('podium-ingest', ?, ?, ?, true, false, ?, ?, 1)
                     ON CONFLICT (group_id, topic, kafka_partition) DO UPDATE SET next_offset = excluded.next_offset,
-                        exact = true, deaths = 1, clean = false, owner = excluded.owner""", EVENTS, at.partition(), at.offset(), UUID.randomUUID());
+                        exact = true, clean = false, owner = excluded.owner, death_offset = excluded.death_offset,
+                        deaths = 1""", EVENTS, at.partition(), at.offset(), UUID.randomUUID(), at.offset());
             consumer.start();
             assertNextIsCommitted(next, sent.get(1));
             assertThat(stored(deadly)).isFalse();
