@@ -26,8 +26,8 @@ import javax.sql.DataSource;
  * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
  * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
  * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key
- * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC), event_store (stream_id, seq). No page
- * reads results or samples beyond one run's.
+ * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_position DESC), event_store (stream_id, seq). No
+ * page reads results or samples beyond one run's.
  */
 @ApplicationScoped
 public class Queries {
@@ -212,26 +212,32 @@ public class Queries {
                 config.maxRows());
     }
 
+    /**
+     * The runs whose RunStarted ingest stored last (its event store position), not those that claim the latest start: a
+     * writer dates its events, and a run dated a day ahead would stay on top for a day.
+     */
     public List<RunSummary> recentRuns(int limit) {
         return jdbc.list(
-                "SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                "SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 limit);
     }
 
+    /** A device's runs, in the order of {@link #recentRuns(int)}. */
     public List<RunSummary> recentRunsOfDevice(String deviceId, int limit) {
         return jdbc.list(
                 "SELECT " + RUN_COLUMNS
-                        + " FROM proj_run WHERE device_id = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                        + " FROM proj_run WHERE device_id = ? ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 deviceId,
                 limit);
     }
 
+    /** A benchmark's runs, in the order of {@link #recentRuns(int)}. */
     public List<RunSummary> recentRunsOfBenchmark(String benchmark, int limit) {
         return jdbc.list(
                 "SELECT " + RUN_COLUMNS
-                        + " FROM proj_run WHERE benchmark = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                        + " FROM proj_run WHERE benchmark = ? ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 benchmark,
                 limit);
