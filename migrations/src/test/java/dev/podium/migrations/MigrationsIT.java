@@ -215,10 +215,10 @@ class MigrationsIT {
 
     @Test
     void runListsAreReadInTheOrderOfAnIndex() throws SQLException {
-        // query-service's run lists: newest first, runs not yet started last. With sorting priced out, a plan that
-        // still sorts has no index in that order, and at a million runs each list would sort them all.
+        // query-service's run lists: newest stored first, runs not yet started last. With sorting priced out, a plan
+        // that still sorts has no index in that order, and at a million runs each list would sort them all.
         for (String where : List.of("", "WHERE device_id = 'd' ", "WHERE benchmark = 'b' ")) {
-            String sql = "SELECT run_id FROM proj_run " + where + "ORDER BY started_at DESC NULLS LAST LIMIT 20";
+            String sql = "SELECT run_id FROM proj_run " + where + "ORDER BY started_position DESC NULLS LAST LIMIT 20";
             try (Connection c = db.connect();
                     Statement s = c.createStatement()) {
                 s.execute("SET enable_sort = off");

@@ -15,19 +15,27 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import javax.sql.DataSource;
 
 /**
  * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
  * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
  * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key
- * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_at DESC), event_store (stream_id, seq). No page
- * reads results or samples beyond one run's.
+ * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_position DESC), event_store (stream_id, seq). No
+ * page reads results or samples beyond one run's.
+ *
+ * <p>Public lists put what has counted results first: a writer can name as many benchmarks, keys and devices as it
+ * sends RunStarted records, and none of those may push out one with results. What counts is a leaderboard row of
+ * completed, valid, not retracted runs, as {@code proj_metric_key}'s measured device lists hold them (a few rows a key,
+ * where counting runs would read every leaderboard row); published rows come next, then the rest by name, of which a
+ * list reads no more than it shows.
  */
 @ApplicationScoped
 public class Queries {
@@ -36,6 +44,10 @@ public class Queries {
     public static final int MAX_SERIES_POINTS = 2000;
     /** The most characters of one event's payload a run page reads. */
     public static final int MAX_EVENT_TEXT = 4000;
+    /** The most benchmarks or devices a list holds. */
+    public static final int MAX_LISTED = 1000;
+    /** The most keys of a benchmark a list holds. */
+    public static final int MAX_KEYS = 2000;
 
     private static final String RUN_COLUMNS =
             "run_id, benchmark, key_id, device_id, device_count, agent_id, status, valid, "
@@ -50,8 +62,23 @@ public class Queries {
         this.config = config;
     }
 
+    /**
+     * Benchmarks, those with the most counted leaderboard rows under one metric (key and device pairs with counted runs)
+     * first, then by published rows, then the rest by name.
+     */
     public List<String> benchmarks() {
-        return jdbc.list("SELECT benchmark FROM proj_benchmark ORDER BY benchmark LIMIT 1000", rs -> rs.getString(1));
+        List<String> ranked = jdbc.list("""
+                SELECT benchmark FROM (
+                    SELECT benchmark, sum(cardinality(device_ids)) FILTER (WHERE source = 'measured') AS measured,
+                           sum(cardinality(device_ids)) AS listed
+                    FROM proj_metric_key GROUP BY benchmark, metric) AS m
+                GROUP BY benchmark
+                ORDER BY max(measured) DESC NULLS LAST, max(listed) DESC, benchmark
+                LIMIT ?""", rs -> rs.getString(1), MAX_LISTED);
+        return withTheRest(ranked, MAX_LISTED, n -> jdbc.list("""
+                        SELECT benchmark FROM proj_benchmark b
+                        WHERE NOT EXISTS (SELECT 1 FROM proj_metric_key k WHERE k.benchmark = b.benchmark)
+                        ORDER BY benchmark LIMIT ?""", rs -> rs.getString(1), n));
     }
 
     public boolean benchmarkExists(String benchmark) {
@@ -59,9 +86,28 @@ public class Queries {
                 .isPresent();
     }
 
+    /**
+     * Devices, those with counted leaderboard rows first, then those with published rows, then the rest, each by id. The
+     * devices with rows are found by one step of {@code proj_leaderboard_row (device_id, source)} each (a loose index
+     * scan): counting their rows would read every leaderboard row.
+     */
     public List<DeviceRow> devices() {
-        return jdbc.list(
-                "SELECT device_id, vendor, label FROM proj_device ORDER BY device_id LIMIT 1000", Queries::device);
+        List<DeviceRow> ranked = jdbc.list("""
+                WITH RECURSIVE with_rows(device_id) AS (
+                    SELECT min(device_id) FROM proj_leaderboard_row
+                    UNION ALL
+                    SELECT (SELECT min(l.device_id) FROM proj_leaderboard_row l WHERE l.device_id > w.device_id)
+                    FROM with_rows w WHERE w.device_id IS NOT NULL)
+                SELECT d.device_id, d.vendor, d.label FROM with_rows w
+                CROSS JOIN LATERAL (SELECT * FROM proj_device WHERE device_id = w.device_id OFFSET 0) AS d
+                ORDER BY NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l
+                                     WHERE l.device_id = d.device_id AND l.source = 'measured'),
+                         d.device_id
+                LIMIT ?""", Queries::device, MAX_LISTED);
+        return withTheRest(ranked, MAX_LISTED, n -> jdbc.list("""
+                        SELECT device_id, vendor, label FROM proj_device d
+                        WHERE NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l WHERE l.device_id = d.device_id)
+                        ORDER BY device_id LIMIT ?""", Queries::device, n));
     }
 
     public Optional<DeviceRow> device(String deviceId) {
@@ -69,12 +115,39 @@ public class Queries {
                 "SELECT device_id, vendor, label FROM proj_device WHERE device_id = ?", Queries::device, deviceId);
     }
 
+    /**
+     * A benchmark's keys, those with counted leaderboard rows of the most devices under one metric first, then by
+     * published rows, then those with completed runs that failed a validity check (the local page shows them), then the
+     * rest, each by canonical text: at most {@link #MAX_KEYS}.
+     */
     public List<KeyRow> keys(String benchmark) {
-        return jdbc.list(
-                "SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE benchmark = ? "
-                        + "ORDER BY canonical LIMIT 2000",
-                this::key,
-                benchmark);
+        List<KeyRow> ranked = jdbc.list("""
+                SELECT k.key_id, k.benchmark, k.canonical, k.dimensions::text FROM (
+                    SELECT key_id, max(cardinality(device_ids)) FILTER (WHERE source = 'measured') AS measured,
+                           max(cardinality(device_ids)) AS listed
+                    FROM proj_metric_key WHERE benchmark = ? GROUP BY key_id) AS c
+                CROSS JOIN LATERAL (SELECT * FROM proj_comparison_key WHERE key_id = c.key_id OFFSET 0) AS k
+                ORDER BY c.measured DESC NULLS LAST, c.listed DESC, k.canonical
+                LIMIT ?""", this::key, benchmark, MAX_KEYS);
+        return withTheRest(ranked, MAX_KEYS, n -> jdbc.list("""
+                        SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key k
+                        WHERE benchmark = ? AND NOT EXISTS (SELECT 1 FROM proj_metric_key m WHERE m.key_id = k.key_id)
+                        ORDER BY NOT EXISTS (SELECT 1 FROM proj_leaderboard_all_runs_row a WHERE a.key_id = k.key_id),
+                                 canonical
+                        LIMIT ?""", this::key, benchmark, n));
+    }
+
+    /**
+     * {@code ranked}, then what {@code rest} reads (given how many more fit in {@code max}) but those already listed: the
+     * two reads may see different commits.
+     */
+    private static <T> List<T> withTheRest(List<T> ranked, int max, IntFunction<List<T>> rest) {
+        if (ranked.size() >= max) {
+            return ranked;
+        }
+        Set<T> out = new LinkedHashSet<>(ranked);
+        out.addAll(rest.apply(max - ranked.size()));
+        return out.stream().limit(max).toList();
     }
 
     public Optional<KeyRow> key(String keyId) {
@@ -102,7 +175,8 @@ public class Queries {
         Map<String, Integer> rows = new HashMap<>();
         jdbc.list(
                 "SELECT metric, key_id, sum(cardinality(device_ids)) FROM proj_metric_key WHERE benchmark = ? "
-                        + "AND (?::text IS NULL OR source = ?::text) GROUP BY metric, key_id LIMIT 20000",
+                        + "AND (?::text IS NULL OR source = ?::text) GROUP BY metric, key_id "
+                        + "ORDER BY sum(cardinality(device_ids)) DESC, metric, key_id LIMIT 20000",
                 rs -> {
                     keys.computeIfAbsent(rs.getString(1), m -> new HashSet<>()).add(rs.getString(2));
                     rows.merge(rs.getString(1), rs.getInt(3), Integer::sum);
@@ -212,26 +286,32 @@ public class Queries {
                 config.maxRows());
     }
 
+    /**
+     * The runs whose RunStarted ingest stored last (its event store position), not those that claim the latest start: a
+     * writer dates its events, and a run dated a day ahead would stay on top for a day.
+     */
     public List<RunSummary> recentRuns(int limit) {
         return jdbc.list(
-                "SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                "SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 limit);
     }
 
+    /** A device's runs, in the order of {@link #recentRuns(int)}. */
     public List<RunSummary> recentRunsOfDevice(String deviceId, int limit) {
         return jdbc.list(
                 "SELECT " + RUN_COLUMNS
-                        + " FROM proj_run WHERE device_id = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                        + " FROM proj_run WHERE device_id = ? ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 deviceId,
                 limit);
     }
 
+    /** A benchmark's runs, in the order of {@link #recentRuns(int)}. */
     public List<RunSummary> recentRunsOfBenchmark(String benchmark, int limit) {
         return jdbc.list(
                 "SELECT " + RUN_COLUMNS
-                        + " FROM proj_run WHERE benchmark = ? ORDER BY started_at DESC NULLS LAST LIMIT ?",
+                        + " FROM proj_run WHERE benchmark = ? ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 benchmark,
                 limit);

@@ -6,6 +6,7 @@ import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.view.Labels;
 import dev.podium.query.view.Links;
+import dev.podium.query.view.NotFound;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.ZoneOffset;
@@ -186,12 +187,15 @@ public class HistoryService {
                         new LineCharts.Series("fitted level", levelPoints)));
     }
 
-    /** Steps across every history, newest first. */
+    /** Steps across every history, or one benchmark's (404 where there is none of that name), newest first. */
     public RegressionsView regressions(String kind, String benchmark, String limit) {
         String k = kind != null && KINDS.contains(kind) ? kind : "regressions";
         int n = parseLimit(limit);
+        String b = benchmark == null || benchmark.isBlank() ? null : benchmark;
+        if (b != null && !queries.benchmarkExists(b)) {
+            throw NotFound.benchmark(b);
+        }
         List<String> benchmarks = queries.benchmarks();
-        String b = benchmark != null && benchmarks.contains(benchmark) ? benchmark : null;
         String stored = switch (k) {
             case "regressions" -> Change.REGRESSION;
             case "improvements" -> Change.IMPROVEMENT;

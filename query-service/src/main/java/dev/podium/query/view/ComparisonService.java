@@ -47,10 +47,9 @@ public class ComparisonService {
     }
 
     public ComparisonView build(ComparisonQuery q) {
-        List<String> benchmarks = queries.benchmarks();
-        String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark())
-                ? q.benchmark()
-                : benchmarks.isEmpty() ? null : benchmarks.get(0);
+        Requested named = Requested.of(queries, q.benchmark(), q.group());
+        List<String> benchmarks = named.benchmarks();
+        String benchmark = named.benchmark();
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
         Queries.MetricKeys metricKeys =
                 benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);

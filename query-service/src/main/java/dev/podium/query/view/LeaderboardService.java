@@ -54,9 +54,9 @@ public class LeaderboardService {
                 "asc".equals(q.dir()) || "desc".equals(q.dir()) ? q.dir() : LeaderboardView.defaultDir(sort, direction);
         List<Board.Row> sorted = sorted(board, s.source(), sort, dir);
         LeaderboardQuery effective = effective(q, s, sort, dir);
-        List<KeyOption> keyOptions = keyOptions(s.candidates(), selected, effective.keyLinks());
-        KeyOption keyOption =
-                keyOptions.stream().filter(KeyOption::selected).findFirst().orElse(null);
+        UnaryOperator<String> keyLinks = effective.keyLinks();
+        List<KeyOption> keyOptions = keyOptions(s.candidates(), selected, keyLinks);
+        KeyOption keyOption = selected == null ? null : keyOption(selected, true, keyLinks);
         List<KeyRow> allKeys = s.allKeys();
         LeaderboardView view = new LeaderboardView(
                 effective,
@@ -80,8 +80,8 @@ public class LeaderboardService {
 
     /**
      * What a request picks, each choice checked against what there is: the benchmark, its keys, the source, the metric,
-     * the keys passing the filters that have rows for the metric ({@code candidates}), the key shown and the framework
-     * version.
+     * the keys passing the filters that have rows for the metric ({@code candidates}), the key shown (the one named, even
+     * where the filters or the metric leave it no rows, else the first candidate) and the framework version.
      */
     private record Selection(
             List<String> benchmarks,
@@ -95,10 +95,9 @@ public class LeaderboardService {
             String software) {}
 
     private Selection select(LeaderboardQuery q) {
-        List<String> benchmarks = queries.benchmarks();
-        String benchmark = q.benchmark() != null && benchmarks.contains(q.benchmark())
-                ? q.benchmark()
-                : benchmarks.isEmpty() ? null : benchmarks.get(0);
+        Requested named = Requested.of(queries, q.benchmark(), q.key());
+        List<String> benchmarks = named.benchmarks();
+        String benchmark = named.benchmark();
         List<KeyRow> allKeys = benchmark == null ? List.of() : queries.keys(benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
         Queries.MetricKeys metricKeys =
@@ -115,10 +114,7 @@ public class LeaderboardService {
         Set<String> withRows = metricKeys.keys(metric);
         List<KeyRow> candidates =
                 filtered.stream().filter(k -> withRows.contains(k.keyId())).toList();
-        KeyRow selected = candidates.stream()
-                .filter(k -> k.keyId().equals(q.key()))
-                .findFirst()
-                .orElse(candidates.isEmpty() ? null : candidates.get(0));
+        KeyRow selected = named.key() != null ? named.key() : candidates.isEmpty() ? null : candidates.get(0);
 
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
         return new Selection(benchmarks, benchmark, allKeys, source, metrics, metric, candidates, selected, software);
@@ -175,14 +171,13 @@ public class LeaderboardService {
     private static List<KeyOption> keyOptions(List<KeyRow> candidates, KeyRow selected, UnaryOperator<String> keyLink) {
         return candidates.stream()
                 .limit(200)
-                .map(k -> new KeyOption(
-                        k.keyId(),
-                        k.canonical(),
-                        k.key().label(),
-                        k.dimensions(),
-                        selected != null && selected.keyId().equals(k.keyId()),
-                        keyLink.apply(k.keyId())))
+                .map(k -> keyOption(k, selected != null && selected.keyId().equals(k.keyId()), keyLink))
                 .toList();
+    }
+
+    private static KeyOption keyOption(KeyRow k, boolean selected, UnaryOperator<String> keyLink) {
+        return new KeyOption(
+                k.keyId(), k.canonical(), k.key().label(), k.dimensions(), selected, keyLink.apply(k.keyId()));
     }
 
     /** The view with the board's extras, their columns in the sorted rows' order; the view as it is without extras. */

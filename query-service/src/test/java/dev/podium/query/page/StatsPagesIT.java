@@ -3,6 +3,7 @@ package dev.podium.query.page;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.hamcrest.Matchers.startsWith;
 
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
@@ -11,6 +12,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -255,9 +257,8 @@ class StatsPagesIT {
             strings = {
                 "?kind=<script>&limit=-5",
                 "?limit=99999999999999",
-                "?limit=abc&benchmark=" + "%3Cimg%20src%3Dx%3E",
-                "?kind=all&kind=regressions&limit=1",
-                "?benchmark=' OR 1=1 --"
+                "?limit=abc",
+                "?kind=all&kind=regressions&limit=1"
             })
     void hostileRegressionQueriesFallBackToDefaults(String query) {
         Document doc = page("/regressions" + query.replace(" ", "%20").replace("'", "%27"));
@@ -275,6 +276,19 @@ class StatsPagesIT {
                 .get("/regressions.atom" + query.replace(" ", "%20").replace("'", "%27"))
                 .then()
                 .statusCode(200);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"?limit=abc&benchmark=" + "%3Cimg%20src%3Dx%3E", "?benchmark=%27%20OR%201=1%20--"})
+    void aBenchmarkThatIsNotThereIsNotFoundAsPlainTextRatherThanEveryBenchmarkShown(String query) {
+        for (String path : List.of("/regressions", "/api/v1/regressions", "/regressions.atom")) {
+            given().when()
+                    .get(path + query)
+                    .then()
+                    .statusCode(404)
+                    .contentType(startsWith("text/plain"))
+                    .body(startsWith("No benchmark named"));
+        }
     }
 
     @Test

@@ -95,6 +95,11 @@ public final class SeedData {
         local(c);
         hostile(c);
         StatsSeeds.load(c);
+        // Ingest stores runs in the order they arrive; these arrive in the order they started.
+        update(
+                c,
+                "UPDATE proj_run r SET started_position = o.position FROM (SELECT run_id, "
+                        + "row_number() OVER (ORDER BY started_at, run_id) AS position FROM proj_run) o WHERE r.run_id = o.run_id");
         refreshPageCells(c);
         c.commit();
     }
