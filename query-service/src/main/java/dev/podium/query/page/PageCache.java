@@ -8,7 +8,11 @@ import dev.podium.query.config.QueryConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -57,6 +61,9 @@ public class PageCache {
 
     private volatile boolean listening;
 
+    /** The renders under way, by key, for the misses that come while one runs. */
+    private final Map<Object, CompletableFuture<Sent>> rendering = new ConcurrentHashMap<>();
+
     @Inject
     public PageCache(QueryConfig config) {
         this(config, Ticker.systemTicker());
@@ -85,14 +92,50 @@ public class PageCache {
         return sent(key, () -> Sent.of(render.get()));
     }
 
-    /** The bytes kept for {@code key}, or those {@code render} makes (kept when no change came meanwhile). */
+    /**
+     * The bytes kept for {@code key}, or those {@code render} makes (kept when no change came meanwhile). Concurrent
+     * misses of one key render once: the others wait for that render and send what it made (or its error), so that a
+     * burst of clients on a slow page costs the database one render, not one each.
+     */
     public byte[] sent(Object key, Supplier<Sent> render) {
-        if (!listening) {
-            return render.get().body();
-        }
-        Sent kept = pages.getIfPresent(key);
+        Sent kept = listening ? pages.getIfPresent(key) : null;
         if (kept != null) {
             return kept.body();
+        }
+        CompletableFuture<Sent> mine = new CompletableFuture<>();
+        CompletableFuture<Sent> running = rendering.putIfAbsent(key, mine);
+        if (running != null) {
+            return awaited(running).body();
+        }
+        try {
+            Sent page = renderAndKeep(key, render);
+            mine.complete(page);
+            return page.body();
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            rendering.remove(key, mine);
+        }
+    }
+
+    private static Sent awaited(CompletableFuture<Sent> running) {
+        try {
+            return running.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    private Sent renderAndKeep(Object key, Supplier<Sent> render) {
+        if (!listening) {
+            return render.get();
         }
         long before = changes.get();
         long started = ticker.read();
@@ -105,7 +148,7 @@ public class PageCache {
                 pages.invalidate(key);
             }
         }
-        return page.body();
+        return page;
     }
 
     /** Whether a change that a page of {@code benchmark} (null: of none) depends on was heard after change {@code n}. */

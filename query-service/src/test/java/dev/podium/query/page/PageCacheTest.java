@@ -6,8 +6,12 @@ import dev.podium.query.config.QueryConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +26,87 @@ class PageCacheTest {
     void listening() {
         cache = new PageCache(new CacheOn(), nanos::get);
         cache.listening(true);
+    }
+
+    /** A burst of clients on a page nobody has rendered yet costs one render; each gets its bytes. */
+    @Test
+    void concurrentMissesOfOnePageRenderOnce() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        byte[][] got = new byte[2][];
+        Thread first = new Thread(() -> got[0] = cache.page("slow", () -> {
+            renders.incrementAndGet();
+            started.countDown();
+            await(release);
+            return new PageCache.Page("a", "<p>slow</p>");
+        }));
+        first.start();
+        started.await();
+        Thread second = new Thread(() -> got[1] = cache.page("slow", () -> {
+            renders.incrementAndGet();
+            return new PageCache.Page("a", "<p>again</p>");
+        }));
+        second.start();
+        awaitWaitingForARender(second);
+        release.countDown();
+        first.join();
+        second.join();
+        assertThat(renders).hasValue(1);
+        assertThat(got[1]).isEqualTo(got[0]);
+    }
+
+    @Test
+    void aRenderThatFailsFailsEveryMissWaitingForIt() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Throwable[] thrown = new Throwable[2];
+        Thread first = new Thread(() -> {
+            try {
+                cache.page("failing", () -> {
+                    started.countDown();
+                    await(release);
+                    throw new IllegalStateException("no such benchmark");
+                });
+            } catch (RuntimeException e) {
+                thrown[0] = e;
+            }
+        });
+        first.start();
+        started.await();
+        Thread second = new Thread(() -> {
+            try {
+                cache.page("failing", () -> new PageCache.Page("a", "never"));
+            } catch (RuntimeException e) {
+                thrown[1] = e;
+            }
+        });
+        second.start();
+        awaitWaitingForARender(second);
+        release.countDown();
+        first.join();
+        second.join();
+        assertThat(thrown[1]).isSameAs(thrown[0]).hasMessage("no such benchmark");
+    }
+
+    /** Until {@code t} is parked on the render under way (a CompletableFuture's wait), not anywhere else. */
+    private static void awaitWaitingForARender(Thread t) {
+        Awaitility.await("the second miss waiting for the first render")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> t.getState() == Thread.State.WAITING
+                        && LockSupport.getBlocker(t) != null
+                        && LockSupport.getBlocker(t)
+                                .getClass()
+                                .getName()
+                                .startsWith(CompletableFuture.class.getName()));
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
