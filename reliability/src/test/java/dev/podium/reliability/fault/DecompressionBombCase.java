@@ -110,12 +110,16 @@ final class DecompressionBombCase {
             problems.add("ingest was not ready after its last restart");
         }
         System.out.printf(
-                "[reliability] decompression bombs of %d MiB: %d restarts, ready again after %s s; control run stored"
-                        + " in %.1f s%n",
+                "[reliability] decompression bombs of %d MiB: %d restarts, ready again after %s s (from the first end"
+                        + " of a run of restarts: %s s); control run stored in %.1f s%n",
                 BOMB_BYTES >> 20,
                 restarts.size(),
                 restarts.stream()
                         .map(r -> String.format("%.1f", r.secondsToReady()))
+                        .toList(),
+                restarts.stream()
+                        .filter(r -> r.secondsSinceFirstEnd() >= 0)
+                        .map(r -> String.format("%.1f", r.secondsSinceFirstEnd()))
                         .toList(),
                 seconds);
         long accepted = p.store.stored(key.agentId());

@@ -32,8 +32,11 @@ public final class IngestProcess implements AutoCloseable {
     private int starts;
     private List<String> options = List.of();
 
-    /** A start after the process ended by itself: how it ended, and how long it took to be ready again. */
-    public record Restart(int exitStatus, double secondsToReady) {}
+    /**
+     * A start after the process ended by itself: how it ended, and how long after that end it was ready again (-1: it
+     * ended again first); {@code secondsSinceFirstEnd}: from the first end of a run of such starts to ready, or -1.
+     */
+    public record Restart(int exitStatus, double secondsToReady, double secondsSinceFirstEnd) {}
 
     /** {@code name} names the log file ({@code <name>.log}) of an instance; several can share one consumer group. */
     public IngestProcess(
@@ -134,16 +137,23 @@ public final class IngestProcess implements AutoCloseable {
     public List<Restart> restartWhileExiting(BooleanSupplier done, Duration limit) {
         List<Restart> restarts = new ArrayList<>();
         long deadline = System.nanoTime() + limit.toNanos();
+        long firstEnded = -1;
         while (!done.getAsBoolean() && System.nanoTime() < deadline) {
             if (process.isAlive()) {
                 Ports.sleep(200);
                 continue;
             }
             long ended = System.nanoTime();
+            firstEnded = firstEnded < 0 ? ended : firstEnded;
             int status = process.waitFor(1);
             launch(options);
-            boolean ready = readyOrEnded(Duration.ofSeconds(120));
-            restarts.add(new Restart(status, ready ? (System.nanoTime() - ended) / 1e9 : -1));
+            if (readyOrEnded(Duration.ofSeconds(120))) {
+                long now = System.nanoTime();
+                restarts.add(new Restart(status, (now - ended) / 1e9, (now - firstEnded) / 1e9));
+                firstEnded = -1;
+            } else {
+                restarts.add(new Restart(status, -1, -1));
+            }
         }
         return restarts;
     }
