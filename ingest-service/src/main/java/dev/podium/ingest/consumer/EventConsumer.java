@@ -232,15 +232,7 @@ public class EventConsumer {
                     return;
                 }
                 c.subscribe(List.of(config.topics().events()), new Revocation(c));
-                while (running) {
-                    if (polls.recreate(c)) {
-                        LOG.infof(
-                                "creating the consumer again, %s",
-                                polls.careful()
-                                        ? "reading whole batches: past where a process ended"
-                                        : "reading one record at a time where a process ended");
-                        return;
-                    }
+                while (running && !toBeRecreated(c)) {
                     if (setAsideWhereProcessesDied(c, polls)) {
                         continue;
                     }
@@ -283,6 +275,19 @@ public class EventConsumer {
                 consumer = null;
                 c.close();
             }
+        }
+
+        /** Whether {@link GuardedPolls} asks for the consumer to be closed and created again; said in the log. */
+        private boolean toBeRecreated(KafkaConsumer<byte[], byte[]> c) {
+            if (!polls.recreate(c)) {
+                return false;
+            }
+            LOG.infof(
+                    "creating the consumer again, %s",
+                    polls.careful()
+                            ? "reading whole batches: past where a process ended"
+                            : "reading one record at a time where a process ended");
+            return true;
         }
 
         /**
