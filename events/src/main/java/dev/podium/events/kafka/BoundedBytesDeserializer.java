@@ -1,6 +1,9 @@
 package dev.podium.events.kafka;
 
 import java.nio.ByteBuffer;
+import java.util.Optional;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.RecordDeserializationException.DeserializationExceptionOrigin;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -23,6 +26,18 @@ public final class BoundedBytesDeserializer implements Deserializer<byte[]> {
     public BoundedBytesDeserializer(int limit, PollBudget budget) {
         this.limit = limit;
         this.budget = budget;
+    }
+
+    /**
+     * Why a consumer cannot take the record {@code e} names: its key ("key " first) or value over the limit, or the
+     * exception's own message; empty when the record only waits for the next poll ({@link PollBudget.Spent}).
+     */
+    public static Optional<String> refusal(RecordDeserializationException e) {
+        if (e.getCause() instanceof PollBudget.Spent) {
+            return Optional.empty();
+        }
+        String why = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+        return Optional.of(e.origin() == DeserializationExceptionOrigin.KEY ? "key " + why : why);
     }
 
     @Override

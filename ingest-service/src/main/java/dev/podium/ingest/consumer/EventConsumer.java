@@ -1,6 +1,6 @@
 package dev.podium.ingest.consumer;
 
-import dev.podium.events.kafka.PollBudget;
+import dev.podium.events.kafka.BoundedBytesDeserializer;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.config.KafkaLogin;
 import dev.podium.ingest.consumer.IngestMetrics.Outcome;
@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
@@ -296,31 +297,28 @@ public class EventConsumer {
          * the consumer commits and seeks past it.
          */
         private void setAside(KafkaConsumer<byte[], byte[]> c, RecordDeserializationException e) throws Exception {
-            if (e.getCause() instanceof PollBudget.Spent) {
+            Optional<String> refusal = BoundedBytesDeserializer.refusal(e);
+            if (refusal.isEmpty()) {
                 return; // not set aside: Kafka reads the record again at the next poll
             }
             boolean key = e.origin() == RecordDeserializationException.DeserializationExceptionOrigin.KEY;
-            String cause = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
             setAside(
                     c,
                     e.topicPartition(),
                     e.offset(),
                     e.headers(),
                     key ? e.keyBuffer() : e.valueBuffer(),
-                    (key ? "key " : "") + cause);
+                    refusal.get());
         }
 
         /** Sets aside the record the consumer is at on a partition where processes died reading it; true if any. */
         private boolean setAsideWhereProcessesDied(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls)
                 throws Exception {
-            for (TopicPartition tp : c.assignment()) {
-                Long offset = polls.setAsideAt(c, tp);
-                if (offset != null) {
-                    setAside(c, tp, offset, null, null, DIED_READING);
-                    return true;
-                }
+            Optional<GuardedPolls.DeadRecord> dead = polls.deadRecord(c);
+            if (dead.isPresent()) {
+                setAside(c, dead.get().partition(), dead.get().offset(), null, null, DIED_READING);
             }
-            return false;
+            return dead.isPresent();
         }
 
         private void setAside(

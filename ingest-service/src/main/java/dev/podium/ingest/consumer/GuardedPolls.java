@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -43,7 +44,6 @@ public final class GuardedPolls {
     private final Map<TopicPartition, Long> saved = new HashMap<>();
     private final Map<TopicPartition, Long> endAtStart = new HashMap<>();
     private boolean careful;
-    private boolean suspectsMet;
 
     public GuardedPolls(ReadLedger ledger, String group, int maxPollRecords, long pollBytes) {
         this.ledger = ledger;
@@ -55,7 +55,6 @@ public final class GuardedPolls {
     /** A consumer of byte arrays with the bounded deserializers; careful (one record a poll) while suspects remain. */
     public KafkaConsumer<byte[], byte[]> consumer(Properties properties) {
         careful = !suspects.isEmpty();
-        suspectsMet = false;
         saved.clear();
         endAtStart.clear();
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, careful ? 1 : maxPollRecords);
@@ -95,7 +94,6 @@ public final class GuardedPolls {
                     "a process of consumer group %s ended while reading %s; reading them one record at a time (%s)",
                     group, met, met.stream().map(suspects::get).toList());
             c.pause(met);
-            suspectsMet = true;
         }
         Map<TopicPartition, Long> positions = new HashMap<>();
         for (TopicPartition tp : partitions) {
@@ -180,7 +178,7 @@ public final class GuardedPolls {
      */
     public boolean recreate(KafkaConsumer<byte[], byte[]> c) {
         if (!careful) {
-            return suspectsMet;
+            return c.assignment().stream().anyMatch(suspects::containsKey);
         }
         if (c.assignment().isEmpty()) {
             return false;
@@ -190,13 +188,21 @@ public final class GuardedPolls {
         return suspects.isEmpty();
     }
 
-    /** The record to set aside before reading on, if a careful consumer is at one: processes died reading it. */
-    public Long setAsideAt(KafkaConsumer<byte[], byte[]> c, TopicPartition tp) {
-        ReadLedger.Suspect s = suspects.get(tp);
-        if (!careful || s == null || s.setAside() == null || !c.assignment().contains(tp)) {
-            return null;
+    /** A record at which processes died reading it, where a careful consumer is now: to set aside, not read. */
+    public record DeadRecord(TopicPartition partition, long offset) {}
+
+    /** The record to set aside before reading on, if a careful consumer is at one on any partition it owns. */
+    public Optional<DeadRecord> deadRecord(KafkaConsumer<byte[], byte[]> c) {
+        if (!careful) {
+            return Optional.empty();
         }
-        return c.position(tp) == s.setAside() ? s.setAside() : null;
+        for (TopicPartition tp : c.assignment()) {
+            ReadLedger.Suspect s = suspects.get(tp);
+            if (s != null && s.setAside() != null && c.position(tp) == s.setAside()) {
+                return Optional.of(new DeadRecord(tp, s.setAside()));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.podium.ingest.heartbeat;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.kafka.BoundedBytesDeserializer;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.command.JobCommands;
 import dev.podium.ingest.config.IngestConfig;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -144,13 +146,8 @@ public class HeartbeatConsumer {
                     try {
                         polled = polls.poll(c, config.consumer().pollTimeout());
                     } catch (RecordDeserializationException e) {
-                        skip(
-                                c,
-                                e.topicPartition(),
-                                e.offset(),
-                                e.getCause() == null
-                                        ? e.getMessage()
-                                        : e.getCause().getMessage());
+                        BoundedBytesDeserializer.refusal(e)
+                                .ifPresent(why -> skip(c, e.topicPartition(), e.offset(), why));
                         continue;
                     }
                     if (!polled.isEmpty()) {
@@ -180,14 +177,9 @@ public class HeartbeatConsumer {
 
     /** Drops the record a consumer is at where processes died reading it; true if there was one. */
     private boolean skipWhereProcessesDied(KafkaConsumer<byte[], byte[]> c, GuardedPolls polls) {
-        for (TopicPartition tp : c.assignment()) {
-            Long offset = polls.setAsideAt(c, tp);
-            if (offset != null) {
-                skip(c, tp, offset, "processes ended each time they read it");
-                return true;
-            }
-        }
-        return false;
+        Optional<GuardedPolls.DeadRecord> dead = polls.deadRecord(c);
+        dead.ifPresent(d -> skip(c, d.partition(), d.offset(), "processes ended each time they read it"));
+        return dead.isPresent();
     }
 
     /** A heartbeat that cannot be read is dropped like any bad one: counted, logged, and never read again. */

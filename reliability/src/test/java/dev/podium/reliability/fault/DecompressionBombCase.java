@@ -57,6 +57,15 @@ final class DecompressionBombCase {
     }
 
     CaseResult run() {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, p.bootstrap());
+        try (Admin admin = Admin.create(props)) {
+            return run(admin);
+        }
+    }
+
+    /** {@code admin} reads ingest's committed offsets, every 200 ms while the restarts go on. */
+    private CaseResult run(Admin admin) {
         Credentials key = cases.agent("bomb-control");
         List<Envelope> control = Workload.events(key.agentId(), "bomb-control", Workload.RUN_LENGTH);
         byte[] controlKey = key.signed(control.get(0)).key();
@@ -75,14 +84,14 @@ final class DecompressionBombCase {
         p.produce(control.stream().map(key::signed).toList());
         List<IngestProcess.Restart> restarts = p.ingest.restartWhileExiting(
                 () -> p.store.stored(key.agentId()) == control.size()
-                        && bombs.stream().allMatch(this::passed),
+                        && bombs.stream().allMatch(b -> passed(admin, b)),
                 Duration.ofMinutes(10));
         double seconds = (System.nanoTime() - t0) / 1e9;
 
         List<String> problems = new ArrayList<>();
         long rejected = 0;
         for (RecordMetadata b : bombs) {
-            if (!passed(b)) {
+            if (!passed(admin, b)) {
                 problems.add(b.topic() + "-" + b.partition() + "@" + b.offset() + " was never read past");
             }
             if (b.topic().equals(EVENTS)) {
@@ -142,11 +151,9 @@ final class DecompressionBombCase {
     }
 
     /** Ingest's group has committed past the record. */
-    private boolean passed(RecordMetadata bomb) {
+    private static boolean passed(Admin admin, RecordMetadata bomb) {
         String group = bomb.topic().equals(EVENTS) ? "podium-ingest" : "podium-ingest-heartbeats";
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, p.bootstrap());
-        try (Admin admin = Admin.create(props)) {
+        try {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                     .partitionsToOffsetAndMetadata()
                     .get(30, TimeUnit.SECONDS);

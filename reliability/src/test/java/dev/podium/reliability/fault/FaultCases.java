@@ -4,6 +4,7 @@ import dev.podium.events.Envelope;
 import dev.podium.reliability.process.ChildProcess;
 import dev.podium.reliability.process.IngestProcess;
 import dev.podium.reliability.process.Ports;
+import dev.podium.reliability.process.Waits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +34,8 @@ public final class FaultCases {
     private static final Pattern JOURNALED = Pattern.compile("journaled (\\d+)");
     /** Partitions of podium.events (ingest creates it with 12). */
     private static final int PARTITIONS = 12;
+    /** How often the accounting looks at the store and the offsets while it waits. */
+    private static final Duration POLL = Duration.ofMillis(250);
 
     private static final int HALT_AFTER_BATCHES = 3;
     private static final String PARTITIONS_OWNED = "podium_ingest_consumer_partitions";
@@ -413,19 +416,15 @@ public final class FaultCases {
         keyIds.add(key.keyId());
         long deadline =
                 System.nanoTime() + Duration.ofSeconds(Math.max(180, n / 50)).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (p.store.stored(key.agentId()) >= expectedIds.size()
-                    && p.store.rejected(keyIds, expectedRejects.keySet()).size() >= expectedRejects.size()) {
-                break;
-            }
-            Ports.sleep(250);
-        }
+        Waits.until(
+                () -> p.store.stored(key.agentId()) >= expectedIds.size()
+                        && p.store.rejected(keyIds, expectedRejects.keySet()).size() >= expectedRejects.size(),
+                deadline,
+                POLL);
         double seconds = (System.nanoTime() - t0) / 1e9;
         // Anything arriving late (a duplicate, a second rejection) shows once ingest has committed past what is sent.
         Map<TopicPartition, Long> sentNow = p.eventsEnd();
-        while (!p.ingested(sentNow) && System.nanoTime() < deadline) {
-            Ports.sleep(250);
-        }
+        Waits.until(() -> p.ingested(sentNow), deadline, POLL);
         List<String> problems = new ArrayList<>();
         Set<String> stored = p.store.storedIds(key.agentId());
         Set<String> missing = new HashSet<>(expectedIds);

@@ -138,11 +138,8 @@ public final class IngestProcess implements AutoCloseable {
         List<Restart> restarts = new ArrayList<>();
         long deadline = System.nanoTime() + limit.toNanos();
         long firstEnded = -1;
-        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
-            if (process.isAlive()) {
-                Ports.sleep(200);
-                continue;
-            }
+        while (Waits.until(() -> done.getAsBoolean() || !process.isAlive(), deadline, Duration.ofMillis(200))
+                && !done.getAsBoolean()) {
             long ended = System.nanoTime();
             firstEnded = firstEnded < 0 ? ended : firstEnded;
             int status = process.waitFor(1);

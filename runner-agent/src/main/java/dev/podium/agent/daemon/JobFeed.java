@@ -125,12 +125,11 @@ final class JobFeed implements AutoCloseable {
             consumer.poll(POLL).forEach(out::add);
             return out;
         } catch (RecordDeserializationException e) {
-            if (!(e.getCause() instanceof PollBudget.Spent)) {
+            BoundedBytesDeserializer.refusal(e).ifPresent(why -> {
                 log.println("skipping record " + e.topicPartition().partition() + "/" + e.offset() + " of "
-                        + Topics.JOBS + ": "
-                        + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+                        + Topics.JOBS + ": " + why);
                 consumer.seek(e.topicPartition(), e.offset() + 1);
-            }
+            });
             return List.of();
         }
     }
