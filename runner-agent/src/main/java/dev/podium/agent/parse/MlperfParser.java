@@ -2,7 +2,6 @@ package dev.podium.agent.parse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.podium.events.model.Direction;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -12,7 +11,12 @@ import java.util.regex.Pattern;
  */
 public final class MlperfParser implements OutputParser {
 
-    private static final Pattern KV = Pattern.compile("^\\s*([A-Za-z0-9 .()%/_-]{1,100}?)\\s*:\\s*(\\S.*?)\\s*$");
+    /**
+     * A LoadGen key: checked on the text before a line's first colon, never searched for, so that a line costs its length
+     * whatever it holds (a pattern over the whole line backtracked quadratically on long lines without a colon).
+     */
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9 .()%/_-]{1,100}");
+
     private static final String MLLOG = ":::MLLOG";
 
     @Override
@@ -31,9 +35,13 @@ public final class MlperfParser implements OutputParser {
                 mllog.line(c, line.substring(at + MLLOG.length()).strip());
                 continue;
             }
-            Matcher m = KV.matcher(line);
-            if (m.matches()) {
-                loadgenEntry(c, m.group(1).strip(), m.group(2));
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                String key = line.substring(0, colon).strip();
+                String value = line.substring(colon + 1).strip();
+                if (!value.isEmpty() && KEY.matcher(key).matches()) {
+                    loadgenEntry(c, key, value);
+                }
             }
         }
         mllog.finish(c);

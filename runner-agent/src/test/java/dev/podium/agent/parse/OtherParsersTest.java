@@ -1,9 +1,11 @@
 package dev.podium.agent.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.podium.agent.support.Resources;
 import dev.podium.events.model.Direction;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -84,6 +86,19 @@ class OtherParsersTest {
         assertThat(r.metric("time_to_train").get().value()).isEqualTo(1200.0);
         assertThat(r.metric("eval_accuracy").get().value()).isEqualTo(0.7593);
         assertThat(r.metric("throughput").get().value()).isEqualTo(2600.0);
+    }
+
+    /**
+     * Long lines (up to the 16 KiB a line may have) with a run of spaces inside a value, or without a colon: the old line
+     * pattern backtracked on them, seconds a line; the bound is a hang guard hundreds of times above a linear scan.
+     */
+    @Test
+    void longLinesCostTheirLengthNotItsSquare() {
+        String spaces = " ".repeat(16_000);
+        String text =
+                ("Mode: a" + spaces + "b\n").repeat(100) + (spaces + "x\n").repeat(100) + "Samples per second : 12.5\n";
+        ParseResult r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> new MlperfParser().parse(text));
+        assertThat(r.metric("samples_per_second").get().value()).isEqualTo(12.5);
     }
 
     @Test
