@@ -45,6 +45,35 @@ public interface IngestConfig {
 
     Rejected rejected();
 
+    Budget budget();
+
+    /**
+     * What one run and one agent may make ingest store and project (see docs/SECURITY.md, "Bounded work"). A verified
+     * record past a bound is held: kept whole in {@code rejected_event}, to be redriven once the bound is raised.
+     */
+    interface Budget {
+
+        /** Events of one run stream: its seq may not pass this. */
+        @WithDefault("100000")
+        long runEvents();
+
+        /** Samples of one series kind of one run, across its MetricSampled events. */
+        @WithDefault("1000000")
+        long runSamplesPerSeries();
+
+        /** Benchmarks an agent may add to the catalogue (names no run or claim used before). */
+        @WithDefault("100")
+        int agentNewBenchmarks();
+
+        /** Comparison keys an agent may add to the catalogue. */
+        @WithDefault("2000")
+        int agentNewKeys();
+
+        /** Device ids an agent may add to the catalogue. */
+        @WithDefault("16")
+        int agentNewDevices();
+    }
+
     /**
      * How long, and how much, of the refused records {@code rejected_event} keeps: its oldest rows go first, their
      * counts stay in {@code rejected_count}. A row is redriven only while it is kept.
@@ -54,9 +83,16 @@ public interface IngestConfig {
         @WithDefault("30d")
         Duration maxAge();
 
-        /** The bytes of kept copies across all rows. */
+        /** The bytes of kept copies across all rows but the held ones. */
         @WithDefault("1073741824")
         long maxBytes();
+
+        /**
+         * The bytes of held records (verified, over a budget or quota, kept whole until redriven) kept per agent key;
+         * past it that key's oldest held rows go. Held rows are not aged out, and other refusals never push them out.
+         */
+        @WithDefault("268435456")
+        long heldMaxBytesPerKey();
 
         @WithDefault("10m")
         Duration retentionInterval();

@@ -3,6 +3,7 @@ package dev.podium.ingest.consumer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.podium.events.StreamKind;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.ingest.budget.Budgets;
 import dev.podium.ingest.command.JobCommands;
 import dev.podium.ingest.dlq.DlqPublisher;
 import dev.podium.ingest.dlq.DlqPublisher.DeadLetter;
@@ -43,7 +44,8 @@ import org.jboss.logging.Logger;
  * One polled batch in two steps. {@link #check} verifies every record (key lookup, HMAC, decode, validation) and encodes
  * the payloads of the verified ones for their jsonb column: CPU work that needs no transaction, so the consumer runs it
  * for the next batch while the database works on this one. {@link #process} then, in one database transaction, refuses
- * records whose run stream has another writer, appends the verified ones with a single
+ * records whose run stream has another writer, holds those over a run's budget or an agent's quota ({@link Budgets}),
+ * appends the verified ones with a single
  * {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}, tells duplicates from conflicts, applies the projections of the new
  * events in position order, records refusals in {@code rejected_event} and commits. Nothing a record contains can raise
  * an SQL error here (every insert is ON CONFLICT, every string is validated or cleaned first), so one bad record never
@@ -86,6 +88,7 @@ public class BatchProcessor {
     private final CrashPoint crashPoint;
     private final JobCommands jobs;
     private final TopicIncarnations incarnations;
+    private final Budgets budgets;
     private final EventCodec codec = new EventCodec();
     private final Verifier verifier = new Verifier(codec);
 
@@ -97,7 +100,8 @@ public class BatchProcessor {
             Projections projections,
             CrashPoint crashPoint,
             JobCommands jobs,
-            TopicIncarnations incarnations) {
+            TopicIncarnations incarnations,
+            Budgets budgets) {
         this.dataSource = dataSource;
         this.keys = keys;
         this.store = store;
@@ -106,6 +110,7 @@ public class BatchProcessor {
         this.crashPoint = crashPoint;
         this.jobs = jobs;
         this.incarnations = incarnations;
+        this.budgets = budgets;
     }
 
     /** Verifies every record and encodes the verified payloads; reads agent_key, writes nothing. Thread-safe. */
@@ -178,7 +183,7 @@ public class BatchProcessor {
      */
     public Result refuse(ConsumerRecord<byte[], byte[]> r, String reason) throws SQLException {
         Rejection rejection =
-                rejection(r, reason, true, Verifier.keyId(r.headers()).orElse(null), null, null, new HashMap<>());
+                rejection(r, reason, Copy.WHOLE, Verifier.keyId(r.headers()).orElse(null), null, null, new HashMap<>());
         store(rejection);
         return new Result(0, 0, 0, 1, List.of(deadLetter(r, rejection)));
     }
@@ -201,7 +206,8 @@ public class BatchProcessor {
                 null,
                 null,
                 RecordCopy.ofUnread(value),
-                Verifier.signature(kept).orElse(null));
+                Verifier.signature(kept).orElse(null),
+                false);
         store(rejection);
         DeadLetter letter = new DeadLetter(
                 tp.topic(), rejection.topicId(), tp.partition(), offset, null, rejection.copy(), kept, reason);
@@ -277,6 +283,7 @@ public class BatchProcessor {
         List<ConsumerRecord<byte[], byte[]>> records = batch.records();
         Verdict[] verdicts = batch.verdicts().toArray(new Verdict[0]);
         checkRunOwners(c, verdicts, runStreams(verdicts));
+        budgets.hold(c, verdicts);
 
         List<NewEvent> candidates = new ArrayList<>();
         List<Integer> candidateIndex = new ArrayList<>();
@@ -390,7 +397,7 @@ public class BatchProcessor {
                 rejection = rejection(
                         r,
                         refused.reason(),
-                        refused.redrivable(),
+                        Copy.of(refused),
                         refused.keyId(),
                         refused.eventId(),
                         refused.streamId(),
@@ -400,7 +407,7 @@ public class BatchProcessor {
                 rejection = rejection(
                         r,
                         conflictReasons[i],
-                        true,
+                        Copy.WHOLE,
                         v.keyId(),
                         v.envelope().eventId().toString(),
                         v.envelope().streamId(),
@@ -414,11 +421,22 @@ public class BatchProcessor {
         return refusedCount;
     }
 
+    /** How much of a refused record its rejected_event row keeps, and whether retention must spare it. */
+    private enum Copy {
+        PREFIX,
+        WHOLE,
+        HELD;
+
+        static Copy of(Verdict.Refused refused) {
+            return refused.held() ? HELD : refused.redrivable() ? WHOLE : PREFIX;
+        }
+    }
+
     /** The rejected_event row of a refused record; {@code topicIds} keeps the ids of the topics looked up so far. */
     private Rejection rejection(
             ConsumerRecord<byte[], byte[]> r,
             String reason,
-            boolean redrivable,
+            Copy copy,
             String keyId,
             String eventId,
             String streamId,
@@ -438,8 +456,9 @@ public class BatchProcessor {
                 keyId,
                 eventId,
                 streamId,
-                RecordCopy.of(r.value(), redrivable),
-                Verifier.signature(r.headers()).orElse(null));
+                RecordCopy.of(r.value(), copy != Copy.PREFIX),
+                Verifier.signature(r.headers()).orElse(null),
+                copy == Copy.HELD);
     }
 
     private static boolean isRun(Verdict.Verified v) {

@@ -7,7 +7,6 @@ import io.quarkus.scheduler.Scheduled.ConcurrentExecution;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.jboss.logging.Logger;
@@ -38,7 +37,7 @@ public class RejectedRetention {
             concurrentExecution = ConcurrentExecution.SKIP)
     void enforce() {
         try {
-            long deleted = prune(config.maxAge(), config.maxBytes());
+            long deleted = prune(config.maxAge(), config.maxBytes(), config.heldMaxBytesPerKey());
             if (deleted > 0) {
                 LOG.infof(
                         "deleted %d rejected_event rows past %s or over %d bytes kept",
@@ -49,47 +48,53 @@ public class RejectedRetention {
         }
     }
 
-    /** Deletes the rows older than {@code maxAge}, then the oldest while the kept copies exceed {@code maxBytes}. */
-    public long prune(Duration maxAge, long maxBytes) throws SQLException {
+    /**
+     * Rows retention may delete: all but the held ones (verified, over a budget or quota) not yet stored by a redrive,
+     * which only their own key's cap removes, so that no flood of other refusals pushes them out.
+     */
+    private static final String UNHELD = "(NOT held OR redrive_outcome IN ('stored', 'duplicate'))";
+
+    private static final String TOO_OLD = """
+            SELECT id FROM rejected_event WHERE %s AND rejected_at < clock_timestamp() - make_interval(secs => ?)
+            ORDER BY id LIMIT ?""".formatted(UNHELD);
+
+    private static final String OVER_SIZE = """
+            SELECT id FROM (SELECT id, sum(coalesce(octet_length(record), 0)) OVER (ORDER BY id DESC) AS newer
+                            FROM rejected_event WHERE %s) t
+            WHERE newer > ? ORDER BY id LIMIT ?""".formatted(UNHELD);
+
+    private static final String HELD_OVER_SIZE = """
+            SELECT id FROM (SELECT id, sum(coalesce(octet_length(record), 0))
+                                OVER (PARTITION BY key_id ORDER BY id DESC) AS newer
+                            FROM rejected_event WHERE NOT %s) t
+            WHERE newer > ? ORDER BY id LIMIT ?""".formatted(UNHELD);
+
+    /**
+     * Deletes the rows older than {@code maxAge}, then the oldest while the kept copies exceed {@code maxBytes}, then
+     * each key's oldest held rows while its held copies exceed {@code heldMaxBytesPerKey}.
+     */
+    public long prune(Duration maxAge, long maxBytes, long heldMaxBytesPerKey) throws SQLException {
         long deleted = 0;
         try (Connection c = dataSource.getConnection()) {
-            int n;
-            do {
-                n = deleteUpTo(c, """
-                        SELECT max(id) FROM (SELECT id FROM rejected_event
-                            WHERE rejected_at < clock_timestamp() - make_interval(secs => ?) ORDER BY id LIMIT ?) t""", maxAge.toSeconds());
-                deleted += n;
-            } while (n == ROUND);
-            do {
-                n = deleteUpTo(c, """
-                        SELECT max(id) FROM (SELECT id FROM (
-                            SELECT id, sum(coalesce(octet_length(record), 0)) OVER (ORDER BY id DESC) AS newer
-                            FROM rejected_event) t WHERE newer > ? ORDER BY id LIMIT ?) u""", maxBytes);
-                deleted += n;
-            } while (n == ROUND);
+            deleted += deleteAll(c, TOO_OLD, maxAge.toSeconds());
+            deleted += deleteAll(c, OVER_SIZE, maxBytes);
+            deleted += deleteAll(c, HELD_OVER_SIZE, heldMaxBytesPerKey);
         }
         return deleted;
     }
 
-    /** Deletes the rows up to the id {@code lastId} finds (given its bound and the round); the rows deleted. */
-    private static int deleteUpTo(Connection c, String lastId, long bound) throws SQLException {
-        long last;
-        try (PreparedStatement ps = c.prepareStatement(lastId)) {
-            ps.setLong(1, bound);
-            ps.setInt(2, ROUND);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                last = rs.getLong(1);
-                if (rs.wasNull()) {
-                    return 0;
-                }
+    /** Deletes, a round at a time, the rows {@code ids} selects given its bound; the rows deleted. */
+    private static long deleteAll(Connection c, String ids, long bound) throws SQLException {
+        long deleted = 0;
+        int n;
+        do {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM rejected_event WHERE id IN (" + ids + ")")) {
+                ps.setLong(1, bound);
+                ps.setInt(2, ROUND);
+                n = ps.executeUpdate();
             }
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-                "DELETE FROM rejected_event WHERE id IN (SELECT id FROM rejected_event WHERE id <= ? ORDER BY id LIMIT ?)")) {
-            ps.setLong(1, last);
-            ps.setInt(2, ROUND);
-            return ps.executeUpdate();
-        }
+            deleted += n;
+        } while (n == ROUND);
+        return deleted;
     }
 }

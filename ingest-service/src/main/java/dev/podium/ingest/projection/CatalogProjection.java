@@ -72,6 +72,10 @@ public class CatalogProjection implements Projection {
         }
     }
 
+    /** A {@code proj_catalog_origin} row: who named an entry first. */
+    private record OriginRow(String kind, String name, String agentId, long position) {}
+
+    private static final Columns<OriginRow> ORIGIN = Columns.of(OriginRow.class);
     private static final Columns<HostRow> HOST = Columns.of(HostRow.class);
     private static final Columns<DeviceRow> DEVICE = Columns.of(DeviceRow.class);
     private static final Columns<BenchmarkRow> BENCHMARK = Columns.of(BenchmarkRow.class);
@@ -83,6 +87,13 @@ public class CatalogProjection implements Projection {
         final Map<String, DeviceRow> devices = new LinkedHashMap<>();
         final Map<String, KeyRow> keys = new LinkedHashMap<>();
         final Map<String, BenchmarkRow> benchmarks = new LinkedHashMap<>();
+        final Map<CatalogNames.Entry, OriginRow> origins = new LinkedHashMap<>();
+
+        void origins(CatalogNames names, String agentId, long position) {
+            for (CatalogNames.Entry e : names.entries()) {
+                origins.putIfAbsent(e, new OriginRow(e.kind().column(), e.name(), agentId, position));
+            }
+        }
 
         void device(String deviceId, String vendor, String label, long position) {
             devices.put(deviceId, new DeviceRow(deviceId, vendor, label, position));
@@ -112,6 +123,7 @@ public class CatalogProjection implements Projection {
                 }
             }
             key(pending, r.key(), position);
+            pending.origins(CatalogNames.of(r), event.envelope().agentId(), position);
         } else if (event.envelope().payload() instanceof PublishedClaimImported p
                 && p.claim().key() != null) {
             key(pending, p.claim().key(), position);
@@ -123,6 +135,11 @@ public class CatalogProjection implements Projection {
                         known.map(DeviceModel::label).orElse(p.claim().deviceLabel()),
                         position);
             }
+            List<String> devices =
+                    p.claim().deviceId() == null ? List.of() : List.of(p.claim().deviceId());
+            CatalogNames names = new CatalogNames(
+                    p.claim().key().benchmark(), p.claim().key().id(), devices);
+            pending.origins(names, null, position);
         }
     }
 
@@ -148,7 +165,9 @@ public class CatalogProjection implements Projection {
         pending.benchmarks.values().forEach(benchmarks::add);
         Rows<KeyRow> keys = new Rows<>(KEY, KEYS, KeyRow::keyId);
         pending.keys.values().forEach(keys::add);
-        Rows.executeTogether(c, List.of(hosts, devices, benchmarks, keys));
+        Rows<OriginRow> origins = new Rows<>(ORIGIN, ORIGINS, o -> List.of(o.kind(), o.name()));
+        pending.origins.values().forEach(origins::add);
+        Rows.executeTogether(c, List.of(hosts, devices, benchmarks, keys, origins));
     }
 
     /** Whether any of the benchmarks has no row yet (read before this batch writes its rows). */
@@ -195,6 +214,11 @@ public class CatalogProjection implements Projection {
             SELECT benchmark, last_position FROM %s
             ON CONFLICT (benchmark) DO UPDATE SET last_position = excluded.last_position
             WHERE proj_benchmark.last_position < excluded.last_position""".formatted(BENCHMARK.unnest("x"));
+
+    private static final String ORIGINS = """
+            INSERT INTO proj_catalog_origin (kind, name, agent_id, position)
+            SELECT kind, name, agent_id, position FROM %s
+            ON CONFLICT (kind, name) DO NOTHING""".formatted(ORIGIN.unnest("x"));
 
     private static final String KEYS = """
             INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions)

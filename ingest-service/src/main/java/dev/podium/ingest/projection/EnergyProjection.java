@@ -1,7 +1,9 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import dev.podium.events.run.MetricSampled;
+import dev.podium.ingest.store.Columns;
 import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
@@ -12,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,32 +24,109 @@ import java.util.UUID;
 
 /**
  * Energy per unit of work, so that pages never read power samples: {@code proj_run_power} (a run's average system
- * power, recomputed from its stored POWER samples when a batch brings some) and {@code proj_energy_cell} (per key,
- * metric and device, the sums of {@link EnergyCell}, recomputed from its runs with power for every cell of a run the
- * batch touched or sampled, and every cell results left). Both are functions of the read models they are computed from,
- * so applying an event twice, or replaying the store, gives the same rows.
+ * power: per device index the mean of its POWER samples, summed over devices) kept from running sums per device in
+ * {@code proj_run_power_device}, so a batch adds what it brings and never reads the samples a run sent before; and
+ * {@code proj_energy_cell} (per key, metric and device, the sums of {@link EnergyCell}, recomputed from its runs with
+ * power for every cell of a run the batch touched or sampled, and every cell results left). A run's power row remembers
+ * the position of the last event folded in, and a batch whose events are not all past it adds nothing, so applying an
+ * event twice changes nothing.
  */
 @ApplicationScoped
 public class EnergyProjection implements Projection {
 
-    /** The tables, derived from proj_run_series, proj_result and proj_run. */
-    static final List<String> TABLES = List.of("proj_energy_cell", "proj_run_power");
+    /** The tables; the cells are derived from proj_run_power, proj_result and proj_run. */
+    static final List<String> TABLES = List.of("proj_energy_cell", "proj_run_power", "proj_run_power_device");
+
+    /** One run's POWER samples of one device index in a batch (-1: samples without an index). */
+    private record PowerRow(
+            UUID runId, int device, long samples, BigDecimal wattsSum, long firstPosition, long lastPosition) {
+
+        PowerRow plus(Sample s, long position) {
+            return new PowerRow(
+                    runId,
+                    device,
+                    samples + 1,
+                    wattsSum.add(BigDecimal.valueOf(s.value())),
+                    firstPosition,
+                    Math.max(lastPosition, position));
+        }
+    }
+
+    private static final Columns<PowerRow> POWER = Columns.of(PowerRow.class);
+
+    /**
+     * Each device's new mean minus its old one is added to the run's exact watts: summed again from scratch the means
+     * would give the same number, since numeric addition is exact and each mean is divided the same way each time.
+     */
+    private static final String ADD_POWER = """
+            WITH b AS (SELECT * FROM %s),
+            fresh AS (SELECT b.* FROM b LEFT JOIN proj_run_power p ON p.run_id = b.run_id
+                      WHERE b.first_position > coalesce(p.last_position, -1)),
+            old AS (SELECT d.run_id, d.device, d.samples, d.watts_sum FROM proj_run_power_device d
+                    JOIN fresh f ON f.run_id = d.run_id AND f.device = d.device),
+            up AS (INSERT INTO proj_run_power_device AS d (run_id, device, samples, watts_sum)
+                   SELECT run_id, device, samples, watts_sum FROM fresh
+                   ON CONFLICT (run_id, device) DO UPDATE SET samples = d.samples + excluded.samples,
+                       watts_sum = d.watts_sum + excluded.watts_sum
+                   RETURNING d.run_id, d.device, d.samples, d.watts_sum),
+            delta AS (SELECT up.run_id, sum(up.watts_sum / up.samples - coalesce(old.watts_sum / old.samples, 0)) AS watts,
+                             sum(up.samples - coalesce(old.samples, 0)) AS samples
+                      FROM up LEFT JOIN old ON old.run_id = up.run_id AND old.device = up.device GROUP BY up.run_id),
+            last AS (SELECT run_id, max(last_position) AS last_position FROM fresh GROUP BY run_id)
+            INSERT INTO proj_run_power AS p (run_id, system_watts, samples, watts_exact, last_position)
+            SELECT d.run_id, d.watts::float8, d.samples, d.watts, l.last_position FROM delta d JOIN last l USING (run_id)
+            ON CONFLICT (run_id) DO UPDATE SET watts_exact = p.watts_exact + excluded.watts_exact,
+                system_watts = (p.watts_exact + excluded.watts_exact)::float8, samples = p.samples + excluded.samples,
+                last_position = excluded.last_position""".formatted(POWER.unnest("b0"));
+
+    /** The batch's POWER samples per run and device index. */
+    private static final class Pending {
+        final Map<UUID, Long> firstPositions = new HashMap<>();
+        final Map<List<Object>, PowerRow> rows = new LinkedHashMap<>();
+    }
 
     @Override
     public void apply(StoredEvent event, Connection c, Touched touched) {
         if (event.envelope().payload() instanceof MetricSampled m && m.series() == SeriesKind.POWER) {
             touched.sampled(m.runId());
+            Pending pending = touched.state(Pending.class, Pending::new);
+            long first = pending.firstPositions.computeIfAbsent(m.runId(), r -> event.position());
+            for (Sample s : m.samples()) {
+                int device = s.device() == null ? -1 : s.device();
+                pending.rows.merge(
+                        List.of(m.runId(), device),
+                        new PowerRow(m.runId(), device, 0, BigDecimal.ZERO, first, event.position())
+                                .plus(s, event.position()),
+                        (a, b) -> a.plus(s, event.position()));
+            }
         }
     }
 
-    /** Once the batch's series and results are written: the power of the runs it sampled, then the cells. */
-    void recompute(Connection c, Touched touched) throws SQLException {
-        Set<UUID> sampled = touched.sampledRuns();
-        if (!sampled.isEmpty()) {
-            refreshPower(c, sampled.toArray(new UUID[0]));
+    @Override
+    public void flush(Connection c, Touched touched) throws SQLException {
+        Pending pending = touched.state(Pending.class, Pending::new);
+        if (pending.rows.isEmpty()) {
+            return;
         }
+        Rows<PowerRow> rows = new Rows<>(POWER, ADD_POWER, r -> List.of(r.runId(), r.device()));
+        pending.rows.values().stream()
+                .map(r -> new PowerRow(
+                        r.runId(),
+                        r.device(),
+                        r.samples(),
+                        r.wattsSum(),
+                        pending.firstPositions.get(r.runId()),
+                        r.lastPosition()))
+                .forEach(rows::add);
+        rows.execute(c);
+        pending.rows.clear();
+        pending.firstPositions.clear();
+    }
+
+    /** Once the batch's series and results are written: the cells of the runs it touched or sampled. */
+    void recompute(Connection c, Touched touched) throws SQLException {
         Set<UUID> runs = new LinkedHashSet<>(touched.runs());
-        runs.addAll(sampled);
+        runs.addAll(touched.sampledRuns());
         Set<Touched.KeyMetricDevice> cells = new LinkedHashSet<>(touched.devices());
         if (!runs.isEmpty()) {
             cells.addAll(cells(c, RUN_CELLS, c.createArrayOf("uuid", runs.toArray())));
@@ -55,43 +135,11 @@ public class EnergyProjection implements Projection {
         recomputeCells(c, cells);
     }
 
-    /** Every run's power and every cell, from the read models (after a rebuild's replay). */
+    /** Every cell, from the read models (after a rebuild's replay, which leaves every run's power row). */
     void recomputeAll(Connection c) throws SQLException {
-        refreshPower(c, null);
         List<Touched.KeyMetricDevice> all = new ArrayList<>(cells(c, ALL_CELLS, null));
         for (int i = 0; i < all.size(); i += 1000) {
             recomputeCells(c, new LinkedHashSet<>(all.subList(i, Math.min(all.size(), i + 1000))));
-        }
-    }
-
-    /**
-     * The runs' rows of {@code proj_run_power} (all runs with {@code runIds} null), from their POWER samples: numeric
-     * averages, so the figure does not depend on the order samples are read in.
-     */
-    private static void refreshPower(Connection c, UUID[] runIds) throws SQLException {
-        String only = runIds == null ? "" : "s.run_id = ANY(?::uuid[]) AND";
-        try (PreparedStatement delete = c.prepareStatement(
-                        runIds == null
-                                ? "DELETE FROM proj_run_power"
-                                : "DELETE FROM proj_run_power WHERE run_id = ANY(?::uuid[])");
-                PreparedStatement insert = c.prepareStatement("""
-                        INSERT INTO proj_run_power (run_id, system_watts, samples)
-                        SELECT d.run_id, sum(d.watts)::float8, sum(d.samples)::int
-                        FROM (SELECT s.run_id, avg((e.sample->>'value')::numeric) AS watts, count(*) AS samples
-                              FROM proj_run_series s
-                              CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.samples) = 'array'
-                                                                           THEN s.samples ELSE '[]'::jsonb END) AS e(sample)
-                              WHERE %s s.series = 'POWER' AND jsonb_typeof(e.sample->'value') = 'number'
-                                AND (e.sample->>'value')::numeric >= 0
-                              GROUP BY s.run_id, CASE WHEN jsonb_typeof(e.sample->'device') = 'number'
-                                                      THEN (e.sample->>'device')::numeric ELSE -1 END) AS d
-                        GROUP BY d.run_id""".formatted(only))) {
-            if (runIds != null) {
-                delete.setArray(1, c.createArrayOf("uuid", runIds));
-                insert.setArray(1, c.createArrayOf("uuid", runIds));
-            }
-            delete.executeUpdate();
-            insert.executeUpdate();
         }
     }
 

@@ -63,16 +63,17 @@ public class Projections {
     public static final List<String> TABLES = Stream.of(
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
+                    SeriesProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",
                             "proj_result",
-                            "proj_run_series",
                             "proj_published_claim",
                             "proj_job_assignment",
                             "proj_run",
                             "proj_retraction",
                             "proj_comparison_key",
+                            "proj_catalog_origin",
                             "proj_benchmark",
                             "proj_device",
                             "proj_host",

@@ -26,7 +26,8 @@ public class RejectedStore {
             String eventId,
             String streamId,
             RecordCopy copy,
-            String signature) {}
+            String signature,
+            boolean held) {}
 
     /**
      * A {@code rejected_event} row as a rejection writes it: the untrusted strings clipped ({@link #clip}), the record's
@@ -45,7 +46,8 @@ public class RejectedStore {
             int recordBytes,
             String recordSha256,
             boolean recordTruncated,
-            String signature) {
+            String signature,
+            boolean held) {
 
         static RejectedRow of(Rejection r) {
             byte[] kept = r.copy().bytes();
@@ -62,7 +64,8 @@ public class RejectedStore {
                     r.copy().originalBytes(),
                     r.copy().sha256(),
                     r.copy().truncated(),
-                    clip(r.signature(), 256));
+                    clip(r.signature(), 256),
+                    r.held());
         }
     }
 
@@ -72,9 +75,10 @@ public class RejectedStore {
     private static final String INSERT = """
             WITH inserted AS (
                 INSERT INTO rejected_event (topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id,
-                                            stream_id, record, record_bytes, record_sha256, record_truncated, signature)
+                                            stream_id, record, record_bytes, record_sha256, record_truncated, signature,
+                                            held)
                 SELECT topic, topic_id, kafka_partition, kafka_offset, reason, key_id, event_id, stream_id,
-                       record::bytea, record_bytes, record_sha256, record_truncated, signature
+                       record::bytea, record_bytes, record_sha256, record_truncated, signature, held
                 FROM %s
                 ORDER BY ord
                 ON CONFLICT (topic, topic_id, kafka_partition, kafka_offset) DO NOTHING

@@ -97,7 +97,7 @@ class CrashRecoveryIT {
                         "SELECT count(*) FROM proj_run WHERE agent_id = ? AND status = 'completed'", agent.agentId()))
                 .isEqualTo(RUNS);
         assertThat(db.count(
-                        "SELECT count(*) FROM proj_run_series s JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                        "SELECT count(*) FROM proj_run_series_head s JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
                         agent.agentId()))
                 .isEqualTo(RUNS);
         assertThat(db.count(

@@ -203,7 +203,7 @@ class IngestPipelineIT {
                         agent.agentId()))
                 .isEqualTo(runs);
         assertThat(db.count(
-                        "SELECT count(*) FROM proj_run_series s JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
+                        "SELECT count(*) FROM proj_run_series_head s JOIN proj_run r USING (run_id) WHERE r.agent_id = ?",
                         agent.agentId()))
                 .isEqualTo(runs);
         assertThat(db.count(

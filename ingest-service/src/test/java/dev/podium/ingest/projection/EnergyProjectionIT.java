@@ -70,7 +70,7 @@ class EnergyProjectionIT {
                 SampleEvents.completedRun(
                         withoutPower, agent.agentId(), DEVICE, key, Instant.now(), List.of(99.0, 100.0, 101.0)));
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", twoDevices))
-                .containsExactly(List.of(750.0, 3));
+                .containsExactly(List.of(750.0, 3L));
         assertCell(db, key, 1, "15", "750", 1, "10", "200");
 
         // Power that arrives in a later batch, part of it after the run completed: 300 then 500 W, 400 W at 100/s.
@@ -83,7 +83,7 @@ class EnergyProjectionIT {
         assertCell(db, key, 2, "18", "1050", 1, "10", "200");
         agent.sendAndWait(db, List.of(power(lateSamples, agent, 4, new Sample(2, 500, 0, 0))));
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", lateSamples))
-                .containsExactly(List.of(400.0, 2));
+                .containsExactly(List.of(400.0, 2L));
         assertCell(db, key, 2, "19", "1150", 1, "10", "200");
 
         Retractions.retract(dataSource, appender, twoDevices);

@@ -15,8 +15,11 @@ public final class RunRows {
         out.put("proj_run", text(db, "SELECT t::text FROM proj_run t WHERE run_id = ?", run));
         out.put("proj_result", text(db, "SELECT t::text FROM proj_result t WHERE run_id = ? ORDER BY metric", run));
         out.put(
-                "proj_run_series",
-                text(db, "SELECT t::text FROM proj_run_series t WHERE run_id = ? ORDER BY t::text", run));
+                "proj_run_series_head",
+                text(db, "SELECT t::text FROM proj_run_series_head t WHERE run_id = ? ORDER BY t::text", run));
+        out.put(
+                "proj_run_series_point",
+                text(db, "SELECT t::text FROM proj_run_series_point t WHERE run_id = ? ORDER BY t::text", run));
         out.put("proj_leaderboard_row", text(db, """
                 SELECT t::text FROM proj_leaderboard_row t
                 WHERE key_id = (SELECT key_id FROM proj_run WHERE run_id = ?) ORDER BY t::text""", run));

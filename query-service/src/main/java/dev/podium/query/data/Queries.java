@@ -368,26 +368,23 @@ public class Queries {
     }
 
     /**
-     * A run's series, downsampled by PostgreSQL to at most {@link #MAX_SERIES_POINTS} samples per series (every k-th
-     * sample in time order), one row per series: however many samples a run sent, a run page holds a bounded number.
+     * A run's series as ingest stored them, downsampled to at most {@link #MAX_SERIES_POINTS} points per series kind,
+     * one row per kind: however many samples a run sent, a run page reads a bounded number. The limits restate that bound
+     * where the page reads, so that no stored row can make it read more.
      */
     public List<SeriesRow> series(UUID runId) {
         return jdbc.list(
                 """
-                WITH s AS (
-                    SELECT r.series, r.unit, e.sample,
-                           row_number() OVER (PARTITION BY r.series ORDER BY r.position, e.ord) AS i,
-                           count(*) OVER (PARTITION BY r.series) AS total
-                    FROM (SELECT series, unit, position, samples FROM proj_run_series WHERE run_id = ?
-                          ORDER BY series, position LIMIT 10000) r
-                    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(r.samples) = 'array' THEN r.samples
-                                                                 ELSE '[]'::jsonb END) WITH ORDINALITY e(sample, ord))
-                SELECT series, 0, min(unit), jsonb_agg(sample ORDER BY i)::text FROM s
-                WHERE (i - 1) % ceil(total / ?::numeric)::bigint = 0
-                GROUP BY series ORDER BY series""",
-                rs -> new SeriesRow(rs.getString(1), rs.getLong(2), rs.getString(3), json(rs.getString(4))),
-                runId,
-                MAX_SERIES_POINTS);
+                SELECT h.series, h.unit,
+                       (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                                   't', p.t, 'value', p.value, 'repetition', p.repetition, 'device', p.device))
+                                   ORDER BY p.idx), '[]'::jsonb)
+                        FROM (SELECT * FROM proj_run_series_point p
+                              WHERE p.run_id = h.run_id AND p.series = h.series ORDER BY p.idx LIMIT ?) p)::text AS points
+                FROM proj_run_series_head h WHERE h.run_id = ? ORDER BY h.series LIMIT 64""",
+                rs -> new SeriesRow(rs.getString("series"), rs.getString("unit"), json(rs.getString("points"))),
+                MAX_SERIES_POINTS,
+                runId);
     }
 
     /** A run stream's events, each payload cut to {@link #MAX_EVENT_TEXT} characters by PostgreSQL (pages show less). */

@@ -2,5 +2,5 @@ package dev.podium.query.data;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** One MetricSampled batch of a run (proj_run_series). */
-public record SeriesRow(String series, long position, String unit, JsonNode samples) {}
+/** One series kind of a run as stored downsampled (proj_run_series_head and its points): {@code samples} a JSON array. */
+public record SeriesRow(String series, String unit, JsonNode samples) {}

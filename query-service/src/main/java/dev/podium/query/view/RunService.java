@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 
-/** Builds a run page from proj_run, proj_result, proj_run_series and the run's stream in the event store. */
+/** Builds a run page from proj_run, proj_result, the stored downsampled series and the run's stream in the event store. */
 @ApplicationScoped
 public class RunService {
 

@@ -524,9 +524,9 @@ public final class SeedData {
             cpu.add(new Sample(i * 10, 95 - (i % 3), null, null));
             gpu.add(new Sample(i * 10, 40 + (i % 7), null, 0));
         }
-        series(c, runId, "STEP_THROUGHPUT", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "samples/s", steps, 2);
-        series(c, runId, "CPU_UTILISATION", "%", cpu, 3);
-        series(c, runId, "ACCELERATOR_UTILISATION", "%", gpu, 4);
+        SeriesSeeds.series(c, runId, "STEP_THROUGHPUT", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "samples/s", steps);
+        SeriesSeeds.series(c, runId, "CPU_UTILISATION", "%", cpu);
+        SeriesSeeds.series(c, runId, "ACCELERATOR_UTILISATION", "%", gpu);
         String[] types = {"RunStarted", "MetricSampled", "RunCompleted"};
         for (int i = 0; i < types.length; i++) {
             Map<String, Object> payload = new LinkedHashMap<>();
@@ -544,18 +544,6 @@ public final class SeedData {
                     Timestamp.from(started.plusSeconds(i * 300L)),
                     json(payload));
         }
-    }
-
-    private static void series(Connection c, UUID runId, String kind, String unit, List<Sample> samples, long position)
-            throws SQLException {
-        update(
-                c,
-                "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, ?, ?, ?, ?::jsonb)",
-                runId,
-                kind,
-                position,
-                unit,
-                json(samples));
     }
 
     private static void key(Connection c, ComparisonKey k) throws SQLException {

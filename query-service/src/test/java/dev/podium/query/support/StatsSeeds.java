@@ -104,11 +104,7 @@ public final class StatsSeeds {
             for (int t = 0; t < 20; t++) {
                 power.add(new Sample(t * 5, A100_WATTS, 0, 0));
             }
-            update(
-                    c,
-                    "INSERT INTO proj_run_series (run_id, series, position, unit, samples) VALUES (?, 'POWER', 5, 'W', ?::jsonb)",
-                    id,
-                    json(power));
+            SeriesSeeds.series(c, id, "POWER", "W", power);
         }
         run(c, FAILING_RUN, one, A100, "2.5.1", new double[] {19.0, 20.0, 21.0}, false, 35 * 86400L);
         // The noise σ ingest's detector estimates for these histories; the H200 one's is about 0.46.
