@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A run page reads a bounded amount whatever a run sent: a series of 100,000 samples arrives downsampled by the database,
- * and an event of 200 KB arrives cut, so the memory of one public request does not grow with the run.
+ * so the memory of one public request does not grow with the run (its events: {@code RunEventsIT}).
  */
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
@@ -56,22 +56,5 @@ class RunSeriesBoundIT {
             assertThat(s.samples().get(s.samples().size() - 1).path("t").asDouble())
                     .isGreaterThan(ROWS * PER_ROW * 0.99);
         });
-    }
-
-    @Test
-    void aHugeEventPayloadIsCutInTheDatabase() throws SQLException {
-        UUID run = UUID.randomUUID();
-        try (Connection c = DriverManager.getConnection(url, "postgres", "");
-                PreparedStatement ps = c.prepareStatement("""
-                        INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload,
-                            payload_hash)
-                        VALUES (?, ?, 1, 'RunProgress', 1, 'a', now(), jsonb_build_object('message', repeat('x', 200000)), 'h')""")) {
-            ps.setObject(1, UUID.randomUUID());
-            ps.setString(2, "run/" + run);
-            ps.executeUpdate();
-        }
-        assertThat(queries.events(run))
-                .singleElement()
-                .satisfies(e -> assertThat(e.payload()).hasSizeLessThanOrEqualTo(Queries.MAX_EVENT_TEXT));
     }
 }
