@@ -2,6 +2,7 @@ package dev.podium.ingest.projection;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.podium.events.codec.EventCodec;
 
 /** jsonb values of read models, in the same snake_case form as the events. */
@@ -21,5 +22,10 @@ final class Json {
             throw new IllegalArgumentException(
                     "cannot write " + value.getClass().getSimpleName() + " as JSON", e);
         }
+    }
+
+    /** An event or value record as a JSON object, to edit before writing it. */
+    static ObjectNode tree(Object value) {
+        return MAPPER.valueToTree(value);
     }
 }

@@ -43,6 +43,7 @@ public class Projections {
             RunProjection runs,
             ResultProjection results,
             SeriesProjection series,
+            RunEventProjection runEvents,
             AgentProjection agents,
             JobProjection jobs,
             RetractionProjection retractions,
@@ -50,7 +51,7 @@ public class Projections {
             LeaderboardProjection leaderboard,
             PageCellProjection pageCells,
             EnergyProjection energy) {
-        this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published, energy);
+        this.models = List.of(catalog, runs, results, series, runEvents, agents, jobs, retractions, published, energy);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
@@ -68,6 +69,8 @@ public class Projections {
                             "proj_metric_key",
                             "proj_leaderboard_row",
                             "proj_result",
+                            "proj_run_event",
+                            "proj_run_event_count",
                             "proj_published_claim",
                             "proj_job_assignment",
                             "proj_run",

@@ -2,7 +2,7 @@ package dev.podium.query.data;
 
 import java.time.Instant;
 
-/** One event of a run's stream, from the event store. */
+/** One event of a run's stream: its envelope's columns and ingest's one-line summary of its payload. */
 public record EventRow(
         long seq,
         String type,
@@ -10,4 +10,4 @@ public record EventRow(
         String writer,
         Instant occurredAt,
         Instant recordedAt,
-        String payload) {}
+        String summary) {}

@@ -28,8 +28,8 @@ import javax.sql.DataSource;
  * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
  * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
  * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key
- * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_position DESC), event_store (stream_id, seq). No
- * page reads results or samples beyond one run's.
+ * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_position DESC), proj_run_event (run_id, seq). No
+ * page reads results or samples beyond one run's, nor any event's payload.
  *
  * <p>Public lists put what has counted results first: a writer can name as many benchmarks, keys and devices as it
  * sends RunStarted records, and none of those may push out one with results. What counts is a leaderboard row of
@@ -42,8 +42,8 @@ public class Queries {
 
     /** The most samples of one series a run page reads. */
     public static final int MAX_SERIES_POINTS = 2000;
-    /** The most characters of one event's payload a run page reads. */
-    public static final int MAX_EVENT_TEXT = 4000;
+    /** The most events a run page lists: the first by sequence number. */
+    public static final int MAX_EVENTS = 500;
     /** The most benchmarks or devices a list holds. */
     public static final int MAX_LISTED = 1000;
     /** The most keys of a benchmark a list holds. */
@@ -387,11 +387,11 @@ public class Queries {
                 runId);
     }
 
-    /** A run stream's events, each payload cut to {@link #MAX_EVENT_TEXT} characters by PostgreSQL (pages show less). */
+    /** The first {@link #MAX_EVENTS} events of a run, as ingest summarised them: no payload is read. */
     public List<EventRow> events(UUID runId) {
         return jdbc.list(
-                "SELECT seq, type, schema_version, writer, occurred_at, recorded_at, left(payload::text, ?) FROM event_store "
-                        + "WHERE stream_id = ? ORDER BY seq LIMIT 5000",
+                "SELECT seq, type, schema_version, writer, occurred_at, recorded_at, summary FROM proj_run_event "
+                        + "WHERE run_id = ? ORDER BY seq LIMIT ?",
                 rs -> new EventRow(
                         rs.getLong(1),
                         rs.getString(2),
@@ -400,8 +400,14 @@ public class Queries {
                         Jdbc.instant(rs, "occurred_at"),
                         Jdbc.instant(rs, "recorded_at"),
                         rs.getString(7)),
-                MAX_EVENT_TEXT,
-                "run/" + runId);
+                runId,
+                MAX_EVENTS);
+    }
+
+    /** How many events of a run ingest summarised, from one row, however many there are. */
+    public long eventCount(UUID runId) {
+        return jdbc.one("SELECT events FROM proj_run_event_count WHERE run_id = ?", rs -> rs.getLong(1), runId)
+                .orElse(0L);
     }
 
     public List<AgentRow> agents() {

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 
-/** Builds a run page from proj_run, proj_result, the stored downsampled series and the run's stream in the event store. */
+/** Builds a run page from proj_run, proj_result, the stored downsampled series and the run's event summaries. */
 @ApplicationScoped
 public class RunService {
 
@@ -77,16 +77,8 @@ public class RunService {
                 entries(d.failure()),
                 throughput,
                 utilisation,
-                queries.events(runId).stream()
-                        .map(e -> new dev.podium.query.data.EventRow(
-                                e.seq(),
-                                e.type(),
-                                e.schemaVersion(),
-                                e.writer(),
-                                e.occurredAt(),
-                                e.recordedAt(),
-                                truncate(e.payload())))
-                        .toList());
+                queries.events(runId),
+                queries.eventCount(runId));
     }
 
     private static String unitOf(List<SeriesRow> series, String kind) {

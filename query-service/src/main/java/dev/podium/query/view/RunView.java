@@ -7,7 +7,10 @@ import dev.podium.query.data.RetractionRow;
 import dev.podium.query.data.RunSummary;
 import java.util.List;
 
-/** Everything a run page shows, and what /api/v1/runs/{id} returns; {@code retraction} is null unless it was retracted. */
+/**
+ * Everything a run page shows, and what /api/v1/runs/{id} returns; {@code retraction} is null unless it was retracted.
+ * {@code events} are the first {@link dev.podium.query.data.Queries#MAX_EVENTS} of the run's {@code eventCount}.
+ */
 public record RunView(
         RunSummary run,
         RetractionRow retraction,
@@ -25,7 +28,8 @@ public record RunView(
         List<Entry> failure,
         Chart throughputChart,
         Chart utilisationChart,
-        List<EventRow> events) {
+        List<EventRow> events,
+        long eventCount) {
 
     /** One validity check of the run. */
     public record Check(String name, boolean passed, String detail) {}

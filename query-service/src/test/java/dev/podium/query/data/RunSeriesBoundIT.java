@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A run page reads a bounded amount whatever the database holds: no more points per series than the page draws (ingest
- * stores them downsampled; even a table holding 100,000 is read only up to the bound), and an event of 200 KB arrives
- * cut, so the memory of one public request does not grow with the run.
+ * stores them downsampled; even a table holding 100,000 is read only up to the bound), so the memory of one public
+ * request does not grow with the run (its events: {@code RunEventsIT}).
  */
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
@@ -58,22 +58,5 @@ class RunSeriesBoundIT {
             assertThat(s.samples().get(0).path("repetition").asInt()).isZero();
             assertThat(s.samples().get(0).has("device")).isFalse();
         });
-    }
-
-    @Test
-    void aHugeEventPayloadIsCutInTheDatabase() throws SQLException {
-        UUID run = UUID.randomUUID();
-        try (Connection c = DriverManager.getConnection(url, "postgres", "");
-                PreparedStatement ps = c.prepareStatement("""
-                        INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload,
-                            payload_hash)
-                        VALUES (?, ?, 1, 'RunProgress', 1, 'a', now(), jsonb_build_object('message', repeat('x', 200000)), 'h')""")) {
-            ps.setObject(1, UUID.randomUUID());
-            ps.setString(2, "run/" + run);
-            ps.executeUpdate();
-        }
-        assertThat(queries.events(run))
-                .singleElement()
-                .satisfies(e -> assertThat(e.payload()).hasSizeLessThanOrEqualTo(Queries.MAX_EVENT_TEXT));
     }
 }

@@ -527,11 +527,17 @@ public final class SeedData {
         SeriesSeeds.series(c, runId, "STEP_THROUGHPUT", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "samples/s", steps);
         SeriesSeeds.series(c, runId, "CPU_UTILISATION", "%", cpu);
         SeriesSeeds.series(c, runId, "ACCELERATOR_UTILISATION", "%", gpu);
+        String note = agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "ok";
         String[] types = {"RunStarted", "MetricSampled", "RunCompleted"};
+        String[] summaries = {
+            cut(key.benchmark() + ", key " + key.label() + "; devices " + H200 + " ×1; 3 repetitions; note " + note),
+            "STEP_THROUGHPUT in " + note + ": 60 samples, t 0.0-590.0 s",
+            "1 metrics: " + PublishedSeeds.METRIC + "; 2 of 2 checks passed; 600.0 s"
+        };
         for (int i = 0; i < types.length; i++) {
             Map<String, Object> payload = new LinkedHashMap<>();
             payload.put("run_id", runId.toString());
-            payload.put("note", agent.equals(HOSTILE_AGENT) ? XSS_SCRIPT : "ok");
+            payload.put("note", note);
             update(
                     c,
                     "INSERT INTO event_store (event_id, stream_id, seq, type, schema_version, writer, occurred_at, payload, payload_hash) "
@@ -543,7 +549,23 @@ public final class SeedData {
                     agent,
                     Timestamp.from(started.plusSeconds(i * 300L)),
                     json(payload));
+            // The row ingest's RunEventProjection writes beside each run event.
+            update(
+                    c,
+                    "INSERT INTO proj_run_event (run_id, seq, position, type, schema_version, writer, occurred_at, "
+                            + "recorded_at, summary) SELECT ?, seq, position, type, schema_version, writer, occurred_at, "
+                            + "recorded_at, ? FROM event_store WHERE stream_id = ? AND seq = ?",
+                    runId,
+                    summaries[i],
+                    stream,
+                    (long) (i + 1));
         }
+        update(c, "INSERT INTO proj_run_event_count (run_id, events) VALUES (?, ?)", runId, (long) types.length);
+    }
+
+    /** A summary as ingest cuts it: 200 characters at most. */
+    private static String cut(String summary) {
+        return summary.length() <= 200 ? summary : summary.substring(0, 199) + "…";
     }
 
     private static void key(Connection c, ComparisonKey k) throws SQLException {
