@@ -27,13 +27,22 @@ class FaultInjectionIT {
         Path work = Path.of(System.getProperty("podium.reliability.work", "target/reliability"));
         Path ingestJar = Path.of(
                 System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
+        Path queryJar =
+                Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
         WorkDirs.fresh(work);
         long t0 = System.nanoTime();
         List<CaseResult> results = new ArrayList<>();
         Map<String, HostileCase.KindResult> kinds = new LinkedHashMap<>();
-        try (Platform platform = Platform.start(work, ingestJar)) {
+        Map<String, String> volume = new LinkedHashMap<>();
+        try (Platform platform = Platform.start(work, ingestJar);
+                QueryOnDemand query = new QueryOnDemand(queryJar, work, platform.postgres.jdbcUrl())) {
             // Also when the build is interrupted: no broker, database or service outlives the suite.
-            Thread cleanup = new Thread(platform::close, "reliability-cleanup");
+            Thread cleanup = new Thread(
+                    () -> {
+                        query.close();
+                        platform.close();
+                    },
+                    "reliability-cleanup");
             Runtime.getRuntime().addShutdownHook(cleanup);
             FaultCases cases = new FaultCases(platform, n);
             Map<String, Supplier<CaseResult>> all = new LinkedHashMap<>();
@@ -47,6 +56,11 @@ class FaultInjectionIT {
             all.put("hostile", () -> new HostileCase(platform, cases).run(kinds));
             all.put("key-rotation", cases::keyRotation);
             all.put("decompression-bomb", () -> new DecompressionBombCase(platform, cases, tier).run());
+            all.put("unverified-flood", () -> new UnverifiedFloodCase(platform, cases, tier).run(volume));
+            all.put("sample-trickle", () -> new SampleTrickleCase(platform, cases, tier).run(volume));
+            all.put("planted-run-page", () -> new PlantedRunPageCase(platform, cases, query, tier).run(volume));
+            // last: the lists it crowds are the database's for the rest of the suite
+            all.put("catalog-crowding", () -> new CatalogCrowdingCase(platform, cases, query, tier).run(volume));
             String only = System.getProperty("podium.reliability.cases", "");
             for (Map.Entry<String, Supplier<CaseResult>> c : all.entrySet()) {
                 if (!only.isBlank() && !List.of(only.split(",")).contains(c.getKey())) {
@@ -70,7 +84,7 @@ class FaultInjectionIT {
                 }
             }
         }
-        String report = Report.render(tier, n, results, kinds.values(), (System.nanoTime() - t0) / 1e9);
+        String report = Report.render(tier, n, results, kinds.values(), volume, (System.nanoTime() - t0) / 1e9);
         Report.write(work.resolve("report-" + tier + ".md"), report);
         System.out.println(report);
         assertThat(results)

@@ -36,16 +36,25 @@ final class VolumeCheck {
     /** Each control run sent during the attack must be visible within max(2 s, 3x its quiet time). */
     void controlRuns(double quiet, List<Double> during) {
         double bound = ControlRuns.bound(quiet);
-        figure(String.format(
-                "control run %.2f s quiet, %s s during (bound %.2f s)",
-                quiet, during.stream().map(s -> String.format("%.2f", s)).toList(), bound));
+        figure(String.format("control run %.2f s quiet, %s s during (bound %.2f s)", quiet, seconds(during), bound));
         long over = during.stream().filter(s -> s > bound).count();
         if (over > 0) {
             problem(String.format(
                     "%d of %d control runs during the attack were visible after more than max(%.0f s, %.0fx %.2f s)"
                             + " = %.2f s: %s",
-                    over, during.size(), ControlRuns.FLOOR_SECONDS, ControlRuns.QUIET_FACTOR, quiet, bound, during));
+                    over,
+                    during.size(),
+                    ControlRuns.FLOOR_SECONDS,
+                    ControlRuns.QUIET_FACTOR,
+                    quiet,
+                    bound,
+                    seconds(during)));
         }
+    }
+
+    private static String seconds(List<Double> times) {
+        return String.join(
+                ", ", times.stream().map(s -> String.format("%.2f", s)).toList());
     }
 
     void readiness(ReadinessWatch watch) {
