@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
  * The fault-injection suite on real processes: a Kafka broker, a private PostgreSQL and ingest-service each in a process
  * of its own, the agent's publisher in a JVM the suite kills. Every case must end with accepted = unique valid events,
  * rejected = invalid or conflicting records, lost = 0 and duplicated = 0. {@code -Dpodium.reliability.events} sets the
- * events per case (5,000 in {@code mvn verify}; {@code ./podium reliability full} runs 50,000).
+ * events per case (5,000 in {@code mvn verify}; {@code ./podium reliability full} runs 50,000). The hostile-volume cases
+ * add their bounds (a control run's time against its quiet time, a page's p99 against its p99 before, what a refusal
+ * keeps) to that accounting, and the two that read pages share one query-service.
  */
 class FaultInjectionIT {
 
