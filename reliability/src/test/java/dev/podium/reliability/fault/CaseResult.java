@@ -47,4 +47,24 @@ public record CaseResult(
                 seconds,
                 problems);
     }
+
+    /** The same accounting with {@code moreLost} records lost and {@code more} disagreements after its own. */
+    public CaseResult adding(long moreLost, List<String> more) {
+        List<String> all = new java.util.ArrayList<>(problems);
+        all.addAll(more);
+        return new CaseResult(
+                name,
+                fault,
+                keyId,
+                records,
+                expectedAccepted,
+                expectedRejected,
+                accepted,
+                rejected,
+                lost + moreLost,
+                duplicated,
+                dlq,
+                seconds,
+                all);
+    }
 }

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -191,18 +192,18 @@ public final class Platform implements AutoCloseable {
 
     /** Sends in order and waits for every acknowledgement. Compressed, so a record over 1 MiB still reaches ingest. */
     public List<RecordMetadata> produce(List<ProducerRecord<byte[], byte[]>> records) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
-        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+        return produce(records.size(), records::get);
+    }
+
+    /**
+     * Sends {@code count} records made one at a time by {@code record} (a flood of 1 MiB records is never held whole),
+     * in order, and waits for every acknowledgement.
+     */
+    public List<RecordMetadata> produce(int count, IntFunction<ProducerRecord<byte[], byte[]>> record) {
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
-            for (ProducerRecord<byte[], byte[]> r : records) {
-                acks.add(producer.send(r));
+            for (int i = 0; i < count; i++) {
+                acks.add(producer.send(record.apply(i)));
             }
             List<RecordMetadata> out = new ArrayList<>();
             for (Future<RecordMetadata> f : acks) {
@@ -212,6 +213,18 @@ public final class Platform implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("could not produce", e);
         }
+    }
+
+    /** A producer as {@link #produce} uses: acks from all, gzip, records up to 8 MiB before compression. */
+    public KafkaProducer<byte[], byte[]> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     /** DLQ records by their source "partition@offset" on podium.events, with the reason and how often each is there. */

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /** The suite's tables in Markdown, as docs/RELIABILITY.md quotes them. */
 public final class Report {
@@ -20,6 +21,7 @@ public final class Report {
             int eventsPerCase,
             List<CaseResult> cases,
             Collection<HostileCase.KindResult> kinds,
+            Map<String, String> volumeFigures,
             double totalSeconds) {
         StringBuilder sb = new StringBuilder();
         sb.append("Tier `")
@@ -55,6 +57,10 @@ public final class Report {
             c.problems()
                     .forEach(
                             p -> sb.append("\n- ").append(c.name()).append(": ").append(p));
+        }
+        if (!volumeFigures.isEmpty()) {
+            sb.append("\n\n| hostile-volume case | figures |\n|---|---|\n");
+            volumeFigures.forEach((name, figures) -> sb.append(String.format("| %s | %s |%n", name, figures)));
         }
         if (!kinds.isEmpty()) {
             sb.append("\n\n| group | kind of bad record | records | stored | rejected | lost | wrong reason | on DLQ |"

@@ -17,8 +17,8 @@ public final class IngestProcess implements AutoCloseable {
     public static final String ADMIN_TOKEN_NAME = "reliability";
     /** Its heap: what a record must exceed after decompression to end it. */
     public static final int HEAP_MIB = 384;
-    /** One client for every metrics read: the cases poll them every 100 ms. */
-    private static final HttpClient METRICS_CLIENT =
+    /** One client for every metrics and readiness read: the cases poll them every 100-250 ms. */
+    private static final HttpClient PROBE_CLIENT =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
@@ -100,28 +100,31 @@ public final class IngestProcess implements AutoCloseable {
 
     /** True once its readiness check answers UP, false if it ends first; fails after {@code timeout}. */
     private boolean readyOrEnded(Duration timeout) {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 return false;
             }
-            try {
-                HttpResponse<String> r = http.send(
-                        HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
-                                .timeout(Duration.ofSeconds(5))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return true;
-                }
-            } catch (Exception e) {
-                // not up yet
+            if (ready()) {
+                return true;
             }
             Ports.sleep(300);
         }
         throw new IllegalStateException("ingest-service not ready within " + timeout + ": " + process.tail(30));
+    }
+
+    /** Whether its readiness check answers UP now (within 5 s). */
+    public boolean ready() {
+        try {
+            HttpResponse<String> r = PROBE_CLIENT.send(
+                    HttpRequest.newBuilder(URI.create(baseUrl() + "/q/health/ready"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     public Path log() {
@@ -167,7 +170,7 @@ public final class IngestProcess implements AutoCloseable {
      */
     public double metric(String sample) {
         try {
-            HttpResponse<String> r = METRICS_CLIENT.send(
+            HttpResponse<String> r = PROBE_CLIENT.send(
                     HttpRequest.newBuilder(URI.create(baseUrl() + "/q/metrics"))
                             .timeout(Duration.ofSeconds(5))
                             .build(),

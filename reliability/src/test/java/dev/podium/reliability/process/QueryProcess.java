@@ -68,10 +68,15 @@ public final class QueryProcess implements AutoCloseable {
     public record Page(int status, String body) {}
 
     public Page get(String path) {
+        return get(path, Duration.ofSeconds(5));
+    }
+
+    /** A page as fetched, status 0 when it did not answer within {@code timeout}. */
+    public Page get(String path, Duration timeout) {
         try {
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                            .timeout(Duration.ofSeconds(5))
+                            .timeout(timeout)
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             return new Page(r.statusCode(), r.body());
