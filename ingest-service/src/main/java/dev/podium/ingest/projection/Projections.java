@@ -46,11 +46,12 @@ public class Projections {
             AgentProjection agents,
             JobProjection jobs,
             RetractionProjection retractions,
+            HiddenCatalogProjection hidden,
             PublishedClaimProjection published,
             LeaderboardProjection leaderboard,
             PageCellProjection pageCells,
             EnergyProjection energy) {
-        this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, published, energy);
+        this.models = List.of(catalog, runs, results, series, agents, jobs, retractions, hidden, published, energy);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
@@ -63,6 +64,7 @@ public class Projections {
     public static final List<String> TABLES = Stream.of(
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
+                    HiddenCatalogProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",
