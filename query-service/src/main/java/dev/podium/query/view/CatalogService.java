@@ -31,7 +31,11 @@ public class CatalogService {
                         agents.stream().filter(AgentRow::online).count());
     }
 
+    /** A device's view; empty (404) for one there is none of, or one an admin hid. */
     public Optional<CatalogViews.DeviceView> device(String deviceId) {
+        if (queries.deviceHidden(deviceId)) {
+            return Optional.empty();
+        }
         Optional<DeviceRow> row = queries.device(deviceId);
         Optional<DeviceModel> model = DeviceAliases.byId(deviceId);
         if (row.isEmpty() && model.isEmpty()) {
