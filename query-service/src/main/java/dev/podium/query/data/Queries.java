@@ -3,6 +3,7 @@ package dev.podium.query.data;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.published.PublishedClaim;
@@ -100,12 +101,13 @@ public class Queries {
                 .isPresent();
     }
 
-    /** Whether an admin hid the device: its page answers 404, even for an id the alias table knows. */
-    public boolean deviceHidden(String deviceId) {
+    /** Whether an admin hid the entry: a page asking for it by name answers 404, as for one there is none of. */
+    public boolean hidden(CatalogKind kind, String name) {
         return jdbc.one(
-                        "SELECT 1 FROM proj_hidden_catalog WHERE kind = 'device' AND name = ? AND hidden",
+                        "SELECT 1 FROM proj_hidden_catalog WHERE kind = ? AND name = ? AND hidden",
                         rs -> 1,
-                        deviceId)
+                        kind.text(),
+                        name)
                 .isPresent();
     }
 

@@ -1,5 +1,6 @@
 package dev.podium.query.serving;
 
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.Queries;
@@ -34,7 +35,7 @@ public class ServingService {
         if (q.benchmark() == null) {
             return new ServingView(q, List.of(), List.of(), false, "Choose a benchmark with serving results.");
         }
-        if (!queries.benchmarkExists(q.benchmark())) {
+        if (queries.hidden(CatalogKind.BENCHMARK, q.benchmark())) {
             throw NotFound.benchmark(q.benchmark());
         }
         Map<String, KeyRow> keys = new LinkedHashMap<>();

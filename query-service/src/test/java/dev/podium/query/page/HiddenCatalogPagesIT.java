@@ -66,7 +66,9 @@ class HiddenCatalogPagesIT {
                 "/api/v1/leaderboard.csv?benchmark=",
                 "/api/v1/comparison?benchmark=",
                 "/api/v1/comparison.csv?benchmark=",
-                "/api/v1/regressions?benchmark=")) {
+                "/api/v1/regressions?benchmark=",
+                "/serving?benchmark=",
+                "/api/v1/serving?benchmark=")) {
             Response r = given().get(path + BENCHMARK);
             assertThat(r.statusCode()).as(path).isEqualTo(404);
             assertThat(r.asString()).as(path).isEqualTo("No benchmark named \"" + BENCHMARK + "\".");
@@ -80,6 +82,8 @@ class HiddenCatalogPagesIT {
         assertThat(given().get("/leaderboard?benchmark=" + BENCHMARK).statusCode())
                 .isEqualTo(200);
         assertThat(given().get("/benchmarks/" + BENCHMARK).statusCode()).isEqualTo(200);
+        assertThat(given().get("/api/v1/serving?benchmark=" + BENCHMARK).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
