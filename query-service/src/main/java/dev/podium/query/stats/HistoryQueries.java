@@ -111,8 +111,8 @@ public class HistoryQueries {
 
     /**
      * The newest steps, of one kind ("regression", "improvement") or any (null), under one benchmark or any (null), but
-     * those of hidden benchmarks, keys and devices. One
-     * statement per combination, so that each reads its own index in order and stops after {@code limit} rows.
+     * those of hidden benchmarks, keys and devices. One statement per combination, so that each reads its own index in
+     * order and stops after {@code limit} rows.
      */
     public List<ChangeRow> newest(String kind, String benchmark, int limit) {
         if (kind == null && benchmark == null) {
