@@ -2,6 +2,7 @@ package dev.podium.events;
 
 import dev.podium.events.admin.AgentKeyIssued;
 import dev.podium.events.admin.AgentKeyRevoked;
+import dev.podium.events.admin.CatalogEntryHidden;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.agent.AgentEvent;
 import dev.podium.events.agent.AgentRegistered;
@@ -44,6 +45,7 @@ public enum EventType {
     ResultRetracted(ResultRetracted.class),
     AgentKeyIssued(AgentKeyIssued.class),
     AgentKeyRevoked(AgentKeyRevoked.class),
+    CatalogEntryHidden(CatalogEntryHidden.class),
     PublishedClaimImported(PublishedClaimImported.class);
 
     private final Class<? extends Event> payloadType;

@@ -4,7 +4,8 @@ import dev.podium.events.Event;
 import dev.podium.events.StreamKind;
 
 /** Administrative facts, written by the command side with the acting admin token's name in {@code actor}. */
-public sealed interface AdminEvent extends Event permits ResultRetracted, AgentKeyIssued, AgentKeyRevoked {
+public sealed interface AdminEvent extends Event
+        permits ResultRetracted, AgentKeyIssued, AgentKeyRevoked, CatalogEntryHidden {
 
     String actor();
 

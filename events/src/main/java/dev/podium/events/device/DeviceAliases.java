@@ -56,6 +56,14 @@ public final class DeviceAliases {
             .map(Rule::device)
             .collect(Collectors.toMap(DeviceModel::id, d -> d, (first, later) -> first));
 
+    /**
+     * The shape of every id {@link #cpuDeviceId} makes, as a regular expression that Java and PostgreSQL read alike:
+     * {@code cpu-} and a slug of lower-case letters and digits joined by single hyphens.
+     */
+    public static final String CPU_ID_PATTERN = "cpu-[a-z0-9]+(-[a-z0-9]+)*";
+
+    private static final Pattern CPU_ID = Pattern.compile(CPU_ID_PATTERN);
+
     private DeviceAliases() {}
 
     private static Rule rule(String regex, String id, String vendor, String label, boolean specified) {
@@ -78,6 +86,19 @@ public final class DeviceAliases {
     /** A device by canonical id, e.g. for labels on pages. */
     public static Optional<DeviceModel> byId(String id) {
         return id == null ? Optional.empty() : Optional.ofNullable(BY_ID.get(id));
+    }
+
+    /**
+     * Whether pages may show a device id as a real device: a canonical id of this table, or a CPU id of the shape
+     * {@link #cpuDeviceId} makes. Any other id is text an agent chose, which could name an accelerator that does not exist.
+     */
+    public static boolean known(String id) {
+        return id != null && (BY_ID.containsKey(id) || CPU_ID.matcher(id).matches());
+    }
+
+    /** The canonical ids of this table. */
+    public static List<String> ids() {
+        return List.copyOf(BY_ID.keySet());
     }
 
     /** Every canonical device this table knows. */

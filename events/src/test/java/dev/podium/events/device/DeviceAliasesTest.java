@@ -117,4 +117,29 @@ class DeviceAliasesTest {
         assertThat(DeviceAliases.cpuDeviceId(null)).isEqualTo("cpu-unknown");
         assertThat(DeviceAliases.cpuDeviceId("@@@")).isEqualTo("cpu-unknown");
     }
+
+    @Test
+    void canonicalAndCpuIdsAreKnownAndAgentChosenTextIsNot() {
+        DeviceAliases.all()
+                .forEach(d -> assertThat(DeviceAliases.known(d.id())).as(d.id()).isTrue());
+        for (String model :
+                new String[] {"Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz", "AMD EPYC 7763", null, "@@@"}) {
+            assertThat(DeviceAliases.known(DeviceAliases.cpuDeviceId(model)))
+                    .as(model)
+                    .isTrue();
+        }
+        for (String invented : new String[] {
+            "acme-warp-9000",
+            "nvidia-h900",
+            "NVIDIA-H100-SXM-80GB",
+            "nvidia-h100-sxm-80gb ",
+            "cpu-",
+            "cpu--x",
+            "cpu-X1",
+            ""
+        }) {
+            assertThat(DeviceAliases.known(invented)).as(invented).isFalse();
+        }
+        assertThat(DeviceAliases.known(null)).isFalse();
+    }
 }

@@ -6,6 +6,8 @@ import dev.podium.events.EventType;
 import dev.podium.events.StreamId;
 import dev.podium.events.admin.AgentKeyIssued;
 import dev.podium.events.admin.AgentKeyRevoked;
+import dev.podium.events.admin.CatalogEntryHidden;
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.agent.AgentRegistered;
 import dev.podium.events.device.DeviceAliases;
@@ -180,6 +182,15 @@ public final class SampleEvents {
                         null,
                         AT.plusSeconds(7200),
                         new AgentKeyRevoked(AGENT_ID, "key-gaudi2-host-1-1", "rotated", ACTOR)));
+        m.put(
+                EventType.CatalogEntryHidden,
+                envelope(
+                        StreamId.admin(uuid("admin-hide-1")),
+                        1,
+                        null,
+                        AT.plusSeconds(7300),
+                        new CatalogEntryHidden(
+                                CatalogKind.DEVICE, "acme-warp-9000", true, "no such accelerator exists", ACTOR)));
         m.put(EventType.PublishedClaimImported, publishedClaimImported(gaudi2Workers0Claim(), 1));
         return m;
     }

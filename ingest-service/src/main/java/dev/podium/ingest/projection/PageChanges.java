@@ -17,7 +17,7 @@ import java.util.UUID;
  * Tells query-service which pages a transaction changed, on {@link PageChannel}, in that transaction. A batch names the
  * page of every run it has an event of or retracted, and the benchmarks of the runs it finished, retracted or sampled
  * after their end and of the comparison keys whose rows it rewrote, or {@link PageChannel#ALL} when it brought a
- * benchmark no page listed yet (every page lists them). A run still running is on no leaderboard or comparison: its
+ * benchmark no page listed yet (every page lists them) or hid or showed an entry. A run still running is on no leaderboard or comparison: its
  * start and progress change only its own page. A round of the change-point updater names the steps and the benchmarks
  * of the histories it rewrote.
  */
@@ -26,7 +26,7 @@ public final class PageChanges {
     private PageChanges() {}
 
     static void announce(Connection c, Touched touched, List<StoredEvent> events) throws SQLException {
-        if (touched.hasNewBenchmark()) {
+        if (touched.changesEveryPage()) {
             notifyAll(c, Set.of(PageChannel.ALL));
             return;
         }

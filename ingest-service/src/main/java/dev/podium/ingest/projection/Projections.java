@@ -47,11 +47,13 @@ public class Projections {
             AgentProjection agents,
             JobProjection jobs,
             RetractionProjection retractions,
+            HiddenCatalogProjection hidden,
             PublishedClaimProjection published,
             LeaderboardProjection leaderboard,
             PageCellProjection pageCells,
             EnergyProjection energy) {
-        this.models = List.of(catalog, runs, results, series, runEvents, agents, jobs, retractions, published, energy);
+        this.models = List.of(
+                catalog, runs, results, series, runEvents, agents, jobs, retractions, hidden, published, energy);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
@@ -65,6 +67,7 @@ public class Projections {
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
                     SeriesProjection.TABLES,
+                    HiddenCatalogProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",

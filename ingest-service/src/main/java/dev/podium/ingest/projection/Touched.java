@@ -30,6 +30,7 @@ public final class Touched {
     private final Set<UUID> sampledRuns = new LinkedHashSet<>();
     private final Set<String> pageKeys = new LinkedHashSet<>();
     private boolean newBenchmark;
+    private boolean everyPage;
     private final Set<Result> newResults = new HashSet<>();
     private final Map<Class<?>, Object> state = new HashMap<>();
 
@@ -102,8 +103,14 @@ public final class Touched {
         newBenchmark = true;
     }
 
-    public boolean hasNewBenchmark() {
-        return newBenchmark;
+    /** An entry every page may list was hidden or shown again: every page changes. */
+    public void everyPage() {
+        everyPage = true;
+    }
+
+    /** Whether every page changed: a new benchmark (every page lists them) or an entry hidden or shown again. */
+    public boolean changesEveryPage() {
+        return newBenchmark || everyPage;
     }
 
     public boolean isEmpty() {

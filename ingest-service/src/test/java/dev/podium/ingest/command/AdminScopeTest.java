@@ -14,6 +14,9 @@ class AdminScopeTest {
         assertThat(AdminScope.required("POST", "/admin/campaigns")).isEqualTo(AdminScope.OPERATE);
         assertThat(AdminScope.required("DELETE", "/admin/campaigns/c/schedule")).isEqualTo(AdminScope.OPERATE);
         assertThat(AdminScope.required("POST", "admin/jobs/j/cancel")).isEqualTo(AdminScope.OPERATE);
+        assertThat(AdminScope.required("POST", "/admin/catalog/hide")).isEqualTo(AdminScope.OPERATE);
+        assertThat(AdminScope.required("POST", "/admin/catalog/show")).isEqualTo(AdminScope.OPERATE);
+        assertThat(AdminScope.required("GET", "/admin/catalog/hidden")).isEqualTo(AdminScope.READ);
     }
 
     @Test
@@ -26,6 +29,7 @@ class AdminScopeTest {
             "/admin/rebuild",
             "/admin/campaigns/c",
             "/admin/jobs/j/cancel/extra",
+            "/admin/catalog/hide/extra",
             "/admin/new"
         }) {
             assertThat(AdminScope.required("POST", path)).as(path).isEqualTo(AdminScope.ADMIN);

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
+import dev.podium.events.admin.CatalogEntryHidden;
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Sample;
@@ -145,6 +147,9 @@ class RebuildIT {
                                     null,
                                     Instant.parse("2026-03-02T10:00:00.123456789Z"),
                                     new ResultRetracted(retractedRun, "throttled", "ops")),
+                            hidden(CatalogKind.DEVICE, "amd-mi300x", true),
+                            hidden(CatalogKind.DEVICE, "amd-mi300x", false),
+                            hidden(CatalogKind.KEY, plainKey.id(), true),
                             SampleEvents.publishedClaimImported(SampleEvents.gaudi2Workers0Claim(), 1)),
                     "command:ops");
             c.commit();
@@ -344,5 +349,16 @@ class RebuildIT {
             out.put(table, db.dump(table));
         }
         return out;
+    }
+
+    /** An admin hiding an entry or showing it again, as the command side appends it. */
+    private static Envelope hidden(CatalogKind kind, String name, boolean hidden) {
+        return Envelope.of(
+                UUID.randomUUID(),
+                StreamId.admin(UUID.randomUUID()),
+                1,
+                null,
+                Instant.parse("2026-03-02T11:00:00Z"),
+                new CatalogEntryHidden(kind, name, hidden, "checked", "ops"));
     }
 }

@@ -120,7 +120,7 @@ public class ApiResource {
     @GET
     @Path("leaderboard.csv")
     @Produces(CSV)
-    @Operation(summary = "The leaderboard as CSV")
+    @Operation(summary = "The leaderboard as CSV; known_device is false for a device id the alias table does not know")
     public Response leaderboardCsv(
             @RestQuery String benchmark,
             @RestQuery String key,
@@ -152,7 +152,8 @@ public class ApiResource {
                 "unit",
                 "metric",
                 "key_id",
-                "comparison_key"));
+                "comparison_key",
+                "known_device"));
         for (LeaderboardEntry e : v.entries()) {
             csv.row(nullable(
                     e.rank(),
@@ -169,7 +170,8 @@ public class ApiResource {
                     v.unit(),
                     v.query().metric(),
                     v.query().key(),
-                    v.key() == null ? null : v.key().canonical()));
+                    v.key() == null ? null : v.key().canonical(),
+                    e.knownDevice()));
         }
         return attachment(csv, "leaderboard.csv");
     }
@@ -193,7 +195,9 @@ public class ApiResource {
     @GET
     @Path("comparison.csv")
     @Produces(CSV)
-    @Operation(summary = "The comparison matrix as CSV: one value and one ratio column per parameter value")
+    @Operation(
+            summary =
+                    "The comparison matrix as CSV: one value and one ratio column per parameter value, then known_device")
     public Response comparisonCsv(
             @RestQuery String benchmark,
             @RestQuery String metric,
@@ -209,6 +213,7 @@ public class ApiResource {
             header.add(v.query().param() + "=" + c.label());
             header.add("ratio " + v.query().param() + "=" + c.label());
         });
+        header.add("known_device");
         csv.row(header);
         for (ComparisonView.Row r : v.rows()) {
             List<Object> cells = nullable(r.deviceId(), r.deviceLabel(), r.source(), r.baseline());
@@ -216,6 +221,7 @@ public class ApiResource {
                 cells.add(c.value() != null ? c.value() : c.notAvailable() ? "n/a" : null);
                 cells.add(c.ratioText());
             });
+            cells.add(r.knownDevice());
             csv.row(cells);
         }
         return attachment(csv, "comparison.csv");

@@ -95,7 +95,7 @@ public class CellQueries {
         return jdbc.list(
                 """
                 SELECT device_id, unit, direction, runs, n, mean_sum, mean_sum_squares, mean_min, mean_max
-                FROM proj_leaderboard_version_row WHERE key_id = ? AND metric = ? AND framework_version = ?""",
+                FROM proj_leaderboard_version_row v WHERE key_id = ? AND metric = ? AND framework_version = ? AND %s""".formatted(Catalog.shownDevice("v.device_id")),
                 rs -> {
                     RunMeans means = new RunMeans(
                             rs.getInt("runs"),

@@ -3,7 +3,9 @@ package dev.podium.query.data;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.config.QueryConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,6 +38,9 @@ import javax.sql.DataSource;
  * completed, valid, not retracted runs, as {@code proj_metric_key}'s measured device lists hold them (a few rows a key,
  * where counting runs would read every leaderboard row); published rows come next, then the rest by name, of which a
  * list reads no more than it shows.
+ *
+ * <p>What an admin hid ({@code proj_hidden_catalog}) is on no public list: each list leaves it out with one primary-key
+ * probe per row it reads ({@link Catalog}), and a hidden benchmark or key asked for by name is not there (404).
  */
 @ApplicationScoped
 public class Queries {
@@ -67,32 +72,54 @@ public class Queries {
      * first, then by published rows, then the rest by name.
      */
     public List<String> benchmarks() {
-        List<String> ranked = jdbc.list("""
+        List<String> ranked =
+                jdbc.list("""
                 SELECT benchmark FROM (
                     SELECT benchmark, sum(cardinality(device_ids)) FILTER (WHERE source = 'measured') AS measured,
                            sum(cardinality(device_ids)) AS listed
                     FROM proj_metric_key GROUP BY benchmark, metric) AS m
+                WHERE %s
                 GROUP BY benchmark
                 ORDER BY max(measured) DESC NULLS LAST, max(listed) DESC, benchmark
-                LIMIT ?""", rs -> rs.getString(1), MAX_LISTED);
-        return withTheRest(ranked, MAX_LISTED, n -> jdbc.list("""
+                LIMIT ?""".formatted(Catalog.shownBenchmark("m.benchmark")), rs -> rs.getString(1), MAX_LISTED);
+        return withTheRest(
+                ranked,
+                MAX_LISTED,
+                n -> jdbc.list("""
                         SELECT benchmark FROM proj_benchmark b
-                        WHERE NOT EXISTS (SELECT 1 FROM proj_metric_key k WHERE k.benchmark = b.benchmark)
-                        ORDER BY benchmark LIMIT ?""", rs -> rs.getString(1), n));
+                        WHERE NOT EXISTS (SELECT 1 FROM proj_metric_key k WHERE k.benchmark = b.benchmark) AND %s
+                        ORDER BY benchmark LIMIT ?""".formatted(Catalog.shownBenchmark("b.benchmark")), rs -> rs.getString(1), n));
     }
 
+    /** Whether there is a benchmark of that name that no admin hid. */
     public boolean benchmarkExists(String benchmark) {
-        return jdbc.one("SELECT 1 FROM proj_benchmark WHERE benchmark = ?", rs -> 1, benchmark)
+        return jdbc.one(
+                        "SELECT 1 FROM proj_benchmark b WHERE benchmark = ? AND "
+                                + Catalog.shownBenchmark("b.benchmark"),
+                        rs -> 1,
+                        benchmark)
+                .isPresent();
+    }
+
+    /** Whether an admin hid the entry: a page asking for it by name answers 404, as for one there is none of. */
+    public boolean hidden(CatalogKind kind, String name) {
+        return jdbc.one(
+                        "SELECT 1 FROM proj_hidden_catalog WHERE kind = ? AND name = ? AND hidden",
+                        rs -> 1,
+                        kind.text(),
+                        name)
                 .isPresent();
     }
 
     /**
-     * Devices, those with counted leaderboard rows first, then those with published rows, then the rest, each by id. The
-     * devices with rows are found by one step of {@code proj_leaderboard_row (device_id, source)} each (a loose index
-     * scan): counting their rows would read every leaderboard row.
+     * Devices no admin hid, those the alias table knows ({@link Catalog#knownDevice}) before the others, then those with
+     * counted leaderboard rows first, then those with published rows, then the rest, each by id. The devices with rows are
+     * found by one step of {@code proj_leaderboard_row (device_id, source)} each (a loose index scan): counting their rows
+     * would read every leaderboard row.
      */
     public List<DeviceRow> devices() {
-        List<DeviceRow> ranked = jdbc.list("""
+        List<DeviceRow> ranked = jdbc.list(
+                """
                 WITH RECURSIVE with_rows(device_id) AS (
                     SELECT min(device_id) FROM proj_leaderboard_row
                     UNION ALL
@@ -100,14 +127,26 @@ public class Queries {
                     FROM with_rows w WHERE w.device_id IS NOT NULL)
                 SELECT d.device_id, d.vendor, d.label FROM with_rows w
                 CROSS JOIN LATERAL (SELECT * FROM proj_device WHERE device_id = w.device_id OFFSET 0) AS d
-                ORDER BY NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l
+                WHERE %s
+                ORDER BY NOT %s,
+                         NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l
                                      WHERE l.device_id = d.device_id AND l.source = 'measured'),
                          d.device_id
-                LIMIT ?""", Queries::device, MAX_LISTED);
-        return withTheRest(ranked, MAX_LISTED, n -> jdbc.list("""
+                LIMIT ?""".formatted(Catalog.shownDevice("d.device_id"), Catalog.knownDevice("d.device_id")),
+                Queries::device,
+                MAX_LISTED);
+        List<DeviceRow> all = withTheRest(
+                ranked,
+                MAX_LISTED,
+                n -> jdbc.list(
+                        """
                         SELECT device_id, vendor, label FROM proj_device d
-                        WHERE NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l WHERE l.device_id = d.device_id)
-                        ORDER BY device_id LIMIT ?""", Queries::device, n));
+                        WHERE NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l WHERE l.device_id = d.device_id) AND %s
+                        ORDER BY NOT %s, device_id LIMIT ?""".formatted(Catalog.shownDevice("d.device_id"), Catalog.knownDevice("d.device_id")),
+                        Queries::device,
+                        n));
+        // The known devices without rows too come before every device the alias table does not know.
+        return all.stream().sorted(Comparator.comparing(d -> !d.knownDevice())).toList();
     }
 
     public Optional<DeviceRow> device(String deviceId) {
@@ -127,14 +166,17 @@ public class Queries {
                            max(cardinality(device_ids)) AS listed
                     FROM proj_metric_key WHERE benchmark = ? GROUP BY key_id) AS c
                 CROSS JOIN LATERAL (SELECT * FROM proj_comparison_key WHERE key_id = c.key_id OFFSET 0) AS k
+                WHERE %s
                 ORDER BY c.measured DESC NULLS LAST, c.listed DESC, k.canonical
-                LIMIT ?""", this::key, benchmark, MAX_KEYS);
-        return withTheRest(ranked, MAX_KEYS, n -> jdbc.list("""
+                LIMIT ?""".formatted(Catalog.shownKey("k.key_id")), this::key, benchmark, MAX_KEYS);
+        return withTheRest(
+                ranked, MAX_KEYS, n -> jdbc.list("""
                         SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key k
                         WHERE benchmark = ? AND NOT EXISTS (SELECT 1 FROM proj_metric_key m WHERE m.key_id = k.key_id)
+                          AND %s
                         ORDER BY NOT EXISTS (SELECT 1 FROM proj_leaderboard_all_runs_row a WHERE a.key_id = k.key_id),
                                  canonical
-                        LIMIT ?""", this::key, benchmark, n));
+                        LIMIT ?""".formatted(Catalog.shownKey("k.key_id")), this::key, benchmark, n));
     }
 
     /**
@@ -150,9 +192,11 @@ public class Queries {
         return out.stream().limit(max).toList();
     }
 
+    /** A key no admin hid, of a benchmark no admin hid. */
     public Optional<KeyRow> key(String keyId) {
         return jdbc.one(
-                "SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key WHERE key_id = ?",
+                "SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key k WHERE key_id = ? AND "
+                        + Catalog.shownKey("k.key_id") + " AND " + Catalog.shownBenchmark("k.benchmark"),
                 this::key,
                 keyId);
     }
@@ -160,7 +204,8 @@ public class Queries {
     /** Metrics with leaderboard rows for a benchmark, the most common first. */
     public List<String> metrics(String benchmark) {
         return jdbc.list(
-                "SELECT metric FROM proj_metric_key WHERE benchmark = ? GROUP BY metric "
+                "SELECT metric FROM proj_metric_key k WHERE benchmark = ? AND " + Catalog.shownKey("k.key_id")
+                        + " GROUP BY metric "
                         + "ORDER BY sum(cardinality(device_ids)) DESC, metric LIMIT 100",
                 rs -> rs.getString(1),
                 benchmark);
@@ -174,8 +219,9 @@ public class Queries {
         Map<String, Set<String>> keys = new HashMap<>();
         Map<String, Integer> rows = new HashMap<>();
         jdbc.list(
-                "SELECT metric, key_id, sum(cardinality(device_ids)) FROM proj_metric_key WHERE benchmark = ? "
-                        + "AND (?::text IS NULL OR source = ?::text) GROUP BY metric, key_id "
+                "SELECT metric, key_id, sum(cardinality(device_ids)) FROM proj_metric_key k WHERE benchmark = ? "
+                        + "AND (?::text IS NULL OR source = ?::text) AND " + Catalog.shownKey("k.key_id")
+                        + " GROUP BY metric, key_id "
                         + "ORDER BY sum(cardinality(device_ids)) DESC, metric, key_id LIMIT 20000",
                 rs -> {
                     keys.computeIfAbsent(rs.getString(1), m -> new HashSet<>()).add(rs.getString(2));
@@ -203,7 +249,8 @@ public class Queries {
     /** One key's leaderboard rows for a metric, both sources: at most {@code max-rows}, in primary-key order. */
     public List<LeaderboardRow> leaderboardOfKey(String keyId, String metric) {
         return jdbc.list(
-                "SELECT * FROM proj_leaderboard_row WHERE key_id = ? AND metric = ? ORDER BY device_id, source LIMIT ?",
+                "SELECT * FROM proj_leaderboard_row l WHERE key_id = ? AND metric = ? AND "
+                        + Catalog.shownDevice("l.device_id") + " ORDER BY device_id, source LIMIT ?",
                 Queries::leaderboardRow,
                 keyId,
                 metric,
@@ -213,7 +260,8 @@ public class Queries {
     /** The leaderboard rows of keys for a metric, both sources: at most {@code max-rows} a key. */
     public List<LeaderboardRow> leaderboard(List<String> keyIds, String metric) {
         return jdbc.list(
-                "SELECT * FROM proj_leaderboard_row WHERE key_id = ANY(?) AND metric = ? LIMIT ?",
+                "SELECT * FROM proj_leaderboard_row l WHERE key_id = ANY(?) AND metric = ? AND "
+                        + Catalog.shownDevice("l.device_id") + " LIMIT ?",
                 Queries::leaderboardRow,
                 keyIds.toArray(String[]::new),
                 metric,
@@ -245,8 +293,8 @@ public class Queries {
                     OFFSET 0) AS c
                 JOIN proj_leaderboard_row l ON l.key_id = c.key_id AND l.metric = c.metric AND l.device_id = c.device_id
                                            AND l.source = c.source
-                WHERE l.mean > 0
-                LIMIT ?""",
+                WHERE l.mean > 0 AND %s
+                LIMIT ?""".formatted(Catalog.shownDevice("l.device_id")),
                 Queries::leaderboardRow,
                 keyIds.toArray(String[]::new),
                 metric,
@@ -267,8 +315,8 @@ public class Queries {
     public List<MeasuredRow> measuredIncludingFailedChecks(List<String> keyIds, String metric) {
         return jdbc.list(
                 "SELECT key_id, metric, device_id, 'measured' AS source, benchmark, unit, direction, runs, n, mean, "
-                        + "ci95_low, ci95_high, best, cv, last_run_at, failing FROM proj_leaderboard_all_runs_row "
-                        + "WHERE key_id = ANY(?) AND metric = ? LIMIT ?",
+                        + "ci95_low, ci95_high, best, cv, last_run_at, failing FROM proj_leaderboard_all_runs_row a "
+                        + "WHERE key_id = ANY(?) AND metric = ? AND " + Catalog.shownDevice("a.device_id") + " LIMIT ?",
                 rs -> new MeasuredRow(leaderboardRow(rs), rs.getInt("failing")),
                 keyIds.toArray(String[]::new),
                 metric,
@@ -280,7 +328,8 @@ public class Queries {
 
     public List<LeaderboardRow> leaderboardOfDevice(String deviceId) {
         return jdbc.list(
-                "SELECT * FROM proj_leaderboard_row WHERE device_id = ? ORDER BY benchmark, metric, key_id LIMIT ?",
+                "SELECT * FROM proj_leaderboard_row l WHERE device_id = ? AND " + Catalog.shownKey("l.key_id") + " AND "
+                        + Catalog.shownBenchmark("l.benchmark") + " ORDER BY benchmark, metric, key_id LIMIT ?",
                 Queries::leaderboardRow,
                 deviceId,
                 config.maxRows());
@@ -292,7 +341,8 @@ public class Queries {
      */
     public List<RunSummary> recentRuns(int limit) {
         return jdbc.list(
-                "SELECT " + RUN_COLUMNS + " FROM proj_run ORDER BY started_position DESC NULLS LAST LIMIT ?",
+                "SELECT " + RUN_COLUMNS + " FROM proj_run r WHERE " + Catalog.shownRun("r")
+                        + " ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 limit);
     }
@@ -301,7 +351,8 @@ public class Queries {
     public List<RunSummary> recentRunsOfDevice(String deviceId, int limit) {
         return jdbc.list(
                 "SELECT " + RUN_COLUMNS
-                        + " FROM proj_run WHERE device_id = ? ORDER BY started_position DESC NULLS LAST LIMIT ?",
+                        + " FROM proj_run r WHERE device_id = ? AND " + Catalog.shownRun("r")
+                        + " ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 deviceId,
                 limit);
@@ -311,7 +362,8 @@ public class Queries {
     public List<RunSummary> recentRunsOfBenchmark(String benchmark, int limit) {
         return jdbc.list(
                 "SELECT " + RUN_COLUMNS
-                        + " FROM proj_run WHERE benchmark = ? ORDER BY started_position DESC NULLS LAST LIMIT ?",
+                        + " FROM proj_run r WHERE benchmark = ? AND " + Catalog.shownRun("r")
+                        + " ORDER BY started_position DESC NULLS LAST LIMIT ?",
                 Queries::run,
                 benchmark,
                 limit);
@@ -450,8 +502,9 @@ public class Queries {
     /** Published n/a cells (the publication gave no figure) under the given keys: device id and key id. */
     public List<String[]> notAvailable(List<String> keyIds, String metric) {
         return jdbc.list(
-                "SELECT device_id, key_id FROM proj_published_claim WHERE key_id = ANY(?) AND metric = ? AND value_kind = 'n/a' "
-                        + "AND NOT is_ratio AND device_id IS NOT NULL LIMIT 10000",
+                "SELECT device_id, key_id FROM proj_published_claim p WHERE key_id = ANY(?) AND metric = ? "
+                        + "AND value_kind = 'n/a' AND NOT is_ratio AND device_id IS NOT NULL AND "
+                        + Catalog.shownDevice("p.device_id") + " LIMIT 10000",
                 rs -> new String[] {rs.getString(1), rs.getString(2)},
                 keyIds.toArray(String[]::new),
                 metric);
@@ -492,7 +545,7 @@ public class Queries {
     }
 
     private static DeviceRow device(ResultSet rs) throws SQLException {
-        return new DeviceRow(rs.getString(1), rs.getString(2), rs.getString(3));
+        return new DeviceRow(rs.getString(1), rs.getString(2), rs.getString(3), DeviceAliases.known(rs.getString(1)));
     }
 
     private static RunSummary run(ResultSet rs) throws SQLException {

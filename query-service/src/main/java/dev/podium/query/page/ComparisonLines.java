@@ -27,6 +27,7 @@ public final class ComparisonLines {
     public record MatrixRow(
             String deviceLink,
             String deviceLabel,
+            boolean knownDevice,
             boolean baseline,
             String baselineLink,
             String sourceClass,
@@ -65,6 +66,7 @@ public final class ComparisonLines {
     public record CurveLine(
             String deviceLink,
             String deviceLabel,
+            boolean knownDevice,
             String sourceClass,
             String source,
             String setting,
@@ -89,6 +91,7 @@ public final class ComparisonLines {
             rows.add(new MatrixRow(
                     Links.device(r.deviceId()),
                     r.deviceLabel(),
+                    r.knownDevice(),
                     r.baseline(),
                     r.baselineLink(),
                     Formats.sourceClass(r.source()),
@@ -159,6 +162,7 @@ public final class ComparisonLines {
             lines.add(new CurveLine(
                     Links.device(c.deviceId()),
                     c.deviceLabel(),
+                    Formats.knownDevice(c.deviceId()),
                     Formats.sourceClass(c.source()),
                     c.source(),
                     c.setting(),

@@ -98,6 +98,14 @@ public final class Formats {
         return dev.podium.query.view.Labels.device(deviceId);
     }
 
+    /**
+     * False for a device id the alias table does not know (text an agent chose), which pages mark "unknown device"; true
+     * for none, whose label already says so.
+     */
+    public static boolean knownDevice(String deviceId) {
+        return deviceId == null || dev.podium.events.device.DeviceAliases.known(deviceId);
+    }
+
     public static String runLink(Object runId) {
         return dev.podium.query.view.Links.run(runId);
     }

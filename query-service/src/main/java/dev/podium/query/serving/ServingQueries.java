@@ -1,5 +1,6 @@
 package dev.podium.query.serving;
 
+import dev.podium.query.data.Catalog;
 import dev.podium.query.data.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -24,8 +25,8 @@ public class ServingQueries {
                 SELECT r.key_id, r.metric, r.device_id, coalesce(d.label, r.device_id) AS device_label, r.direction, r.unit,
                        r.runs, r.n, r.mean, r.ci95_low, r.ci95_high
                 FROM proj_leaderboard_row r LEFT JOIN proj_device d ON d.device_id = r.device_id
-                WHERE r.benchmark = ? AND r.metric IN (?, ?) AND r.source = 'measured'
-                ORDER BY r.key_id, r.device_id, r.metric LIMIT ?""",
+                WHERE r.benchmark = ? AND r.metric IN (?, ?) AND r.source = 'measured' AND %s
+                ORDER BY r.key_id, r.device_id, r.metric LIMIT ?""".formatted(Catalog.shownDevice("r.device_id")),
                 rs -> new ServingRow(
                         rs.getString("key_id"),
                         rs.getString("metric"),

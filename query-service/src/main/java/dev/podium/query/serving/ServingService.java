@@ -1,8 +1,10 @@
 package dev.podium.query.serving;
 
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.Queries;
+import dev.podium.query.view.NotFound;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,6 +34,9 @@ public class ServingService {
     public ServingView build(ServingQuery q) {
         if (q.benchmark() == null) {
             return new ServingView(q, List.of(), List.of(), false, "Choose a benchmark with serving results.");
+        }
+        if (queries.hidden(CatalogKind.BENCHMARK, q.benchmark())) {
+            throw NotFound.benchmark(q.benchmark());
         }
         Map<String, KeyRow> keys = new LinkedHashMap<>();
         queries.keys(q.benchmark()).forEach(k -> keys.put(k.keyId(), k));

@@ -1,5 +1,6 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.Catalog;
 import dev.podium.query.data.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
@@ -92,6 +93,10 @@ public class HistoryQueries {
                     + "p.point_index, p.started_at, p.version_before, p.version_after "
                     + "FROM proj_change_point p JOIN proj_history h USING (key_id, metric, device_id) ";
 
+    /** Steps of histories whose benchmark, key and device no admin hid; each list's conditions follow. */
+    private static final String SHOWN = "WHERE " + Catalog.shownBenchmark("p.benchmark") + " AND "
+            + Catalog.shownKey("p.key_id") + " AND " + Catalog.shownDevice("p.device_id");
+
     private static final String NEWEST_FIRST = " ORDER BY p.started_at DESC, p.key_id, p.device_id LIMIT ?";
 
     /** The steps of one history, oldest first. */
@@ -105,26 +110,27 @@ public class HistoryQueries {
     }
 
     /**
-     * The newest steps, of one kind ("regression", "improvement") or any (null), under one benchmark or any (null). One
-     * statement per combination, so that each reads its own index in order and stops after {@code limit} rows.
+     * The newest steps, of one kind ("regression", "improvement") or any (null), under one benchmark or any (null), but
+     * those of hidden benchmarks, keys and devices. One statement per combination, so that each reads its own index in
+     * order and stops after {@code limit} rows.
      */
     public List<ChangeRow> newest(String kind, String benchmark, int limit) {
         if (kind == null && benchmark == null) {
-            return jdbc.list(CHANGE_COLUMNS + NEWEST_FIRST, HistoryQueries::changeRow, limit);
+            return jdbc.list(CHANGE_COLUMNS + SHOWN + NEWEST_FIRST, HistoryQueries::changeRow, limit);
         }
         if (benchmark == null) {
             return jdbc.list(
-                    CHANGE_COLUMNS + "WHERE p.kind = ?" + NEWEST_FIRST, HistoryQueries::changeRow, kind, limit);
+                    CHANGE_COLUMNS + SHOWN + " AND p.kind = ?" + NEWEST_FIRST, HistoryQueries::changeRow, kind, limit);
         }
         if (kind == null) {
             return jdbc.list(
-                    CHANGE_COLUMNS + "WHERE p.benchmark = ?" + NEWEST_FIRST,
+                    CHANGE_COLUMNS + SHOWN + " AND p.benchmark = ?" + NEWEST_FIRST,
                     HistoryQueries::changeRow,
                     benchmark,
                     limit);
         }
         return jdbc.list(
-                CHANGE_COLUMNS + "WHERE p.benchmark = ? AND p.kind = ?" + NEWEST_FIRST,
+                CHANGE_COLUMNS + SHOWN + " AND p.benchmark = ? AND p.kind = ?" + NEWEST_FIRST,
                 HistoryQueries::changeRow,
                 benchmark,
                 kind,

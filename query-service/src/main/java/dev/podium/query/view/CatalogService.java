@@ -1,5 +1,6 @@
 package dev.podium.query.view;
 
+import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.device.DeviceModel;
 import dev.podium.query.config.QueryConfig;
@@ -31,7 +32,11 @@ public class CatalogService {
                         agents.stream().filter(AgentRow::online).count());
     }
 
+    /** A device's view; empty (404) for one there is none of, or one an admin hid. */
     public Optional<CatalogViews.DeviceView> device(String deviceId) {
+        if (queries.hidden(CatalogKind.DEVICE, deviceId)) {
+            return Optional.empty();
+        }
         Optional<DeviceRow> row = queries.device(deviceId);
         Optional<DeviceModel> model = DeviceAliases.byId(deviceId);
         if (row.isEmpty() && model.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.podium.query.view;
 
+import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.claim.ClaimCheck;
@@ -108,11 +109,17 @@ public class ComparisonService {
                         : varying.isEmpty() ? ComparisonKey.BATCH_SIZE : varying.get(0);
     }
 
-    /** The baseline asked for where it is shown, else the last device shown with a first value, else the last shown. */
+    /**
+     * The baseline asked for where it is shown, else the last known device shown with a first value (any device where no
+     * known one is shown), else the last shown.
+     */
     private static String baseline(String asked, List<String> ordered, Frame f) {
-        return asked != null && ordered.contains(asked)
-                ? asked
-                : ordered.stream()
+        if (asked != null && ordered.contains(asked)) {
+            return asked;
+        }
+        List<String> known = ordered.stream().filter(DeviceAliases::known).toList();
+        return (known.isEmpty() ? ordered : known)
+                .stream()
                         .filter(d -> f.firstValues().get(d) != null)
                         .reduce((a, b) -> b)
                         .orElse(ordered.isEmpty() ? null : ordered.get(ordered.size() - 1));
@@ -136,6 +143,7 @@ public class ComparisonService {
                 matrix.add(new ComparisonView.Row(
                         device,
                         f.labels().get(device),
+                        DeviceAliases.known(device),
                         line.source(),
                         device.equals(baseline),
                         baselineLink.apply(device),
@@ -438,10 +446,14 @@ public class ComparisonService {
                 .toList();
     }
 
-    /** Best first by the first column's value, then by label: the rows' order, whatever subset a request shows. */
+    /**
+     * Known devices first (an id the alias table does not know may name an accelerator that does not exist), then best
+     * first by the first column's value, then by label: the rows' order, whatever subset a request shows.
+     */
     private static List<String> ranked(
             Set<String> available, Map<String, Double> firstValues, Map<String, String> labels, boolean lower) {
-        Comparator<String> better = Comparator.comparing(
+        Comparator<String> better = Comparator.comparing((String d) -> !DeviceAliases.known(d))
+                .thenComparing(
                         (String d) -> firstValues.get(d),
                         Comparator.nullsLast(
                                 lower ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()))

@@ -127,10 +127,14 @@ public record ComparisonView(
      */
     public record Column(String keyId, String value, String label, String canonical, String keyLabel) {}
 
-    /** One device and source across the columns, one cell per column in their order; {@code baselineLink} makes it the baseline. */
+    /**
+     * One device and source across the columns, one cell per column in their order; {@code baselineLink} makes it the
+     * baseline. {@code knownDevice} is false for an id the alias table does not know, marked "unknown device".
+     */
     public record Row(
             String deviceId,
             String deviceLabel,
+            boolean knownDevice,
             String source,
             boolean baseline,
             String baselineLink,

@@ -1,5 +1,6 @@
 package dev.podium.query.view;
 
+import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.data.CellQueries;
 import dev.podium.query.data.KeyRow;
@@ -138,6 +139,7 @@ public class LeaderboardService {
                     entries.size() + 1,
                     r.deviceId(),
                     b.deviceLabel(),
+                    b.knownDevice(),
                     r.source(),
                     r.runs(),
                     r.n(),
@@ -200,7 +202,7 @@ public class LeaderboardService {
 
         static final Board NONE = new Board(List.of(), null);
 
-        record Row(LeaderboardRow row, String deviceLabel, LeaderboardExtras.Columns columns) {}
+        record Row(LeaderboardRow row, String deviceLabel, boolean knownDevice, LeaderboardExtras.Columns columns) {}
     }
 
     /** The board of a key and metric, with failing runs counted or not, of the runs with one framework version or all. */
@@ -216,6 +218,7 @@ public class LeaderboardService {
             out.add(new Board.Row(
                     r,
                     Labels.device(r.deviceId()),
+                    DeviceAliases.known(r.deviceId()),
                     x.columns().isEmpty() ? null : x.columns().get(i)));
         }
         return new Board(out, x);
@@ -230,7 +233,11 @@ public class LeaderboardService {
         return rows;
     }
 
-    /** By the board's device labels, looked up once per board rather than once per comparison. */
+    /**
+     * Known devices first, whatever the sort: an id the alias table does not know may name an accelerator that does not
+     * exist, and must not outrank real ones. By the board's device labels, looked up once per board rather than once per
+     * comparison.
+     */
     private static Comparator<Board.Row> comparator(String sort, String dir) {
         Comparator<Board.Row> c = switch (sort) {
             case "best" -> nullsLast(r -> r.row().best());
@@ -247,7 +254,9 @@ public class LeaderboardService {
         if ("desc".equals(dir)) {
             c = c.reversed();
         }
-        return c.thenComparing(r -> r.row().deviceId())
+        return Comparator.comparing((Board.Row r) -> !r.knownDevice())
+                .thenComparing(c)
+                .thenComparing(r -> r.row().deviceId())
                 .thenComparing(r -> r.row().source());
     }
 

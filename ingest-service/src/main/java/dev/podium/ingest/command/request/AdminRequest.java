@@ -10,5 +10,6 @@ public sealed interface AdminRequest
                 RotateKeyRequest,
                 RevokeKeyRequest,
                 RetractRequest,
+                CatalogEntryRequest,
                 RedriveRequest,
                 CancelJobRequest {}
