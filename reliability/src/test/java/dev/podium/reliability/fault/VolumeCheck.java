@@ -33,13 +33,29 @@ final class VolumeCheck {
         problems.add(problem);
     }
 
+    /**
+     * Whether a missed time bound fails the case: under {@code ./podium reliability} it does
+     * ({@code -Dpodium.reliability.timing=enforce}); under {@code mvn verify}, on whatever else the CI machine runs at the
+     * time, it is reported in the figures and fails nothing, so that CI never fails by chance.
+     */
+    static final boolean ENFORCE_TIMING = "enforce".equals(System.getProperty("podium.reliability.timing", "report"));
+
+    /** A time bound of issue 37 the case missed: a problem where timing is enforced, a figure otherwise. */
+    void missedTime(String what) {
+        if (ENFORCE_TIMING) {
+            problem(what);
+        } else {
+            figure("MISSED (reported, not enforced here): " + what);
+        }
+    }
+
     /** Each control run sent during the attack must be visible within max(2 s, 3x its quiet time). */
     void controlRuns(double quiet, List<Double> during) {
         double bound = ControlRuns.bound(quiet);
         figure(String.format("control run %.2f s quiet, %s s during (bound %.2f s)", quiet, seconds(during), bound));
         long over = during.stream().filter(s -> s > bound).count();
         if (over > 0) {
-            problem(String.format(
+            missedTime(String.format(
                     "%d of %d control runs during the attack were visible after more than max(%.0f s, %.0fx %.2f s)"
                             + " = %.2f s: %s",
                     over,
