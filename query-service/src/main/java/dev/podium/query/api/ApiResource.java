@@ -11,6 +11,7 @@ import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.FleetService;
 import dev.podium.query.view.FleetView;
+import dev.podium.query.view.KeyListing;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
@@ -272,8 +273,8 @@ public class ApiResource {
     @GET
     @Path("benchmarks/{name}")
     @Operation(summary = "A benchmark: its comparison keys, metrics, claims and recent runs")
-    public CatalogViews.BenchmarkView benchmark(@RestPath String name) {
-        return catalog.benchmark(name).orElseThrow(NotFoundException::new);
+    public CatalogViews.BenchmarkView benchmark(@RestPath String name, @RestQuery String page, @RestQuery String find) {
+        return catalog.benchmark(name, KeyListing.Asked.of(page, find)).orElseThrow(NotFoundException::new);
     }
 
     @GET

@@ -180,6 +180,17 @@ public class Queries {
     }
 
     /**
+     * A benchmark's keys no admin hid whose canonical text holds {@code text} (any case), by canonical text: at most
+     * {@code limit}. Every key is reachable this way, past what {@link #keys} lists.
+     */
+    public List<KeyRow> findKeys(String benchmark, String text, int limit) {
+        return jdbc.list("""
+                SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key k
+                WHERE benchmark = ? AND strpos(lower(canonical), lower(?)) > 0 AND %s
+                ORDER BY canonical LIMIT ?""".formatted(Catalog.shownKey("k.key_id")), this::key, benchmark, text, limit);
+    }
+
+    /**
      * {@code ranked}, then what {@code rest} reads (given how many more fit in {@code max}) but those already listed: the
      * two reads may see different commits.
      */

@@ -8,6 +8,7 @@ import dev.podium.query.view.ComparisonService;
 import dev.podium.query.view.ComparisonView;
 import dev.podium.query.view.FleetService;
 import dev.podium.query.view.FleetView;
+import dev.podium.query.view.KeyListing;
 import dev.podium.query.view.LeaderboardQuery;
 import dev.podium.query.view.LeaderboardService;
 import dev.podium.query.view.LeaderboardView;
@@ -183,8 +184,9 @@ public class Pages {
     @GET
     @Path("benchmarks/{name}")
     @Operation(hidden = true)
-    public TemplateInstance benchmark(@RestPath String name) {
-        return Templates.benchmark(catalog.benchmark(name).orElseThrow(NotFoundException::new));
+    public TemplateInstance benchmark(@RestPath String name, @RestQuery String page, @RestQuery String find) {
+        return Templates.benchmark(
+                catalog.benchmark(name, KeyListing.Asked.of(page, find)).orElseThrow(NotFoundException::new));
     }
 
     @GET

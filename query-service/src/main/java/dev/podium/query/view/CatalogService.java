@@ -6,6 +6,7 @@ import dev.podium.events.device.DeviceModel;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.AgentRow;
 import dev.podium.query.data.DeviceRow;
+import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.Queries;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -55,25 +56,16 @@ public class CatalogService {
                 queries.recentRunsOfDevice(deviceId, config.recentRuns())));
     }
 
-    public Optional<CatalogViews.BenchmarkView> benchmark(String benchmark) {
+    /** A benchmark's view with one page of its keys ({@link KeyListing}); empty (404) for one there is none of. */
+    public Optional<CatalogViews.BenchmarkView> benchmark(String benchmark, KeyListing.Asked asked) {
         if (!queries.benchmarkExists(benchmark)) {
             return Optional.empty();
         }
-        List<KeyOption> keys = queries.keys(benchmark).stream()
-                .limit(200)
-                .map(k -> new KeyOption(
-                        k.keyId(),
-                        k.canonical(),
-                        k.key().label(),
-                        k.dimensions(),
-                        false,
-                        new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
-                                .link()
-                                .build()))
-                .toList();
+        KeyListing keys = asked.find() != null ? found(benchmark, asked) : ranked(benchmark, asked);
         return Optional.of(new CatalogViews.BenchmarkView(
                 benchmark,
-                keys,
+                keys.keys(),
+                keys.paging(),
                 queries.metrics(benchmark),
                 comparisons.claims(benchmark),
                 queries.recentRunsOfBenchmark(benchmark, config.recentRuns())));
@@ -93,5 +85,44 @@ public class CatalogService {
                                 .link()
                                 .build(),
                         "/keys/" + Links.segment(k.keyId())));
+    }
+
+    /** The ranked keys' page asked for; past the last page, the last. */
+    private KeyListing ranked(String benchmark, KeyListing.Asked asked) {
+        List<KeyRow> all = queries.keys(benchmark);
+        int pages = Math.max(1, (all.size() + KeyListing.PER_PAGE - 1) / KeyListing.PER_PAGE);
+        int page = Math.min(asked.page(), pages);
+        List<KeyOption> shown =
+                all.subList((page - 1) * KeyListing.PER_PAGE, Math.min(all.size(), page * KeyListing.PER_PAGE)).stream()
+                        .map(k -> option(benchmark, k))
+                        .toList();
+        return new KeyListing(
+                shown,
+                new KeyListing.Paging(
+                        page,
+                        pages,
+                        all.size(),
+                        null,
+                        page > 1 ? Links.benchmarkPage(benchmark, page - 1) : null,
+                        page < pages ? Links.benchmarkPage(benchmark, page + 1) : null));
+    }
+
+    private KeyListing found(String benchmark, KeyListing.Asked asked) {
+        List<KeyOption> shown = queries.findKeys(benchmark, asked.find(), KeyListing.PER_PAGE).stream()
+                .map(k -> option(benchmark, k))
+                .toList();
+        return new KeyListing(shown, new KeyListing.Paging(1, 1, shown.size(), asked.find(), null, null));
+    }
+
+    private static KeyOption option(String benchmark, KeyRow k) {
+        return new KeyOption(
+                k.keyId(),
+                k.canonical(),
+                k.key().label(),
+                k.dimensions(),
+                false,
+                new LeaderboardQuery(benchmark, k.keyId(), null, null, null, null, null, null, null, null, null)
+                        .link()
+                        .build());
     }
 }

@@ -27,6 +27,7 @@ public final class CatalogViews {
     public record BenchmarkView(
             String benchmark,
             List<KeyOption> keys,
+            KeyListing.Paging keyPaging,
             List<String> metrics,
             List<dev.podium.query.claim.ClaimCheck> claims,
             List<RunSummary> recentRuns) {}

@@ -234,9 +234,8 @@ public class LeaderboardService {
     }
 
     /**
-     * Known devices first, whatever the sort: an id the alias table does not know may name an accelerator that does not
-     * exist, and must not outrank real ones. By the board's device labels, looked up once per board rather than once per
-     * comparison.
+     * The sort asked for; ties by device id and source. By the board's device labels, looked up once per board rather
+     * than once per comparison.
      */
     private static Comparator<Board.Row> comparator(String sort, String dir) {
         Comparator<Board.Row> c = switch (sort) {
@@ -254,9 +253,8 @@ public class LeaderboardService {
         if ("desc".equals(dir)) {
             c = c.reversed();
         }
-        return Comparator.comparing((Board.Row r) -> !r.knownDevice())
-                .thenComparing(c)
-                .thenComparing(r -> r.row().deviceId())
+        // The sort asked for alone: a device the alias table does not know is marked on its row, not moved.
+        return c.thenComparing(r -> r.row().deviceId())
                 .thenComparing(r -> r.row().source());
     }
 

@@ -56,6 +56,11 @@ public final class Links {
         return "/benchmarks/" + segment(benchmark);
     }
 
+    /** Page {@code page} of a benchmark's keys. */
+    public static String benchmarkPage(String benchmark, int page) {
+        return benchmark(benchmark) + "?page=" + page;
+    }
+
     /**
      * {@link URLEncoder}'s encoding. Most values (ids, numbers, sort names) hold no character it would change; they are
      * returned as they are, without its allocations.

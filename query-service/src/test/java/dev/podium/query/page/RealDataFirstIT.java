@@ -7,10 +7,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.query.data.Queries;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.PublishedSeeds;
 import dev.podium.query.support.SeedData;
 import dev.podium.query.support.StatsSeeds;
+import dev.podium.query.view.KeyListing;
+import dev.podium.query.view.Links;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -229,6 +232,48 @@ class RealDataFirstIT {
     }
 
     @Test
+    void aBenchmarksKeysArePagedWithTheRealOnesFirstAndEveryKeyCanBeFound() throws SQLException {
+        String path = "/api/v1" + Links.benchmark(SeedData.LOCAL_BENCHMARK);
+        JsonPath first = given().get(path).then().statusCode(200).extract().jsonPath();
+        List<String> canonical = first.getList("keys.canonical", String.class);
+        assertThat(canonical).hasSize(KeyListing.PER_PAGE);
+        int real = (int) count(
+                "SELECT count(*) FROM proj_comparison_key WHERE benchmark = ? AND NOT (key_id = ANY(?))",
+                SeedData.LOCAL_BENCHMARK,
+                floodKeys.toArray(String[]::new));
+        assertThat(canonical.subList(0, real)).noneMatch(c -> c.contains(PREFIX));
+        assertThat(first.getInt("keyPaging.page")).isEqualTo(1);
+        assertThat(first.getInt("keyPaging.pages")).isEqualTo(Queries.MAX_KEYS / KeyListing.PER_PAGE);
+        assertThat(first.getString("keyPaging.next")).isEqualTo(Links.benchmarkPage(SeedData.LOCAL_BENCHMARK, 2));
+        assertThat(page(Links.benchmark(SeedData.LOCAL_BENCHMARK))
+                        .select(".keys-listed")
+                        .text())
+                .contains("page 1 of " + Queries.MAX_KEYS / KeyListing.PER_PAGE);
+
+        JsonPath past =
+                given().get(path + "?page=999").then().statusCode(200).extract().jsonPath();
+        assertThat(past.getInt("keyPaging.page")).isEqualTo(Queries.MAX_KEYS / KeyListing.PER_PAGE);
+        assertThat(past.getString("keyPaging.next")).isNull();
+
+        // The last flood key ranks past every page; a search finds it.
+        String last = PREFIX + "%04d".formatted(FLOOD - 1);
+        JsonPath found = given().get(path + "?find=" + last.toUpperCase())
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(found.getList("keys.canonical", String.class))
+                .singleElement()
+                .asString()
+                .contains(last);
+
+        for (String bad : List.of("?page=0", "?page=-1", "?page=x", "?find=" + "y".repeat(KeyListing.MAX_FIND + 1))) {
+            given().get(path + bad).then().statusCode(400);
+            given().get(Links.benchmark(SeedData.LOCAL_BENCHMARK) + bad).then().statusCode(400);
+        }
+    }
+
+    @Test
     void withoutABenchmarkNamedPagesShowTheOneWithTheMostCountedResults() throws SQLException {
         String most = benchmarkWithTheMostCountedRows();
 
@@ -335,6 +380,19 @@ class RealDataFirstIT {
                 ps.setObject(i + 1, params[i]);
             }
             ps.executeUpdate();
+        }
+    }
+
+    private long count(String sql, Object... params) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "");
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 }

@@ -1,0 +1,63 @@
+package dev.podium.query.view;
+
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/**
+ * One page of a benchmark's comparison keys: the ranked list (real data first, {@code Queries#keys}) a page of
+ * {@value #PER_PAGE} at a time, or, with {@code find}, the keys whose canonical text holds it, so that every key is
+ * reachable however many an agent added.
+ */
+public record KeyListing(List<KeyOption> keys, Paging paging) {
+
+    public static final int PER_PAGE = 200;
+
+    /** The longest text a search takes. */
+    public static final int MAX_FIND = 200;
+
+    /**
+     * Where the keys shown stand.
+     *
+     * @param page the page shown, from 1
+     * @param pages the pages of the ranked list (1 when searching)
+     * @param listed how many keys the ranked list holds (a search: how many matched, at most {@value #PER_PAGE})
+     * @param find the text searched for; null for the ranked list
+     * @param previous the link to the page before; null on the first
+     * @param next the link to the page after; null on the last
+     */
+    public record Paging(int page, int pages, int listed, String find, String previous, String next) {}
+
+    /** What a request asks for: a page number and a search, each checked (400 with the reason). */
+    public record Asked(int page, String find) {
+
+        public static Asked of(String page, String find) {
+            String text = find == null || find.isBlank() ? null : find.strip();
+            if (text != null && (text.length() > MAX_FIND || text.indexOf('\0') >= 0)) {
+                throw badRequest("find: at most " + MAX_FIND + " characters, without NUL");
+            }
+            if (page == null || page.isBlank()) {
+                return new Asked(1, text);
+            }
+            try {
+                int n = Integer.parseInt(page.strip());
+                if (n >= 1) {
+                    return new Asked(n, text);
+                }
+            } catch (NumberFormatException e) {
+                // answered below, as any other bad number
+            }
+            throw badRequest("page: a whole number from 1");
+        }
+    }
+
+    private static BadRequestException badRequest(String message) {
+        return new BadRequestException(
+                message,
+                Response.status(Response.Status.BAD_REQUEST)
+                        .type(MediaType.TEXT_PLAIN_TYPE)
+                        .entity(message)
+                        .build());
+    }
+}
