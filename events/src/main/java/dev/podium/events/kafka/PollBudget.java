@@ -12,6 +12,7 @@ public final class PollBudget {
 
     private final long capacity;
     private long used;
+    private boolean spent;
 
     public PollBudget(long capacity) {
         if (capacity <= 0) {
@@ -23,10 +24,17 @@ public final class PollBudget {
     /** Called before each poll, on the polling thread. */
     public void reset() {
         used = 0;
+        spent = false;
+    }
+
+    /** Whether this poll left a record for the next one because its budget was spent. */
+    public boolean spent() {
+        return spent;
     }
 
     void take(int bytes) {
         if (used > 0 && used + bytes > capacity) {
+            spent = true;
             throw new Spent(capacity);
         }
         used += bytes;

@@ -35,11 +35,15 @@ class BoundedBytesDeserializerTest {
         assertThat(values.deserialize("t", null, ByteBuffer.allocate(40))).hasSize(40);
         assertThatThrownBy(() -> values.deserialize("t", null, ByteBuffer.allocate(1)))
                 .isInstanceOf(PollBudget.Spent.class);
+        assertThat(budget.spent()).isTrue();
         budget.reset();
+        assertThat(budget.spent()).isFalse();
         assertThat(values.deserialize("t", null, ByteBuffer.allocate(6))).hasSize(6);
         assertThat(values.deserialize("t", null, ByteBuffer.allocate(4))).hasSize(4);
+        assertThat(budget.spent()).as("full, but nothing left behind yet").isFalse();
         assertThatThrownBy(() -> values.deserialize("t", null, ByteBuffer.allocate(1)))
                 .isInstanceOf(PollBudget.Spent.class);
+        assertThat(budget.spent()).isTrue();
     }
 
     @Test

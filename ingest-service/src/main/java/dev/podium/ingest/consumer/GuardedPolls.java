@@ -44,6 +44,10 @@ public final class GuardedPolls {
     private final Map<TopicPartition, Long> saved = new HashMap<>();
     private final Map<TopicPartition, Long> endAtStart = new HashMap<>();
     private boolean careful;
+    /** Partitions paused for the coming poll by {@link #rotate}, and those to resume before the poll after it. */
+    private final Set<TopicPartition> rotated = new HashSet<>();
+
+    private final Set<TopicPartition> toResume = new HashSet<>();
 
     public GuardedPolls(ReadLedger ledger, String group, int maxPollRecords, long pollBytes) {
         this.ledger = ledger;
@@ -57,6 +61,8 @@ public final class GuardedPolls {
         careful = !suspects.isEmpty();
         saved.clear();
         endAtStart.clear();
+        rotated.clear();
+        toResume.clear();
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, careful ? 1 : maxPollRecords);
         return new KafkaConsumer<>(
                 properties,
@@ -133,6 +139,7 @@ public final class GuardedPolls {
         if (careful) {
             focus(c);
         } else {
+            resumeRotated(c);
             Map<TopicPartition, Long> moved = new HashMap<>();
             for (TopicPartition tp : c.assignment()) {
                 if (c.paused().contains(tp)) {
@@ -150,7 +157,46 @@ public final class GuardedPolls {
             save(moved);
         }
         budget.reset();
-        return c.poll(timeout);
+        ConsumerRecords<byte[], byte[]> records = c.poll(timeout);
+        if (!careful) {
+            rotate(c, records);
+        }
+        return records;
+    }
+
+    /**
+     * After a poll that spent its budget: Kafka hands out the records it fetched one partition at a time, so a partition
+     * holding a backlog of large records (a flood, a planted run) would fill poll after poll while another partition's
+     * few records wait behind it. The partitions this poll read are paused for the next poll, which moves their fetched
+     * records behind the others'; only while another partition is known to hold records (its lag), so that a backlog
+     * alone is read at full speed.
+     */
+    private void rotate(KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> records) {
+        if (!budget.spent() || records.isEmpty()) {
+            return;
+        }
+        Set<TopicPartition> read = records.partitions();
+        Set<TopicPartition> paused = c.paused();
+        boolean othersWait = c.assignment().stream()
+                .filter(tp -> !read.contains(tp) && !paused.contains(tp))
+                .anyMatch(tp -> c.currentLag(tp).orElse(0) > 0);
+        if (othersWait) {
+            List<TopicPartition> step =
+                    read.stream().filter(tp -> !paused.contains(tp)).toList();
+            c.pause(step);
+            rotated.addAll(step);
+        }
+    }
+
+    /** Each partition {@link #rotate} paused stays paused for one poll: resumed before the poll after it. */
+    private void resumeRotated(KafkaConsumer<byte[], byte[]> c) {
+        if (!toResume.isEmpty()) {
+            toResume.retainAll(c.assignment());
+            c.resume(toResume);
+            toResume.clear();
+        }
+        toResume.addAll(rotated);
+        rotated.clear();
     }
 
     /**
