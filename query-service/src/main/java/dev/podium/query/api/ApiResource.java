@@ -76,8 +76,8 @@ public class ApiResource {
     @GET
     @Path("home")
     @Operation(summary = "Benchmarks, devices, recent runs and a fleet summary")
-    public CatalogViews.HomeView home() {
-        return catalog.home();
+    public CatalogViews.HomeView home(@RestQuery String find) {
+        return catalog.home(find);
     }
 
     @GET

@@ -91,6 +91,29 @@ public class Queries {
                         ORDER BY benchmark LIMIT ?""".formatted(Catalog.shownBenchmark("b.benchmark")), rs -> rs.getString(1), n));
     }
 
+    /** Benchmarks no admin hid whose name holds {@code text} (any case), by name: at most {@code limit}. */
+    public List<String> findBenchmarks(String text, int limit) {
+        return jdbc.list("""
+                SELECT benchmark FROM proj_benchmark b WHERE strpos(lower(benchmark), lower(?)) > 0 AND %s
+                ORDER BY benchmark LIMIT ?""".formatted(Catalog.shownBenchmark("b.benchmark")), rs -> rs.getString(1), text, limit);
+    }
+
+    /**
+     * Devices no admin hid whose id or label holds {@code text} (any case), known ones ({@link Catalog#knownDevice})
+     * first, then by id: at most {@code limit}.
+     */
+    public List<DeviceRow> findDevices(String text, int limit) {
+        return jdbc.list(
+                """
+                SELECT device_id, vendor, label FROM proj_device d
+                WHERE (strpos(lower(device_id), lower(?)) > 0 OR strpos(lower(coalesce(label, '')), lower(?)) > 0) AND %s
+                ORDER BY NOT %s, device_id LIMIT ?""".formatted(Catalog.shownDevice("d.device_id"), Catalog.knownDevice("d.device_id")),
+                Queries::device,
+                text,
+                text,
+                limit);
+    }
+
     /** Whether there is a benchmark of that name that no admin hid. */
     public boolean benchmarkExists(String benchmark) {
         return jdbc.one(

@@ -87,8 +87,8 @@ public class Pages {
 
     @GET
     @Operation(hidden = true)
-    public TemplateInstance home() {
-        return Templates.home(catalog.home());
+    public TemplateInstance home(@RestQuery String find) {
+        return Templates.home(catalog.home(find));
     }
 
     @GET

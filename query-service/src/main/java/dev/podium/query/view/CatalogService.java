@@ -26,11 +26,17 @@ public class CatalogService {
         this.comparisons = comparisons;
     }
 
-    public CatalogViews.HomeView home() {
+    /** The home view; with {@code find} (checked: {@link KeyListing#find}) the benchmarks and devices named so. */
+    public CatalogViews.HomeView home(String find) {
+        String text = KeyListing.find(find);
         List<AgentRow> agents = queries.agents();
         return new CatalogViews.HomeView(
-                queries.benchmarks(), queries.devices(), queries.recentRuns(config.recentRuns()), agents.size(), (int)
-                        agents.stream().filter(AgentRow::online).count());
+                text == null ? queries.benchmarks() : queries.findBenchmarks(text, KeyListing.PER_PAGE),
+                text == null ? queries.devices() : queries.findDevices(text, KeyListing.PER_PAGE),
+                queries.recentRuns(config.recentRuns()),
+                agents.size(),
+                (int) agents.stream().filter(AgentRow::online).count(),
+                text);
     }
 
     /** A device's view; empty (404) for one there is none of, or one an admin hid. */

@@ -11,8 +11,17 @@ public final class CatalogViews {
     private CatalogViews() {}
 
     /** The home page: benchmarks, devices, recent runs and a fleet summary. */
+    /**
+     * The home page: the benchmarks and devices ranked (real data first), or with {@code find} those whose name holds
+     * it (at most {@value KeyListing#PER_PAGE} each), so that none is out of reach however many there are.
+     */
     public record HomeView(
-            List<String> benchmarks, List<DeviceRow> devices, List<RunSummary> recentRuns, int agents, int online) {}
+            List<String> benchmarks,
+            List<DeviceRow> devices,
+            List<RunSummary> recentRuns,
+            int agents,
+            int online,
+            String find) {}
 
     /** A device: its identity, its leaderboard rows under every key, and its recent runs. */
     public record DeviceView(

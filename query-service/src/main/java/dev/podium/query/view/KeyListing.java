@@ -33,10 +33,7 @@ public record KeyListing(List<KeyOption> keys, Paging paging) {
     public record Asked(int page, String find) {
 
         public static Asked of(String page, String find) {
-            String text = find == null || find.isBlank() ? null : find.strip();
-            if (text != null && (text.length() > MAX_FIND || text.indexOf('\0') >= 0)) {
-                throw badRequest("find: at most " + MAX_FIND + " characters, without NUL");
-            }
+            String text = KeyListing.find(find);
             if (page == null || page.isBlank()) {
                 return new Asked(1, text);
             }
@@ -50,6 +47,17 @@ public record KeyListing(List<KeyOption> keys, Paging paging) {
             }
             throw badRequest("page: a whole number from 1");
         }
+    }
+
+    /**
+     * A search's text, stripped; null for none. 400 for one longer than {@value #MAX_FIND} characters or holding NUL.
+     */
+    public static String find(String find) {
+        String text = find == null || find.isBlank() ? null : find.strip();
+        if (text != null && (text.length() > MAX_FIND || text.indexOf('\0') >= 0)) {
+            throw badRequest("find: at most " + MAX_FIND + " characters, without NUL");
+        }
+        return text;
     }
 
     private static BadRequestException badRequest(String message) {

@@ -232,6 +232,27 @@ class RealDataFirstIT {
     }
 
     @Test
+    void everyBenchmarkAndDevicePastTheHomePagesListsCanBeFound() {
+        String last = PREFIX + "%04d".formatted(FLOOD - 1);
+        assertThat(page("/").select(".card").get(0).select("li a").eachText()).doesNotContain(last);
+
+        Document found = page("/?find=" + last.toUpperCase());
+        assertThat(found.select(".card").get(0).select("li a").eachText()).containsExactly(last);
+        assertThat(found.select(".card").get(1).select("li a").eachAttr("href")).containsExactly("/devices/" + last);
+        assertThat(found.select(".found").text()).contains("1 benchmarks and 1 devices hold");
+        JsonPath api = given().get("/api/v1/home?find=" + last)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(api.getList("benchmarks", String.class)).containsExactly(last);
+        assertThat(api.getString("find")).isEqualTo(last);
+
+        given().get("/?find=" + "y".repeat(KeyListing.MAX_FIND + 1)).then().statusCode(400);
+        given().queryParam("find", "a\u0000b").get("/api/v1/home").then().statusCode(400);
+    }
+
+    @Test
     void aBenchmarksKeysArePagedWithTheRealOnesFirstAndEveryKeyCanBeFound() throws SQLException {
         String path = "/api/v1" + Links.benchmark(SeedData.LOCAL_BENCHMARK);
         JsonPath first = given().get(path).then().statusCode(200).extract().jsonPath();
