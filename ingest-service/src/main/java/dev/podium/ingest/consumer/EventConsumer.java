@@ -40,23 +40,23 @@ import org.apache.kafka.common.header.Headers;
 import org.jboss.logging.Logger;
 
 /**
- * The consumer of {@code podium.events}: a plain KafkaConsumer on its own thread, auto-commit off. Per polled batch:
+ * The consumer of {@code podium.events}: a plain KafkaConsumer on its own thread, auto-commit off. Per batch:
  * {@link BatchProcessor#check} on a second thread, {@link BatchProcessor#process} (one database transaction, committed),
  * then the DLQ records produced and acknowledged, then the offsets committed.
  *
  * <p>Offsets are committed asynchronously ({@code commitAsync}): waiting for the group coordinator took 10-25 ms per
  * batch on the benchmark machine, a fixed cost on every record's lag. A commit that is lost when the process dies costs
  * the replay of batches already stored, which are duplicates (the event store keeps one row per event id). When
- * partitions go (a rebalance, or {@code close()}), the offsets of every batch written from them are committed
- * synchronously first, so a new owner starts after them.
+ * partitions go (a rebalance, or {@code close()}), their offsets are committed synchronously first
+ * (below), so a new owner starts where this one stopped.
  *
- * <p>Under a backlog, batches are pipelined by one: the next batch is polled, and checked on the second thread, while
- * this thread writes the current one, so that decoding, validation and HMAC overlap the database work instead of
- * preceding it. A batch smaller than that is written before the next poll, for lag (see {@code isBacklog}). Batches are
- * still written, and their offsets committed, one at a time in poll order; a batch that was polled but not written is
- * never committed: when the consumer stops or fails, the next one reads it again. A batch in flight when a rebalance
- * revokes partitions is written and committed first, inside the revocation callback, while its partitions are still
- * owned.
+ * <p>Records are read ahead of the writes ({@link ReadAhead}, bounded per partition and in all) and each batch is taken
+ * from what waits fair between writers, so that one agent's backlog in a partition (a flood, a planted run) does not
+ * hold back another agent's run behind it; a stream's records, and a writer's, are written in partition order. The
+ * checks (decoding, validation, HMAC) of the polls read ahead run on a second thread while a batch is written. A batch's
+ * offsets are committed up to the lowest record of each partition not written yet; a record written ahead of it is read
+ * again, as a duplicate, after a restart. When partitions go (a rebalance), what waits of them is dropped and their
+ * offsets committed up to it: the next owner reads it.
  *
  * <p>Refusals are recorded in {@code rejected_event} inside the batch's transaction, and the DLQ records are produced
  * after the database commit and before the offset commit. A crash between the two replays the batch: rejected_event
@@ -72,6 +72,9 @@ import org.jboss.logging.Logger;
 public class EventConsumer {
 
     private static final Logger LOG = Logger.getLogger(EventConsumer.class);
+    /** Polls a read-ahead takes before the next write at most: the checks of what they bring must keep up. */
+    private static final int MAX_POLLS_AHEAD = 8;
+
     /** How long the commit before partitions go may wait: a broker that is away must not hold up a restart. */
     private static final Duration LEAVING_COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
@@ -146,12 +149,12 @@ public class EventConsumer {
         return p;
     }
 
-    /** A polled batch: its records, the offsets to commit once it is stored, and its check, running or done. */
-    private record Polled(
-            List<ConsumerRecord<byte[], byte[]>> records,
-            Map<TopicPartition, OffsetAndMetadata> offsets,
-            Future<BatchProcessor.Checked> checked,
-            Timer.Sample sample) {}
+    /** The read-ahead of a consumer reading whole batches: bounded per partition and in all (see ReadAhead). */
+    private ReadAhead readAhead() {
+        int records = config.consumer().maxPollRecords();
+        long bytes = config.consumer().pollBytes();
+        return new ReadAhead(4 * records, bytes / 2, 2 * bytes);
+    }
 
     private final class Worker extends Thread {
 
@@ -171,7 +174,7 @@ public class EventConsumer {
         /** Offsets of the batches written (stored, dead letters acknowledged), for the commit when partitions go. */
         private final Map<TopicPartition, OffsetAndMetadata> written = new HashMap<>();
         /** Polled (and being checked) but not written; only this thread reads or sets it. */
-        private Polled inFlight;
+        private ReadAhead waiting = readAhead();
         /** The partitions this member owns, as the rebalance callbacks tell. */
         private final Set<TopicPartition> owned =
                 new TreeSet<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
@@ -226,6 +229,7 @@ public class EventConsumer {
         private void consume() throws Exception {
             KafkaConsumer<byte[], byte[]> c = polls.consumer(consumerProperties());
             consumer = c;
+            waiting = readAhead();
             written.clear();
             owned(Set.of(), Set.of());
             try {
@@ -237,45 +241,71 @@ public class EventConsumer {
                     if (setAsideWhereProcessesDied(c, polls)) {
                         continue;
                     }
-                    Polled current = inFlight;
-                    if (current == null || isBacklog(current)) {
-                        // With a batch in hand, take only what is already fetched: the batch must not wait for more.
-                        List<ConsumerRecord<byte[], byte[]>> polled;
+                    boolean idle = waiting.isEmpty();
+                    // A careful consumer writes what it read before it reads on: a death is told to what it was doing.
+                    if (idle || (!polls.careful() && waiting.hasRoom())) {
                         try {
-                            polled = topUp(
-                                    c,
-                                    polls,
-                                    polls.poll(
-                                            c,
-                                            current == null ? config.consumer().pollTimeout() : Duration.ZERO));
+                            readOn(c, idle);
                         } catch (RecordDeserializationException e) {
                             setAside(c, e);
                             continue;
                         }
-                        OptionalLong lag = updateLag(c);
-                        if (!polled.isEmpty() || lag.orElse(0) > 0) {
-                            progress.recordsWaiting();
-                        } else if (current == null && lag.isPresent()) {
-                            progress.advanced(false);
-                        }
-                        boolean overlapped = current != null;
-                        current = inFlight; // null when a revocation during the poll wrote it
-                        inFlight = polled.isEmpty() ? null : check(polled, overlapped);
-                    } else {
-                        inFlight = null;
                     }
-                    if (current != null) {
-                        write(c, current);
-                        progress.advanced(inFlight != null);
+                    Optional<ReadAhead.Batch> batch = waiting.next(
+                            config.consumer().maxPollRecords(),
+                            config.consumer().pollBytes());
+                    if (batch.isPresent()) {
+                        write(c, batch.get());
+                        progress.advanced(!waiting.isEmpty());
                     }
                 }
             } finally {
-                // Dropped before close(), whose revocation callback would otherwise write it after a failed batch and
-                // commit offsets past that batch. Never committed, it is read again.
-                inFlight = null;
+                // Dropped before close(), whose revocation callback would otherwise commit offsets past a failed batch.
+                // Never committed, it is read again.
+                waiting = readAhead();
                 consumer = null;
                 c.close();
             }
+        }
+
+        /**
+         * Reads ahead and starts the checks. With nothing waiting, the first poll waits for records (and takes a second
+         * look, {@link #topUp}); then, and whenever records wait, polls take only what is already fetched, as long as they
+         * bring records and the read-ahead has room: reading past one writer's backlog is what lets another writer's
+         * records behind it into the next batch. Each poll's check runs on the second thread while a batch is written.
+         * Partitions at the read-ahead's bound are left unread. A careful consumer reads one batch and writes it.
+         */
+        private void readOn(KafkaConsumer<byte[], byte[]> c, boolean idle) {
+            List<ConsumerRecord<byte[], byte[]>> polled = idle ? firstPoll(c) : zeroPoll(c);
+            for (int polls = 1; ; polls++) {
+                OptionalLong lag = updateLag(c);
+                if (!polled.isEmpty() || lag.orElse(0) > 0) {
+                    progress.recordsWaiting();
+                } else if (waiting.isEmpty() && lag.isPresent()) {
+                    progress.advanced(false);
+                }
+                if (polled.isEmpty()) {
+                    return;
+                }
+                // a revocation during the poll may have dropped what waited: then nothing is written meanwhile
+                waiting.add(polled, check(polled, !waiting.isEmpty()));
+                if (this.polls.careful() || !waiting.hasRoom() || polls == MAX_POLLS_AHEAD) {
+                    return;
+                }
+                polled = zeroPoll(c);
+            }
+        }
+
+        private List<ConsumerRecord<byte[], byte[]>> firstPoll(KafkaConsumer<byte[], byte[]> c) {
+            polls.holdBack(c, waiting.full());
+            return topUp(c, polls, polls.poll(c, config.consumer().pollTimeout()));
+        }
+
+        private List<ConsumerRecord<byte[], byte[]>> zeroPoll(KafkaConsumer<byte[], byte[]> c) {
+            polls.holdBack(c, waiting.full());
+            List<ConsumerRecord<byte[], byte[]>> polled = new ArrayList<>();
+            polls.poll(c, Duration.ZERO).forEach(polled::add);
+            return polled;
         }
 
         /** Whether {@link GuardedPolls} asks for the consumer to be closed and created again; said in the log. */
@@ -329,10 +359,10 @@ public class EventConsumer {
                 ByteBuffer value,
                 String reason)
                 throws Exception {
-            Polled pending = inFlight;
-            inFlight = null;
-            if (pending != null) {
-                write(c, pending);
+            // what waits may hold records of the partition before this one: committing past it must not pass them
+            for (ReadAhead.Batch batch : waiting.all(
+                    config.consumer().maxPollRecords(), config.consumer().pollBytes())) {
+                write(c, batch);
             }
             LOG.warnf("record %s@%d set aside: %s", tp, offset, reason);
             BatchProcessor.Result result = processor.setAside(tp, offset, headers, value, reason);
@@ -343,21 +373,9 @@ public class EventConsumer {
             Map<TopicPartition, OffsetAndMetadata> past = Map.of(tp, new OffsetAndMetadata(offset + 1));
             c.commitSync(past);
             written.putAll(past);
+            waiting.passed(tp, offset + 1);
             c.seek(tp, offset + 1);
             metrics.count(Outcome.REJECTED, 1);
-        }
-
-        /**
-         * Whether the batch about to be written is a backlog's (at least half of {@code max.poll.records}): then the
-         * next batch is polled and checked while this one is written, which is what keeps up with a backlog. A smaller
-         * batch means the consumer keeps up; the next poll then waits until this one is written, so the records that
-         * arrive meanwhile go into the very next transaction instead of waiting behind an already polled batch, which
-         * would add a whole transaction to their lag.
-         */
-        private boolean isBacklog(Polled batch) {
-            // a careful consumer writes each batch before it reads on, so that a death is told to what it was doing
-            return !polls.careful()
-                    && batch.records().size() * 2 >= config.consumer().maxPollRecords();
         }
 
         /**
@@ -432,18 +450,9 @@ public class EventConsumer {
          * on the second thread alongside. Otherwise the batch's write is next and would only wait for its check, so the
          * two threads check one half each.
          */
-        private Polled check(List<ConsumerRecord<byte[], byte[]>> records, boolean overlapped) {
-            Timer.Sample sample = Timer.start();
-            Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-            for (ConsumerRecord<byte[], byte[]> r : records) {
-                // the highest: after a rebalance during the second poll a partition's records may start over
-                offsets.merge(
-                        new TopicPartition(r.topic(), r.partition()),
-                        new OffsetAndMetadata(r.offset() + 1),
-                        (a, b) -> a.offset() >= b.offset() ? a : b);
-            }
+        private Future<BatchProcessor.Checked> check(List<ConsumerRecord<byte[], byte[]>> records, boolean overlapped) {
             if (overlapped || records.size() < 2) {
-                return new Polled(records, offsets, checker.submit(() -> processor.check(records)), sample);
+                return checker.submit(() -> processor.check(records));
             }
             List<ConsumerRecord<byte[], byte[]>> head = records.subList(0, records.size() / 2);
             List<ConsumerRecord<byte[], byte[]>> tail = records.subList(records.size() / 2, records.size());
@@ -460,18 +469,19 @@ public class EventConsumer {
             } catch (Exception e) {
                 both.completeExceptionally(e);
             }
-            return new Polled(records, offsets, both, sample);
+            return both;
         }
 
-        private void write(KafkaConsumer<byte[], byte[]> c, Polled batch) throws Exception {
+        private void write(KafkaConsumer<byte[], byte[]> c, ReadAhead.Batch batch) throws Exception {
+            Timer.Sample sample = Timer.start();
             BatchProcessor.Result result;
             try {
-                result = processor.process(checked(batch));
+                result = processor.process(batch.checked());
             } catch (SQLException e) {
                 if (!BatchProcessor.isDataError(e)) {
                     throw e;
                 }
-                result = oneByOne(batch.records(), e);
+                result = oneByOne(batch.checked().records(), e);
             }
             crashPoint.reached(CrashPoint.Stage.AFTER_DB_COMMIT);
             List<DlqPublisher.Failed> notCopied = dlq.publish(result.deadLetters());
@@ -491,18 +501,7 @@ public class EventConsumer {
             metrics.count(Outcome.DUPLICATE, result.duplicates());
             metrics.count(Outcome.CONFLICT, result.conflicts());
             metrics.count(Outcome.REJECTED, result.rejected());
-            batch.sample().stop(metrics.batchTimer());
-        }
-
-        private static BatchProcessor.Checked checked(Polled batch) throws Exception {
-            try {
-                return batch.checked().get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof Exception cause) {
-                    throw cause;
-                }
-                throw e;
-            }
+            sample.stop(metrics.batchTimer());
         }
 
         /**
@@ -522,20 +521,15 @@ public class EventConsumer {
 
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                Polled batch = inFlight;
-                inFlight = null;
-                if (batch != null) {
-                    try {
-                        write(c, batch);
-                    } catch (RuntimeException e) {
-                        throw e;
-                    } catch (Exception e) {
-                        throw new KafkaException("the batch in flight could not be written before a rebalance", e);
-                    }
-                }
+                Map<TopicPartition, OffsetAndMetadata> waitingFrom = waiting.committable(partitions);
+                waiting.drop(partitions);
                 Map<TopicPartition, OffsetAndMetadata> leaving = new HashMap<>();
                 for (TopicPartition tp : partitions) {
                     OffsetAndMetadata offset = written.remove(tp);
+                    OffsetAndMetadata from = waitingFrom.get(tp);
+                    if (from != null) {
+                        offset = from;
+                    }
                     if (offset != null) {
                         leaving.put(tp, offset);
                     }
@@ -566,7 +560,7 @@ public class EventConsumer {
 
             @Override
             public void onPartitionsLost(Collection<TopicPartition> partitions) {
-                inFlight = null;
+                waiting.drop(partitions);
                 polls.lost(partitions);
                 written.keySet().removeAll(partitions);
                 owned(Set.of(), partitions);
@@ -639,7 +633,7 @@ public class EventConsumer {
                 known &= l.isPresent();
                 lag += l.orElse(0);
             }
-            metrics.lag(lag);
+            metrics.lag(lag + waiting.size());
             return known ? OptionalLong.of(lag) : OptionalLong.empty();
         }
     }

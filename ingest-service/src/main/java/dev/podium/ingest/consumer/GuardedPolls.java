@@ -48,6 +48,8 @@ public final class GuardedPolls {
     private final Set<TopicPartition> rotated = new HashSet<>();
 
     private final Set<TopicPartition> toResume = new HashSet<>();
+    /** Partitions paused by {@link #holdBack}: their records wait in the consumer's read-ahead up to its bound. */
+    private final Set<TopicPartition> heldBack = new HashSet<>();
 
     public GuardedPolls(ReadLedger ledger, String group, int maxPollRecords, long pollBytes) {
         this.ledger = ledger;
@@ -63,6 +65,7 @@ public final class GuardedPolls {
         endAtStart.clear();
         rotated.clear();
         toResume.clear();
+        heldBack.clear();
         properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, careful ? 1 : maxPollRecords);
         return new KafkaConsumer<>(
                 properties,
@@ -119,6 +122,7 @@ public final class GuardedPolls {
         List<TopicPartition> clean =
                 partitions.stream().filter(tp -> !suspects.containsKey(tp)).toList();
         saved.keySet().removeAll(partitions);
+        heldBack.removeAll(partitions);
         try {
             ledger.released(group, clean);
         } catch (SQLException e) {
@@ -132,6 +136,28 @@ public final class GuardedPolls {
     public void lost(Collection<TopicPartition> partitions) {
         suspects.keySet().removeAll(partitions);
         saved.keySet().removeAll(partitions);
+        heldBack.removeAll(partitions);
+    }
+
+    /**
+     * Before a poll: the partitions whose records wait in the consumer's read-ahead up to its bound ({@code full}) stay
+     * paused until they are written; those held back before and no longer full are read again (unless the rotation
+     * holds them for this poll, which resumes them itself).
+     */
+    public void holdBack(KafkaConsumer<byte[], byte[]> c, Set<TopicPartition> full) {
+        Set<TopicPartition> release = new HashSet<>(heldBack);
+        release.removeAll(full);
+        release.removeAll(rotated);
+        release.removeAll(suspects.keySet());
+        release.retainAll(c.assignment());
+        c.resume(release);
+        heldBack.clear();
+        for (TopicPartition tp : full) {
+            if (c.assignment().contains(tp)) {
+                heldBack.add(tp);
+            }
+        }
+        c.pause(heldBack);
     }
 
     /** Polls after saving the positions that moved since the last save (a careful consumer: its one partition's). */
@@ -192,6 +218,7 @@ public final class GuardedPolls {
     private void resumeRotated(KafkaConsumer<byte[], byte[]> c) {
         if (!toResume.isEmpty()) {
             toResume.retainAll(c.assignment());
+            toResume.removeAll(heldBack);
             c.resume(toResume);
             toResume.clear();
         }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
  * A backlog of records on one partition does not hold back another partition's record: Kafka hands out its fetched
  * records a partition at a time, and a poll that spent its budget steps its partition back for one poll while the
  * other is known to hold records. Without the rotation the other record came after the whole backlog (60 polls here).
+ * Until the consumer has fetched the other partition once it cannot know that it holds anything, and how soon that is
+ * depends on the machine's load, so the bound counts the backlog records read after the other partition's lag is known.
  */
 @QuarkusTest
 class GuardedPollsRotationIT {
@@ -58,9 +60,11 @@ class GuardedPollsRotationIT {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         int polled = 0;
         int backlogBefore = 0;
+        Integer backlogWhenKnown = null;
         boolean seen = false;
         try (KafkaConsumer<byte[], byte[]> c = polls.consumer(p)) {
-            List<TopicPartition> both = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+            TopicPartition other = new TopicPartition(topic, 1);
+            List<TopicPartition> both = List.of(new TopicPartition(topic, 0), other);
             c.assign(both);
             c.seekToBeginning(both);
             while (!seen && backlogBefore < BACKLOG && polled < 1_000) {
@@ -72,11 +76,18 @@ class GuardedPollsRotationIT {
                     }
                 }
                 polled++;
+                if (backlogWhenKnown == null && c.currentLag(other).orElse(0) > 0) {
+                    backlogWhenKnown = backlogBefore;
+                }
             }
         }
         assertThat(seen).isTrue();
-        assertThat(backlogBefore)
-                .as("backlog records read before the other partition's record, in %d polls", polled)
-                .isLessThanOrEqualTo(4 * 2);
+        int afterKnown = backlogBefore - (backlogWhenKnown == null ? backlogBefore : backlogWhenKnown);
+        assertThat(afterKnown)
+                .as(
+                        "backlog records read after the other partition was known to hold records (%d before),"
+                                + " before its record, in %d polls",
+                        backlogWhenKnown, polled)
+                .isLessThanOrEqualTo(3 * 2);
     }
 }

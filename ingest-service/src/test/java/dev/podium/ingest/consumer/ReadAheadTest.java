@@ -1,0 +1,175 @@
+package dev.podium.ingest.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.podium.ingest.verify.Verdict;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.Test;
+
+class ReadAheadTest {
+
+    private static final String TOPIC = "podium.events";
+    private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+    private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+
+    private final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    private final List<Verdict> verdicts = new ArrayList<>();
+
+    @Test
+    void anotherWritersRecordsBehindABacklogGoIntoTheNextBatch() throws Exception {
+        for (int i = 0; i < 1_500; i++) {
+            add(P0, i, "flood-run-" + i % 7, verified("flood"), 1_000);
+        }
+        for (int i = 0; i < 10; i++) {
+            add(P0, 1_500 + i, "control-run", verified("control"), 1_000);
+        }
+        ReadAhead ahead = readAhead();
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        ReadAhead.Batch first = ahead.next(500, 8L * 1024 * 1024).orElseThrow();
+
+        assertThat(writers(first).stream().filter("control"::equals)).hasSize(10);
+        assertThat(first.checked().records()).hasSizeLessThanOrEqualTo(500);
+        // the flood's records not written yet are read again after a restart: the commit stays below them
+        long lowestFloodLeft = first.checked().records().stream()
+                .filter(r -> new String(r.key(), StandardCharsets.UTF_8).startsWith("flood"))
+                .count();
+        assertThat(first.offsets()).containsEntry(P0, new OffsetAndMetadata(lowestFloodLeft));
+    }
+
+    @Test
+    void aStreamsRecordsKeepTheirOrderWhateverTheirWriter() throws Exception {
+        // the flood writes ahead of the control's stream a record of that stream: it must go first
+        for (int i = 0; i < 600; i++) {
+            add(P0, i, "flood-run", verified("flood"), 100);
+        }
+        add(P0, 600, "control-run", verified("flood"), 100);
+        add(P0, 601, "control-run", verified("control"), 100);
+        ReadAhead ahead = readAhead();
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        List<Long> controlStream = new ArrayList<>();
+        for (Optional<ReadAhead.Batch> b = ahead.next(100, 1L << 30); b.isPresent(); b = ahead.next(100, 1L << 30)) {
+            b.get().checked().records().stream()
+                    .filter(r -> new String(r.key(), StandardCharsets.UTF_8).equals("control-run"))
+                    .forEach(r -> controlStream.add(r.offset()));
+        }
+        assertThat(controlStream).containsExactly(600L, 601L);
+    }
+
+    @Test
+    void everyRecordIsTakenWhenTwoWritersStreamsCrossPartitions() throws Exception {
+        // writer a: p0/10 (stream s), p1/1 (stream t); writer b: p1/3 (stream t), p0/5 (stream s)
+        add(P0, 5, "s", verified("b"), 100);
+        add(P0, 10, "s", verified("a"), 100);
+        add(P1, 1, "t", verified("a"), 100);
+        add(P1, 3, "t", verified("b"), 100);
+        ReadAhead ahead = readAhead();
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        List<String> order = new ArrayList<>();
+        for (Optional<ReadAhead.Batch> b = ahead.next(1, 1L << 30); b.isPresent(); b = ahead.next(1, 1L << 30)) {
+            ConsumerRecord<byte[], byte[]> r = b.get().checked().records().get(0);
+            order.add(r.partition() + "/" + r.offset());
+        }
+        assertThat(order).containsExactlyInAnyOrder("0/5", "0/10", "1/1", "1/3");
+        assertThat(order.indexOf("0/5")).isLessThan(order.indexOf("0/10"));
+        assertThat(order.indexOf("1/1")).isLessThan(order.indexOf("1/3"));
+        assertThat(ahead.isEmpty()).isTrue();
+    }
+
+    @Test
+    void recordsThatDidNotVerifyShareOneTurnWhateverKeyTheyName() throws Exception {
+        for (int i = 0; i < 2_000; i++) {
+            add(P0, i, "forged-" + i, new Verdict.Refused("forged: unknown key k" + i, "k" + i, null, null), 1_000);
+        }
+        for (int i = 0; i < 20; i++) {
+            add(P0, 2_000 + i, "control-run", verified("control"), 1_000);
+        }
+        ReadAhead ahead = readAhead();
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        ReadAhead.Batch first = ahead.next(500, 8L * 1024 * 1024).orElseThrow();
+
+        assertThat(writers(first).stream().filter("control"::equals)).hasSize(20);
+    }
+
+    @Test
+    void aPartitionAtItsBoundIsLeftUnreadAndTheOthersAreRead() {
+        for (int i = 0; i < 40; i++) {
+            add(P0, i, "flood-run", verified("flood"), 100);
+        }
+        add(P1, 0, "control-run", verified("control"), 100);
+        ReadAhead ahead = new ReadAhead(40, 1L << 20, 1L << 30);
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        assertThat(ahead.full()).containsExactly(P0);
+    }
+
+    @Test
+    void droppedPartitionsAreForgottenAndCommitWhereTheirFirstUnwrittenRecordIs() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            add(P0, 100 + i, "run-a", verified("a"), 100);
+            add(P1, 200 + i, "run-b", verified("b"), 100);
+        }
+        ReadAhead ahead = readAhead();
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        assertThat(ahead.committable(List.of(P0, P1)))
+                .containsEntry(P0, new OffsetAndMetadata(100))
+                .containsEntry(P1, new OffsetAndMetadata(200));
+        ahead.drop(List.of(P1));
+        List<ConsumerRecord<byte[], byte[]>> left = new ArrayList<>();
+        for (Optional<ReadAhead.Batch> b = ahead.next(500, 1L << 30); b.isPresent(); b = ahead.next(500, 1L << 30)) {
+            left.addAll(b.get().checked().records());
+        }
+        assertThat(left).allMatch(r -> r.partition() == 0).hasSize(10);
+        assertThat(ahead.committable(List.of(P0))).containsEntry(P0, new OffsetAndMetadata(110));
+    }
+
+    private static ReadAhead readAhead() {
+        return new ReadAhead(2_000, 4L * 1024 * 1024, 16L * 1024 * 1024);
+    }
+
+    private static Verdict verified(String agent) {
+        return new Verdict.Verified(null, "hash", "key-of-" + agent, agent);
+    }
+
+    private void add(TopicPartition tp, long offset, String key, Verdict verdict, int valueBytes) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        records.add(new ConsumerRecord<>(
+                tp.topic(),
+                tp.partition(),
+                offset,
+                0L,
+                TimestampType.CREATE_TIME,
+                k.length,
+                valueBytes,
+                k,
+                new byte[0],
+                new RecordHeaders(),
+                Optional.empty()));
+        verdicts.add(verdict);
+    }
+
+    private BatchProcessor.Checked checked() {
+        List<String> payloads = new ArrayList<>();
+        records.forEach(r -> payloads.add(null));
+        return new BatchProcessor.Checked(List.copyOf(records), List.copyOf(verdicts), payloads);
+    }
+
+    private static List<String> writers(ReadAhead.Batch batch) {
+        return batch.checked().verdicts().stream()
+                .map(v -> v instanceof Verdict.Verified ok ? ok.agentId() : "")
+                .toList();
+    }
+}
