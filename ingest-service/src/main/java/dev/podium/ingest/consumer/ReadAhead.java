@@ -1,6 +1,7 @@
 package dev.podium.ingest.consumer;
 
 import dev.podium.events.validate.Limits;
+import dev.podium.ingest.store.RecordCopy;
 import dev.podium.ingest.verify.Verdict;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -24,7 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The records polled and not written yet, read ahead of the writes so that one writer's backlog cannot hold back
  * another's records behind it in the same partition: each batch is taken from it fair between writers (deficit round
- * robin over record bytes), so a control run's records go into the next transaction however many records of a flood or
+ * robin over what each record costs to write: its bytes, or the 64 KiB prefix a refusal that did not verify keeps), so a control run's records go into the next transaction however many records of a flood or
  * a planted run are in front of them. A writer is the agent whose key verified a record; every record that did not
  * verify counts as one writer, so records naming made-up keys share one turn.
  *
@@ -62,6 +63,16 @@ final class ReadAhead {
 
         long bytes() {
             return Math.max(1, record.serializedValueSize());
+        }
+
+        /**
+         * What writing it costs, in bytes: a refusal that keeps only a prefix of the record (one that did not verify)
+         * writes at most that prefix, to rejected_event and the DLQ, however large the record.
+         */
+        long cost() {
+            return verdict instanceof Verdict.Refused r && !r.redrivable()
+                    ? Math.min(bytes(), RecordCopy.PREFIX_BYTES)
+                    : bytes();
         }
     }
 
@@ -184,12 +195,12 @@ final class ReadAhead {
             ArrayDeque<Waiting> queue = it.next();
             while (!queue.isEmpty() && !batch.full()) {
                 Waiting head = queue.peek();
-                if (!isNextOfItsStream(head) || (!batch.records.isEmpty() && head.bytes() > credit)) {
+                if (!isNextOfItsStream(head) || (!batch.records.isEmpty() && head.cost() > credit)) {
                     break;
                 }
                 queue.poll();
                 batch.add(head);
-                credit -= head.bytes();
+                credit -= head.cost();
                 taken(head);
             }
             if (queue.isEmpty()) {
@@ -223,7 +234,7 @@ final class ReadAhead {
             verdicts.add(w.verdict());
             payloads.add(w.payload());
             partitions.add(w.partition());
-            bytes += w.bytes();
+            bytes += w.cost();
         }
     }
 

@@ -104,6 +104,24 @@ class ReadAheadTest {
     }
 
     @Test
+    void aRefusalThatKeepsAPrefixCostsABatchThePrefixNotTheRecord() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            add(
+                    P0,
+                    i,
+                    null,
+                    new Verdict.Refused("unsigned: no podium-key-id header", null, null, null, false),
+                    1 << 20);
+        }
+        ReadAhead ahead = readAhead();
+        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+
+        ReadAhead.Batch first = ahead.next(500, 2L * 1024 * 1024).orElseThrow();
+
+        assertThat(first.checked().records()).hasSize(32);
+    }
+
+    @Test
     void aPartitionAtItsBoundIsLeftUnreadAndTheOthersAreRead() {
         for (int i = 0; i < 40; i++) {
             add(P0, i, "flood-run", verified("flood"), 100);
@@ -145,14 +163,14 @@ class ReadAheadTest {
     }
 
     private void add(TopicPartition tp, long offset, String key, Verdict verdict, int valueBytes) {
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] k = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
         records.add(new ConsumerRecord<>(
                 tp.topic(),
                 tp.partition(),
                 offset,
                 0L,
                 TimestampType.CREATE_TIME,
-                k.length,
+                k == null ? -1 : k.length,
                 valueBytes,
                 k,
                 new byte[0],
