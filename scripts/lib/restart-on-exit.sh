@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a service and starts it again whenever it ends by itself: a JVM started with -XX:+ExitOnOutOfMemoryError exits
-# (status 3) on a fatal error instead of limping on, and ingest then sets aside the record that caused it (see
-# docs/SECURITY.md, "Bounded work"). TERM or INT stops it for good. Five exits in a row, each within 30 s of its start,
+# (status 3) on a fatal error instead of limping on, and ingest (or an agent's daemon) then sets aside the record that
+# caused it (see docs/SECURITY.md, "Bounded work"). TERM or INT stops it for good. Five exits in a row, each within 30 s of its start,
 # mean it cannot start at all: it gives up, with the service's last status.
 set -u
 child=

@@ -52,6 +52,9 @@ public final class Daemon {
             long sampleIntervalMillis,
             Set<String> allowedEnvironment) {}
 
+    /** The {@link ReadLedger} of {@code podium.jobs}, in the agent's home beside the journal. */
+    static final String LEDGER_FILE = "jobs-read-ledger";
+
     private final Config config;
     private final EventSink sink;
     private final PrintStream log;
@@ -114,7 +117,12 @@ public final class Daemon {
             log.println("agent " + settings.agentId() + " registered (boot " + bootId + ", pool " + settings.pool()
                     + ", " + config.slots() + (config.slots() == 1 ? " slot" : " slots") + ")");
             try (JobFeed feed = new JobFeed(
-                    settings.bootstrapServers(), settings.agentId(), settings.commandKey(), dispatcher, log)) {
+                    settings.bootstrapServers(),
+                    settings.agentId(),
+                    settings.commandKey(),
+                    settings.journalDir().resolveSibling(LEDGER_FILE),
+                    dispatcher,
+                    log)) {
                 feed.start();
                 beat(heartbeats, dispatcher, deviceId);
             } finally {

@@ -11,12 +11,17 @@ import dev.podium.events.kafka.PollBudget;
 import dev.podium.events.sign.CommandSignature;
 import dev.podium.events.validate.Limits;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.PublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,12 +40,19 @@ import org.apache.kafka.common.header.Header;
  * ({@link CommandSignature}) does not verify under the command side's public key, are skipped with a log line: anyone
  * who can write to the topic can write records, only the command side can sign them. Without a public key the agent
  * acts on nothing.
+ * <p>
+ * Before each poll the positions it reads from are saved in the {@link ReadLedger}. A start after the agent ended while
+ * reading (a record too large for the heap after decompression) first reads the partitions where it ended one record a
+ * poll, one partition at a time, with a consumer made for that, skipping the records set aside; then all partitions as
+ * usual.
  */
 final class JobFeed implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(300);
     /** Job records are a few KB: what a poll may copy after decompression. */
     static final long POLL_BYTES = 8L * 1024 * 1024;
+    /** Records of one poll, outside the careful reading: the ledger blames a death on this many from a position. */
+    static final int MAX_POLL_RECORDS = 500;
 
     static final String NO_COMMAND_KEY = "this agent takes no jobs: its key file has no command.public.key"
             + " (PODIUM_COMMAND_PUBLIC_KEY), so it cannot tell the command side's records from forged ones; copy the"
@@ -48,26 +60,31 @@ final class JobFeed implements AutoCloseable {
             + " into the key file as command.public.key and restart the agent";
 
     private final EventCodec codec = new EventCodec();
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Properties properties = new Properties();
     private final PollBudget budget = new PollBudget(POLL_BYTES);
+    private final Path ledgerFile;
     private final JobDispatcher dispatcher;
     private final PublicKey commandKey;
     private final PrintStream log;
     private final Thread thread;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile boolean closed;
 
-    JobFeed(String bootstrapServers, String agentId, PublicKey commandKey, JobDispatcher dispatcher, PrintStream log) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        KafkaLogin.apply(p);
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-agent-jobs-" + agentId);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
-        this.consumer = new KafkaConsumer<>(
-                p,
-                new BoundedBytesDeserializer(BoundedBytesDeserializer.KEY_LIMIT, null),
-                new BoundedBytesDeserializer(Limits.MAX_RECORD_BYTES, budget));
+    /** {@code ledgerFile}: the {@link ReadLedger}'s file, in the agent's home. */
+    JobFeed(
+            String bootstrapServers,
+            String agentId,
+            PublicKey commandKey,
+            Path ledgerFile,
+            JobDispatcher dispatcher,
+            PrintStream log) {
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        KafkaLogin.apply(properties);
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-agent-jobs-" + agentId);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        properties.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        this.ledgerFile = ledgerFile;
         this.dispatcher = dispatcher;
         this.commandKey = commandKey;
         this.log = log;
@@ -79,21 +96,52 @@ final class JobFeed implements AutoCloseable {
         thread.start();
     }
 
+    private KafkaConsumer<byte[], byte[]> consumer(int maxPollRecords) {
+        Properties p = new Properties();
+        p.putAll(properties);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
+        return new KafkaConsumer<>(
+                p,
+                new BoundedBytesDeserializer(BoundedBytesDeserializer.KEY_LIMIT, null),
+                new BoundedBytesDeserializer(Limits.MAX_RECORD_BYTES, budget));
+    }
+
     private void loop() {
         if (commandKey == null) {
             log.println(NO_COMMAND_KEY);
             return;
         }
+        ReadLedger ledger = ReadLedger.load(ledgerFile, MAX_POLL_RECORDS, log);
         try {
+            consumer = consumer(MAX_POLL_RECORDS);
             List<TopicPartition> parts = partitions();
             if (parts.isEmpty()) {
                 return;
             }
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
+            Map<TopicPartition, Long> from = new HashMap<>(consumer.beginningOffsets(parts));
             Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            Map<TopicPartition, Long> careful = ledger.start(from, end);
+            if (!careful.isEmpty()) {
+                log.println("reading " + Topics.JOBS + " one record a poll where the agent ended while reading it"
+                        + " or set records aside: "
+                        + careful.entrySet().stream()
+                                .map(e -> "partition " + e.getKey().partition() + " up to offset " + e.getValue())
+                                .sorted()
+                                .toList());
+                consumer.close(Duration.ofSeconds(2));
+                consumer = consumer(1);
+                consumer.assign(parts);
+                from.putAll(readCarefully(ledger, from, careful));
+                consumer.close(Duration.ofSeconds(2));
+                consumer = consumer(MAX_POLL_RECORDS);
+            }
+            consumer.assign(parts);
+            from.forEach(consumer::seek);
             boolean caughtUp = false;
             while (!closed) {
+                Map<TopicPartition, Long> positions = new HashMap<>();
+                parts.forEach(tp -> positions.put(tp, consumer.position(tp)));
+                ledger.reading(positions, false);
                 for (ConsumerRecord<byte[], byte[]> r : poll()) {
                     handle(r);
                 }
@@ -110,8 +158,49 @@ final class JobFeed implements AutoCloseable {
         } catch (RuntimeException e) {
             log.println("the podium.jobs reader stopped: " + e);
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            if (consumer != null) {
+                consumer.close(Duration.ofSeconds(2));
+            }
         }
+        // Not reached when an Error (an OutOfMemoryError without -XX:+ExitOnOutOfMemoryError) ended the reading.
+        try {
+            ledger.closed();
+        } catch (UncheckedIOException e) {
+            log.println(e.getMessage() + ": " + e.getCause());
+        }
+    }
+
+    /**
+     * Reads each partition of {@code until} alone from {@code from}, one record a poll, its position saved as exact
+     * before each poll, up to its offset there; records set aside are skipped. Returns where it stopped.
+     */
+    private Map<TopicPartition, Long> readCarefully(
+            ReadLedger ledger, Map<TopicPartition, Long> from, Map<TopicPartition, Long> until) {
+        Map<TopicPartition, Long> read = new HashMap<>();
+        for (TopicPartition tp : until.keySet().stream()
+                .sorted(Comparator.comparingInt(TopicPartition::partition))
+                .toList()) {
+            consumer.pause(consumer.assignment());
+            consumer.resume(List.of(tp));
+            consumer.seek(tp, from.get(tp));
+            long at;
+            while (!closed && (at = consumer.position(tp)) < until.get(tp)) {
+                Optional<String> why = ledger.setAside(tp, at);
+                if (why.isPresent()) {
+                    log.println(
+                            "skipping record " + tp.partition() + "/" + at + " of " + Topics.JOBS + ": " + why.get());
+                    consumer.seek(tp, at + 1);
+                    continue;
+                }
+                ledger.reading(Map.of(tp, at), true);
+                for (ConsumerRecord<byte[], byte[]> r : poll()) {
+                    handle(r);
+                }
+                dispatcher.tick();
+            }
+            read.put(tp, consumer.position(tp));
+        }
+        return read;
     }
 
     /**
@@ -206,7 +295,10 @@ final class JobFeed implements AutoCloseable {
         synchronized (this) {
             notifyAll();
         }
-        consumer.wakeup();
+        KafkaConsumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
         try {
             thread.join(5000);
         } catch (InterruptedException e) {

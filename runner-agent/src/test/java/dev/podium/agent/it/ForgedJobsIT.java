@@ -13,6 +13,7 @@ import dev.podium.agent.journal.Journal;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.publish.Publisher;
 import dev.podium.agent.support.AgentFixture;
+import dev.podium.agent.support.Bombs;
 import dev.podium.agent.support.CommandSide;
 import dev.podium.agent.support.Events;
 import dev.podium.agent.support.KafkaBroker;
@@ -287,17 +288,7 @@ class ForgedJobsIT {
      */
     @Test
     void aDecompressionBombOnTheJobsTopicIsSkippedAndTheNextJobIsTaken() throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 80 * 1024 * 1024);
-        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 160L * 1024 * 1024);
-        try (KafkaProducer<String, byte[]> gzip =
-                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            gzip.send(new ProducerRecord<>("podium.jobs", PARTITION, "bomb", new byte[64_000_000]))
-                    .get();
-        }
+        Bombs.gzip(kafka.bootstrapServers(), "podium.jobs", PARTITION, 64_000_000);
         barrier();
     }
 
