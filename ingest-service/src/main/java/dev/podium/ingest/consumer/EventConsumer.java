@@ -21,11 +21,8 @@ import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -149,13 +146,6 @@ public class EventConsumer {
         return p;
     }
 
-    /** The read-ahead of a consumer reading whole batches: bounded per partition and in all (see ReadAhead). */
-    private ReadAhead readAhead() {
-        int records = config.consumer().maxPollRecords();
-        long bytes = config.consumer().pollBytes();
-        return new ReadAhead(4 * records, bytes / 2, 2 * bytes);
-    }
-
     private final class Worker extends Thread {
 
         private volatile boolean running = true;
@@ -165,7 +155,7 @@ public class EventConsumer {
                 config.consumer().groupId(),
                 config.consumer().maxPollRecords(),
                 config.consumer().pollBytes());
-        /** Checks the batch polled next while this thread writes the current one. */
+        /** Checks the records read ahead while this thread writes a batch. */
         private final ExecutorService checker = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "podium-ingest-check");
             t.setDaemon(true);
@@ -175,6 +165,7 @@ public class EventConsumer {
         private final Map<TopicPartition, OffsetAndMetadata> written = new HashMap<>();
         /** Polled (and being checked) but not written; only this thread reads or sets it. */
         private ReadAhead waiting = readAhead();
+
         /** The partitions this member owns, as the rebalance callbacks tell. */
         private final Set<TopicPartition> owned =
                 new TreeSet<>(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
@@ -182,6 +173,13 @@ public class EventConsumer {
         Worker() {
             super("podium-ingest-events");
             setDaemon(true);
+        }
+
+        /** A read-ahead bounded per partition and in all, checked on the second thread (see ReadAhead). */
+        private ReadAhead readAhead() {
+            int records = config.consumer().maxPollRecords();
+            long bytes = config.consumer().pollBytes();
+            return new ReadAhead(new CheckQueue(processor::check, checker), 4 * records, bytes / 2, 2 * bytes);
         }
 
         void shutdown() {
@@ -275,7 +273,7 @@ public class EventConsumer {
          * records behind it into the next batch. Each poll's check runs on the second thread while a batch is written.
          * Partitions at the read-ahead's bound are left unread. A careful consumer reads one batch and writes it.
          */
-        private void readOn(KafkaConsumer<byte[], byte[]> c, boolean idle) {
+        private void readOn(KafkaConsumer<byte[], byte[]> c, boolean idle) throws Exception {
             List<ConsumerRecord<byte[], byte[]>> polled = idle ? firstPoll(c) : zeroPoll(c);
             for (int polls = 1; ; polls++) {
                 OptionalLong lag = updateLag(c);
@@ -288,7 +286,7 @@ public class EventConsumer {
                     return;
                 }
                 // a revocation during the poll may have dropped what waited: then nothing is written meanwhile
-                waiting.add(polled, check(polled, !waiting.isEmpty()));
+                waiting.add(polled);
                 if (this.polls.careful() || !waiting.hasRoom() || polls == MAX_POLLS_AHEAD) {
                     return;
                 }
@@ -443,33 +441,6 @@ public class EventConsumer {
                 polls.beforeWrite(c);
             }
             return records;
-        }
-
-        /**
-         * Starts the check of a polled batch. {@code overlapped}: a batch is being written meanwhile, and the check runs
-         * on the second thread alongside. Otherwise the batch's write is next and would only wait for its check, so the
-         * two threads check one half each.
-         */
-        private Future<BatchProcessor.Checked> check(List<ConsumerRecord<byte[], byte[]>> records, boolean overlapped) {
-            if (overlapped || records.size() < 2) {
-                return checker.submit(() -> processor.check(records));
-            }
-            List<ConsumerRecord<byte[], byte[]>> head = records.subList(0, records.size() / 2);
-            List<ConsumerRecord<byte[], byte[]>> tail = records.subList(records.size() / 2, records.size());
-            Future<BatchProcessor.Checked> first = checker.submit(() -> processor.check(head));
-            CompletableFuture<BatchProcessor.Checked> both = new CompletableFuture<>();
-            try {
-                BatchProcessor.Checked second = processor.check(tail);
-                both.complete(first.get().followedBy(second));
-            } catch (ExecutionException e) {
-                both.completeExceptionally(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                both.completeExceptionally(e);
-            } catch (Exception e) {
-                both.completeExceptionally(e);
-            }
-            return both;
         }
 
         private void write(KafkaConsumer<byte[], byte[]> c, ReadAhead.Batch batch) throws Exception {

@@ -3,8 +3,6 @@ package dev.podium.ingest.consumer;
 import dev.podium.events.validate.Limits;
 import dev.podium.ingest.store.RecordCopy;
 import dev.podium.ingest.verify.Verdict;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -15,9 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -57,8 +54,8 @@ final class ReadAhead {
             return verdict instanceof Verdict.Verified v ? v.agentId() : UNVERIFIED;
         }
 
-        Stream stream() {
-            return new Stream(partition, record.key() == null ? null : ByteBuffer.wrap(record.key()));
+        PartitionStream stream() {
+            return PartitionStream.of(record);
         }
 
         long bytes() {
@@ -76,15 +73,6 @@ final class ReadAhead {
         }
     }
 
-    /** A Kafka key (a stream id, as the agents send) within its partition; null: records with no key. */
-    private record Stream(TopicPartition partition, ByteBuffer key) {}
-
-    /** A poll whose check may still run; {@code dropped}: partitions revoked since, whose records are not kept. */
-    private record Pending(
-            List<ConsumerRecord<byte[], byte[]>> records,
-            Future<BatchProcessor.Checked> checked,
-            Set<TopicPartition> dropped) {}
-
     /** A batch to write: its records checked, and the offsets to commit once it is written. */
     record Batch(BatchProcessor.Checked checked, Map<TopicPartition, OffsetAndMetadata> offsets) {}
 
@@ -92,11 +80,11 @@ final class ReadAhead {
     private final long partitionBytes;
     private final long totalBytes;
 
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    /** Checked records per writer and partition, in offset order; writers in the order they first came. */
-    private final Map<String, Map<TopicPartition, ArrayDeque<Waiting>>> byWriter = new LinkedHashMap<>();
-    /** The offsets not written yet of each stream, to keep a stream's order across writers. */
-    private final Map<Stream, ArrayDeque<Long>> byStream = new HashMap<>();
+    private final CheckQueue checks;
+    /** Checked records per writer and partition, by offset; writers in the order they first came. */
+    private final Map<String, Map<TopicPartition, TreeMap<Long, Waiting>>> byWriter = new LinkedHashMap<>();
+    /** The offsets checked and not written yet of each stream, to keep a stream's order across writers. */
+    private final Map<PartitionStream, TreeSet<Long>> byStream = new HashMap<>();
     /** The offsets not written yet per partition, checked or not: the lowest is what may be committed. */
     private final Map<TopicPartition, TreeSet<Long>> unwritten = new HashMap<>();
 
@@ -106,14 +94,15 @@ final class ReadAhead {
 
     private long bytes;
 
-    ReadAhead(int partitionRecords, long partitionBytes, long totalBytes) {
+    ReadAhead(CheckQueue checks, int partitionRecords, long partitionBytes, long totalBytes) {
+        this.checks = checks;
         this.partitionRecords = partitionRecords;
         this.partitionBytes = partitionBytes;
         this.totalBytes = totalBytes;
     }
 
     boolean isEmpty() {
-        return pending.isEmpty() && byWriter.isEmpty();
+        return checks.isEmpty() && byWriter.isEmpty();
     }
 
     /** Records polled and not written. */
@@ -126,8 +115,8 @@ final class ReadAhead {
         return bytes < totalBytes;
     }
 
-    /** Adds a poll's records, their check running or done. */
-    void add(List<ConsumerRecord<byte[], byte[]>> records, Future<BatchProcessor.Checked> checked) {
+    /** Adds a poll's records, to be checked ({@link CheckQueue}). */
+    void add(List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
         for (ConsumerRecord<byte[], byte[]> r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             unwritten.computeIfAbsent(tp, p -> new TreeSet<>()).add(r.offset());
@@ -135,7 +124,8 @@ final class ReadAhead {
             polledUpTo.merge(tp, r.offset() + 1, Math::max);
             bytes += Math.max(1, r.serializedValueSize());
         }
-        pending.add(new Pending(records, checked, new HashSet<>()));
+        checks.done().forEach(this::enqueue); // keys proven so far give the new records their turns
+        checks.add(records);
     }
 
     /** The partitions to leave unread for now: at their own bound, or every one with records waiting at the whole's. */
@@ -155,26 +145,45 @@ final class ReadAhead {
 
     /**
      * The next batch, up to {@code maxRecords} records and {@code maxBytes} bytes of values (at least one record), fair
-     * between writers; waits for the oldest poll's check when no record is checked yet. Only the checks already done
-     * are taken besides, in poll order, so the newest poll's check overlaps this batch's write. Empty when nothing
-     * waits.
+     * between writers, from the records checked so far; waits for a check only when none of them can be written yet.
+     * Empty when nothing waits.
      */
     Optional<Batch> next(int maxRecords, long maxBytes) throws Exception {
-        takeChecked();
-        if (byWriter.isEmpty()) {
-            return Optional.empty();
+        checks.done().forEach(this::enqueue);
+        while (true) {
+            if (!byWriter.isEmpty()) {
+                Selection batch = select(maxRecords, maxBytes);
+                if (!batch.records.isEmpty()) {
+                    return Optional.of(new Batch(
+                            new BatchProcessor.Checked(batch.records, batch.verdicts, batch.payloads),
+                            committable(batch.partitions)));
+                }
+            }
+            Optional<CheckQueue.Done> checked = checks.await();
+            if (checked.isEmpty()) {
+                if (byWriter.isEmpty()) {
+                    return Optional.empty();
+                }
+                throw new IllegalStateException("no checked record can be written first: streams wait on each other");
+            }
+            enqueue(checked.get());
+            checks.done().forEach(this::enqueue);
         }
+    }
+
+    private Selection select(int maxRecords, long maxBytes) {
         // With several writers waiting, smaller transactions: another writer's records wait for at most one of them.
         Selection batch = new Selection(maxRecords, byWriter.size() > 1 ? maxBytes / 4 : maxBytes);
         Map<String, Long> credits = new HashMap<>();
-        // The lowest record of each partition can always be taken, once its writer has the credit for it.
+        // The lowest checked record of each partition can be taken once its writer has the credit, unless an earlier
+        // record of its stream is still being checked.
         int idleRounds = 0;
         while (!batch.full() && !byWriter.isEmpty() && idleRounds <= Limits.MAX_RECORD_BYTES / QUANTUM_BYTES + 1) {
             int before = batch.records.size();
-            for (Iterator<Map.Entry<String, Map<TopicPartition, ArrayDeque<Waiting>>>> it =
+            for (Iterator<Map.Entry<String, Map<TopicPartition, TreeMap<Long, Waiting>>>> it =
                             byWriter.entrySet().iterator();
                     it.hasNext() && !batch.full(); ) {
-                Map.Entry<String, Map<TopicPartition, ArrayDeque<Waiting>>> writer = it.next();
+                Map.Entry<String, Map<TopicPartition, TreeMap<Long, Waiting>>> writer = it.next();
                 long credit =
                         takeTurn(writer.getValue(), credits.getOrDefault(writer.getKey(), 0L) + QUANTUM_BYTES, batch);
                 credits.put(writer.getKey(), credit);
@@ -184,21 +193,19 @@ final class ReadAhead {
             }
             idleRounds = batch.records.size() == before ? idleRounds + 1 : 0;
         }
-        return Optional.of(new Batch(
-                new BatchProcessor.Checked(batch.records, batch.verdicts, batch.payloads),
-                committable(batch.partitions)));
+        return batch;
     }
 
     /** One writer's turn: its records, partition by partition, in order, while its credit lasts; the credit left. */
-    private long takeTurn(Map<TopicPartition, ArrayDeque<Waiting>> queues, long credit, Selection batch) {
-        for (Iterator<ArrayDeque<Waiting>> it = queues.values().iterator(); it.hasNext() && !batch.full(); ) {
-            ArrayDeque<Waiting> queue = it.next();
+    private long takeTurn(Map<TopicPartition, TreeMap<Long, Waiting>> queues, long credit, Selection batch) {
+        for (Iterator<TreeMap<Long, Waiting>> it = queues.values().iterator(); it.hasNext() && !batch.full(); ) {
+            TreeMap<Long, Waiting> queue = it.next();
             while (!queue.isEmpty() && !batch.full()) {
-                Waiting head = queue.peek();
+                Waiting head = queue.firstEntry().getValue();
                 if (!isNextOfItsStream(head) || (!batch.records.isEmpty() && head.cost() > credit)) {
                     break;
                 }
-                queue.poll();
+                queue.pollFirstEntry();
                 batch.add(head);
                 credit -= head.cost();
                 taken(head);
@@ -252,13 +259,11 @@ final class ReadAhead {
      * again by their next owner from the offset committed for them, which {@link #committable} gives before this.
      */
     void drop(Collection<TopicPartition> partitions) {
-        for (Pending p : pending) {
-            p.dropped().addAll(partitions);
-        }
-        for (Iterator<Map<TopicPartition, ArrayDeque<Waiting>>> it =
+        checks.drop(partitions);
+        for (Iterator<Map<TopicPartition, TreeMap<Long, Waiting>>> it =
                         byWriter.values().iterator();
                 it.hasNext(); ) {
-            Map<TopicPartition, ArrayDeque<Waiting>> queues = it.next();
+            Map<TopicPartition, TreeMap<Long, Waiting>> queues = it.next();
             queues.keySet().removeAll(partitions);
             if (queues.isEmpty()) {
                 it.remove();
@@ -292,17 +297,17 @@ final class ReadAhead {
     }
 
     private boolean isNextOfItsStream(Waiting w) {
-        ArrayDeque<Long> offsets = byStream.get(w.stream());
-        return offsets == null
-                || offsets.isEmpty()
-                || offsets.peek() == w.record().offset();
+        TreeSet<Long> offsets = byStream.get(w.stream());
+        long offset = w.record().offset();
+        return (offsets == null || offsets.isEmpty() || offsets.first() == offset)
+                && !checks.holdsEarlier(w.stream(), offset);
     }
 
     private void taken(Waiting w) {
         TopicPartition tp = w.partition();
-        ArrayDeque<Long> offsets = byStream.get(w.stream());
+        TreeSet<Long> offsets = byStream.get(w.stream());
         if (offsets != null) {
-            offsets.poll();
+            offsets.remove(w.record().offset());
             if (offsets.isEmpty()) {
                 byStream.remove(w.stream());
             }
@@ -313,40 +318,21 @@ final class ReadAhead {
         bytes -= w.bytes();
     }
 
-    /** Moves the polls whose checks are done, in poll order, into the writers' queues; waits for the first if none is. */
-    private void takeChecked() throws Exception {
-        boolean first = byWriter.isEmpty();
-        while (!pending.isEmpty() && (first || pending.peek().checked().isDone())) {
-            Pending p = pending.poll();
-            enqueue(p, checked(p.checked()));
-            first = false;
-        }
-    }
-
-    private void enqueue(Pending p, BatchProcessor.Checked checked) {
+    /** Moves a checked chunk into the writers' queues. */
+    private void enqueue(CheckQueue.Done done) {
+        BatchProcessor.Checked checked = done.checked();
         for (int i = 0; i < checked.records().size(); i++) {
             ConsumerRecord<byte[], byte[]> r = checked.records().get(i);
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            if (p.dropped().contains(tp)) {
+            if (done.dropped().contains(tp)) {
                 continue;
             }
             Waiting w =
                     new Waiting(r, checked.verdicts().get(i), checked.payloads().get(i), tp);
             byWriter.computeIfAbsent(w.writer(), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(tp, k -> new ArrayDeque<>())
-                    .add(w);
-            byStream.computeIfAbsent(w.stream(), k -> new ArrayDeque<>()).add(r.offset());
-        }
-    }
-
-    private static BatchProcessor.Checked checked(Future<BatchProcessor.Checked> checked) throws Exception {
-        try {
-            return checked.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw e;
+                    .computeIfAbsent(tp, k -> new TreeMap<>())
+                    .put(r.offset(), w);
+            byStream.computeIfAbsent(w.stream(), k -> new TreeSet<>()).add(r.offset());
         }
     }
 }

@@ -2,17 +2,21 @@ package dev.podium.ingest.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.verify.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ReadAheadTest {
@@ -23,6 +27,8 @@ class ReadAheadTest {
 
     private final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     private final List<Verdict> verdicts = new ArrayList<>();
+    /** Checks each chunk as it is started: what the schedule does with checked records does not wait on threads. */
+    private final ExecutorService checker = new DirectExecutor();
 
     @Test
     void anotherWritersRecordsBehindABacklogGoIntoTheNextBatch() throws Exception {
@@ -33,7 +39,8 @@ class ReadAheadTest {
             add(P0, 1_500 + i, "control-run", verified("control"), 1_000);
         }
         ReadAhead ahead = readAhead();
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        proven(ahead, "flood", "control");
+        ahead.add(List.copyOf(records));
 
         ReadAhead.Batch first = ahead.next(500, 8L * 1024 * 1024).orElseThrow();
 
@@ -55,7 +62,7 @@ class ReadAheadTest {
         add(P0, 600, "control-run", verified("flood"), 100);
         add(P0, 601, "control-run", verified("control"), 100);
         ReadAhead ahead = readAhead();
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        ahead.add(List.copyOf(records));
 
         List<Long> controlStream = new ArrayList<>();
         for (Optional<ReadAhead.Batch> b = ahead.next(100, 1L << 30); b.isPresent(); b = ahead.next(100, 1L << 30)) {
@@ -74,7 +81,7 @@ class ReadAheadTest {
         add(P1, 1, "t", verified("a"), 100);
         add(P1, 3, "t", verified("b"), 100);
         ReadAhead ahead = readAhead();
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        ahead.add(List.copyOf(records));
 
         List<String> order = new ArrayList<>();
         for (Optional<ReadAhead.Batch> b = ahead.next(1, 1L << 30); b.isPresent(); b = ahead.next(1, 1L << 30)) {
@@ -96,7 +103,8 @@ class ReadAheadTest {
             add(P0, 2_000 + i, "control-run", verified("control"), 1_000);
         }
         ReadAhead ahead = readAhead();
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        proven(ahead, "control");
+        ahead.add(List.copyOf(records));
 
         ReadAhead.Batch first = ahead.next(500, 8L * 1024 * 1024).orElseThrow();
 
@@ -114,7 +122,7 @@ class ReadAheadTest {
                     1 << 20);
         }
         ReadAhead ahead = readAhead();
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        ahead.add(List.copyOf(records));
 
         ReadAhead.Batch first = ahead.next(500, 2L * 1024 * 1024).orElseThrow();
 
@@ -122,13 +130,13 @@ class ReadAheadTest {
     }
 
     @Test
-    void aPartitionAtItsBoundIsLeftUnreadAndTheOthersAreRead() {
+    void aPartitionAtItsBoundIsLeftUnreadAndTheOthersAreRead() throws Exception {
         for (int i = 0; i < 40; i++) {
             add(P0, i, "flood-run", verified("flood"), 100);
         }
         add(P1, 0, "control-run", verified("control"), 100);
-        ReadAhead ahead = new ReadAhead(40, 1L << 20, 1L << 30);
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        ReadAhead ahead = readAhead(40, 1L << 20, 1L << 30);
+        ahead.add(List.copyOf(records));
 
         assertThat(ahead.full()).containsExactly(P0);
     }
@@ -140,7 +148,7 @@ class ReadAheadTest {
             add(P1, 200 + i, "run-b", verified("b"), 100);
         }
         ReadAhead ahead = readAhead();
-        ahead.add(List.copyOf(records), CompletableFuture.completedFuture(checked()));
+        ahead.add(List.copyOf(records));
 
         assertThat(ahead.committable(List.of(P0, P1)))
                 .containsEntry(P0, new OffsetAndMetadata(100))
@@ -154,16 +162,49 @@ class ReadAheadTest {
         assertThat(ahead.committable(List.of(P0))).containsEntry(P0, new OffsetAndMetadata(110));
     }
 
-    private static ReadAhead readAhead() {
-        return new ReadAhead(2_000, 4L * 1024 * 1024, 16L * 1024 * 1024);
+    private ReadAhead readAhead() {
+        return readAhead(2_000, 4L * 1024 * 1024, 16L * 1024 * 1024);
+    }
+
+    private ReadAhead readAhead(int partitionRecords, long partitionBytes, long totalBytes) {
+        return new ReadAhead(new CheckQueue(this::check, checker), partitionRecords, partitionBytes, totalBytes);
+    }
+
+    @AfterEach
+    void stopChecker() {
+        checker.shutdownNow();
     }
 
     private static Verdict verified(String agent) {
         return new Verdict.Verified(null, "hash", "key-of-" + agent, agent);
     }
 
+    /**
+     * Records of these writers have verified before (they are enrolled agents that sent runs): from then on, each writer's
+     * records are checked in turns of their own.
+     */
+    private void proven(ReadAhead ahead, String... writers) throws Exception {
+        List<ConsumerRecord<byte[], byte[]>> before = new ArrayList<>(records);
+        for (int i = 0; i < writers.length; i++) {
+            add(P1, 1_000_000 + i, "earlier-run-" + i, verified(writers[i]), 100);
+        }
+        List<ConsumerRecord<byte[], byte[]>> earlier = new ArrayList<>(records);
+        earlier.removeAll(before);
+        ahead.add(earlier);
+        while (ahead.next(500, 1L << 30).isPresent()) {
+            // written
+        }
+        verdicts.subList(before.size(), records.size()).clear();
+        records.subList(before.size(), records.size()).clear();
+    }
+
     private void add(TopicPartition tp, long offset, String key, Verdict verdict, int valueBytes) {
         byte[] k = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+        RecordHeaders headers = new RecordHeaders();
+        String keyId = verdict instanceof Verdict.Verified v ? v.keyId() : ((Verdict.Refused) verdict).keyId();
+        if (keyId != null) {
+            headers.add(EventSigner.KEY_ID_HEADER, keyId.getBytes(StandardCharsets.UTF_8));
+        }
         records.add(new ConsumerRecord<>(
                 tp.topic(),
                 tp.partition(),
@@ -174,15 +215,56 @@ class ReadAheadTest {
                 valueBytes,
                 k,
                 new byte[0],
-                new RecordHeaders(),
+                headers,
                 Optional.empty()));
         verdicts.add(verdict);
     }
 
-    private BatchProcessor.Checked checked() {
+    /** What {@link BatchProcessor#check} would say of these records: the verdicts given with them. */
+    private BatchProcessor.Checked check(List<ConsumerRecord<byte[], byte[]>> chunk) {
+        List<Verdict> given = new ArrayList<>();
         List<String> payloads = new ArrayList<>();
-        records.forEach(r -> payloads.add(null));
-        return new BatchProcessor.Checked(List.copyOf(records), List.copyOf(verdicts), payloads);
+        for (ConsumerRecord<byte[], byte[]> r : chunk) {
+            given.add(verdicts.get(records.indexOf(r)));
+            payloads.add(null);
+        }
+        return new BatchProcessor.Checked(List.copyOf(chunk), given, payloads);
+    }
+
+    /** Runs each task as it is submitted. */
+    private static final class DirectExecutor extends AbstractExecutorService {
+        private boolean shutdown;
+
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
     }
 
     private static List<String> writers(ReadAhead.Batch batch) {
