@@ -37,6 +37,7 @@ public class Projections {
     private final LeaderboardProjection leaderboard;
     private final PageCellProjection pageCells;
     private final EnergyProjection energy;
+    private final RankProjection rank;
 
     public Projections(
             CatalogProjection catalog,
@@ -51,12 +52,14 @@ public class Projections {
             PublishedClaimProjection published,
             LeaderboardProjection leaderboard,
             PageCellProjection pageCells,
-            EnergyProjection energy) {
+            EnergyProjection energy,
+            RankProjection rank) {
         this.models = List.of(
                 catalog, runs, results, series, runEvents, agents, jobs, retractions, hidden, published, energy);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
+        this.rank = rank;
     }
 
     /**
@@ -68,6 +71,7 @@ public class Projections {
                     EnergyProjection.TABLES,
                     SeriesProjection.TABLES,
                     HiddenCatalogProjection.TABLES,
+                    RankProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",
@@ -113,6 +117,7 @@ public class Projections {
         leaderboard.recompute(c, touched);
         pageCells.recompute(c, touched);
         energy.recompute(c, touched);
+        rank.recompute(c, touched);
     }
 
     /**
@@ -158,6 +163,7 @@ public class Projections {
         leaderboard.recomputeAll(c);
         pageCells.recomputeAll(c);
         energy.recomputeAll(c);
+        rank.recomputeAll(c);
     }
 
     /**

@@ -30,14 +30,17 @@ import javax.sql.DataSource;
  * Every SQL statement of query-service's pages (but the cells of {@link CellQueries}). Each one is bounded (a LIMIT or a
  * key lookup) and filters on the leading columns of an index: proj_leaderboard_row (key_id, metric, ...) and (benchmark,
  * metric, key_id, source), proj_metric_key (benchmark, metric, ...) and (key_id, metric), proj_comparison_key
- * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_position DESC), proj_run_event (run_id, seq). No
- * page reads results or samples beyond one run's, nor any event's payload.
+ * (benchmark), proj_result (run_id, metric), proj_run (run_id), (started_position DESC), proj_run_event (run_id, seq),
+ * proj_rank_benchmark (benchmark), proj_rank_key (benchmark, key_id), proj_rank_device (device_id). No page reads
+ * results or samples beyond one run's, nor any event's payload.
  *
  * <p>Public lists put what has counted results first: a writer can name as many benchmarks, keys and devices as it
- * sends RunStarted records, and none of those may push out one with results. What counts is a leaderboard row of
- * completed, valid, not retracted runs, as {@code proj_metric_key}'s measured device lists hold them (a few rows a key,
- * where counting runs would read every leaderboard row); published rows come next, then the rest by name, of which a
- * list reads no more than it shows.
+ * sends RunStarted records, and none of those may push out one with results. A counted run is a completed, valid, not
+ * retracted run with a leaderboard row; what ranks first is what the most agents have counted runs of, then what has
+ * the most counted runs ({@code proj_rank_*}, one row an entry), so that one enrolled agent cannot put its own
+ * benchmark first by measuring it on many devices. Then come the counted leaderboard rows, as {@code proj_metric_key}'s
+ * measured device lists hold them (a few rows a key, where counting them would read every leaderboard row), then
+ * published rows, then the rest by name, of which a list reads no more than it shows.
  *
  * <p>What an admin hid ({@code proj_hidden_catalog}) is on no public list: each list leaves it out with one primary-key
  * probe per row it reads ({@link Catalog}), and a hidden benchmark or key asked for by name is not there (404).
@@ -68,19 +71,22 @@ public class Queries {
     }
 
     /**
-     * Benchmarks, those with the most counted leaderboard rows under one metric (key and device pairs with counted runs)
-     * first, then by published rows, then the rest by name.
+     * Benchmarks, those with counted runs from the most agents first, then with the most counted runs, then with the most
+     * counted leaderboard rows under one metric (key and device pairs with counted runs), then by published rows, then
+     * the rest by name.
      */
     public List<String> benchmarks() {
         List<String> ranked =
                 jdbc.list("""
-                SELECT benchmark FROM (
+                SELECT m.benchmark FROM (
                     SELECT benchmark, sum(cardinality(device_ids)) FILTER (WHERE source = 'measured') AS measured,
                            sum(cardinality(device_ids)) AS listed
                     FROM proj_metric_key GROUP BY benchmark, metric) AS m
+                LEFT JOIN proj_rank_benchmark a ON a.benchmark = m.benchmark
                 WHERE %s
-                GROUP BY benchmark
-                ORDER BY max(measured) DESC NULLS LAST, max(listed) DESC, benchmark
+                GROUP BY m.benchmark, a.agents, a.counted_runs
+                ORDER BY a.agents DESC NULLS LAST, a.counted_runs DESC NULLS LAST, max(measured) DESC NULLS LAST,
+                         max(listed) DESC, m.benchmark
                 LIMIT ?""".formatted(Catalog.shownBenchmark("m.benchmark")), rs -> rs.getString(1), MAX_LISTED);
         return withTheRest(
                 ranked,
@@ -136,9 +142,10 @@ public class Queries {
 
     /**
      * Devices no admin hid, those the alias table knows ({@link Catalog#knownDevice}) before the others, then those with
-     * counted leaderboard rows first, then those with published rows, then the rest, each by id. The devices with rows are
-     * found by one step of {@code proj_leaderboard_row (device_id, source)} each (a loose index scan): counting their rows
-     * would read every leaderboard row.
+     * counted runs from the most agents, then with the most counted runs, then those with counted leaderboard rows, then
+     * those with published rows, then the rest, each by id. The devices with rows are found by one step of
+     * {@code proj_leaderboard_row (device_id, source)} each (a loose index scan), and their agents and runs by one probe of
+     * {@code proj_rank_device} each: counting their rows would read every leaderboard row.
      */
     public List<DeviceRow> devices() {
         List<DeviceRow> ranked = jdbc.list(
@@ -150,8 +157,11 @@ public class Queries {
                     FROM with_rows w WHERE w.device_id IS NOT NULL)
                 SELECT d.device_id, d.vendor, d.label FROM with_rows w
                 CROSS JOIN LATERAL (SELECT * FROM proj_device WHERE device_id = w.device_id OFFSET 0) AS d
+                LEFT JOIN proj_rank_device a ON a.device_id = d.device_id
                 WHERE %s
                 ORDER BY NOT %s,
+                         a.agents DESC NULLS LAST,
+                         a.counted_runs DESC NULLS LAST,
                          NOT EXISTS (SELECT 1 FROM proj_leaderboard_row l
                                      WHERE l.device_id = d.device_id AND l.source = 'measured'),
                          d.device_id
@@ -178,20 +188,24 @@ public class Queries {
     }
 
     /**
-     * A benchmark's keys, those with counted leaderboard rows of the most devices under one metric first, then by
-     * published rows, then those with completed runs that failed a validity check (the local page shows them), then the
-     * rest, each by canonical text: at most {@link #MAX_KEYS}.
+     * A benchmark's keys, those with counted runs from the most agents first, then with the most counted runs, then with
+     * counted leaderboard rows of the most devices under one metric, then by published rows, then those with completed
+     * runs that failed a validity check (the local page shows them), then the rest, each by canonical text: at most
+     * {@link #MAX_KEYS}.
      */
     public List<KeyRow> keys(String benchmark) {
-        List<KeyRow> ranked = jdbc.list("""
+        List<KeyRow> ranked =
+                jdbc.list("""
                 SELECT k.key_id, k.benchmark, k.canonical, k.dimensions::text FROM (
                     SELECT key_id, max(cardinality(device_ids)) FILTER (WHERE source = 'measured') AS measured,
                            max(cardinality(device_ids)) AS listed
                     FROM proj_metric_key WHERE benchmark = ? GROUP BY key_id) AS c
+                LEFT JOIN proj_rank_key a ON a.benchmark = ? AND a.key_id = c.key_id
                 CROSS JOIN LATERAL (SELECT * FROM proj_comparison_key WHERE key_id = c.key_id OFFSET 0) AS k
                 WHERE %s
-                ORDER BY c.measured DESC NULLS LAST, c.listed DESC, k.canonical
-                LIMIT ?""".formatted(Catalog.shownKey("k.key_id")), this::key, benchmark, MAX_KEYS);
+                ORDER BY a.agents DESC NULLS LAST, a.counted_runs DESC NULLS LAST,
+                         c.measured DESC NULLS LAST, c.listed DESC, k.canonical
+                LIMIT ?""".formatted(Catalog.shownKey("k.key_id")), this::key, benchmark, benchmark, MAX_KEYS);
         return withTheRest(
                 ranked, MAX_KEYS, n -> jdbc.list("""
                         SELECT key_id, benchmark, canonical, dimensions::text FROM proj_comparison_key k

@@ -296,7 +296,7 @@ class RealDataFirstIT {
 
     @Test
     void withoutABenchmarkNamedPagesShowTheOneWithTheMostCountedResults() throws SQLException {
-        String most = benchmarkWithTheMostCountedRows();
+        String most = benchmarkWithTheMostCountedRuns();
 
         assertThat(most).doesNotStartWith(PREFIX);
         assertThat(given().get("/api/v1/leaderboard").jsonPath().getString("query.benchmark"))
@@ -336,12 +336,18 @@ class RealDataFirstIT {
                 .doesNotContain(pinned.toString());
     }
 
-    /** The benchmark with the most leaderboard rows of counted runs under one metric, from the rows themselves. */
-    private String benchmarkWithTheMostCountedRows() throws SQLException {
+    /**
+     * The benchmark with counted runs (completed, valid, not retracted, with a result under a key and device) from the
+     * most agents, then with the most of them, from the runs themselves.
+     */
+    private String benchmarkWithTheMostCountedRuns() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, "postgres", "");
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT benchmark FROM proj_leaderboard_row WHERE source = 'measured' GROUP BY benchmark, metric "
-                                + "ORDER BY count(*) DESC, benchmark LIMIT 1");
+                PreparedStatement ps = c.prepareStatement("""
+                        SELECT benchmark FROM proj_run r
+                        WHERE status = 'completed' AND valid AND NOT retracted AND agent_id IS NOT NULL
+                          AND EXISTS (SELECT 1 FROM proj_result m WHERE m.run_id = r.run_id AND m.key_id IS NOT NULL
+                                      AND m.device_id IS NOT NULL AND m.mean IS NOT NULL)
+                        GROUP BY benchmark ORDER BY count(DISTINCT agent_id) DESC, count(*) DESC, benchmark LIMIT 1""");
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getString(1);
