@@ -41,9 +41,9 @@ final class CheckQueue {
     record Done(BatchProcessor.Checked checked, Set<TopicPartition> dropped) {}
 
     static final int CHUNK_RECORDS = 100;
-    static final long CHUNK_BYTES = 1024 * 1024;
+    static final long CHUNK_BYTES = 512 * 1024;
     /** Chunks on the checking thread at once: what a light writer's chunk may wait behind. */
-    static final int IN_FLIGHT = 4;
+    static final int IN_FLIGHT = 2;
 
     private static final String UNPROVEN = "";
     /** Keys remembered as verified, the most recently seen kept. */

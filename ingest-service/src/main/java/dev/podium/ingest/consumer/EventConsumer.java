@@ -182,6 +182,14 @@ public class EventConsumer {
             return new ReadAhead(new CheckQueue(processor::check, checker), 4 * records, bytes / 2, 2 * bytes);
         }
 
+        /**
+         * The bytes of values one transaction writes at most: a quarter of a poll's, so that a run read behind another
+         * writer's large records waits for at most one such transaction.
+         */
+        private long batchBytes() {
+            return config.consumer().pollBytes() / 4;
+        }
+
         void shutdown() {
             running = false;
             KafkaConsumer<byte[], byte[]> c = consumer;
@@ -249,9 +257,8 @@ public class EventConsumer {
                             continue;
                         }
                     }
-                    Optional<ReadAhead.Batch> batch = waiting.next(
-                            config.consumer().maxPollRecords(),
-                            config.consumer().pollBytes());
+                    Optional<ReadAhead.Batch> batch =
+                            waiting.next(config.consumer().maxPollRecords(), batchBytes());
                     if (batch.isPresent()) {
                         write(c, batch.get());
                         progress.advanced(!waiting.isEmpty());
@@ -358,8 +365,7 @@ public class EventConsumer {
                 String reason)
                 throws Exception {
             // what waits may hold records of the partition before this one: committing past it must not pass them
-            for (ReadAhead.Batch batch : waiting.all(
-                    config.consumer().maxPollRecords(), config.consumer().pollBytes())) {
+            for (ReadAhead.Batch batch : waiting.all(config.consumer().maxPollRecords(), batchBytes())) {
                 write(c, batch);
             }
             LOG.warnf("record %s@%d set aside: %s", tp, offset, reason);

@@ -172,8 +172,7 @@ final class ReadAhead {
     }
 
     private Selection select(int maxRecords, long maxBytes) {
-        // With several writers waiting, smaller transactions: another writer's records wait for at most one of them.
-        Selection batch = new Selection(maxRecords, byWriter.size() > 1 ? maxBytes / 4 : maxBytes);
+        Selection batch = new Selection(maxRecords, maxBytes);
         Map<String, Long> credits = new HashMap<>();
         // The lowest checked record of each partition can be taken once its writer has the credit, unless an earlier
         // record of its stream is still being checked.
