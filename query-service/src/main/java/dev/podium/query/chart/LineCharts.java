@@ -16,7 +16,8 @@ public final class LineCharts {
     private static final int TOP = 16;
     private static final int PLOT_WIDTH = 520;
     private static final int PLOT_HEIGHT = 200;
-    private static final int MAX_POINTS = 1000;
+    /** Points a line draws at most. */
+    public static final int MAX_POINTS = 1000;
 
     private LineCharts() {}
 

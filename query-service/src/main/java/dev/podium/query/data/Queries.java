@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -49,7 +50,6 @@ import javax.sql.DataSource;
 public class Queries {
 
     /** The most samples of one series a run page reads. */
-    public static final int MAX_SERIES_POINTS = 2000;
     /** The most events a run page lists: the first by sequence number. */
     public static final int MAX_EVENTS = 500;
     /** The most benchmarks or devices a list holds. */
@@ -468,11 +468,13 @@ public class Queries {
     }
 
     /**
-     * A run's series as ingest stored them, downsampled to at most {@link #MAX_SERIES_POINTS} points per series kind,
-     * one row per kind: however many samples a run sent, a run page reads a bounded number. The limits restate that bound
-     * where the page reads, so that no stored row can make it read more.
+     * The series of a run that a page draws ({@code kinds}, any case), one row per kind, each read at most
+     * {@code maxPoints} points evenly spread over it: of the points ingest stored (every {@code stride}-th sample), every
+     * {@code stride * 2^k}-th, for the smallest k that leaves no more than that. However many samples a run sent, and
+     * however many kinds, a page reads a bounded number; the limit restates the bound where the page reads, so that no
+     * stored row can make it read more.
      */
-    public List<SeriesRow> series(UUID runId) {
+    public List<SeriesRow> series(UUID runId, List<String> kinds, int maxPoints) {
         return jdbc.list(
                 """
                 SELECT h.series, h.unit,
@@ -480,11 +482,19 @@ public class Queries {
                                    't', p.t, 'value', p.value, 'repetition', p.repetition, 'device', p.device))
                                    ORDER BY p.idx), '[]'::jsonb)
                         FROM (SELECT * FROM proj_run_series_point p
-                              WHERE p.run_id = h.run_id AND p.series = h.series ORDER BY p.idx LIMIT ?) p)::text AS points
-                FROM proj_run_series_head h WHERE h.run_id = ? ORDER BY h.series LIMIT 64""",
+                              WHERE p.run_id = h.run_id AND p.series = h.series AND p.idx % (h.stride * w.thin) = 0
+                              ORDER BY p.idx LIMIT ?) p)::text AS points
+                FROM proj_run_series_head h
+                CROSS JOIN LATERAL (SELECT CASE WHEN kept <= ? THEN 1
+                                           ELSE (2 ^ ceil(log(2.0, kept::numeric / ?)))::bigint END AS thin
+                                    FROM (SELECT (h.samples + h.stride - 1) / h.stride AS kept) k) w
+                WHERE h.run_id = ? AND upper(h.series) = ANY(?) ORDER BY h.series LIMIT 64""",
                 rs -> new SeriesRow(rs.getString("series"), rs.getString("unit"), json(rs.getString("points"))),
-                MAX_SERIES_POINTS,
-                runId);
+                maxPoints,
+                maxPoints,
+                maxPoints,
+                runId,
+                kinds.stream().map(k -> k.toUpperCase(Locale.ROOT)).toArray(String[]::new));
     }
 
     /** The first {@link #MAX_EVENTS} events of a run, as ingest summarised them: no payload is read. */

@@ -23,6 +23,9 @@ public class RunService {
 
     private final Queries queries;
 
+    /** The series kinds a run page draws: all it reads of a run's series. */
+    static final List<String> DRAWN = List.of("STEP_THROUGHPUT", "CPU_UTILISATION", "ACCELERATOR_UTILISATION");
+
     public RunService(Queries queries) {
         this.queries = queries;
     }
@@ -36,7 +39,7 @@ public class RunService {
         Optional<KeyRow> key = d.summary().keyId() == null
                 ? Optional.empty()
                 : queries.key(d.summary().keyId());
-        List<SeriesRow> series = queries.series(runId);
+        List<SeriesRow> series = queries.series(runId, DRAWN, LineCharts.MAX_POINTS);
         Chart throughput = LineCharts.of(
                 "Per-step throughput",
                 unitOf(series, "STEP_THROUGHPUT"),

@@ -2,6 +2,7 @@ package dev.podium.query.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.podium.query.chart.LineCharts;
 import dev.podium.query.support.PostgresDatabase;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,9 +17,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
- * A run page reads a bounded amount whatever the database holds: no more points per series than the page draws (ingest
- * stores them downsampled; even a table holding 100,000 is read only up to the bound), so the memory of one public
- * request does not grow with the run (its events: {@code RunEventsIT}).
+ * A run page reads a bounded amount whatever the database holds: only the series kinds it draws, and no more points of
+ * each than a line draws (ingest stores them downsampled; even a table holding 100,000 is read thinned to the bound), so
+ * the memory of one public request does not grow with the run (its events: {@code RunEventsIT}).
  */
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
@@ -49,11 +50,25 @@ class RunSeriesBoundIT {
             ps.setObject(4, run);
             ps.setInt(5, ROWS * PER_ROW);
             ps.executeUpdate();
+            // a kind the page does not draw is not read at all
+            try (PreparedStatement power = c.prepareStatement("""
+                    WITH h AS (INSERT INTO proj_run_series_head (run_id, series, unit, samples, events, stride,
+                                                                 last_position)
+                               VALUES (?, 'POWER', 'W', 1000, 1, 1, 1))
+                    INSERT INTO proj_run_series_point (run_id, series, idx, t, value, device)
+                    SELECT ?, 'POWER', i, i, 300, 0 FROM generate_series(0, 999) i""")) {
+                power.setObject(1, run);
+                power.setObject(2, run);
+                power.executeUpdate();
+            }
         }
-        List<SeriesRow> series = queries.series(run);
+        List<SeriesRow> series = queries.series(run, List.of("step_throughput"), LineCharts.MAX_POINTS);
         assertThat(series).singleElement().satisfies(s -> {
             assertThat(s.series()).isEqualTo("STEP_THROUGHPUT");
-            assertThat(s.samples().size()).isEqualTo(Queries.MAX_SERIES_POINTS);
+            // every 128th of the 100,000: no more than a line draws, spread over the whole run
+            assertThat(s.samples().size()).isBetween(LineCharts.MAX_POINTS / 2, LineCharts.MAX_POINTS);
+            assertThat(s.samples().get(s.samples().size() - 1).path("t").asDouble())
+                    .isGreaterThan(0.99 * ROWS * PER_ROW);
             assertThat(s.samples().get(0).path("t").asDouble()).isZero();
             assertThat(s.samples().get(0).path("repetition").asInt()).isZero();
             assertThat(s.samples().get(0).has("device")).isFalse();

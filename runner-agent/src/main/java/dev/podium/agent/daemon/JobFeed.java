@@ -122,35 +122,11 @@ final class JobFeed implements AutoCloseable {
             Map<TopicPartition, Long> end = consumer.endOffsets(parts);
             Map<TopicPartition, Long> careful = ledger.start(from, end);
             if (!careful.isEmpty()) {
-                log.println("reading " + Topics.JOBS + " one record a poll where the agent ended while reading it"
-                        + " or set records aside: "
-                        + careful.entrySet().stream()
-                                .map(e -> "partition " + e.getKey().partition() + " up to offset " + e.getValue())
-                                .sorted()
-                                .toList());
-                consumer.close(Duration.ofSeconds(2));
-                consumer = consumer(1);
-                consumer.assign(parts);
-                from.putAll(readCarefully(ledger, from, careful));
-                consumer.close(Duration.ofSeconds(2));
-                consumer = consumer(MAX_POLL_RECORDS);
+                from.putAll(readWhereTheAgentEnded(ledger, parts, from, careful));
             }
             consumer.assign(parts);
             from.forEach(consumer::seek);
-            boolean caughtUp = false;
-            while (!closed) {
-                Map<TopicPartition, Long> positions = new HashMap<>();
-                parts.forEach(tp -> positions.put(tp, consumer.position(tp)));
-                ledger.reading(positions, false);
-                for (ConsumerRecord<byte[], byte[]> r : poll()) {
-                    handle(r);
-                }
-                if (!caughtUp && end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
-                    caughtUp = true;
-                    dispatcher.caughtUp();
-                }
-                dispatcher.tick();
-            }
+            readOn(ledger, parts, end);
         } catch (WakeupException e) {
             if (!closed) {
                 log.println("the podium.jobs reader stopped: " + e);
@@ -167,6 +143,49 @@ final class JobFeed implements AutoCloseable {
             ledger.closed();
         } catch (UncheckedIOException e) {
             log.println(e.getMessage() + ": " + e.getCause());
+        }
+    }
+
+    /**
+     * After the agent ended while reading: a consumer of one record a poll reads the partitions of {@code careful} up to
+     * where that happened ({@link #readCarefully}); returns where it stopped. The consumer reading whole polls is
+     * created again after it.
+     */
+    private Map<TopicPartition, Long> readWhereTheAgentEnded(
+            ReadLedger ledger,
+            List<TopicPartition> parts,
+            Map<TopicPartition, Long> from,
+            Map<TopicPartition, Long> careful) {
+        log.println("reading " + Topics.JOBS + " one record a poll where the agent ended while reading it"
+                + " or set records aside: "
+                + careful.entrySet().stream()
+                        .map(e -> "partition " + e.getKey().partition() + " up to offset " + e.getValue())
+                        .sorted()
+                        .toList());
+        consumer.close(Duration.ofSeconds(2));
+        consumer = consumer(1);
+        consumer.assign(parts);
+        Map<TopicPartition, Long> stopped = readCarefully(ledger, from, careful);
+        consumer.close(Duration.ofSeconds(2));
+        consumer = consumer(MAX_POLL_RECORDS);
+        return stopped;
+    }
+
+    /** Reads on until closed, the positions saved before each poll; tells the dispatcher once it caught up with {@code end}. */
+    private void readOn(ReadLedger ledger, List<TopicPartition> parts, Map<TopicPartition, Long> end) {
+        boolean caughtUp = false;
+        while (!closed) {
+            Map<TopicPartition, Long> positions = new HashMap<>();
+            parts.forEach(tp -> positions.put(tp, consumer.position(tp)));
+            ledger.reading(positions, false);
+            for (ConsumerRecord<byte[], byte[]> r : poll()) {
+                handle(r);
+            }
+            if (!caughtUp && end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                caughtUp = true;
+                dispatcher.caughtUp();
+            }
+            dispatcher.tick();
         }
     }
 
