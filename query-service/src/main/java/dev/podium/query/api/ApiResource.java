@@ -19,6 +19,7 @@ import dev.podium.query.view.LeaderboardView;
 import dev.podium.query.view.LocalQuery;
 import dev.podium.query.view.LocalService;
 import dev.podium.query.view.LocalView;
+import dev.podium.query.view.RunEvents;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import jakarta.ws.rs.GET;
@@ -237,22 +238,30 @@ public class ApiResource {
             responseCode = "200",
             content =
                     @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RunView.class)))
-    public byte[] run(@RestPath String id) {
+    public byte[] run(
+            @RestPath String id,
+            @RestQuery
+                    @Parameter(
+                            description = "the sequence number the events listed follow (the previous page's"
+                                    + " events.next); the first page when left out")
+                    String after) {
         UUID runId;
         try {
             runId = UUID.fromString(id);
         } catch (IllegalArgumentException e) {
             throw new NotFoundException();
         }
+        Long eventsAfter = RunEvents.after(after);
         // Kept like the run page, and dropped with it: whoever follows a running run polls this.
         return cache.sent(
-                new RunJson(runId),
+                new RunJson(runId, eventsAfter),
                 () -> new PageCache.Sent(
-                        PageChannel.run(runId), encode(runs.build(runId).orElseThrow(NotFoundException::new))));
+                        PageChannel.run(runId),
+                        encode(runs.build(runId, eventsAfter).orElseThrow(NotFoundException::new))));
     }
 
-    /** What a run's JSON is kept by. */
-    private record RunJson(UUID id) {}
+    /** What a run's JSON is kept by: the run and where its event timeline starts. */
+    private record RunJson(UUID id, Long eventsAfter) {}
 
     /** The JSON RESTEasy would write for {@code view}: the same mapper. */
     private byte[] encode(Object view) {

@@ -43,10 +43,7 @@ public final class LineCharts {
             for (double[] p : pts) {
                 double x = LEFT + p[0] / right * PLOT_WIDTH;
                 double y = TOP + PLOT_HEIGHT - Math.min(p[1], top) / top * PLOT_HEIGHT;
-                if (sb.length() > 0) {
-                    sb.append(' ');
-                }
-                sb.append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
+                point(sb, x, y);
             }
             lines.add(new Chart.Line(s.label(), sb.toString(), "series-" + (i % 6), TOP + 12 + 16 * i));
             i++;
@@ -82,10 +79,7 @@ public final class LineCharts {
             for (double[] p : s.points()) {
                 double x = LEFT + (xValues.size() == 1 ? PLOT_WIDTH / 2.0 : p[0] / slots * PLOT_WIDTH);
                 double y = TOP + PLOT_HEIGHT - Math.min(p[1], top) / top * PLOT_HEIGHT;
-                if (sb.length() > 0) {
-                    sb.append(' ');
-                }
-                sb.append(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
+                point(sb, x, y);
             }
             lines.add(new Chart.Line(s.label(), sb.toString(), "series-" + (i % 6), TOP + 12 + 16 * i));
             i++;
@@ -101,6 +95,32 @@ public final class LineCharts {
         }
         int height = Math.max(HEIGHT, TOP + 24 + 16 * nonEmpty.size());
         return new Chart(title, unit, WIDTH + 460, height, LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, lines, xTicks, yTicks);
+    }
+
+    /**
+     * Appends "x,y" to a polyline's points, each to one decimal. A page draws up to thousands of points, and
+     * {@code String.format} parses its pattern for every one: it was most of a planted run page's time.
+     */
+    static void point(StringBuilder points, double x, double y) {
+        if (points.length() > 0) {
+            points.append(' ');
+        }
+        tenths(points, x);
+        points.append(',');
+        tenths(points, y);
+    }
+
+    /** {@code v} to one decimal, as {@code %.1f} writes a finite coordinate. */
+    private static void tenths(StringBuilder out, double v) {
+        if (!Double.isFinite(v) || Math.abs(v) >= 1e15) {
+            out.append(String.format(Locale.ROOT, "%.1f", v));
+            return;
+        }
+        long t = Math.round(Math.abs(v) * 10);
+        if (v < 0 && t != 0) {
+            out.append('-');
+        }
+        out.append(t / 10).append('.').append(t % 10);
     }
 
     private static String number2(double v) {

@@ -49,9 +49,6 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class Queries {
 
-    /** The most samples of one series a run page reads. */
-    /** The most events a run page lists: the first by sequence number. */
-    public static final int MAX_EVENTS = 500;
     /** The most benchmarks or devices a list holds. */
     public static final int MAX_LISTED = 1000;
     /** The most keys of a benchmark a list holds. */
@@ -477,41 +474,49 @@ public class Queries {
     public List<SeriesRow> series(UUID runId, List<String> kinds, int maxPoints) {
         return jdbc.list(
                 """
-                SELECT h.series, h.unit,
-                       (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
-                                   't', p.t, 'value', p.value, 'repetition', p.repetition, 'device', p.device))
-                                   ORDER BY p.idx), '[]'::jsonb)
-                        FROM (SELECT * FROM proj_run_series_point p
-                              WHERE p.run_id = h.run_id AND p.series = h.series AND p.idx % (h.stride * w.thin) = 0
-                              ORDER BY p.idx LIMIT ?) p)::text AS points
-                FROM proj_run_series_head h
-                CROSS JOIN LATERAL (SELECT CASE WHEN kept <= ? THEN 1
-                                           ELSE (2 ^ ceil(log(2.0, kept::numeric / ?)))::bigint END AS thin
-                                    FROM (SELECT (h.samples + h.stride - 1) / h.stride AS kept) k) w
-                WHERE h.run_id = ? AND upper(h.series) = ANY(?) ORDER BY h.series LIMIT 64""",
-                rs -> new SeriesRow(rs.getString("series"), rs.getString("unit"), json(rs.getString("points"))),
-                maxPoints,
+                WITH h AS MATERIALIZED (
+                    SELECT run_id, series, unit,
+                           stride * CASE WHEN kept <= ? THEN 1
+                                         ELSE (2 ^ ceil(log(2.0, kept::numeric / ?)))::bigint END AS step
+                    FROM (SELECT h.*, (h.samples + h.stride - 1) / h.stride AS kept
+                          FROM proj_run_series_head h
+                          WHERE h.run_id = ? AND upper(h.series) = ANY(?) ORDER BY h.series LIMIT 64) k)
+                SELECT h.series, h.unit, p.t, p.value, p.repetition, p.device
+                FROM h CROSS JOIN LATERAL (
+                    SELECT array_agg(p.t ORDER BY p.idx) AS t, array_agg(p.value ORDER BY p.idx) AS value,
+                           array_agg(p.repetition ORDER BY p.idx) AS repetition,
+                           array_agg(p.device ORDER BY p.idx) AS device
+                    FROM (SELECT * FROM proj_run_series_point p
+                          WHERE p.run_id = h.run_id AND p.series = h.series AND p.idx % h.step = 0
+                          ORDER BY p.idx LIMIT ?) p) p
+                ORDER BY h.series""",
+                rs -> new SeriesRow(rs.getString("series"), rs.getString("unit"), points(rs)),
                 maxPoints,
                 maxPoints,
                 runId,
-                kinds.stream().map(k -> k.toUpperCase(Locale.ROOT)).toArray(String[]::new));
+                kinds.stream().map(k -> k.toUpperCase(Locale.ROOT)).toArray(String[]::new),
+                maxPoints);
     }
 
-    /** The first {@link #MAX_EVENTS} events of a run, as ingest summarised them: no payload is read. */
-    public List<EventRow> events(UUID runId) {
+    /**
+     * Up to {@code limit} events of a run after sequence number {@code after} (null: from the first), as ingest summarised
+     * them: no payload is read, and the primary key's order serves every page alike.
+     */
+    public List<EventRow> events(UUID runId, Long after, int limit) {
         return jdbc.list(
                 "SELECT seq, type, schema_version, writer, occurred_at, recorded_at, summary FROM proj_run_event "
-                        + "WHERE run_id = ? ORDER BY seq LIMIT ?",
+                        + "WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 rs -> new EventRow(
-                        rs.getLong(1),
-                        rs.getString(2),
-                        rs.getInt(3),
-                        rs.getString(4),
+                        rs.getLong("seq"),
+                        rs.getString("type"),
+                        rs.getInt("schema_version"),
+                        rs.getString("writer"),
                         Jdbc.instant(rs, "occurred_at"),
                         Jdbc.instant(rs, "recorded_at"),
-                        rs.getString(7)),
+                        rs.getString("summary")),
                 runId,
-                MAX_EVENTS);
+                after == null ? Long.MIN_VALUE : after,
+                limit);
     }
 
     /** How many events of a run ingest summarised, from one row, however many there are. */
@@ -590,6 +595,25 @@ public class Queries {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("unreadable JSON column", e);
         }
+    }
+
+    /** A series' points from its four arrays, index-aligned as the query aggregates them; none when it has none. */
+    private static List<SeriesRow.Point> points(ResultSet rs) throws SQLException {
+        Object[] t = values(rs.getArray("t"));
+        Object[] value = values(rs.getArray("value"));
+        Object[] repetition = values(rs.getArray("repetition"));
+        Object[] device = values(rs.getArray("device"));
+        List<SeriesRow.Point> out = new ArrayList<>(t.length);
+        for (int i = 0; i < t.length; i++) {
+            out.add(new SeriesRow.Point(
+                    ((Number) t[i]).doubleValue(), ((Number) value[i]).doubleValue(), (Integer) repetition[i], (Integer)
+                            device[i]));
+        }
+        return out;
+    }
+
+    private static Object[] values(Array array) throws SQLException {
+        return array == null ? new Object[0] : (Object[]) array.getArray();
     }
 
     private static List<Double> doubles(Array array) throws SQLException {

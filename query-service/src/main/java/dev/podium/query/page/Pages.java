@@ -16,6 +16,7 @@ import dev.podium.query.view.LocalQuery;
 import dev.podium.query.view.LocalService;
 import dev.podium.query.view.LocalView;
 import dev.podium.query.view.Option;
+import dev.podium.query.view.RunEvents;
 import dev.podium.query.view.RunService;
 import dev.podium.query.view.RunView;
 import io.quarkus.qute.CheckedTemplate;
@@ -157,20 +158,21 @@ public class Pages {
         return Templates.local(local.build(new LocalQuery(benchmark, published, param, metric)));
     }
 
-    /** What a run page is kept by. */
-    private record RunPage(UUID id) {}
+    /** What a run page is kept by: the run and where its event timeline starts. */
+    private record RunPage(UUID id, Long eventsAfter) {}
 
     @GET
     @Path("runs/{id}")
     @Produces(HTML_UTF8)
     @Operation(hidden = true)
-    public byte[] run(@RestPath String id) {
+    public byte[] run(@RestPath String id, @RestQuery String after) {
         UUID runId = parseUuid(id);
+        Long eventsAfter = RunEvents.after(after);
         return cache.page(
-                new RunPage(runId),
+                new RunPage(runId, eventsAfter),
                 () -> new PageCache.Page(
                         PageChannel.run(runId),
-                        Templates.run(runs.build(runId).orElseThrow(NotFoundException::new))
+                        Templates.run(runs.build(runId, eventsAfter).orElseThrow(NotFoundException::new))
                                 .render()));
     }
 

@@ -1,8 +1,5 @@
 package dev.podium.query.view;
 
-import jakarta.ws.rs.BadRequestException;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import java.util.List;
 
 /**
@@ -45,7 +42,7 @@ public record KeyListing(List<KeyOption> keys, Paging paging) {
             } catch (NumberFormatException e) {
                 // answered below, as any other bad number
             }
-            throw badRequest("page: a whole number from 1");
+            throw BadRequest.because("page: a whole number from 1");
         }
     }
 
@@ -55,17 +52,8 @@ public record KeyListing(List<KeyOption> keys, Paging paging) {
     public static String find(String find) {
         String text = find == null || find.isBlank() ? null : find.strip();
         if (text != null && (text.length() > MAX_FIND || text.indexOf('\0') >= 0)) {
-            throw badRequest("find: at most " + MAX_FIND + " characters, without NUL");
+            throw BadRequest.because("find: at most " + MAX_FIND + " characters, without NUL");
         }
         return text;
-    }
-
-    private static BadRequestException badRequest(String message) {
-        return new BadRequestException(
-                message,
-                Response.status(Response.Status.BAD_REQUEST)
-                        .type(MediaType.TEXT_PLAIN_TYPE)
-                        .entity(message)
-                        .build());
     }
 }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** Builds a run page from proj_run, proj_result, the stored downsampled series and the run's event summaries. */
 @ApplicationScoped
@@ -30,11 +31,12 @@ public class RunService {
         this.queries = queries;
     }
 
-    public Optional<RunView> build(UUID runId) {
-        return queries.run(runId).map(this::view);
+    /** The run's page, its event timeline from the event after sequence number {@code eventsAfter} (null: the first). */
+    public Optional<RunView> build(UUID runId, Long eventsAfter) {
+        return queries.run(runId).map(d -> view(d, eventsAfter));
     }
 
-    private RunView view(RunDetail d) {
+    private RunView view(RunDetail d, Long eventsAfter) {
         UUID runId = d.summary().runId();
         Optional<KeyRow> key = d.summary().keyId() == null
                 ? Optional.empty()
@@ -43,10 +45,11 @@ public class RunService {
         Chart throughput = LineCharts.of(
                 "Per-step throughput",
                 unitOf(series, "STEP_THROUGHPUT"),
-                lines(series, "STEP_THROUGHPUT", "repetition", "repetition "),
+                lines(series, "STEP_THROUGHPUT", SeriesRow.Point::repetition, "repetition "),
                 null);
-        List<LineCharts.Series> util = new ArrayList<>(lines(series, "CPU_UTILISATION", "device", "CPU "));
-        util.addAll(lines(series, "ACCELERATOR_UTILISATION", "device", "accelerator "));
+        List<LineCharts.Series> util =
+                new ArrayList<>(lines(series, "CPU_UTILISATION", SeriesRow.Point::device, "CPU "));
+        util.addAll(lines(series, "ACCELERATOR_UTILISATION", SeriesRow.Point::device, "accelerator "));
         Chart utilisation = LineCharts.of("CPU and accelerator utilisation", "%", util, 100.0);
         List<Entry> keyEntries = new ArrayList<>();
         key.ifPresent(k -> k.key().dimensions().forEach((n, v) -> keyEntries.add(new Entry(n, v == null ? "—" : v))));
@@ -80,8 +83,10 @@ public class RunService {
                 entries(d.failure()),
                 throughput,
                 utilisation,
-                queries.events(runId),
-                queries.eventCount(runId));
+                RunEvents.of(
+                        queries.events(runId, eventsAfter, RunEvents.PER_PAGE + 1),
+                        queries.eventCount(runId),
+                        eventsAfter));
     }
 
     private static String unitOf(List<SeriesRow> series, String kind) {
@@ -93,19 +98,17 @@ public class RunService {
     }
 
     /** The points of one series kind, one line per value of {@code splitBy} (repetition or device index). */
-    private static List<LineCharts.Series> lines(List<SeriesRow> series, String kind, String splitBy, String prefix) {
+    private static List<LineCharts.Series> lines(
+            List<SeriesRow> series, String kind, Function<SeriesRow.Point, Integer> splitBy, String prefix) {
         Map<Integer, List<double[]>> byIndex = new TreeMap<>();
         for (SeriesRow s : series) {
-            if (!kind.equalsIgnoreCase(s.series())
-                    || s.samples() == null
-                    || !s.samples().isArray()) {
+            if (!kind.equalsIgnoreCase(s.series())) {
                 continue;
             }
-            for (JsonNode p : s.samples()) {
-                int idx = p.hasNonNull(splitBy) ? p.get(splitBy).asInt() : -1;
-                byIndex.computeIfAbsent(idx, i -> new ArrayList<>()).add(new double[] {
-                    p.path("t").asDouble(), p.path("value").asDouble()
-                });
+            for (SeriesRow.Point p : s.points()) {
+                Integer idx = splitBy.apply(p);
+                byIndex.computeIfAbsent(idx == null ? -1 : idx, i -> new ArrayList<>())
+                        .add(new double[] {p.t(), p.value()});
             }
         }
         List<LineCharts.Series> out = new ArrayList<>();

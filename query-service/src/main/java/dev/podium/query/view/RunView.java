@@ -1,7 +1,6 @@
 package dev.podium.query.view;
 
 import dev.podium.query.chart.Chart;
-import dev.podium.query.data.EventRow;
 import dev.podium.query.data.ResultRow;
 import dev.podium.query.data.RetractionRow;
 import dev.podium.query.data.RunSummary;
@@ -9,7 +8,7 @@ import java.util.List;
 
 /**
  * Everything a run page shows, and what /api/v1/runs/{id} returns; {@code retraction} is null unless it was retracted.
- * {@code events} are the first {@link dev.podium.query.data.Queries#MAX_EVENTS} of the run's {@code eventCount}.
+ * {@code events} is one page of its event timeline.
  */
 public record RunView(
         RunSummary run,
@@ -28,8 +27,7 @@ public record RunView(
         List<Entry> failure,
         Chart throughputChart,
         Chart utilisationChart,
-        List<EventRow> events,
-        long eventCount) {
+        RunEvents events) {
 
     /** One validity check of the run. */
     public record Check(String name, boolean passed, String detail) {}

@@ -66,12 +66,11 @@ class RunSeriesBoundIT {
         assertThat(series).singleElement().satisfies(s -> {
             assertThat(s.series()).isEqualTo("STEP_THROUGHPUT");
             // every 128th of the 100,000: no more than a line draws, spread over the whole run
-            assertThat(s.samples().size()).isBetween(LineCharts.MAX_POINTS / 2, LineCharts.MAX_POINTS);
-            assertThat(s.samples().get(s.samples().size() - 1).path("t").asDouble())
-                    .isGreaterThan(0.99 * ROWS * PER_ROW);
-            assertThat(s.samples().get(0).path("t").asDouble()).isZero();
-            assertThat(s.samples().get(0).path("repetition").asInt()).isZero();
-            assertThat(s.samples().get(0).has("device")).isFalse();
+            assertThat(s.points().size()).isBetween(LineCharts.MAX_POINTS / 2, LineCharts.MAX_POINTS);
+            assertThat(s.points().get(s.points().size() - 1).t()).isGreaterThan(0.99 * ROWS * PER_ROW);
+            assertThat(s.points().get(0).t()).isZero();
+            assertThat(s.points().get(0).repetition()).isZero();
+            assertThat(s.points().get(0).device()).isNull();
         });
     }
 }

@@ -2,10 +2,11 @@ package dev.podium.query.page;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.startsWith;
 
-import dev.podium.query.data.Queries;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
+import dev.podium.query.view.RunEvents;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -14,6 +15,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jsoup.Jsoup;
@@ -21,20 +23,82 @@ import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 
 /**
- * A run page lists its events from the summaries ingest keeps (proj_run_event), the first {@link Queries#MAX_EVENTS} of
- * however many the run has, and says how many it shows of how many; it never reads the event store.
+ * A run page lists its events from the summaries ingest keeps (proj_run_event), {@link RunEvents#PER_PAGE} at a time by
+ * sequence number with a link to the next ones, and says which it shows of how many; it never reads the event store.
  */
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
 class RunEventsIT {
 
-    private static final int EVENTS = Queries.MAX_EVENTS + 37;
+    private static final int EVENTS = 2 * RunEvents.PER_PAGE + 37;
 
     @ConfigProperty(name = "quarkus.datasource.jdbc.url")
     String url;
 
     @Test
-    void aRunWithMoreEventsThanAPageShowsListsTheFirstAndSaysHowManyOfHowMany() throws SQLException {
+    void aRunWithMoreEventsThanAPageListsThemAPageAtATimeAndSaysWhichOfHowMany() throws SQLException {
+        UUID run = runWithEvents(EVENTS);
+
+        Document first = page("/runs/" + run);
+        assertThat(first.selectFirst("#events-shown").text())
+                .isEqualTo("Showing events 1 to 100, 100 of " + EVENTS + " by sequence number.");
+        assertThat(seqs(first)).hasSize(RunEvents.PER_PAGE).startsWith("1").endsWith("100");
+        assertThat(first.select("#events tbody tr td.summary").first().text())
+                .isEqualTo("POWER in W: 10000 samples, t 2500.0-4999.75 s");
+        assertThat(first.select("#events thead th").eachText())
+                .contains("Summary")
+                .doesNotContain("Payload");
+        assertThat(first.select("#events-paging a[rel=first]")).isEmpty();
+        String next = first.selectFirst("#events-paging a[rel=next]").attr("href");
+        assertThat(next).isEqualTo("/runs/" + run + "?after=100#events");
+
+        Document second = page(next.replace("#events", ""));
+        assertThat(seqs(second)).hasSize(RunEvents.PER_PAGE).startsWith("101").endsWith("200");
+        assertThat(second.selectFirst("#events-paging a[rel=first]").attr("href"))
+                .isEqualTo("/runs/" + run + "#events");
+
+        Document last = page("/runs/" + run + "?after=200");
+        assertThat(last.selectFirst("#events-shown").text())
+                .isEqualTo("Showing events 201 to " + EVENTS + ", 37 of " + EVENTS + " by sequence number.");
+        assertThat(seqs(last)).hasSize(37);
+        assertThat(last.select("#events-paging a[rel=next]")).isEmpty();
+
+        assertThat(page("/runs/" + run + "?after=" + Long.MAX_VALUE)
+                        .selectFirst("#events-shown")
+                        .text())
+                .isEqualTo("No events after sequence number " + Long.MAX_VALUE + " of " + EVENTS + ".");
+
+        JsonPath json = given().when()
+                .get("/api/v1/runs/" + run + "?after=100")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getList("events.rows")).hasSize(RunEvents.PER_PAGE);
+        assertThat(json.getLong("events.rows[0].seq")).isEqualTo(101);
+        assertThat(json.getLong("events.count")).isEqualTo(EVENTS);
+        assertThat(json.getLong("events.after")).isEqualTo(100);
+        assertThat(json.getLong("events.next")).isEqualTo(200);
+        assertThat(json.getString("events.rows[0].summary")).startsWith("POWER in W: 10000 samples");
+    }
+
+    /** A page of events that is no whole number from 0 is a 400 that says what it takes, on the page and its JSON. */
+    @Test
+    void aBadPageOfEventsIsRefusedWithWhatItTakes() {
+        for (String after : new String[] {"-1", "abc", "1.5", "99999999999999999999", "1%00", "%F0%9F%98%80"}) {
+            for (String path : new String[] {"/runs/", "/api/v1/runs/"}) {
+                given().urlEncodingEnabled(false)
+                        .when()
+                        .get(path + SeedData.RUN_A + "?after=" + after)
+                        .then()
+                        .statusCode(400)
+                        .body(startsWith("after: a whole number from 0"));
+            }
+        }
+    }
+
+    /** A run of {@code events} events, their summaries inserted last first: pages order by seq, not by storage. */
+    private UUID runWithEvents(int events) throws SQLException {
         UUID run = UUID.randomUUID();
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -45,7 +109,6 @@ class RunEventsIT {
                 ps.setString(3, SeedData.H200);
                 ps.executeUpdate();
             }
-            // Inserted last seq first: the page orders by seq, not by how the rows were stored.
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO proj_run_event (run_id, seq, position, type, schema_version, writer, occurred_at,
                                                 recorded_at, summary)
@@ -53,46 +116,26 @@ class RunEventsIT {
                            '2026-11-21T09:00:01Z', 'POWER in W: 10000 samples, t ' || (n * 2500) || '.0-' || (n * 2500 + 2499) || '.75 s'
                     FROM generate_series(?, 1, -1) n""")) {
                 ps.setObject(1, run);
-                ps.setInt(2, EVENTS);
+                ps.setInt(2, events);
                 ps.executeUpdate();
             }
             try (PreparedStatement ps =
                     c.prepareStatement("INSERT INTO proj_run_event_count (run_id, events) VALUES (?, ?)")) {
                 ps.setObject(1, run);
-                ps.setLong(2, EVENTS);
+                ps.setLong(2, events);
                 ps.executeUpdate();
             }
         }
+        return run;
+    }
 
-        Document doc = Jsoup.parse(given().when()
-                .get("/runs/" + run)
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString());
-        assertThat(doc.selectFirst("#events-shown").text())
-                .isEqualTo(
-                        "Showing " + Queries.MAX_EVENTS + " of " + EVENTS + " events: the first by sequence number.");
-        assertThat(doc.select("#events tbody tr")).hasSize(Queries.MAX_EVENTS);
-        assertThat(doc.select("#events tbody tr td:nth-child(1)").first().text())
-                .isEqualTo("1");
-        assertThat(doc.select("#events tbody tr td:nth-child(1)").last().text())
-                .isEqualTo(String.valueOf(Queries.MAX_EVENTS));
-        assertThat(doc.select("#events tbody tr td.summary").first().text())
-                .isEqualTo("POWER in W: 10000 samples, t 2500.0-4999.75 s");
-        assertThat(doc.select("#events thead th").eachText())
-                .contains("Summary")
-                .doesNotContain("Payload");
+    private static Document page(String path) {
+        return Jsoup.parse(
+                given().when().get(path).then().statusCode(200).extract().asString());
+    }
 
-        JsonPath json = given().when()
-                .get("/api/v1/runs/" + run)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
-        assertThat(json.getList("events")).hasSize(Queries.MAX_EVENTS);
-        assertThat(json.getLong("eventCount")).isEqualTo(EVENTS);
-        assertThat(json.getString("events[0].summary")).startsWith("POWER in W: 10000 samples");
+    private static List<String> seqs(Document page) {
+        return page.select("#events tbody tr td:nth-child(1)").eachText();
     }
 
     @Test

@@ -120,7 +120,8 @@ class RunPageIT {
         assertThat(json.getString("run.status")).isEqualTo("completed");
         assertThat(json.getString("software.find { it.name == 'framework_version' }.value"))
                 .isEqualTo("2.5.1");
-        assertThat(json.getList("events.type")).hasSize(3);
+        assertThat(json.getList("events.rows.type")).hasSize(3);
+        assertThat(json.getLong("events.count")).isEqualTo(3);
     }
 
     @Test
