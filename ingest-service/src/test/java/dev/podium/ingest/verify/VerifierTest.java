@@ -6,6 +6,7 @@ import dev.podium.events.Envelope;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.events.validate.Limits;
 import dev.podium.ingest.store.AgentKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -68,6 +69,25 @@ class VerifierTest {
                 .isEqualTo(registered.eventId().toString());
     }
 
+    /**
+     * An unsigned record's ids are read from its top level only, whatever comes before or after them: a nested object
+     * that names other ids, a long member, an id too long to keep, or text that stops being JSON.
+     */
+    @Test
+    void anUnsignedRecordsIdsAreReadFromItsTopLevelOnly() {
+        String id = registered.eventId().toString();
+        String longText = "x".repeat(Limits.MAX_RECORD_BYTES / 2);
+        assertThat(unsignedIds("{\"payload\": {\"event_id\": \"inner\", \"stream_id\": \"inner\"}, \"message\": \""
+                        + longText + "\", \"event_id\": \"" + id + "\", \"stream_id\": \"run/r1\"}"))
+                .containsExactly(id, "run/r1");
+        assertThat(unsignedIds("{\"event_id\": \"" + id + "\", \"stream_id\": [1, 2], \"rest\": tru"))
+                .containsExactly(id, null);
+        assertThat(unsignedIds("{\"event_id\": \"" + "e".repeat(201) + "\", \"stream_id\": \"run/r1\"}"))
+                .containsExactly(null, "run/r1");
+        assertThat(unsignedIds("[\"event_id\", \"" + id + "\"]")).containsExactly(null, null);
+        assertThat(unsignedIds("not json")).containsExactly(null, null);
+    }
+
     @Test
     void invalidContentIsRefusedWithTheValidatorsReason() {
         byte[] value = "{\"event_id\": 1}".getBytes(StandardCharsets.UTF_8);
@@ -89,6 +109,13 @@ class VerifierTest {
         byte[] value = CODEC.encode(assign);
         assertThat(reason(value, headers("pk_a", sign(value)), active))
                 .contains("written by ingest's command side only");
+    }
+
+    private String[] unsignedIds(String text) {
+        Verdict v = verifier.verify(
+                text.getBytes(StandardCharsets.UTF_8), headers(null, null), Map.of("pk_a", active), Instant.now());
+        Verdict.Refused refused = (Verdict.Refused) v;
+        return new String[] {refused.eventId(), refused.streamId()};
     }
 
     private String reason(byte[] value, RecordHeaders headers, AgentKey key) {
