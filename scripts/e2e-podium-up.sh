@@ -31,6 +31,7 @@ psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $DB"
 
 cd "$WORK/podium"
 say "./podium up (log: $WORK/up.log)"
+up_started=$SECONDS
 setsid ./podium up >"$WORK/up.log" 2>&1 < /dev/null &
 UP_PID=$!
 
@@ -55,7 +56,7 @@ if [ "$ok" -ne 1 ]; then
   cat "$WORK/up.log"; tail -n 50 .podium/logs/*.log || true
   exit 1
 fi
-say "the local page shows the published devices and this machine's run"
+say "the local page shows the published devices and this machine's run, $((SECONDS - up_started)) s after ./podium up"
 # Read the whole page first: `curl | grep -q` fails under pipefail when grep stops reading early.
 html=$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local")
 grep -q "Intel Gaudi 2" <<<"$html" || { say "the HTML page lacks the published devices"; exit 1; }
@@ -84,6 +85,10 @@ grep -q 'class="badge badge-online">online' <<<"$(curl -fsS "http://127.0.0.1:$P
   || { say "the /fleet page does not mark the local agent online"; exit 1; }
 grep -qE '1 of 1 agents? online' <<<"$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/")" \
   || { say "the home page does not count the local agent online"; exit 1; }
+# The README's picture is taken from this page by a script: it must work on the platform as a newcomer has it.
+scripts/readme-screenshot.sh "$WORK/readme.png" >/dev/null
+[ "$(head -c 8 "$WORK/readme.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+  || { say "scripts/readme-screenshot.sh wrote no PNG"; exit 1; }
 
 say "no secret on any command line, secret files mode 600, every port on 127.0.0.1"
 args=$(ps -eo args)
