@@ -79,7 +79,7 @@ assert all(j["state"] == "done" and j["agentId"] == agent and j["leaseEpoch"] >=
 runs = {r["runId"] for r in local["runs"]}
 assert {j["runId"] for j in jobs} <= runs, "the campaign's runs %s are not the local page's %s" % (jobs, runs)
 print("[e2e] /fleet: %s online in pool local; the sweep ran as campaign %s, jobs %s done by it"
-      % (agent, sweep[0]["campaignId"], ", ".join(j["jobId"][:8] for j in jobs)))
+      % (agent, sweep[0]["campaignId"], ", ".join(j["jobId"][-12:] for j in jobs)))
 PY
 grep -q 'class="badge badge-online">online' <<<"$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/fleet")" \
   || { say "the /fleet page does not mark the local agent online"; exit 1; }
