@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # End-to-end check of `./podium up` as a new user meets it: on a clean clone of this repository, start Podium in the
-# background, wait until the local page shows both the published devices and this machine's run, then `./podium down`
-# and check that no process and no port is left behind. Uses its own ports and its own database.
+# background, wait until the local page shows both the published devices and this machine's run, check that the run came
+# the fleet way (the local agent online on /fleet, the sweep a campaign's jobs done by it) and that an example campaign
+# reaches the agent, then `./podium down` and check that no process and no port is left behind. Uses its own database
+# and its own ports (18080, 18081, 19092 and 19093; PODIUM_E2E_QUERY_PORT, PODIUM_E2E_INGEST_PORT and
+# PODIUM_E2E_KAFKA_PORT move them beside another run).
 set -euo pipefail
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$(mktemp -d /tmp/podium-e2e.XXXXXX)"
 DB="podium_e2e_$(date +%s)_$$"
-export PODIUM_QUERY_PORT=18080 PODIUM_INGEST_PORT=18081 PODIUM_KAFKA_PORT=19092
+export PODIUM_QUERY_PORT=${PODIUM_E2E_QUERY_PORT:-18080} PODIUM_INGEST_PORT=${PODIUM_E2E_INGEST_PORT:-18081}
+export PODIUM_KAFKA_PORT=${PODIUM_E2E_KAFKA_PORT:-19092}
 export PODIUM_DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" PODIUM_DB_USER=postgres PODIUM_DB_PASSWORD=""
 PAGE="http://127.0.0.1:$PODIUM_QUERY_PORT/api/v1/local"
 LIMIT_SECONDS=${PODIUM_E2E_LIMIT:-900}
@@ -27,6 +31,7 @@ psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $DB"
 
 cd "$WORK/podium"
 say "./podium up (log: $WORK/up.log)"
+up_started=$SECONDS
 setsid ./podium up >"$WORK/up.log" 2>&1 < /dev/null &
 UP_PID=$!
 
@@ -51,10 +56,39 @@ if [ "$ok" -ne 1 ]; then
   cat "$WORK/up.log"; tail -n 50 .podium/logs/*.log || true
   exit 1
 fi
-say "the local page shows the published devices and this machine's run"
+say "the local page shows the published devices and this machine's run, $((SECONDS - up_started)) s after ./podium up"
 # Read the whole page first: `curl | grep -q` fails under pipefail when grep stops reading early.
 html=$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/local")
 grep -q "Intel Gaudi 2" <<<"$html" || { say "the HTML page lacks the published devices"; exit 1; }
+
+# The fleet path from the first minute: the local agent is a daemon online on /fleet, and the runs on the local page are
+# the jobs of the sweep's campaign, each granted to that agent under a lease.
+fleet=$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/api/v1/fleet")
+local_page=$(curl -fsS "$PAGE")
+python3 - "$fleet" "$local_page" <<'PY' || { say "/fleet does not show the local agent online and the sweep as its campaign"; exit 1; }
+import json, sys
+fleet, local = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+agents = [a for a in fleet["agents"] if a["pool"] == "local" and a["online"] and a["lastHeartbeatAt"]]
+assert len(agents) == 1, "one local agent online: %s" % fleet["agents"]
+agent = agents[0]["agentId"]
+sweep = [c for c in fleet["campaigns"] if c["name"] == "reference sweep (podium up)"]
+assert len(sweep) == 1, "one sweep campaign: %s" % [c["name"] for c in fleet["campaigns"]]
+jobs = [j for p in sweep[0]["pools"] if p["pool"] == "local" for j in p["jobs"]]
+assert sorted(j["parameters"]["dataloader_num_workers"] for j in jobs) == ["0", "1", "2"], jobs
+assert all(j["state"] == "done" and j["agentId"] == agent and j["leaseEpoch"] >= 1 for j in jobs), jobs
+runs = {r["runId"] for r in local["runs"]}
+assert {j["runId"] for j in jobs} <= runs, "the campaign's runs %s are not the local page's %s" % (jobs, runs)
+print("[e2e] /fleet: %s online in pool local; the sweep ran as campaign %s, jobs %s done by it"
+      % (agent, sweep[0]["campaignId"], ", ".join(j["jobId"][-12:] for j in jobs)))
+PY
+grep -q 'class="badge badge-online">online' <<<"$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/fleet")" \
+  || { say "the /fleet page does not mark the local agent online"; exit 1; }
+grep -qE '1 of 1 agents? online' <<<"$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/")" \
+  || { say "the home page does not count the local agent online"; exit 1; }
+# The README's picture is taken from this page by a script: it must work on the platform as a newcomer has it.
+scripts/readme-screenshot.sh "$WORK/readme.png" >/dev/null
+[ "$(head -c 8 "$WORK/readme.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+  || { say "scripts/readme-screenshot.sh wrote no PNG"; exit 1; }
 
 say "no secret on any command line, secret files mode 600, every port on 127.0.0.1"
 args=$(ps -eo args)
@@ -71,6 +105,32 @@ for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_
   wide=$(grep -E "[:.]$port\$" <<<"$listening" | grep -vE "^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]|\[::1\]):" || true)
   [ -z "$wide" ] || { say "port $port listens beyond 127.0.0.1: $wide"; exit 1; }
 done
+# An example campaign submitted as the README says, without --pools, reaches the local agent: /fleet shows it as the
+# agent's current job while it runs, then every job done.
+say "podium-admin campaign submit examples/campaigns/fleet-sweep.yaml"
+submitted=$(PODIUM_ADMIN_URL="http://127.0.0.1:$PODIUM_INGEST_PORT" PODIUM_ADMIN_TOKEN="$(cat .podium/admin-token)" \
+  ingest-service/podium-admin campaign submit examples/campaigns/fleet-sweep.yaml)
+campaign=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["campaign_id"])' "$submitted")
+fleet_state() { # campaign-id: "current" once the local agent runs one of its jobs, "done" once all are done
+  python3 - "$(curl -fsS "http://127.0.0.1:$PODIUM_QUERY_PORT/api/v1/fleet")" "$1" <<'PY'
+import json, sys
+fleet, campaign = json.loads(sys.argv[1]), sys.argv[2]
+jobs = [j for c in fleet["campaigns"] if c["campaignId"] == campaign for p in c["pools"] for j in p["jobs"]]
+current = {a["currentJobId"] for a in fleet["agents"] if a["pool"] == "local" and a["online"]}
+print("done" if jobs and all(j["state"] == "done" for j in jobs) else
+      "current" if current & {j["jobId"] for j in jobs} else "waiting")
+PY
+}
+seen_current=0
+deadline=$((SECONDS + 120))
+while state=$(fleet_state "$campaign") && [ "$state" != done ]; do
+  [ "$state" = current ] && seen_current=1
+  [ $SECONDS -lt $deadline ] || { say "campaign $campaign was not done by the local agent within 120 s"; exit 1; }
+  sleep 0.5
+done
+[ "$seen_current" -eq 1 ] || { say "/fleet never showed a job of campaign $campaign as the local agent's current job"; exit 1; }
+say "campaign $campaign (pool local by default): /fleet showed its job as the agent's current job, then all 3 done"
+
 # While the platform is up: every shipped workload class through the agent, Kafka and ingest onto the pages.
 "$SOURCE/scripts/e2e-workloads.sh" "$WORK/podium" "http://127.0.0.1:$PODIUM_QUERY_PORT" "127.0.0.1:$PODIUM_KAFKA_PORT"
 

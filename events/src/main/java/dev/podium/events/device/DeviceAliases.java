@@ -1,5 +1,6 @@
 package dev.podium.events.device;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,6 +65,13 @@ public final class DeviceAliases {
 
     private static final Pattern CPU_ID = Pattern.compile(CPU_ID_PATTERN);
 
+    /** A CPU label's words before " (CPU)" are cut to this many characters: an agent chooses how long its model is. */
+    static final int MAX_CPU_WORDS = 60;
+
+    /** Words of CPU models written otherwise than capitalised; a word with a digit is a model number, upper case. */
+    private static final Map<String, String> CPU_WORDS = Map.of(
+            "amd", "AMD", "epyc", "EPYC", "qemu", "QEMU", "kvm", "KVM", "i3", "i3", "i5", "i5", "i7", "i7", "i9", "i9");
+
     private DeviceAliases() {}
 
     private static Rule rule(String regex, String id, String vendor, String label, boolean specified) {
@@ -94,6 +102,42 @@ public final class DeviceAliases {
      */
     public static boolean known(String id) {
         return id != null && (BY_ID.containsKey(id) || CPU_ID.matcher(id).matches());
+    }
+
+    /**
+     * The label pages show for a device id: this table's, or for a CPU id ({@link #cpuDeviceId} of the model in the host
+     * fingerprint) its words written as a model is, such as "AMD EPYC 7763 64 Core (CPU)"; empty for any other id.
+     */
+    public static Optional<String> label(String id) {
+        return byId(id).map(DeviceModel::label).or(() -> cpuLabel(id));
+    }
+
+    /**
+     * A CPU id's label, built from the id alone so that one id always reads the same on every page: its words are
+     * letters and digits only (the id's shape), at most {@link #MAX_CPU_WORDS} characters, and always marked "(CPU)", so
+     * an id that spells an accelerator's name still reads as a CPU.
+     */
+    private static Optional<String> cpuLabel(String id) {
+        if (id == null || !CPU_ID.matcher(id).matches()) {
+            return Optional.empty();
+        }
+        String words = Arrays.stream(id.substring("cpu-".length()).split("-"))
+                .map(DeviceAliases::cpuWord)
+                .collect(Collectors.joining(" "));
+        if (words.length() > MAX_CPU_WORDS) {
+            words = words.substring(0, MAX_CPU_WORDS - 1).strip() + "\u2026";
+        }
+        return Optional.of(words + " (CPU)");
+    }
+
+    private static String cpuWord(String word) {
+        String known = CPU_WORDS.get(word);
+        if (known != null) {
+            return known;
+        }
+        return word.chars().anyMatch(Character::isDigit)
+                ? word.toUpperCase(Locale.ROOT)
+                : Character.toUpperCase(word.charAt(0)) + word.substring(1);
     }
 
     /** The canonical ids of this table. */

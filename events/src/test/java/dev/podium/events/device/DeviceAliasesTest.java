@@ -142,4 +142,29 @@ class DeviceAliasesTest {
         }
         assertThat(DeviceAliases.known(null)).isFalse();
     }
+
+    @Test
+    void aCpuIdReadsAsItsModelMarkedCpu() {
+        assertThat(DeviceAliases.label("cpu-amd-epyc")).hasValue("AMD EPYC (CPU)");
+        assertThat(DeviceAliases.label(DeviceAliases.cpuDeviceId("AMD EPYC 7763 64-Core Processor")))
+                .hasValue("AMD EPYC 7763 64 Core (CPU)");
+        assertThat(DeviceAliases.label(DeviceAliases.cpuDeviceId("Intel(R) Core(TM) i7-12700K CPU @ 3.60GHz")))
+                .hasValue("Intel Core i7 12700K (CPU)");
+        assertThat(DeviceAliases.label(DeviceAliases.cpuDeviceId(null))).hasValue("Unknown (CPU)");
+        assertThat(DeviceAliases.label("nvidia-h100-sxm-80gb")).hasValue("NVIDIA H100 SXM 80GB");
+    }
+
+    @Test
+    void aHostileCpuIdNeverReadsAsAnAcceleratorNorRunsLong() {
+        // The id is the agent's text: one that spells an accelerator still says CPU, and a long one is cut.
+        assertThat(DeviceAliases.label("cpu-nvidia-h100-sxm-80gb")).hasValue("Nvidia H100 Sxm 80GB (CPU)");
+        String longId = "cpu-" + "a1-".repeat(400) + "z";
+        assertThat(DeviceAliases.label(longId))
+                .hasValueSatisfying(l -> assertThat(l)
+                        .hasSize(DeviceAliases.MAX_CPU_WORDS + " (CPU)".length())
+                        .endsWith("\u2026 (CPU)"));
+        for (String notAnId : new String[] {"cpu-<script>", "cpu-X1", "cpu--x", "cpu-", "acme-warp-9000", "", null}) {
+            assertThat(DeviceAliases.label(notAnId)).as(String.valueOf(notAnId)).isEmpty();
+        }
+    }
 }

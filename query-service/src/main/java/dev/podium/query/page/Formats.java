@@ -106,6 +106,17 @@ public final class Formats {
         return deviceId == null || dev.podium.events.device.DeviceAliases.known(deviceId);
     }
 
+    /** One of what a rate counts, for "J per sample": "samples" is "sample", "queries" is "query"; null stays null. */
+    public static String singular(String plural) {
+        if (plural == null || plural.length() < 2 || plural.endsWith("ss")) {
+            return plural;
+        }
+        if (plural.endsWith("ies") && plural.length() > 3) {
+            return plural.substring(0, plural.length() - 3) + "y";
+        }
+        return plural.endsWith("s") ? plural.substring(0, plural.length() - 1) : plural;
+    }
+
     public static String runLink(Object runId) {
         return dev.podium.query.view.Links.run(runId);
     }

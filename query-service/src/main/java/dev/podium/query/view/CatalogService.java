@@ -49,8 +49,9 @@ public class CatalogService {
         if (row.isEmpty() && model.isEmpty()) {
             return Optional.empty();
         }
-        String label =
-                model.map(DeviceModel::label).orElse(row.map(DeviceRow::label).orElse(deviceId));
+        String label = DeviceAliases.label(deviceId)
+                .or(() -> row.map(DeviceRow::label))
+                .orElse(deviceId);
         String vendor =
                 model.map(DeviceModel::vendor).orElse(row.map(DeviceRow::vendor).orElse(null));
         return Optional.of(new CatalogViews.DeviceView(

@@ -1,7 +1,6 @@
 package dev.podium.query.view;
 
 import dev.podium.events.device.DeviceAliases;
-import dev.podium.events.device.DeviceModel;
 import java.util.Locale;
 
 /** Display names and orderings shared by the views. */
@@ -9,12 +8,12 @@ public final class Labels {
 
     private Labels() {}
 
-    /** A device's label from the alias table, or its id when the table does not know it. */
+    /** A device's label from the alias table (a CPU's from its id), or its id when the table does not know it. */
     public static String device(String deviceId) {
         if (deviceId == null) {
             return "unknown device";
         }
-        return DeviceAliases.byId(deviceId).map(DeviceModel::label).orElse(deviceId);
+        return DeviceAliases.label(deviceId).orElse(deviceId);
     }
 
     public static boolean lowerIsBetter(String direction) {

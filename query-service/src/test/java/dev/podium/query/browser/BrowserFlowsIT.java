@@ -47,9 +47,7 @@ class BrowserFlowsIT {
     }
 
     private void open(String pathAndQuery) {
-        String url = base.toString().replaceAll("/$", "") + pathAndQuery;
-        browser.get(url);
-        waitForUrl(url);
+        chromium.open(base, pathAndQuery);
     }
 
     /** The text of the element with this id, once the page shows it. */
@@ -60,22 +58,12 @@ class BrowserFlowsIT {
         return browser.findElement(By.id(id)).getText();
     }
 
-    /** Keeps a picture of what the browser shows, under target/screenshots, for a person to look at. */
     private void snapshot(String name) throws java.io.IOException {
-        java.nio.file.Path dir = java.nio.file.Path.of("target", "screenshots");
-        java.nio.file.Files.createDirectories(dir);
-        byte[] png =
-                ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(org.openqa.selenium.OutputType.BYTES);
-        java.nio.file.Files.write(dir.resolve(name + ".png"), png);
+        chromium.snapshot(name);
     }
 
-    /** Waits for the navigation a click started: the new URL, loaded. */
     private void waitForUrl(String fragment) {
-        org.awaitility.Awaitility.await()
-                .atMost(HeadlessChromium.WAIT)
-                .until(() -> browser.getCurrentUrl().contains(fragment)
-                        && "complete"
-                                .equals(((JavascriptExecutor) browser).executeScript("return document.readyState")));
+        chromium.waitForUrl(fragment);
     }
 
     private void choose(String select, String value) {
@@ -176,7 +164,7 @@ class BrowserFlowsIT {
                     .isGreaterThan(200);
         }
         assertThat(texts("figure.chart svg text.legend"))
-                .contains("cpu-amd-epyc · measured", "Intel Gaudi 2 · published · dataloader=default");
+                .contains("AMD EPYC (CPU) · measured", "Intel Gaudi 2 · published · dataloader=default");
         assertThat(texts("figure.chart svg text.tick")).contains("0", "1", "2");
         assertThat(textOf("why")).contains("never ranks");
     }

@@ -75,4 +75,15 @@ class FormatsTest {
         assertThat(Formats.scientific(new java.math.BigDecimal("8.96039603960396E+449")))
                 .isEqualTo("8.96e+449");
     }
+
+    @Test
+    void aRateCountsOneSampleOneQueryOneToken() {
+        assertThat(Formats.singular("samples")).isEqualTo("sample");
+        assertThat(Formats.singular("queries")).isEqualTo("query");
+        assertThat(Formats.singular("tokens")).isEqualTo("token");
+        assertThat(Formats.singular("images")).isEqualTo("image");
+        assertThat(Formats.singular("pass")).isEqualTo("pass");
+        assertThat(Formats.singular("s")).isEqualTo("s");
+        assertThat(Formats.singular(null)).isNull();
+    }
 }

@@ -88,7 +88,7 @@ class LocalPageIT {
         assertThat(svg.select("polyline")).hasSize(5);
         assertThat(svg.select("text.legend").eachText())
                 .contains(
-                        "cpu-amd-epyc · measured",
+                        "AMD EPYC (CPU) · measured",
                         "Intel Gaudi 2 · published · dataloader=default",
                         "NVIDIA H100 (variant unspecified) · published · dataloader=default",
                         "NVIDIA A100 80GB (variant unspecified) · published · dataloader=default")
@@ -165,7 +165,7 @@ class LocalPageIT {
         assertThat(doc.select("img")).isEmpty();
         assertThat(doc.select("#local-curves td").eachText()).contains("note=" + SeedData.XSS_IMG);
         assertThat(doc.select("figure.chart text.legend").eachText())
-                .contains("cpu-amd-epyc · measured · note=" + SeedData.XSS_IMG);
+                .contains("AMD EPYC (CPU) · measured · note=" + SeedData.XSS_IMG);
         Document hostile = Jsoup.parse(given().queryParam("benchmark", SeedData.XSS_SCRIPT)
                 .when()
                 .get("/local")
