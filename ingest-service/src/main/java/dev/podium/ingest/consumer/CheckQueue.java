@@ -102,7 +102,7 @@ final class CheckQueue {
             waiting.computeIfAbsent(turn, k -> new ArrayDeque<>()).add(chunk);
         }
         chunk.records.add(r);
-        chunk.bytes += Math.max(1, r.serializedValueSize());
+        chunk.bytes += RecordBytes.of(r);
     }
 
     /**
@@ -122,7 +122,7 @@ final class CheckQueue {
                 Optional<String> key = Verifier.keyId(r.headers()).filter(keys::contains);
                 if (key.isPresent()) {
                     it.remove();
-                    c.bytes -= Math.max(1, r.serializedValueSize());
+                    c.bytes -= RecordBytes.of(r);
                     queue(open, key.get(), r);
                 }
             }

@@ -59,7 +59,7 @@ final class ReadAhead {
         }
 
         long bytes() {
-            return Math.max(1, record.serializedValueSize());
+            return RecordBytes.of(record);
         }
 
         /**
@@ -120,9 +120,9 @@ final class ReadAhead {
         for (ConsumerRecord<byte[], byte[]> r : records) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             unwritten.computeIfAbsent(tp, p -> new TreeSet<>()).add(r.offset());
-            bytesWaiting.merge(tp, (long) Math.max(1, r.serializedValueSize()), Long::sum);
+            bytesWaiting.merge(tp, RecordBytes.of(r), Long::sum);
             polledUpTo.merge(tp, r.offset() + 1, Math::max);
-            bytes += Math.max(1, r.serializedValueSize());
+            bytes += RecordBytes.of(r);
         }
         checks.done().forEach(this::enqueue); // keys proven so far give the new records their turns
         checks.add(records);
