@@ -29,8 +29,27 @@ public record JobSpec(
         @Nullable String pool,
         @Nullable String warmup) {
 
+    /** The adapter of any command: the one whose output the agent does not know beforehand. */
+    public static final String COMMAND_ADAPTER = "command";
+
     public static final String WARMUP_DECLARED = "excluded-by-tool";
     public static final String WARMUP_VERIFIED = "from-step-log";
+
+    /**
+     * The parser this job's output is read with: the one it names, else {@link #defaultParser}. A job from a file names
+     * one always (the agent's reader settles it); a campaign's job may not.
+     */
+    public String parserOrDefault() {
+        return parser != null ? parser.strip() : defaultParser(adapter);
+    }
+
+    /**
+     * The parser of a job that names none and gives no regex templates: JSON lines for the workloads the agent ships
+     * (they print them), the automatic parser for a command.
+     */
+    public static String defaultParser(String adapter) {
+        return COMMAND_ADAPTER.equals(adapter == null ? null : adapter.strip()) ? "auto" : "jsonl";
+    }
 
     /** A job without a warm-up declaration. */
     public JobSpec(

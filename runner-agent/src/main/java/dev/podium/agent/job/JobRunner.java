@@ -388,7 +388,7 @@ public final class JobRunner {
                 key,
                 spec.repetitions(),
                 spec.warmupSteps(),
-                new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parser()));
+                new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parserOrDefault()));
     }
 
     /** Runs and records one repetition; the run's outcome when it ended there (cancelled, failed), else empty. */
@@ -431,7 +431,7 @@ public final class JobRunner {
                     "parse",
                     r.outcome().exitCode(),
                     plan.redactor()
-                            .text("no metrics found by parser " + spec.parser()
+                            .text("no metrics found by parser " + spec.parserOrDefault()
                                     + (parsed.warnings().isEmpty()
                                             ? ""
                                             : " (" + String.join("; ", parsed.warnings()) + ")")),
@@ -643,7 +643,7 @@ public final class JobRunner {
     }
 
     private OutputParser parser(JobDefinition job) {
-        String format = job.spec().parser();
+        String format = job.spec().parserOrDefault();
         if ("regex".equals(format)) {
             return new RegexParser(job.regexTemplates());
         }

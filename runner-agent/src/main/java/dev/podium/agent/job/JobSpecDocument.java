@@ -121,7 +121,7 @@ record JobSpecDocument(
         if (parser != null) {
             return parser.strip();
         }
-        return shipped() ? "jsonl" : regex == null || regex.isEmpty() ? "auto" : "regex";
+        return regex != null && !regex.isEmpty() && !shipped() ? "regex" : JobSpec.defaultParser(adapterOrDefault());
     }
 
     int warmupStepsOrDefault() {

@@ -11,7 +11,7 @@ import java.util.Optional;
 /** Any command the spec names ({param} placeholders filled from the point), read by the spec's parser. */
 public record ExternalCommand(List<String> template) implements Adapter {
 
-    public static final String NAME = "command";
+    public static final String NAME = JobSpec.COMMAND_ADAPTER;
 
     @Override
     public void check(Map<String, String> point) {
