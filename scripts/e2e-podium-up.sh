@@ -147,16 +147,38 @@ if [ "$up_status" -ne 0 ] || ! grep -q "stopped by ./podium down" "$WORK/up.log"
   say "./podium up exited $up_status, not as stopped by ./podium down:"; tail -n 5 "$WORK/up.log"; exit 1
 fi
 # Nothing of the clone may run on: no process that names it or runs in it (this script leaves it first).
-cd /
-left=""
-for pid in $(ps -e -o pid=); do
-  [ "$pid" = $$ ] && continue
-  cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null || true)
-  args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-  if [[ "$cwd" == "$WORK/podium"* || "$args" == *"$WORK/podium"* ]]; then left+="$pid ($cwd) $args"$'\n'; fi
-done
-[ -z "$left" ] || { say "processes left behind:"; printf '%s' "$left"; exit 1; }
-for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then say "port $port is still open"; exit 1; fi
-done
-say "passed: nothing left running, every port free"
+nothing_left() {
+  local here=$PWD left=""
+  cd /
+  for pid in $(ps -e -o pid=); do
+    [ "$pid" = $$ ] && continue
+    cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null || true)
+    args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+    if [[ "$cwd" == "$WORK/podium"* || "$args" == *"$WORK/podium"* ]]; then left+="$pid ($cwd) $args"$'\n'; fi
+  done
+  [ -z "$left" ] || { say "processes left behind:"; printf '%s' "$left"; exit 1; }
+  for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then say "port $port is still open"; exit 1; fi
+  done
+  cd "$here"
+}
+nothing_left
+say "nothing left running, every port free"
+
+# The same database under another master key (.podium/ lost, or a fresh clone beside the database an earlier one left):
+# ./podium up must stop by itself, say what happened and what to do, and leave nothing running and the database whole.
+mv .podium/master-key "$WORK/master-key.first"
+events_before=$(psql -h 127.0.0.1 -U postgres -d "$DB" -tAc "SELECT count(*) FROM event_store")
+say "./podium up again with another master key (log: $WORK/up-sealed.log)"
+sealed_status=0
+timeout 300 ./podium up >"$WORK/up-sealed.log" 2>&1 </dev/null || sealed_status=$?
+if [ "$sealed_status" -eq 0 ] || [ "$sealed_status" -eq 124 ] \
+    || ! grep -q "ingest refuses to start: .* do not decrypt under the configured master key" "$WORK/up-sealed.log" \
+    || ! grep -q "Restore the master key" "$WORK/up-sealed.log"; then
+  say "./podium up on a database sealed under another key exited $sealed_status without saying why:"
+  tail -n 20 "$WORK/up-sealed.log"; exit 1
+fi
+nothing_left
+events_after=$(psql -h 127.0.0.1 -U postgres -d "$DB" -tAc "SELECT count(*) FROM event_store")
+[ "$events_after" = "$events_before" ] || { say "the refused start changed the event store: $events_before -> $events_after"; exit 1; }
+say "passed: a start under another master key stopped with its reason ($(grep -m1 -o 'ingest refuses to start: [^(]*' "$WORK/up-sealed.log")...), nothing left running, the database untouched"

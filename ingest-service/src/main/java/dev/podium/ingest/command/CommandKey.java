@@ -51,6 +51,21 @@ public class CommandKey {
         return CommandSignature.publicKeyText(key().publicKey());
     }
 
+    /** The active key's id when it does not decrypt under the configured master key; empty when it does or there is none. */
+    public Optional<String> undecryptable() {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> CommandKeyEntity.active().filter(key -> !opens(key)).map(key -> key.keyId));
+    }
+
+    private boolean opens(CommandKeyEntity key) {
+        try {
+            cipher.open(associatedData(key.keyId), key.privateCiphertext, key.privateNonce);
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
     private Loaded key() {
         Loaded k = loaded;
         if (k == null) {

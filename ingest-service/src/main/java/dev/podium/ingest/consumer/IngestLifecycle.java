@@ -1,6 +1,7 @@
 package dev.podium.ingest.consumer;
 
 import dev.podium.ingest.command.JobTimers;
+import dev.podium.ingest.command.MasterKeyCheck;
 import dev.podium.ingest.command.OutboxRelay;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.heartbeat.HeartbeatConsumer;
@@ -9,8 +10,8 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-/** At start (after Flyway migrated the schema): create missing topics, then start the consumers, the outbox relay, the
- * lease reaper and the campaign schedule; stop them at shutdown. */
+/** At start (after Flyway migrated the schema): check that the master key opens the stored keys, create missing topics,
+ * then start the consumers, the outbox relay, the lease reaper and the campaign schedule; stop them at shutdown. */
 @ApplicationScoped
 public class IngestLifecycle {
 
@@ -20,6 +21,7 @@ public class IngestLifecycle {
     private final HeartbeatConsumer heartbeats;
     private final OutboxRelay relay;
     private final JobTimers timers;
+    private final MasterKeyCheck masterKey;
 
     public IngestLifecycle(
             IngestConfig config,
@@ -27,16 +29,19 @@ public class IngestLifecycle {
             EventConsumer events,
             HeartbeatConsumer heartbeats,
             OutboxRelay relay,
-            JobTimers timers) {
+            JobTimers timers,
+            MasterKeyCheck masterKey) {
         this.config = config;
         this.topics = topics;
         this.events = events;
         this.heartbeats = heartbeats;
         this.relay = relay;
         this.timers = timers;
+        this.masterKey = masterKey;
     }
 
     void onStart(@Observes StartupEvent ev) throws Exception {
+        masterKey.check();
         if (config.topics().create()) {
             topics.ensureTopics();
         }

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -74,6 +75,27 @@ public class AgentKeyStore {
                 return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
             }
         }
+    }
+
+    /**
+     * The ids of the keys that still verify (not revoked) whose secret does not open under the configured master key:
+     * none unless the master key is not the one the database was sealed under.
+     */
+    public List<String> undecryptable(Connection c) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT key_id, secret_ciphertext, secret_nonce FROM agent_key WHERE status <> 'revoked'"
+                                + " ORDER BY key_id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                try {
+                    cipher.open(rs.getString("key_id"), rs.getBytes("secret_ciphertext"), rs.getBytes("secret_nonce"));
+                } catch (GeneralSecurityException e) {
+                    out.add(rs.getString("key_id"));
+                }
+            }
+        }
+        return out;
     }
 
     /** The agent's active key with its secret decrypted; empty when it has none or it does not decrypt. */
