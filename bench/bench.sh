@@ -26,7 +26,7 @@ PG_PORT=29432
 KAFKA_PORT=29092
 INGEST_PORT=29081
 REPLAY_PORT=29082
-TOKEN="bench-$(date +%s)-$RANDOM"
+TOKEN="bench-$(head -c 24 /dev/urandom | base64 | tr -d "/+=\n")"
 MASTER_KEY="$(head -c 32 /dev/urandom | base64)"
 STAMP="$(date -u +%Y-%m-%dT%H%M%SZ)"
 SCRATCH=""

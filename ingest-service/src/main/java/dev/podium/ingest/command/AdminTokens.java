@@ -16,15 +16,35 @@ import java.util.Map;
 @Startup
 public class AdminTokens {
 
+    /** The fewest characters a token may have: 32 random characters are beyond guessing online. */
+    public static final int MIN_LENGTH = 32;
+
     private final AdminConfig config;
 
     public AdminTokens(AdminConfig config) {
         this.config = config;
+        checkLengths();
         checkScopes();
     }
 
     /** A token that matched: its name and its scope. */
     public record Caller(String name, AdminScope scope) {}
+
+    /**
+     * Every token has at least {@value #MIN_LENGTH} characters.
+     *
+     * @throws IllegalArgumentException otherwise (naming the token, never showing it), so that a guessable token stops
+     *     the start instead of opening the admin plane
+     */
+    private void checkLengths() {
+        config.tokens().forEach((name, token) -> {
+            if (token.length() < MIN_LENGTH) {
+                throw new IllegalArgumentException("podium.admin.tokens." + name + " has " + token.length()
+                        + " characters; an admin token needs at least " + MIN_LENGTH
+                        + " (for example: openssl rand -hex 32)");
+            }
+        });
+    }
 
     /**
      * Every configured scope names a token and is a scope.

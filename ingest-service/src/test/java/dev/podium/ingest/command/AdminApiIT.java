@@ -53,11 +53,16 @@ class AdminApiIT {
                         "Authorization",
                         "Basic "
                                 + java.util.Base64.getEncoder()
-                                        .encodeToString("ops:test-ops-token".getBytes(StandardCharsets.UTF_8)))
+                                        .encodeToString("ops:test-ops-token-of-32-chars-or-more"
+                                                .getBytes(StandardCharsets.UTF_8)))
                 .post(path)
                 .then()
                 .statusCode(401);
-        given().auth().oauth2("test-ops-token-but-longer").post(path).then().statusCode(401);
+        given().auth()
+                .oauth2("test-ops-token-of-32-chars-or-more-but-longer")
+                .post(path)
+                .then()
+                .statusCode(401);
     }
 
     @Test
@@ -65,7 +70,7 @@ class AdminApiIT {
         Db db = new Db(dataSource);
         String agentId = "once-" + UUID.randomUUID().toString().substring(0, 8);
         JsonPath issued = given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("agent_id", agentId))
                 .post("/admin/agents")
@@ -79,7 +84,7 @@ class AdminApiIT {
         assertThat(secret).isNotBlank();
 
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("agent_id", agentId))
                 .post("/admin/agents")
@@ -117,7 +122,7 @@ class AdminApiIT {
                 .isEqualTo("active");
 
         given().auth()
-                .oauth2("test-ci-token")
+                .oauth2("test-ci-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("reason", "host decommissioned"))
                 .post("/admin/keys/" + agent.keyId() + "/revoke")
@@ -130,12 +135,12 @@ class AdminApiIT {
                 WHERE type = 'AgentKeyRevoked' AND payload->>'key_id' = ?""", agent.keyId())).containsExactly(List.of("command:ci", "ci", "host decommissioned"));
 
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .post("/admin/keys/pk_does_not_exist/revoke")
                 .then()
                 .statusCode(404);
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .post("/admin/agents/no-such-agent/keys/rotate")
                 .then()
                 .statusCode(404);
@@ -144,7 +149,7 @@ class AdminApiIT {
     @Test
     void anAgentIdThatCouldNotNameAStreamIsRefused() {
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("agent_id", "a/b"))
                 .post("/admin/agents")
@@ -153,7 +158,7 @@ class AdminApiIT {
                 .contentType("application/problem+json")
                 .body("violations.field", contains("agent_id"));
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("pool", "p"))
                 .post("/admin/agents")
@@ -161,7 +166,7 @@ class AdminApiIT {
                 .statusCode(400)
                 .body("violations.field", contains("agent_id"));
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("agent_id", "ok", "pool", "a b"))
                 .post("/admin/agents")

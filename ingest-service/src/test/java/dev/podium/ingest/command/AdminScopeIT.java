@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @QuarkusTest
 class AdminScopeIT {
 
-    private static final String READ = "test-read-token";
-    private static final String OPERATE = "test-operate-token";
-    private static final String ADMIN = "test-ops-token";
+    private static final String READ = "test-read-token-of-32-chars-or-more";
+    private static final String OPERATE = "test-operate-token-of-32-chars-or-more";
+    private static final String ADMIN = "test-ops-token-of-32-chars-or-more";
 
     @Inject
     AgroalDataSource dataSource;

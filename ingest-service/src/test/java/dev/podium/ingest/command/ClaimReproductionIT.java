@@ -56,7 +56,7 @@ class ClaimReproductionIT {
                     decimals: 2
                 """.formatted(source);
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType("application/yaml")
                 .body(file.getBytes(StandardCharsets.UTF_8))
                 .post("/admin/published?file=repro.yaml")
@@ -72,7 +72,7 @@ class ClaimReproductionIT {
     @Test
     void aWorkersRatioBecomesOneJobPerPoolAndWorkersValue() {
         String campaign = given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "gpu-a,gpu-b")
                 .post(path("h100-workers1-vs-workers0"))
                 .then()
@@ -108,7 +108,7 @@ class ClaimReproductionIT {
     @Test
     void aDeviceAgainstAnotherNeedsTheSubjectsPoolAndTheBaselinesPool() {
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "h100")
                 .post(path("h100-vs-a100-workers0"))
                 .then()
@@ -117,7 +117,7 @@ class ClaimReproductionIT {
                 .body("violations.field", contains("pools"))
                 .body("violations[0].message", startsWith("two pools, the subject's (NVIDIA H100 GPU)"));
         String campaign = given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "h100,a100")
                 .post(path("h100-vs-a100-workers0"))
                 .then()
@@ -134,7 +134,7 @@ class ClaimReproductionIT {
         Db db = new Db(dataSource);
         Object before = db.one("SELECT count(*) FROM campaign");
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "p")
                 .post(path("h100-workers0"))
                 .then()
@@ -142,19 +142,19 @@ class ClaimReproductionIT {
                 .body("violations.field", contains("claim"))
                 .body("violations[0].message", startsWith("only a ratio claim"));
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "p")
                 .post(path("nope"))
                 .then()
                 .statusCode(404);
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "p")
                 .post("/admin/claims/" + source + "/x'%3B%20DROP%20TABLE%20job%3B--/reproduce")
                 .then()
                 .statusCode(404);
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .queryParam("pools", "../etc,<script>")
                 .post(path("h100-workers1-vs-workers0"))
                 .then()

@@ -176,7 +176,7 @@ class HiddenCatalogIT {
                 .then()
                 .statusCode(401);
         given().auth()
-                .oauth2("test-read-token")
+                .oauth2("test-read-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(body)
                 .post("/admin/catalog/hide")
@@ -185,12 +185,12 @@ class HiddenCatalogIT {
                 .contentType("application/problem+json")
                 .body("required_scope", equalTo("operate"));
         given().auth()
-                .oauth2("test-read-token")
+                .oauth2("test-read-token-of-32-chars-or-more")
                 .get("/admin/catalog/hidden")
                 .then()
                 .statusCode(200);
         given().auth()
-                .oauth2("test-operate-token")
+                .oauth2("test-operate-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(body)
                 .post("/admin/catalog/hide")
@@ -254,7 +254,7 @@ class HiddenCatalogIT {
 
     private static ValidatableResponse change(String action, String kind, String name, String reason) {
         return given().auth()
-                .oauth2("test-ci-token")
+                .oauth2("test-ci-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("kind", kind, "name", name, "reason", reason))
                 .post("/admin/catalog/" + action)

@@ -69,7 +69,7 @@ class PublishedImportIT {
         Db db = new Db(dataSource);
         String source = "import-" + UUID.randomUUID().toString().substring(0, 8);
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType("application/yaml")
                 .body(file(source).getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/admin/published?file=bridgetower.yaml")
@@ -78,7 +78,7 @@ class PublishedImportIT {
                 .body("imported", equalTo(4))
                 .body("unchanged", equalTo(0));
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType("application/yaml")
                 .body(file(source).getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/admin/published")
@@ -117,7 +117,7 @@ class PublishedImportIT {
     @Test
     void aBrokenClaimFileIsRefusedWithEveryProblemNamed() {
         given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType("application/yaml")
                 .body(file("broken-" + UUID.randomUUID().toString().substring(0, 8))
                         .replace("value: 336.5", "range: [12, 3]")
@@ -142,7 +142,7 @@ class PublishedImportIT {
                 .replace("value: 336.5", "range: [12, 3]")
                 .replace("form: TIMES}", "form: HALVES}\n    colour: red");
         Response r = given().auth()
-                .oauth2("test-ops-token")
+                .oauth2("test-ops-token-of-32-chars-or-more")
                 .contentType("application/yaml")
                 .body(body.getBytes(StandardCharsets.UTF_8))
                 .post("/admin/published?file=several.yaml");

@@ -57,7 +57,7 @@ class RetractionIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> runs(db, key) == 2);
 
         given().auth()
-                .oauth2("test-ci-token")
+                .oauth2("test-ci-token-of-32-chars-or-more")
                 .contentType(ContentType.JSON)
                 .body(Map.of("reason", "thermal throttling in the power series"))
                 .post("/admin/runs/" + retracted + "/retract")

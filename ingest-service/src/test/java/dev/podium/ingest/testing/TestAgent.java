@@ -19,7 +19,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /** An agent with a key issued through the admin API, signing records the way runner-agent does. */
 public final class TestAgent {
 
-    public static final String ADMIN_TOKEN = "test-ops-token";
+    public static final String ADMIN_TOKEN = "test-ops-token-of-32-chars-or-more";
     public static final String EVENTS = "podium.events";
     private static final EventCodec CODEC = new EventCodec();
 
