@@ -182,8 +182,15 @@ public class BatchProcessor {
      * not foresee): it is recorded in rejected_event, in a transaction of its own, so its neighbours can be stored.
      */
     public Result refuse(ConsumerRecord<byte[], byte[]> r, String reason) throws SQLException {
-        Rejection rejection =
-                rejection(r, reason, Copy.WHOLE, Verifier.keyId(r.headers()).orElse(null), null, null, new HashMap<>());
+        Rejection rejection = rejection(
+                r,
+                reason,
+                RecordCopy.of(r.value(), true),
+                false,
+                Verifier.keyId(r.headers()).orElse(null),
+                null,
+                null,
+                new HashMap<>());
         store(rejection);
         return new Result(0, 0, 0, 1, List.of(deadLetter(r, rejection)));
     }
@@ -397,7 +404,8 @@ public class BatchProcessor {
                 rejection = rejection(
                         r,
                         refused.reason(),
-                        Copy.of(refused),
+                        refused.kept() != null ? refused.kept() : RecordCopy.of(r.value(), refused.keepsWhole()),
+                        refused.held(),
                         refused.keyId(),
                         refused.eventId(),
                         refused.streamId(),
@@ -407,7 +415,8 @@ public class BatchProcessor {
                 rejection = rejection(
                         r,
                         conflictReasons[i],
-                        Copy.WHOLE,
+                        RecordCopy.of(r.value(), true),
+                        false,
                         v.keyId(),
                         v.envelope().eventId().toString(),
                         v.envelope().streamId(),
@@ -421,22 +430,15 @@ public class BatchProcessor {
         return refusedCount;
     }
 
-    /** How much of a refused record its rejected_event row keeps, and whether retention must spare it. */
-    private enum Copy {
-        PREFIX,
-        WHOLE,
-        HELD;
-
-        static Copy of(Verdict.Refused refused) {
-            return refused.held() ? HELD : refused.redrivable() ? WHOLE : PREFIX;
-        }
-    }
-
-    /** The rejected_event row of a refused record; {@code topicIds} keeps the ids of the topics looked up so far. */
+    /**
+     * The rejected_event row of a refused record, keeping {@code kept} of it ({@code held}: spared by retention);
+     * {@code topicIds} keeps the ids of the topics looked up so far.
+     */
     private Rejection rejection(
             ConsumerRecord<byte[], byte[]> r,
             String reason,
-            Copy copy,
+            RecordCopy kept,
+            boolean held,
             String keyId,
             String eventId,
             String streamId,
@@ -456,9 +458,9 @@ public class BatchProcessor {
                 keyId,
                 eventId,
                 streamId,
-                RecordCopy.of(r.value(), copy != Copy.PREFIX),
+                kept,
                 Verifier.signature(r.headers()).orElse(null),
-                copy == Copy.HELD);
+                held);
     }
 
     private static boolean isRun(Verdict.Verified v) {

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -458,7 +459,7 @@ public class EventConsumer {
                 if (!BatchProcessor.isDataError(e)) {
                     throw e;
                 }
-                result = oneByOne(batch.checked().records(), e);
+                result = oneByOne(batch.checked(), e);
             }
             crashPoint.reached(CrashPoint.Stage.AFTER_DB_COMMIT);
             List<DlqPublisher.Failed> notCopied = dlq.publish(result.deadLetters());
@@ -559,12 +560,12 @@ public class EventConsumer {
         }
 
         /**
-         * A batch that failed on a data error is processed again one record per transaction, so that the one record
-         * behind it is refused with the database's reason and every other record is stored: no record can stall a
-         * partition.
+         * A batch that failed on a data error is processed again one record per transaction, each with the verdict its
+         * check gave (a refused record may wait as no more than the prefix it keeps), so that the one record behind it
+         * is refused with the database's reason and every other record is stored: no record can stall a partition.
          */
-        private BatchProcessor.Result oneByOne(List<ConsumerRecord<byte[], byte[]>> records, SQLException cause)
-                throws SQLException {
+        private BatchProcessor.Result oneByOne(BatchProcessor.Checked batch, SQLException cause) throws SQLException {
+            List<ConsumerRecord<byte[], byte[]>> records = batch.records();
             LOG.warnf(
                     "batch of %d records hit a data error (%s); processing it one record at a time",
                     records.size(), cause.getMessage());
@@ -573,10 +574,14 @@ public class EventConsumer {
             int conflicts = 0;
             int rejected = 0;
             List<DlqPublisher.DeadLetter> letters = new ArrayList<>();
-            for (ConsumerRecord<byte[], byte[]> r : records) {
+            for (int i = 0; i < records.size(); i++) {
+                ConsumerRecord<byte[], byte[]> r = records.get(i);
                 BatchProcessor.Result one;
                 try {
-                    one = processor.process(processor.check(List.of(r)));
+                    one = processor.process(new BatchProcessor.Checked(
+                            List.of(r),
+                            List.of(batch.verdicts().get(i)),
+                            Collections.singletonList(batch.payloads().get(i))));
                 } catch (SQLException e) {
                     if (!BatchProcessor.isDataError(e)) {
                         throw e;

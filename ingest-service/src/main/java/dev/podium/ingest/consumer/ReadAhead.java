@@ -317,6 +317,38 @@ final class ReadAhead {
         bytes -= w.bytes();
     }
 
+    /**
+     * A checked record as it waits. A refusal that keeps only a prefix (it did not verify) waits as that prefix, its
+     * size and hash taken now: the record's bytes leave the read-ahead at once, so a flood of unverified records holds
+     * 64 KiB each, not up to 1 MiB, and its partition is read on to whatever waits behind it.
+     */
+    private Waiting waiting(ConsumerRecord<byte[], byte[]> r, Verdict verdict, String payload, TopicPartition tp) {
+        if (!(verdict instanceof Verdict.Refused refused)
+                || refused.keepsWhole()
+                || refused.kept() != null
+                || RecordBytes.of(r) <= RecordCopy.PREFIX_BYTES) {
+            return new Waiting(r, verdict, payload, tp);
+        }
+        RecordCopy kept = RecordCopy.of(r.value(), false);
+        byte[] prefix = kept.bytes() == null ? new byte[0] : kept.bytes();
+        ConsumerRecord<byte[], byte[]> slim = new ConsumerRecord<>(
+                r.topic(),
+                r.partition(),
+                r.offset(),
+                r.timestamp(),
+                r.timestampType(),
+                r.serializedKeySize(),
+                prefix.length,
+                r.key(),
+                prefix,
+                r.headers(),
+                r.leaderEpoch());
+        long freed = RecordBytes.of(r) - RecordBytes.of(slim);
+        bytesWaiting.merge(tp, -freed, Long::sum);
+        bytes -= freed;
+        return new Waiting(slim, refused.keeping(kept), payload, tp);
+    }
+
     /** Moves a checked chunk into the writers' queues. */
     private void enqueue(CheckQueue.Done done) {
         BatchProcessor.Checked checked = done.checked();
@@ -326,8 +358,7 @@ final class ReadAhead {
             if (done.dropped().contains(tp)) {
                 continue;
             }
-            Waiting w =
-                    new Waiting(r, checked.verdicts().get(i), checked.payloads().get(i), tp);
+            Waiting w = waiting(r, checked.verdicts().get(i), checked.payloads().get(i), tp);
             byWriter.computeIfAbsent(w.writer(), k -> new LinkedHashMap<>())
                     .computeIfAbsent(tp, k -> new TreeMap<>())
                     .put(r.offset(), w);

@@ -1,6 +1,7 @@
 package dev.podium.ingest.verify;
 
 import dev.podium.events.Envelope;
+import dev.podium.ingest.store.RecordCopy;
 
 /** The outcome of checking one record before it may be stored. */
 public sealed interface Verdict {
@@ -12,17 +13,36 @@ public sealed interface Verdict {
      * Refused with a reason for the DLQ; the ids are whatever could be read, for the rejected_event row.
      * {@code redrivable} is false for a record no fix could make valid (no JSON at all, over the size limit): only a
      * bounded copy of it is kept. {@code held} marks a verified record refused only for being over a run's budget or an
-     * agent's quota: kept whole, spared by retention, stored once redriven under a raised bound.
+     * agent's quota: kept whole, spared by retention, stored once redriven under a raised bound. {@code kept} is what
+     * is kept of the record when it was taken before the write (so that the record need not be held until then); null
+     * when the write takes it from the record.
      */
-    record Refused(String reason, String keyId, String eventId, String streamId, boolean redrivable, boolean held)
+    record Refused(
+            String reason,
+            String keyId,
+            String eventId,
+            String streamId,
+            boolean redrivable,
+            boolean held,
+            RecordCopy kept)
             implements Verdict {
 
         public Refused(String reason, String keyId, String eventId, String streamId) {
-            this(reason, keyId, eventId, streamId, true, false);
+            this(reason, keyId, eventId, streamId, true, false, null);
         }
 
         public Refused(String reason, String keyId, String eventId, String streamId, boolean redrivable) {
-            this(reason, keyId, eventId, streamId, redrivable, false);
+            this(reason, keyId, eventId, streamId, redrivable, false, null);
+        }
+
+        /** Whether its rejected_event row keeps the whole record (it verified, or may once fixed), not a prefix. */
+        public boolean keepsWhole() {
+            return redrivable || held;
+        }
+
+        /** This refusal with what is kept of its record taken now. */
+        public Refused keeping(RecordCopy copy) {
+            return new Refused(reason, keyId, eventId, streamId, redrivable, held, copy);
         }
 
         /** A verified record held back over a budget or quota. */
@@ -33,7 +53,8 @@ public sealed interface Verdict {
                     v.envelope().eventId().toString(),
                     v.envelope().streamId(),
                     true,
-                    true);
+                    true,
+                    null);
         }
     }
 }

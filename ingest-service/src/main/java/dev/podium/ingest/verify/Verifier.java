@@ -11,6 +11,7 @@ import dev.podium.events.validate.IdentityBinding;
 import dev.podium.events.validate.Limits;
 import dev.podium.events.validate.Violation;
 import dev.podium.ingest.store.AgentKey;
+import dev.podium.ingest.store.RecordCopy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -149,16 +150,18 @@ public final class Verifier {
 
     /**
      * event_id and stream_id of a refused record whose top level is a JSON object, for the rejected_event row; never
-     * throws. Read as tokens, the other members skipped unread and the scan ended once both are found: an unsigned
-     * record costs a scan of its bytes, not a tree of its text (up to 1 MiB of it, which the flood of unsigned records
-     * made the check's whole time).
+     * throws. Read as tokens from the prefix a refusal keeps ({@link RecordCopy#PREFIX_BYTES}), the other members
+     * skipped unread and the scan ended once both are found: an unsigned record costs a scan of at most 64 KiB, not a
+     * tree of its text (up to 1 MiB of it, which a flood of unsigned records made the check's whole time). Ids past the
+     * prefix are not kept, as the rest of such a record is not.
      */
     private String[] bestEffortIds(byte[] value) {
         String[] out = new String[2];
         if (value == null || value.length == 0 || value.length > Limits.MAX_RECORD_BYTES) {
             return out;
         }
-        try (JsonParser parser = codec.mapper().createParser(value)) {
+        try (JsonParser parser =
+                codec.mapper().createParser(value, 0, Math.min(value.length, RecordCopy.PREFIX_BYTES))) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return out;
             }

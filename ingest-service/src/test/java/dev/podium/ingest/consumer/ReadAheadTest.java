@@ -3,9 +3,11 @@ package dev.podium.ingest.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.events.sign.EventSigner;
+import dev.podium.ingest.store.RecordCopy;
 import dev.podium.ingest.verify.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.AbstractExecutorService;
@@ -113,13 +115,10 @@ class ReadAheadTest {
 
     @Test
     void aRefusalThatKeepsAPrefixCostsABatchThePrefixNotTheRecord() throws Exception {
+        byte[] value = new byte[1 << 20];
         for (int i = 0; i < 100; i++) {
-            add(
-                    P0,
-                    i,
-                    null,
-                    new Verdict.Refused("unsigned: no podium-key-id header", null, null, null, false),
-                    1 << 20);
+            add(P0, i, null, new Verdict.Refused("unsigned: no podium-key-id header", null, null, null, false), 0);
+            records.set(i, withValue(records.get(i), value));
         }
         ReadAhead ahead = readAhead();
         ahead.add(List.copyOf(records));
@@ -127,6 +126,34 @@ class ReadAheadTest {
         ReadAhead.Batch first = ahead.next(500, 2L * 1024 * 1024).orElseThrow();
 
         assertThat(first.checked().records()).hasSize(32);
+    }
+
+    /**
+     * A record refused without verifying waits as the prefix it keeps, its size and hash taken at once: its bytes leave
+     * the read-ahead, so its partition is read on to what waits behind it.
+     */
+    @Test
+    void anUnverifiedRefusalWaitsAsItsPrefixAndFreesItsPartition() throws Exception {
+        byte[] value = new byte[1 << 20];
+        Arrays.fill(value, (byte) 'x');
+        for (int i = 0; i < 8; i++) {
+            add(P0, i, null, new Verdict.Refused("unsigned: no podium-key-id header", null, null, null, false), 0);
+            records.set(i, withValue(records.get(i), value));
+        }
+        ReadAhead ahead = readAhead(2_000, 4L << 20, 16L << 20);
+        ahead.add(List.copyOf(records));
+        assertThat(ahead.full()).containsExactly(P0);
+
+        ReadAhead.Batch first = ahead.next(1, 1L << 30).orElseThrow();
+
+        assertThat(ahead.full()).isEmpty();
+        ConsumerRecord<byte[], byte[]> written = first.checked().records().get(0);
+        assertThat(written.value()).hasSize(RecordCopy.PREFIX_BYTES);
+        Verdict.Refused refused = (Verdict.Refused) first.checked().verdicts().get(0);
+        assertThat(refused.kept().originalBytes()).isEqualTo(value.length);
+        assertThat(refused.kept().sha256())
+                .isEqualTo(RecordCopy.of(value, false).sha256());
+        assertThat(refused.kept().truncated()).isTrue();
     }
 
     @Test
@@ -218,6 +245,21 @@ class ReadAheadTest {
                 headers,
                 Optional.empty()));
         verdicts.add(verdict);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> withValue(ConsumerRecord<byte[], byte[]> r, byte[] value) {
+        return new ConsumerRecord<>(
+                r.topic(),
+                r.partition(),
+                r.offset(),
+                r.timestamp(),
+                r.timestampType(),
+                r.serializedKeySize(),
+                value.length,
+                r.key(),
+                value,
+                r.headers(),
+                r.leaderEpoch());
     }
 
     /** What {@link BatchProcessor#check} would say of these records: the verdicts given with them. */

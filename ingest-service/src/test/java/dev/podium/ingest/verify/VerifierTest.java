@@ -8,6 +8,7 @@ import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.events.validate.Limits;
 import dev.podium.ingest.store.AgentKey;
+import dev.podium.ingest.store.RecordCopy;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -76,10 +77,14 @@ class VerifierTest {
     @Test
     void anUnsignedRecordsIdsAreReadFromItsTopLevelOnly() {
         String id = registered.eventId().toString();
-        String longText = "x".repeat(Limits.MAX_RECORD_BYTES / 2);
+        String longText = "x".repeat(RecordCopy.PREFIX_BYTES / 2);
         assertThat(unsignedIds("{\"payload\": {\"event_id\": \"inner\", \"stream_id\": \"inner\"}, \"message\": \""
                         + longText + "\", \"event_id\": \"" + id + "\", \"stream_id\": \"run/r1\"}"))
                 .containsExactly(id, "run/r1");
+        // past the prefix a refusal keeps: neither read nor kept
+        assertThat(unsignedIds("{\"message\": \"" + "x".repeat(Limits.MAX_RECORD_BYTES / 2) + "\", \"event_id\": \""
+                        + id + "\"}"))
+                .containsExactly(null, null);
         assertThat(unsignedIds("{\"event_id\": \"" + id + "\", \"stream_id\": [1, 2], \"rest\": tru"))
                 .containsExactly(id, null);
         assertThat(unsignedIds("{\"event_id\": \"" + "e".repeat(201) + "\", \"stream_id\": \"run/r1\"}"))
