@@ -352,7 +352,8 @@ class KafkaAclIT {
                     .get();
             Duration bound = REAUTH.plus(SLACK);
             KafkaConsumer<byte[], byte[]> c = consumer(scram(user, password), null);
-            try (KafkaProducer<String, byte[]> p = producer(scram(user, password), bound)) {
+            // a record the broker no longer acknowledges fails after this, not after the default minute
+            try (KafkaProducer<String, byte[]> p = producer(scram(user, password), Duration.ofSeconds(10))) {
                 p.send(new ProducerRecord<>("podium.heartbeats", "k", bytes("{}")))
                         .get();
                 c.assign(List.of(new TopicPartition("podium.jobs", 0)));
