@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 COMPOSE=(docker-compose); command -v docker-compose >/dev/null || COMPOSE=(docker compose)
 SECRETS=(PODIUM_MASTER_KEY PODIUM_ADMIN_TOKEN POSTGRES_PASSWORD PODIUM_QUERY_DB_PASSWORD PODIUM_KAFKA_ADMIN_PASSWORD
-  PODIUM_KAFKA_AGENT_PASSWORD PODIUM_KAFKA_INGEST_PASSWORD)
+  PODIUM_KAFKA_INGEST_PASSWORD)
 fail() { echo "compose check FAILED: $*" >&2; exit 1; }
 EMPTY_ENV="$(mktemp)"; trap 'rm -f "$EMPTY_ENV"' EXIT
 config() { # VAR=value ... : docker compose config with only these variables set (and an empty env file, not .env)

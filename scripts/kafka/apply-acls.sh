@@ -1,20 +1,14 @@
 #!/bin/sh
-# Creates the SCRAM users agent and ingest (passwords from PODIUM_KAFKA_AGENT_PASSWORD and PODIUM_KAFKA_INGEST_PASSWORD)
-# and applies acls.conf, as the super user, against BOOTSTRAP (default kafka:9092). docker-compose.yml's kafka-init runs
-# it once the broker is healthy; running it again changes nothing.
+# Creates the SCRAM user ingest (password from PODIUM_KAFKA_INGEST_PASSWORD) and applies acls.conf, as the super user,
+# against BOOTSTRAP (default kafka:9092). docker-compose.yml's kafka-init runs it once the broker is healthy; running it
+# again changes nothing. Agents get their users from ingest, one per key, when their keys are issued.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bootstrap=${1:-kafka:9092}
 admin() { sh "$here/kafka-admin.sh" "$@"; }
 
-for user in agent ingest; do
-  case $user in
-    agent) password=${PODIUM_KAFKA_AGENT_PASSWORD:?} ;;
-    ingest) password=${PODIUM_KAFKA_INGEST_PASSWORD:?} ;;
-  esac
-  admin kafka-configs.sh --bootstrap-server "$bootstrap" --alter --entity-type users --entity-name "$user" \
-    --add-config "SCRAM-SHA-512=[iterations=8192,password=$password]"
-done
+admin kafka-configs.sh --bootstrap-server "$bootstrap" --alter --entity-type users --entity-name ingest \
+  --add-config "SCRAM-SHA-512=[iterations=8192,password=${PODIUM_KAFKA_INGEST_PASSWORD:?}]"
 
 grep -v '^[[:space:]]*#' "$here/acls.conf" | while read -r principal operation resource pattern name; do
   [ -n "$principal" ] || continue
@@ -28,4 +22,4 @@ grep -v '^[[:space:]]*#' "$here/acls.conf" | while read -r principal operation r
   admin kafka-acls.sh --bootstrap-server "$bootstrap" --add --allow-principal "$principal" --operation "$operation" \
     $target --resource-pattern-type "$pattern"
 done
-echo "SCRAM users and ACLs applied from $here/acls.conf"
+echo "SCRAM user ingest and ACLs applied from $here/acls.conf"

@@ -11,6 +11,7 @@ import dev.podium.ingest.command.request.RegisterAgentRequest;
 import dev.podium.ingest.command.request.RevokeKeyRequest;
 import dev.podium.ingest.command.request.RotateKeyRequest;
 import dev.podium.ingest.entity.AgentKeyEntity;
+import dev.podium.ingest.identity.IdentityReconciler;
 import dev.podium.ingest.store.AgentKeyStore;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.persistence.LockModeType;
@@ -37,7 +38,9 @@ import java.util.Map;
  * AgentKeyRevoked, with the admin token's name as actor, in the same transaction as the key change. Every issued key
  * comes with the command side's public key ({@code command_public_key}, for the key file's {@code command.public.key}),
  * which agents need to verify what they read on podium.jobs; {@code GET /admin/command-key} shows it alone, for key files
- * issued before records there were signed.
+ * issued before records there were signed. With agent identities on ({@code podium.ingest.agent-identities.enabled}) a
+ * key also comes with the login of its own Kafka identity ({@code kafka_username}, {@code kafka_password}), created once
+ * the issue commits and removed once a revocation does ({@link IdentityReconciler}).
  */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -50,18 +53,27 @@ public class AgentKeyResource {
     private final CommandAppender appender;
     private final AdminCaller caller;
     private final CommandKey commandKey;
+    private final IdentityReconciler identities;
+    private final jakarta.enterprise.event.Event<IdentityReconciler.KeyIssued> issuedKeys;
+    private final jakarta.enterprise.event.Event<IdentityReconciler.KeyRevoked> revokedKeys;
 
     public AgentKeyResource(
             EnlistedJdbc jdbc,
             AgentKeyStore keys,
             CommandAppender appender,
             AdminCaller caller,
-            CommandKey commandKey) {
+            CommandKey commandKey,
+            IdentityReconciler identities,
+            jakarta.enterprise.event.Event<IdentityReconciler.KeyIssued> issuedKeys,
+            jakarta.enterprise.event.Event<IdentityReconciler.KeyRevoked> revokedKeys) {
         this.jdbc = jdbc;
         this.keys = keys;
         this.appender = appender;
         this.caller = caller;
         this.commandKey = commandKey;
+        this.identities = identities;
+        this.issuedKeys = issuedKeys;
+        this.revokedKeys = revokedKeys;
     }
 
     @GET
@@ -133,6 +145,8 @@ public class AgentKeyResource {
             key.revokedBy = caller.tokenName();
             append(new AgentKeyRevoked(key.agentId, keyId, reason, caller.tokenName()));
         }
+        // also for a key revoked before: its identity may have outlived a broker that was down then
+        revokedKeys.fire(new IdentityReconciler.KeyRevoked(keyId));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("key_id", keyId);
         out.put("status", "revoked");
@@ -141,6 +155,7 @@ public class AgentKeyResource {
 
     private void appendIssued(AgentKeyStore.Issued issued) {
         append(new AgentKeyIssued(issued.agentId(), issued.keyId(), caller.tokenName()));
+        issuedKeys.fire(new IdentityReconciler.KeyIssued(issued.keyId(), issued.kafkaPassword()));
     }
 
     /** Appends the admin event on a connection enlisted in this transaction, after the key change is flushed. */
@@ -166,6 +181,10 @@ public class AgentKeyResource {
         out.put("secret", issued.secret());
         out.put("command_public_key", commandKey.publicKeyText());
         out.put("pool", pool);
+        if (identities.enabled()) {
+            out.put("kafka_username", issued.keyId());
+            out.put("kafka_password", issued.kafkaPassword());
+        }
         if (!retired.isEmpty()) {
             out.put("retired_key_ids", retired);
         }

@@ -43,6 +43,31 @@ public interface IngestConfig {
 
     Keys keys();
 
+    AgentIdentities agentIdentities();
+
+    /**
+     * A Kafka identity per agent key (SCRAM user named by the key id, its ACLs and produce quota), provisioned at issue,
+     * removed at revocation and reconciled with the keys on an interval. Needs a broker with SASL/SCRAM and the
+     * StandardAuthorizer, and ingest's Kafka login with cluster rights (docs/SECURITY.md).
+     */
+    interface AgentIdentities {
+
+        @WithDefault("false")
+        boolean enabled();
+
+        /** How often the broker's agent identities are made to match the keys that verify records. */
+        @WithDefault("30s")
+        Duration reconcileInterval();
+
+        /** Each agent identity's produce quota, bytes a second (the broker's {@code producer_byte_rate}). */
+        @WithDefault("1048576")
+        long producerByteRate();
+
+        /** How long one provisioning call waits for the broker: an issue or revoke waits at most this for Kafka. */
+        @WithDefault("10s")
+        Duration brokerTimeout();
+    }
+
     Rejected rejected();
 
     Budget budget();

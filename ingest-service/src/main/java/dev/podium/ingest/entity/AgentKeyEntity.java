@@ -56,6 +56,13 @@ public class AgentKeyEntity extends PanacheEntityBase {
     @Column(name = "pool")
     public String pool;
 
+    /** The password of the key's Kafka identity, sealed like the secret; null on keys issued before V110. */
+    @Column(name = "kafka_password_ciphertext")
+    public byte[] kafkaPasswordCiphertext;
+
+    @Column(name = "kafka_password_nonce")
+    public byte[] kafkaPasswordNonce;
+
     /** The agent's active keys, locked for this transaction (a rotation retires them). */
     public static List<AgentKeyEntity> lockActive(String agentId) {
         return find("agentId = ?1 and status = ?2", agentId, ACTIVE)

@@ -1,5 +1,7 @@
 package dev.podium.ingest.store;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.podium.events.sign.EventSigner;
 import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.entity.AgentKeyEntity;
@@ -32,8 +34,11 @@ public class AgentKeyStore {
     private static final Logger LOG = Logger.getLogger(AgentKeyStore.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A newly issued key and its secret in the textual form agents keep. */
-    public record Issued(String keyId, String agentId, String secret) {}
+    /**
+     * A newly issued key, its secret in the textual form agents keep, and the password of its Kafka identity (user
+     * {@code keyId}).
+     */
+    public record Issued(String keyId, String agentId, String secret, String kafkaPassword) {}
 
     private final SecretCipher cipher;
     private final Duration retiringGrace;
@@ -58,8 +63,45 @@ public class AgentKeyStore {
         key.status = AgentKeyEntity.ACTIVE;
         key.issuedBy = issuedBy;
         key.pool = pool;
+        String kafkaPassword = EventSigner.newSecret();
+        SecretCipher.Sealed sealedPassword = cipher.seal(kafkaAssociatedData(keyId), kafkaPassword.getBytes(UTF_8));
+        key.kafkaPasswordCiphertext = sealedPassword.ciphertext();
+        key.kafkaPasswordNonce = sealedPassword.nonce();
         key.persist();
-        return new Issued(keyId, agentId, secret);
+        return new Issued(keyId, agentId, secret, kafkaPassword);
+    }
+
+    /** Distinct from the key id alone, so the sealed password and the sealed secret of one key cannot stand in for each other. */
+    private static String kafkaAssociatedData(String keyId) {
+        return "kafka/" + keyId;
+    }
+
+    /**
+     * The Kafka identities the broker should hold: each key that still verifies records (active, or retired within
+     * the grace) and has a password, by key id, with its password opened. A password that does not open is left out and
+     * logged, so its identity is removed rather than left with a password nobody knows.
+     */
+    public Map<String, String> kafkaIdentities(Connection c) throws SQLException {
+        Map<String, String> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT key_id, kafka_password_ciphertext, kafka_password_nonce FROM agent_key
+                WHERE kafka_password_ciphertext IS NOT NULL
+                  AND (status = 'active'
+                       OR (status = 'retired' AND retired_at > clock_timestamp() - make_interval(secs => ?)))""")) {
+            ps.setLong(1, retiringGrace.toSeconds());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String keyId = rs.getString(1);
+                    try {
+                        byte[] password = cipher.open(kafkaAssociatedData(keyId), rs.getBytes(2), rs.getBytes(3));
+                        out.put(keyId, new String(password, UTF_8));
+                    } catch (GeneralSecurityException e) {
+                        LOG.errorf("the Kafka password of agent key %s does not decrypt under the master key", keyId);
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /**

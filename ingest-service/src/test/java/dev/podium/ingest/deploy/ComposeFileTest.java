@@ -43,7 +43,6 @@ class ComposeFileTest {
             "POSTGRES_PASSWORD",
             "PODIUM_QUERY_DB_PASSWORD",
             "PODIUM_KAFKA_ADMIN_PASSWORD",
-            "PODIUM_KAFKA_AGENT_PASSWORD",
             "PODIUM_KAFKA_INGEST_PASSWORD");
 
     @Test
@@ -79,6 +78,34 @@ class ComposeFileTest {
         List<String> ports = new ArrayList<>();
         services.forEach(s -> s.path("ports").forEach(p -> ports.add(p.asText())));
         assertThat(ports).isNotEmpty().allSatisfy(p -> assertThat(p).startsWith("127.0.0.1:"));
+    }
+
+    /**
+     * Each agent key gets its own Kafka user from ingest (reliability's KafkaAclIT runs the same provisioning against a
+     * broker with these ACLs): ingest is told to provision, holds the cluster rights for it, no shared agent user is
+     * granted anything, and the broker re-authenticates sessions so that a revoked key's open connections end.
+     */
+    @Test
+    void agentsLogInAsTheirKeysAndARevokedKeysSessionsEndWithinAMinute() throws IOException {
+        JsonNode services =
+                new ObjectMapper(new YAMLFactory()).readTree(COMPOSE.toFile()).path("services");
+        assertThat(services.path("ingest-service")
+                        .path("environment")
+                        .path("PODIUM_KAFKA_AGENT_IDENTITIES")
+                        .asText())
+                .isEqualTo("true");
+        long reauthMs = services.path("kafka")
+                .path("environment")
+                .path("KAFKA_CONNECTIONS_MAX_REAUTH_MS")
+                .asLong();
+        assertThat(reauthMs).isBetween(1L, 60_000L);
+        List<String> acls = Files.readAllLines(ROOT.resolve("scripts/kafka/acls.conf")).stream()
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .toList();
+        assertThat(acls)
+                .noneMatch(l -> l.startsWith("User:agent"))
+                .anyMatch(l -> l.matches("User:ingest\\s+ALTER\\s+CLUSTER\\s.*"))
+                .anyMatch(l -> l.matches("User:ingest\\s+ALTER_CONFIGS\\s+CLUSTER\\s.*"));
     }
 
     private record Config(int exit, String output) {}

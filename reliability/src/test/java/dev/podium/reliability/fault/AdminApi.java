@@ -29,6 +29,19 @@ public final class AdminApi {
                 agentId, body.get("key_id").asText(), body.get("secret").asText());
     }
 
+    /** An issued key's Kafka identity, as the key-issuing API answers it when agent identities are on. */
+    public record KafkaIdentity(String agentId, String keyId, String username, String password) {}
+
+    /** Registers an agent and returns the login of its key's own Kafka identity. */
+    public KafkaIdentity issueKafkaIdentity(String agentId) {
+        JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\"}", 201);
+        return new KafkaIdentity(
+                agentId,
+                body.get("key_id").asText(),
+                body.get("kafka_username").asText(),
+                body.get("kafka_password").asText());
+    }
+
     /** Registers an agent in {@code pool} and returns its key file, as {@code podium-admin agent add} users write it. */
     public String keyFile(String agentId, String pool) {
         JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\",\"pool\":\"" + pool + "\"}", 201);

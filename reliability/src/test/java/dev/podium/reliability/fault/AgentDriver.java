@@ -47,7 +47,7 @@ public final class AgentDriver {
         EventCodec codec = new EventCodec();
         byte[] secret = EventSigner.secretBytes(key.secret());
         int total = journaled.size();
-        try (Publisher publisher = new Publisher(journal, bootstrap)) {
+        try (Publisher publisher = new Publisher(journal, bootstrap, null)) {
             for (Envelope e : Workload.events(key.agentId(), seed, count)) {
                 if (journaled.contains(e.eventId().toString())) {
                     continue;

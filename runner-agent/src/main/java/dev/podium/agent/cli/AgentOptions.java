@@ -3,10 +3,12 @@ package dev.podium.agent.cli;
 import dev.podium.agent.config.AgentSettings;
 import dev.podium.agent.config.KeyFile;
 import dev.podium.agent.journal.Journal;
+import dev.podium.agent.publish.KafkaLogin;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
@@ -104,9 +106,19 @@ final class AgentOptions {
                 id.secret(),
                 id.pool(),
                 bootstrap,
+                id.kafkaLogin(),
                 home().resolve("journal"),
                 journalMaxBytes,
                 id.commandKey());
+    }
+
+    /** The Kafka login for commands that need no identity (journal --flush): the key file's, or the environment's. */
+    KafkaLogin loginOnly() {
+        try {
+            return settings().kafkaLogin();
+        } catch (RuntimeException e) {
+            return KafkaLogin.of(env(), new Properties());
+        }
     }
 
     /** Bootstrap servers for commands that need no identity (journal --flush). */

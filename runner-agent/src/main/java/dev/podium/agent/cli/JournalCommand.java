@@ -50,7 +50,7 @@ public final class JournalCommand implements Callable<Integer> {
                 return 2;
             }
             int before = journal.pendingCount();
-            try (Publisher publisher = new Publisher(journal, bootstrap)) {
+            try (Publisher publisher = new Publisher(journal, bootstrap, options.loginOnly())) {
                 int left = publisher.awaitDelivered(Duration.ofSeconds(options.flushTimeoutSeconds));
                 System.out.println("sent " + (before - left) + " of " + before + " pending entries"
                         + (left > 0

@@ -27,7 +27,7 @@ final class Publishing implements AutoCloseable {
         this.err = err;
         int pending = journal.pendingCount();
         if (settings.bootstrapServers() != null) {
-            this.publisher = new Publisher(journal, settings.bootstrapServers());
+            this.publisher = new Publisher(journal, settings.bootstrapServers(), settings.kafkaLogin());
             sink.attach(publisher);
             if (pending > 0) {
                 err.println("resending " + pending + " journaled events from an earlier run");

@@ -1,5 +1,6 @@
 package dev.podium.agent.config;
 
+import dev.podium.agent.publish.KafkaLogin;
 import dev.podium.events.sign.CommandSignature;
 import dev.podium.events.sign.EventSigner;
 import java.io.IOException;
@@ -21,9 +22,12 @@ import java.util.regex.Pattern;
  * command.public.key=&lt;base64&gt;      # the command side's Ed25519 public key; without it the daemon takes no jobs
  * pool=default                      # optional
  * kafka.bootstrap.servers=host:9092 # optional
+ * kafka.username=pk_...             # the key's own Kafka user and its password, where the broker requires a login
+ * kafka.password=...
  * </pre>
  * Environment variables {@code PODIUM_AGENT_ID}, {@code PODIUM_KEY_ID}, {@code PODIUM_KEY_SECRET}, {@code PODIUM_POOL},
- * {@code PODIUM_COMMAND_PUBLIC_KEY} and {@code PODIUM_KAFKA_BOOTSTRAP} override the file, so a container can be configured without one.
+ * {@code PODIUM_COMMAND_PUBLIC_KEY}, {@code PODIUM_KAFKA_BOOTSTRAP}, {@code PODIUM_KAFKA_USERNAME} and
+ * {@code PODIUM_KAFKA_PASSWORD} override the file, so a container can be configured without one.
  */
 public final class KeyFile {
 
@@ -31,9 +35,18 @@ public final class KeyFile {
 
     private KeyFile() {}
 
-    /** {@code commandKey} is null in a key file issued before records on podium.jobs were signed. */
+    /**
+     * {@code commandKey} is null in a key file issued before records on podium.jobs were signed; {@code kafkaLogin} is
+     * null where the broker needs no login.
+     */
     public record Identity(
-            String agentId, String keyId, byte[] secret, String pool, String bootstrapServers, PublicKey commandKey) {}
+            String agentId,
+            String keyId,
+            byte[] secret,
+            String pool,
+            String bootstrapServers,
+            KafkaLogin kafkaLogin,
+            PublicKey commandKey) {}
 
     public static Identity load(Path file, Map<String, String> env) {
         Properties p = new Properties();
@@ -83,7 +96,14 @@ public final class KeyFile {
         } catch (IllegalArgumentException e) {
             throw new SettingsException("command.public.key is not a base64 Ed25519 public key");
         }
-        return new Identity(agentId, keyId, secretBytes, pool == null ? "default" : pool, bootstrap, command);
+        return new Identity(
+                agentId,
+                keyId,
+                secretBytes,
+                pool == null ? "default" : pool,
+                bootstrap,
+                KafkaLogin.of(env, p),
+                command);
     }
 
     private static String pick(Map<String, String> env, String envName, Properties p, String key) {

@@ -104,7 +104,8 @@ public final class Daemon {
                         .allowingEnvironment(config.allowedEnvironment()),
                 this::wake,
                 log);
-        try (HeartbeatSender heartbeats = new HeartbeatSender(settings.bootstrapServers(), sink)) {
+        try (HeartbeatSender heartbeats =
+                new HeartbeatSender(settings.bootstrapServers(), settings.kafkaLogin(), sink)) {
             sink.stream(StreamId.agent(settings.agentId(), bootId))
                     .emit(new AgentRegistered(
                             settings.agentId(),
@@ -118,6 +119,7 @@ public final class Daemon {
                     + ", " + config.slots() + (config.slots() == 1 ? " slot" : " slots") + ")");
             try (JobFeed feed = new JobFeed(
                     settings.bootstrapServers(),
+                    settings.kafkaLogin(),
                     settings.agentId(),
                     settings.commandKey(),
                     settings.journalDir().resolveSibling(LEDGER_FILE),

@@ -73,13 +73,14 @@ final class JobFeed implements AutoCloseable {
     /** {@code ledgerFile}: the {@link ReadLedger}'s file, in the agent's home. */
     JobFeed(
             String bootstrapServers,
+            KafkaLogin login,
             String agentId,
             PublicKey commandKey,
             Path ledgerFile,
             JobDispatcher dispatcher,
             PrintStream log) {
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        KafkaLogin.apply(properties);
+        KafkaLogin.apply(properties, login);
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "podium-agent-jobs-" + agentId);
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -19,9 +19,9 @@ public final class HeartbeatSender implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final EventSink sink;
 
-    public HeartbeatSender(String bootstrapServers, EventSink sink) {
+    public HeartbeatSender(String bootstrapServers, KafkaLogin login, EventSink sink) {
         this.producer = new KafkaProducer<>(
-                Publisher.producerConfig(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
+                Publisher.producerConfig(bootstrapServers, login), new StringSerializer(), new ByteArraySerializer());
         this.sink = sink;
     }
 

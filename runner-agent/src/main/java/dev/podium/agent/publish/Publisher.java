@@ -35,19 +35,20 @@ public final class Publisher implements AutoCloseable {
     private final Thread sender;
     private volatile boolean closed;
 
-    public Publisher(Journal journal, String bootstrapServers) {
+    /** {@code login}: the key's own Kafka login, or null where the broker needs none. */
+    public Publisher(Journal journal, String bootstrapServers, KafkaLogin login) {
         this.journal = journal;
         this.producer = new KafkaProducer<>(
-                producerConfig(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
+                producerConfig(bootstrapServers, login), new StringSerializer(), new ByteArraySerializer());
         this.sender = new Thread(this::loop, "podium-sender");
         this.sender.setDaemon(true);
         this.sender.start();
     }
 
-    static Properties producerConfig(String bootstrapServers) {
+    static Properties producerConfig(String bootstrapServers, KafkaLogin login) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        KafkaLogin.apply(p);
+        KafkaLogin.apply(p, login);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");

@@ -3,6 +3,7 @@ package dev.podium.agent.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.podium.agent.publish.KafkaLogin;
 import dev.podium.events.sign.EventSigner;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,27 @@ class KeyFileTest {
         assertThat(id.secret()).isEqualTo(EventSigner.secretBytes(secret));
         assertThat(id.pool()).isEqualTo("h100");
         assertThat(id.bootstrapServers()).isEqualTo("k:9092");
+    }
+
+    @Test
+    void theKeysOwnKafkaLoginIsReadFromTheKeyFile() throws Exception {
+        Path f = dir.resolve("agent.key");
+        Files.writeString(
+                f,
+                "agent.id=a1\nkey.id=pk_1\nkey.secret=" + EventSigner.newSecret()
+                        + "\nkafka.username=pk_1\nkafka.password=pw\n");
+        assertThat(KeyFile.load(f, Map.of()).kafkaLogin()).isEqualTo(new KafkaLogin("pk_1", "pw"));
+        assertThat(KeyFile.load(
+                                null,
+                                Map.of(
+                                        "PODIUM_AGENT_ID",
+                                        "a1",
+                                        "PODIUM_KEY_ID",
+                                        "k",
+                                        "PODIUM_KEY_SECRET",
+                                        EventSigner.newSecret()))
+                        .kafkaLogin())
+                .isNull();
     }
 
     @Test

@@ -94,7 +94,7 @@ class ForgedJobsIT {
                         + "echo '{\"podium\": 1, \"type\": \"metric\", \"name\": \"train_samples_per_second\", \"value\": 9.5}'\n");
         fixture = AgentFixture.create(dir, "v1", COMMAND);
         Journal journal = new Journal(fixture.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES);
-        publisher = new Publisher(journal, kafka.bootstrapServers());
+        publisher = new Publisher(journal, kafka.bootstrapServers(), null);
         daemon = daemon(fixture, journal, publisher, JobsIT.prefixed("v1"));
         thread = new Thread(daemon::run, "daemon-v1");
         thread.start();
@@ -109,6 +109,7 @@ class ForgedJobsIT {
                 id.secret(),
                 id.pool(),
                 kafka.bootstrapServers(),
+                id.kafkaLogin(),
                 f.home().resolve("journal"),
                 AgentSettings.DEFAULT_JOURNAL_MAX_BYTES,
                 id.commandKey());
@@ -319,7 +320,7 @@ class ForgedJobsIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(out, true, StandardCharsets.UTF_8);
         Journal journal = new Journal(old.home().resolve("journal"), AgentSettings.DEFAULT_JOURNAL_MAX_BYTES);
-        try (Publisher pub = new Publisher(journal, kafka.bootstrapServers())) {
+        try (Publisher pub = new Publisher(journal, kafka.bootstrapServers(), null)) {
             Daemon oldDaemon = daemon(old, journal, pub, log);
             Thread t = new Thread(oldDaemon::run, "daemon-old1");
             t.start();

@@ -157,12 +157,13 @@ class JobsIT {
                 id.secret(),
                 id.pool(),
                 kafka.bootstrapServers(),
+                id.kafkaLogin(),
                 fixture.home().resolve("journal"),
                 AgentSettings.DEFAULT_JOURNAL_MAX_BYTES,
                 id.commandKey());
         Journal journal = new Journal(settings.journalDir(), settings.journalMaxBytes());
         EventSink sink = new EventSink(journal, agentId, settings.keyId(), settings.secret(), Clock.systemUTC());
-        Publisher publisher = new Publisher(journal, kafka.bootstrapServers());
+        Publisher publisher = new Publisher(journal, kafka.bootstrapServers(), null);
         sink.attach(publisher);
         Daemon daemon = new Daemon(
                 new Daemon.Config(
