@@ -262,7 +262,8 @@ class FleetIT {
                         && workload.stream().noneMatch(ProcessHandle::isAlive));
         double took = secondsSince(cancel);
         assertThat(fleet.job(job).get("state").asText()).as("campaign 4's job").isEqualTo("cancelled");
-        assertThat(stream(fleet.run(run).path("events").path("rows")).map(e -> e.path("type").asText()))
+        assertThat(stream(fleet.run(run).path("events").path("rows"))
+                        .map(e -> e.path("type").asText()))
                 .as("events of the cancelled run")
                 .contains("RunCancelled");
         seen.putAll(Map.of("c4", c4, "j4", job));
