@@ -153,7 +153,7 @@ nothing_left() {
   for pid in $(ps -e -o pid=); do
     [ "$pid" = $$ ] && continue
     cwd=$(readlink "/proc/$pid/cwd" 2>/dev/null || true)
-    args=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+    args=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" || true)
     if [[ "$cwd" == "$WORK/podium"* || "$args" == *"$WORK/podium"* ]]; then left+="$pid ($cwd) $args"$'\n'; fi
   done
   [ -z "$left" ] || { say "processes left behind:"; printf '%s' "$left"; exit 1; }
