@@ -218,19 +218,28 @@ public class JobCommands {
         }
     }
 
-    /** Gives the job's lease to the claiming run and appends JobAssigned, with its record for podium.jobs. */
+    /**
+     * Gives the job's lease to the claiming run until its deadline and appends JobAssigned, with its record for
+     * podium.jobs. The deadline is what the spec allows the run (its timeout for each repetition, at least one) plus one
+     * lease for setup and reporting; it stays on the job row, since JobAssigned's schema has no field for it.
+     */
     private void assign(Connection c, JobClaimed claim, String agentId, int epoch, SealedSecrets secrets)
             throws SQLException {
         Instant expires;
         long seq;
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE job SET state = 'assigned', run_id = ?, agent_id = ?, seq = seq + 1,
-                    lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
+                    lease_expires_at = clock_timestamp() + make_interval(secs => ?),
+                    lease_deadline = clock_timestamp() + make_interval(secs => ? + (spec->>'timeout_seconds')::float8
+                        * greatest(1, (spec->>'repetitions')::int)),
+                    updated_at = clock_timestamp()
                 WHERE job_id = ? RETURNING lease_expires_at, seq""")) {
+            double lease = config.jobs().leaseDuration().toMillis() / 1000.0;
             ps.setObject(1, claim.runId());
             ps.setString(2, agentId);
-            ps.setDouble(3, config.jobs().leaseDuration().toMillis() / 1000.0);
-            ps.setObject(4, claim.jobId());
+            ps.setDouble(3, lease);
+            ps.setDouble(4, lease);
+            ps.setObject(5, claim.jobId());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 expires = rs.getTimestamp(1).toInstant();
@@ -252,7 +261,7 @@ public class JobCommands {
 
     private static void finish(Connection c, UUID runId, String state) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE job SET state = ?, lease_expires_at = NULL, updated_at = clock_timestamp()
+                UPDATE job SET state = ?, lease_expires_at = NULL, lease_deadline = NULL, updated_at = clock_timestamp()
                 WHERE run_id = ? AND state = 'assigned'""")) {
             ps.setString(1, state);
             ps.setObject(2, runId);
@@ -260,10 +269,13 @@ public class JobCommands {
         }
     }
 
-    /** A heartbeat renews the lease it names when that lease is the job's active one; true when it did. */
+    /**
+     * A heartbeat renews the lease it names when that lease is the job's active one, up to the lease's deadline and
+     * never past it; true when it did.
+     */
     public boolean renewLease(Connection c, String agentId, UUID jobId, UUID runId, int epoch) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE job SET lease_expires_at = clock_timestamp() + make_interval(secs => ?)
+                UPDATE job SET lease_expires_at = LEAST(lease_deadline, clock_timestamp() + make_interval(secs => ?))
                 WHERE job_id = ? AND run_id = ? AND agent_id = ? AND lease_epoch = ? AND state = 'assigned'""")) {
             ps.setDouble(1, config.jobs().leaseDuration().toMillis() / 1000.0);
             ps.setObject(2, jobId);

@@ -1,0 +1,79 @@
+package dev.podium.ingest.command;
+
+import static dev.podium.ingest.testing.FleetJobs.WAIT;
+import static dev.podium.ingest.testing.FleetJobs.claim;
+import static dev.podium.ingest.testing.FleetJobs.heartbeat;
+import static dev.podium.ingest.testing.FleetJobs.onJobsTopic;
+import static dev.podium.ingest.testing.FleetJobs.pool;
+import static dev.podium.ingest.testing.FleetJobs.spec;
+import static dev.podium.ingest.testing.FleetJobs.submit;
+import static dev.podium.ingest.testing.FleetJobs.uuids;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.podium.events.Envelope;
+import dev.podium.events.job.JobLeaseExpired;
+import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.TestAgent;
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Agents that try to hold more than their share of the fleet, each correctly signed by an enrolled key of the job's pool:
+ * one that keeps renewing past its job's deadline (tests run with a 3 s lease).
+ */
+@QuarkusTest
+class LeaseLimitsIT {
+
+    /** Longer than any deadline of these tests and their reaper, short enough that a lease without end fails soon. */
+    private static final Duration PAST_DEADLINE = Duration.ofSeconds(20);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Test
+    void anAgentThatKeepsRenewingLosesTheJobAtTheDeadlineItsSpecGives() {
+        Db db = new Db(dataSource);
+        String pool = pool("deadline");
+        // 1 s a repetition, 2 repetitions, and one 3 s lease of slack: the deadline is 5 s after the grant.
+        UUID job = uuids(submit(Map.of("name", "deadline", "pools", List.of(pool), "spec", spec(Map.of(), 1, 2)))
+                        .getList("job_ids", String.class))
+                .get(0);
+        TestAgent agent = TestAgent.register("fleet-overrun", pool);
+        UUID run = claim(agent, job, pool);
+        await().atMost(WAIT).until(() -> "assigned".equals(db.one("SELECT state FROM job WHERE job_id = ?", job)));
+        assertThat(((Number) db.one("""
+                                SELECT extract(epoch FROM j.lease_deadline - g.granted_at)::float8
+                                FROM job j JOIN job_grant g USING (job_id, lease_epoch) WHERE j.job_id = ?""", job)).doubleValue())
+                .as("seconds from grant to deadline")
+                .isCloseTo(5.0, org.assertj.core.data.Offset.offset(0.1));
+
+        // The agent beats twice a second for as long as it likes; the lease never reaches past the deadline.
+        await().atMost(PAST_DEADLINE).pollInterval(Duration.ofMillis(500)).until(() -> {
+            Kafka.send(List.of(heartbeat(agent, job, run, 1)));
+            assertThat(db.count("SELECT count(*) FROM job WHERE job_id = ? AND lease_expires_at > lease_deadline", job))
+                    .as("leases past the deadline")
+                    .isZero();
+            return "requested".equals(db.one("SELECT state FROM job WHERE job_id = ?", job));
+        });
+        assertThat(db.one("SELECT lease_epoch FROM job WHERE job_id = ?", job)).isEqualTo(2);
+        assertThat(await().atMost(WAIT)
+                        .until(() -> onJobsTopic(List.of(job), JobLeaseExpired.class), l -> !l.isEmpty()))
+                .extracting(Envelope::payload)
+                .containsExactly(new JobLeaseExpired(job, run, agent.agentId(), 1));
+        cancel(job);
+    }
+
+    /** Ends a job now rather than leave its lease to the reaper while other test classes run. */
+    private static void cancel(UUID job) {
+        given().auth().oauth2(TestAgent.ADMIN_TOKEN).post("/admin/jobs/" + job + "/cancel");
+    }
+}
