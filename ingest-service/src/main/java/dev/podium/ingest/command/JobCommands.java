@@ -77,6 +77,7 @@ public class JobCommands {
      */
     public void onRunEvents(Connection c, List<StoredEvent> fresh) throws SQLException {
         Set<UUID> assigned = lockJobsInIdOrder(c, fresh);
+        lockClaimingAgents(c, fresh);
         // A run's end can only end a job assigned to it; a grant in this batch may assign one, so then every end looks.
         boolean grants = fresh.stream().anyMatch(e -> e.envelope().payload() instanceof JobClaimed);
         for (StoredEvent e : fresh) {
@@ -132,10 +133,36 @@ public class JobCommands {
         return assignedRuns;
     }
 
+    /**
+     * Takes, for each agent that claims in this batch, a lock that another instance's batch claiming for the same agent
+     * waits on, so that two batches never both count the agent under its cap. Taken after the job rows and in key order,
+     * so that no two batches wait for each other in a cycle.
+     */
+    private static void lockClaimingAgents(Connection c, List<StoredEvent> fresh) throws SQLException {
+        String[] agents = fresh.stream()
+                .filter(e -> e.envelope().payload() instanceof JobClaimed)
+                .map(e -> e.envelope().agentId())
+                .distinct()
+                .toArray(String[]::new);
+        if (agents.length == 0) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT pg_advisory_xact_lock(k)
+                FROM (SELECT DISTINCT hashtextextended('podium job grants of ' || a, 0) AS k FROM unnest(?) a) s
+                ORDER BY k""")) {
+            ps.setArray(1, c.createArrayOf("text", agents));
+            ps.execute();
+        }
+    }
+
     private void grant(Connection c, Envelope env, JobClaimed claim) throws SQLException {
         String agentId = env.agentId();
         Optional<Claimed> job = lockRequested(c, claim);
-        if (job.isEmpty() || !poolAllows(c, claim, agentId, job.get().pool())) {
+        if (job.isEmpty()
+                || !poolAllows(c, claim, agentId, job.get().pool())
+                || runHoldsAGrant(c, claim)
+                || atCap(c, claim, agentId)) {
             return;
         }
         Optional<Secrets> secrets = sealSecrets(c, claim, agentId, job.get());
@@ -180,6 +207,49 @@ public class JobCommands {
                 "claim of run %s refused: job %s is in pool %s, the claim names %s, agent %s's key is bound to %s",
                 claim.runId(), claim.jobId(), pool, claim.pool(), agentId, keyPool.orElse("no pool"));
         return false;
+    }
+
+    /**
+     * One run, one job: a run stream that already holds a grant (of this job in an earlier epoch, or of another job) is
+     * refused (logged), so that one run's results never stand for two jobs.
+     */
+    private static boolean runHoldsAGrant(Connection c, JobClaimed claim) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT job_id, lease_epoch FROM job_grant WHERE run_id = ?")) {
+            ps.setObject(1, claim.runId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return false;
+                }
+                LOG.infof(
+                        "claim of run %s for job %s refused: the run already holds the grant of job %s (epoch %d)",
+                        claim.runId(), claim.jobId(), rs.getObject(1, UUID.class), rs.getInt(2));
+                return true;
+            }
+        }
+    }
+
+    /**
+     * True (logged) when the agent already holds as many jobs as {@code max-grants-per-agent} allows. Counted in this
+     * batch's transaction under the agent's lock, so the batch's own earlier grants count and no other batch's race it.
+     */
+    private boolean atCap(Connection c, JobClaimed claim, String agentId) throws SQLException {
+        int cap = config.jobs().maxGrantsPerAgent();
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT count(*) FROM job WHERE agent_id = ? AND state = 'assigned'")) {
+            ps.setString(1, agentId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long held = rs.getLong(1);
+                if (held < cap) {
+                    return false;
+                }
+                LOG.infof(
+                        "claim of run %s for job %s refused: agent %s holds %d jobs, the most"
+                                + " podium.ingest.jobs.max-grants-per-agent (%d) allows",
+                        claim.runId(), claim.jobId(), agentId, held, cap);
+                return true;
+            }
+        }
     }
 
     /**

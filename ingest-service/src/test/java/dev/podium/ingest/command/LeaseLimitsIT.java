@@ -13,7 +13,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
+import dev.podium.events.StreamId;
+import dev.podium.events.TimeOrderedIds;
+import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobLeaseExpired;
+import dev.podium.events.run.JobClaimed;
+import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
@@ -21,14 +26,18 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
  * Agents that try to hold more than their share of the fleet, each correctly signed by an enrolled key of the job's pool:
- * one that keeps renewing past its job's deadline (tests run with a 3 s lease).
+ * one that keeps renewing past its job's deadline, one run stream that claims two jobs, and one agent that claims more
+ * jobs than the cap allows (tests run with a 3 s lease and the default cap of 4).
  */
 @QuarkusTest
 class LeaseLimitsIT {
@@ -70,6 +79,83 @@ class LeaseLimitsIT {
                 .extracting(Envelope::payload)
                 .containsExactly(new JobLeaseExpired(job, run, agent.agentId(), 1));
         cancel(job);
+    }
+
+    @Test
+    void aRunStreamThatClaimsASecondJobIsNotGrantedIt() {
+        Db db = new Db(dataSource);
+        String pool = pool("onerun");
+        List<UUID> jobs = uuids(submit(
+                        Map.of("name", "onerun", "pools", List.of(pool), "spec", spec(Map.of("p", List.of("1", "2")))))
+                .getList("job_ids", String.class));
+        TestAgent agent = TestAgent.register("fleet-onerun", pool);
+        UUID run = claim(agent, jobs.get(0), pool);
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM job_grant WHERE run_id = ?", run) == 1);
+
+        // The same run stream, next seq, claims the other job: a well-formed, correctly signed JobClaimed.
+        Kafka.send(List.of(agent.signed(Envelope.of(
+                TimeOrderedIds.next(),
+                StreamId.run(run),
+                2,
+                agent.agentId(),
+                Instant.now(),
+                new JobClaimed(run, jobs.get(1), agent.agentId(), pool)))));
+        await().atMost(WAIT)
+                .until(() -> db.count("SELECT count(*) FROM event_store WHERE stream_id = ? AND seq = 2", "run/" + run)
+                        == 1);
+        assertThat(db.rows("SELECT job_id FROM job_grant WHERE run_id = ?", run))
+                .containsExactly(List.of(jobs.get(0)));
+        assertThat(db.one("SELECT state FROM job WHERE job_id = ?", jobs.get(1)))
+                .isEqualTo("requested");
+
+        UUID other = claim(TestAgent.register("fleet-onerun-other", pool), jobs.get(1), pool);
+        await().atMost(WAIT).until(() -> db.count("SELECT count(*) FROM job_grant WHERE run_id = ?", other) == 1);
+        jobs.forEach(LeaseLimitsIT::cancel);
+    }
+
+    @Test
+    void anAgentClaimingMoreJobsThanTheCapIsGrantedOnlyUpToIt() {
+        Db db = new Db(dataSource);
+        String pool = pool("greedy");
+        List<UUID> jobs = uuids(submit(Map.of(
+                        "name",
+                        "greedy",
+                        "pools",
+                        List.of(pool),
+                        "spec",
+                        spec(Map.of("p", List.of("1", "2", "3", "4", "5", "6")))))
+                .getList("job_ids", String.class));
+        TestAgent greedy = TestAgent.register("fleet-greedy", pool);
+        // Six claims of six run streams in one send, so that the batch that grants them holds several.
+        List<UUID> runs = new ArrayList<>();
+        List<ProducerRecord<byte[], byte[]>> claims = new ArrayList<>();
+        for (UUID job : jobs) {
+            UUID run = UUID.randomUUID();
+            runs.add(run);
+            claims.add(greedy.signed(SampleEvents.jobClaimed(run, job, greedy.agentId(), pool, Instant.now())));
+        }
+        Kafka.send(claims);
+        String[] runIds = runs.stream().map(UUID::toString).toArray(String[]::new);
+        await().atMost(WAIT)
+                .until(() ->
+                        db.count("SELECT count(*) FROM proj_run WHERE run_id = ANY(?::uuid[])", (Object) runIds) == 6);
+        assertThat(db.count("SELECT count(*) FROM job_grant WHERE agent_id = ?", greedy.agentId()))
+                .as("grants to the greedy agent")
+                .isEqualTo(4);
+
+        // Another agent of the pool is granted a job the greedy one could not hold.
+        List<UUID> offered = jobs.stream()
+                .filter(j -> db.count("SELECT count(*) FROM job_grant WHERE job_id = ?", j) == 0)
+                .toList();
+        assertThat(offered).hasSize(2);
+        TestAgent fair = TestAgent.register("fleet-fair", pool);
+        UUID fairRun = claim(fair, offered.get(0), pool);
+        await().atMost(WAIT)
+                .until(() ->
+                        !onJobsTopic(List.of(offered.get(0)), JobAssigned.class).isEmpty());
+        assertThat(db.rows("SELECT run_id FROM job WHERE job_id = ?", offered.get(0)))
+                .containsExactly(List.of(fairRun));
+        jobs.forEach(LeaseLimitsIT::cancel);
     }
 
     /** Ends a job now rather than leave its lease to the reaper while other test classes run. */
