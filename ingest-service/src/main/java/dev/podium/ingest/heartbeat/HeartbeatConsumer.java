@@ -102,7 +102,6 @@ public class HeartbeatConsumer {
 
     public synchronized void stop() {
         running = false;
-        caughtUp = false;
         KafkaConsumer<byte[], byte[]> c = consumer;
         if (c != null) {
             c.wakeup();
@@ -114,6 +113,8 @@ public class HeartbeatConsumer {
                 Thread.currentThread().interrupt();
             }
         }
+        // After the thread ended, which may have found itself caught up meanwhile: a stopped consumer renews nothing.
+        caughtUp = false;
     }
 
     /**
