@@ -221,6 +221,7 @@ public class FleetCommands {
         }
         job.state = JobEntity.CANCELLED;
         job.leaseExpiresAt = null;
+        job.leaseDeadline = null;
         job.seq += 1;
         job.updatedAt = Instant.now();
         Envelope cancelled = Envelope.of(
@@ -248,7 +249,8 @@ public class FleetCommands {
 
     /**
      * The reaper: every assigned job whose lease is past expiry gets JobLeaseExpired and is offered again (JobRequested,
-     * same job, next epoch). One reaper at a time (advisory lock; another one returns at once). The number expired.
+     * same job, next epoch). A lease at its deadline ends the same way: the run that overran is superseded and another
+     * run gets the whole of the spec's time, rather than the job ending failed for what may be one slow or lying agent. One reaper at a time (advisory lock; another one returns at once). The number expired.
      */
     @Transactional
     public int reapExpiredLeases() {
@@ -276,13 +278,20 @@ public class FleetCommands {
                     Instant.now(),
                     new JobRequested(job.jobId, job.campaignId, job.pool, spec(job.spec))));
             LOG.infof(
-                    "lease of job %s (run %s, agent %s, epoch %d) expired; offered again as epoch %d",
-                    job.jobId, job.runId, job.agentId, epoch, epoch + 1);
+                    "lease of job %s (run %s, agent %s, epoch %d) %s; offered again as epoch %d",
+                    job.jobId, job.runId, job.agentId, epoch, why(job), epoch + 1);
             reoffer(job);
             epochs.put(job.jobId, job.leaseEpoch);
         }
         publish(events, REAPER_WRITER, epochs::get);
         return expired.size();
+    }
+
+    /** Why an expired lease ended: its run stopped renewing it, or the spec's time for it ran out. */
+    private static String why(JobEntity job) {
+        return job.leaseDeadline != null && !job.leaseExpiresAt.isBefore(job.leaseDeadline)
+                ? "reached its deadline " + job.leaseDeadline
+                : "expired";
     }
 
     /** The job requested again under the next epoch, its lease and holder cleared, past the two events it gets. */
@@ -292,6 +301,7 @@ public class FleetCommands {
         job.runId = null;
         job.agentId = null;
         job.leaseExpiresAt = null;
+        job.leaseDeadline = null;
         job.seq += 2;
         job.updatedAt = Instant.now();
     }

@@ -77,6 +77,7 @@ public class JobCommands {
      */
     public void onRunEvents(Connection c, List<StoredEvent> fresh) throws SQLException {
         Set<UUID> assigned = lockJobsInIdOrder(c, fresh);
+        lockClaimingAgents(c, fresh);
         // A run's end can only end a job assigned to it; a grant in this batch may assign one, so then every end looks.
         boolean grants = fresh.stream().anyMatch(e -> e.envelope().payload() instanceof JobClaimed);
         for (StoredEvent e : fresh) {
@@ -132,10 +133,36 @@ public class JobCommands {
         return assignedRuns;
     }
 
+    /**
+     * Takes, for each agent that claims in this batch, a lock that another instance's batch claiming for the same agent
+     * waits on, so that two batches never both count the agent under its cap. Taken after the job rows and in key order,
+     * so that no two batches wait for each other in a cycle.
+     */
+    private static void lockClaimingAgents(Connection c, List<StoredEvent> fresh) throws SQLException {
+        String[] agents = fresh.stream()
+                .filter(e -> e.envelope().payload() instanceof JobClaimed)
+                .map(e -> e.envelope().agentId())
+                .distinct()
+                .toArray(String[]::new);
+        if (agents.length == 0) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT pg_advisory_xact_lock(k)
+                FROM (SELECT DISTINCT hashtextextended('podium job grants of ' || a, 0) AS k FROM unnest(?) a) s
+                ORDER BY k""")) {
+            ps.setArray(1, c.createArrayOf("text", agents));
+            ps.execute();
+        }
+    }
+
     private void grant(Connection c, Envelope env, JobClaimed claim) throws SQLException {
         String agentId = env.agentId();
         Optional<Claimed> job = lockRequested(c, claim);
-        if (job.isEmpty() || !poolAllows(c, claim, agentId, job.get().pool())) {
+        if (job.isEmpty()
+                || !poolAllows(c, claim, agentId, job.get().pool())
+                || runHoldsAGrant(c, claim)
+                || atCap(c, claim, agentId)) {
             return;
         }
         Optional<Secrets> secrets = sealSecrets(c, claim, agentId, job.get());
@@ -183,6 +210,49 @@ public class JobCommands {
     }
 
     /**
+     * One run, one job: a run stream that already holds a grant (of this job in an earlier epoch, or of another job) is
+     * refused (logged), so that one run's results never stand for two jobs.
+     */
+    private static boolean runHoldsAGrant(Connection c, JobClaimed claim) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT job_id, lease_epoch FROM job_grant WHERE run_id = ?")) {
+            ps.setObject(1, claim.runId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return false;
+                }
+                LOG.infof(
+                        "claim of run %s for job %s refused: the run already holds the grant of job %s (epoch %d)",
+                        claim.runId(), claim.jobId(), rs.getObject(1, UUID.class), rs.getInt(2));
+                return true;
+            }
+        }
+    }
+
+    /**
+     * True (logged) when the agent already holds as many jobs as {@code max-grants-per-agent} allows. Counted in this
+     * batch's transaction under the agent's lock, so the batch's own earlier grants count and no other batch's race it.
+     */
+    private boolean atCap(Connection c, JobClaimed claim, String agentId) throws SQLException {
+        int cap = config.jobs().maxGrantsPerAgent();
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT count(*) FROM job WHERE agent_id = ? AND state = 'assigned'")) {
+            ps.setString(1, agentId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long held = rs.getLong(1);
+                if (held < cap) {
+                    return false;
+                }
+                LOG.infof(
+                        "claim of run %s for job %s refused: agent %s holds %d jobs, the most"
+                                + " podium.ingest.jobs.max-grants-per-agent (%d) allows",
+                        claim.runId(), claim.jobId(), agentId, held, cap);
+                return true;
+            }
+        }
+    }
+
+    /**
      * The campaign's secrets sealed for the claiming agent's key and this grant only; empty (logged) when it has some
      * and the agent no active key to seal them for.
      */
@@ -218,19 +288,28 @@ public class JobCommands {
         }
     }
 
-    /** Gives the job's lease to the claiming run and appends JobAssigned, with its record for podium.jobs. */
+    /**
+     * Gives the job's lease to the claiming run until its deadline and appends JobAssigned, with its record for
+     * podium.jobs. The deadline is what the spec allows the run (its timeout for each repetition, at least one) plus one
+     * lease for setup and reporting; it stays on the job row, since JobAssigned's schema has no field for it.
+     */
     private void assign(Connection c, JobClaimed claim, String agentId, int epoch, SealedSecrets secrets)
             throws SQLException {
         Instant expires;
         long seq;
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE job SET state = 'assigned', run_id = ?, agent_id = ?, seq = seq + 1,
-                    lease_expires_at = clock_timestamp() + make_interval(secs => ?), updated_at = clock_timestamp()
+                    lease_expires_at = clock_timestamp() + make_interval(secs => ?),
+                    lease_deadline = clock_timestamp() + make_interval(secs => ? + (spec->>'timeout_seconds')::float8
+                        * greatest(1, (spec->>'repetitions')::int)),
+                    updated_at = clock_timestamp()
                 WHERE job_id = ? RETURNING lease_expires_at, seq""")) {
+            double lease = config.jobs().leaseDuration().toMillis() / 1000.0;
             ps.setObject(1, claim.runId());
             ps.setString(2, agentId);
-            ps.setDouble(3, config.jobs().leaseDuration().toMillis() / 1000.0);
-            ps.setObject(4, claim.jobId());
+            ps.setDouble(3, lease);
+            ps.setDouble(4, lease);
+            ps.setObject(5, claim.jobId());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 expires = rs.getTimestamp(1).toInstant();
@@ -252,7 +331,7 @@ public class JobCommands {
 
     private static void finish(Connection c, UUID runId, String state) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE job SET state = ?, lease_expires_at = NULL, updated_at = clock_timestamp()
+                UPDATE job SET state = ?, lease_expires_at = NULL, lease_deadline = NULL, updated_at = clock_timestamp()
                 WHERE run_id = ? AND state = 'assigned'""")) {
             ps.setString(1, state);
             ps.setObject(2, runId);
@@ -260,10 +339,13 @@ public class JobCommands {
         }
     }
 
-    /** A heartbeat renews the lease it names when that lease is the job's active one; true when it did. */
+    /**
+     * A heartbeat renews the lease it names when that lease is the job's active one, up to the lease's deadline and
+     * never past it; true when it did.
+     */
     public boolean renewLease(Connection c, String agentId, UUID jobId, UUID runId, int epoch) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE job SET lease_expires_at = clock_timestamp() + make_interval(secs => ?)
+                UPDATE job SET lease_expires_at = LEAST(lease_deadline, clock_timestamp() + make_interval(secs => ?))
                 WHERE job_id = ? AND run_id = ? AND agent_id = ? AND lease_epoch = ? AND state = 'assigned'""")) {
             ps.setDouble(1, config.jobs().leaseDuration().toMillis() / 1000.0);
             ps.setObject(2, jobId);

@@ -140,6 +140,14 @@ public interface IngestConfig {
         @WithDefault("60s")
         Duration leaseDuration();
 
+        /**
+         * The most jobs one agent may hold at once (assigned to it): a claim past it is refused and its job stays
+         * offered. Above the slots an agent daemon runs by default (1), so only an agent that claims more than it
+         * runs meets it.
+         */
+        @WithDefault("4")
+        int maxGrantsPerAgent();
+
         /** How often the reaper looks for expired leases. */
         @WithDefault("5s")
         Duration reaperInterval();

@@ -51,7 +51,8 @@ public class IngestLifecycle {
         }
         if (config.jobs().enabled()) {
             relay.start();
-            timers.start();
+            // Without a heartbeat consumer here there is nothing of ours to wait for: the reaper waits one lease only.
+            timers.start(config.consumer().enabled() ? heartbeats::caughtUp : () -> true);
         }
     }
 

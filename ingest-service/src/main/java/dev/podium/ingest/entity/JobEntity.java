@@ -61,6 +61,10 @@ public class JobEntity extends PanacheEntityBase {
     @Column(name = "lease_expires_at")
     public Instant leaseExpiresAt;
 
+    /** The latest a heartbeat can renew the lease to; set at the grant from the spec's timeout. */
+    @Column(name = "lease_deadline")
+    public Instant leaseDeadline;
+
     @Column(name = "seq", nullable = false)
     public long seq;
 

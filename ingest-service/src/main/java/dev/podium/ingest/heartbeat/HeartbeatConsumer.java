@@ -68,6 +68,10 @@ public class HeartbeatConsumer {
     private volatile Thread thread;
     private volatile boolean running;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
+    /** The topic's end offsets when this consumer started, read by its first consumer; null until then. */
+    private volatile Map<TopicPartition, Long> endsAtStart;
+
+    private volatile boolean caughtUp;
 
     public HeartbeatConsumer(
             IngestConfig config,
@@ -89,6 +93,8 @@ public class HeartbeatConsumer {
             return;
         }
         running = true;
+        endsAtStart = null;
+        caughtUp = false;
         thread = new Thread(this::run, "podium-ingest-heartbeats");
         thread.setDaemon(true);
         thread.start();
@@ -107,6 +113,16 @@ public class HeartbeatConsumer {
                 Thread.currentThread().interrupt();
             }
         }
+        // After the thread ended, which may have found itself caught up meanwhile: a stopped consumer renews nothing.
+        caughtUp = false;
+    }
+
+    /**
+     * True once the group has read (committed) every heartbeat that was on the topic when this consumer started: from
+     * then on, each lease whose run kept beating while ingest was down has been renewed. The reaper waits for it.
+     */
+    public boolean caughtUp() {
+        return caughtUp;
     }
 
     public boolean isRunning() {
@@ -154,6 +170,9 @@ public class HeartbeatConsumer {
                         store(polled);
                         c.commitSync();
                     }
+                    if (!caughtUp) {
+                        caughtUp = readPastStart(c);
+                    }
                 }
             } catch (WakeupException e) {
                 // stop() asked for it
@@ -164,6 +183,31 @@ public class HeartbeatConsumer {
                 consumer = null;
             }
         }
+    }
+
+    /**
+     * Whether the group's committed offsets (any instance's, for every partition) have reached the end offsets of the
+     * topic as they were at start; a partition the group never committed counts from its first offset.
+     */
+    private boolean readPastStart(KafkaConsumer<byte[], byte[]> c) {
+        if (endsAtStart == null) {
+            endsAtStart =
+                    Map.copyOf(c.endOffsets(c.partitionsFor(config.topics().heartbeats()).stream()
+                            .map(p -> new TopicPartition(p.topic(), p.partition()))
+                            .toList()));
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = c.committed(endsAtStart.keySet());
+        Map<TopicPartition, Long> first = c.beginningOffsets(endsAtStart.keySet());
+        for (Map.Entry<TopicPartition, Long> end : endsAtStart.entrySet()) {
+            OffsetAndMetadata at = committed.get(end.getKey());
+            if ((at == null ? first.get(end.getKey()) : at.offset()) < end.getValue()) {
+                return false;
+            }
+        }
+        LOG.infof(
+                "heartbeats read up to where %s ended when this consumer started",
+                config.topics().heartbeats());
+        return true;
     }
 
     private void backoff() {

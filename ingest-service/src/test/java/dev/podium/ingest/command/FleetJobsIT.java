@@ -1,24 +1,30 @@
 package dev.podium.ingest.command;
 
+import static dev.podium.ingest.testing.FleetJobs.WAIT;
+import static dev.podium.ingest.testing.FleetJobs.claim;
+import static dev.podium.ingest.testing.FleetJobs.granted;
+import static dev.podium.ingest.testing.FleetJobs.heartbeat;
+import static dev.podium.ingest.testing.FleetJobs.onJobsTopic;
+import static dev.podium.ingest.testing.FleetJobs.pool;
+import static dev.podium.ingest.testing.FleetJobs.signedOnJobsTopic;
+import static dev.podium.ingest.testing.FleetJobs.spec;
+import static dev.podium.ingest.testing.FleetJobs.submit;
+import static dev.podium.ingest.testing.FleetJobs.uuids;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.podium.events.Envelope;
-import dev.podium.events.codec.Decoded;
-import dev.podium.events.codec.EventCodec;
 import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobCancelled;
-import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.sign.CommandSignature;
-import dev.podium.events.sign.EventSigner;
 import dev.podium.events.testing.SampleEvents;
-import dev.podium.ingest.heartbeat.Heartbeat;
 import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.FleetJobs.Granted;
+import dev.podium.ingest.testing.FleetJobs.Signed;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
@@ -30,7 +36,6 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.PublicKey;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -39,13 +44,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,10 +56,6 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class FleetJobsIT {
-
-    private static final String JOBS = "podium.jobs";
-    private static final EventCodec CODEC = new EventCodec();
-    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Inject
     AgroalDataSource dataSource;
@@ -738,149 +736,5 @@ class FleetJobsIT {
         String err = Files.readString(errors);
         Files.delete(errors);
         return new Result(exit, out.trim(), err);
-    }
-
-    private static String pool(String prefix) {
-        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    private static Map<String, Object> spec(Map<String, List<String>> matrix) {
-        return Map.of(
-                "benchmark",
-                "reference-finetune",
-                "adapter",
-                "reference",
-                "parameters",
-                Map.of("epochs", "1"),
-                "matrix",
-                matrix,
-                "repetitions",
-                3,
-                "warmup_steps",
-                5,
-                "timeout_seconds",
-                900,
-                "environment",
-                Map.of(),
-                "nodes",
-                1,
-                "devices_per_node",
-                1);
-    }
-
-    private static JsonPath submit(Map<String, Object> campaign) {
-        return given().auth()
-                .oauth2(TestAgent.ADMIN_TOKEN)
-                .contentType(ContentType.JSON)
-                .body(campaign)
-                .post("/admin/campaigns")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath();
-    }
-
-    private static List<UUID> uuids(List<String> ids) {
-        return ids.stream().map(UUID::fromString).toList();
-    }
-
-    /** A job of a new pool, claimed by a new agent whose key is bound to that pool, and granted to its run. */
-    private record Granted(UUID job, TestAgent agent, UUID run) {}
-
-    private static Granted granted(String name) {
-        String pool = pool(name);
-        UUID job = uuids(submit(Map.of("name", name, "pools", List.of(pool), "spec", spec(Map.of())))
-                        .getList("job_ids", String.class))
-                .get(0);
-        TestAgent agent = TestAgent.register("fleet-" + name, pool);
-        UUID run = claim(agent, job, pool);
-        await().atMost(WAIT)
-                .until(() -> !onJobsTopic(List.of(job), JobAssigned.class).isEmpty());
-        return new Granted(job, agent, run);
-    }
-
-    /** JobClaimed as seq 1 of a new run stream, as an agent of {@code pool} answers a JobRequested; the run id. */
-    private static UUID claim(TestAgent agent, UUID job, String pool) {
-        UUID run = UUID.randomUUID();
-        Kafka.send(List.of(agent.signed(SampleEvents.jobClaimed(run, job, agent.agentId(), pool, Instant.now()))));
-        return run;
-    }
-
-    /**
-     * The envelopes of {@code type} about {@code jobs} now on podium.jobs, in offset order per job; each verified as
-     * agents verify it, against the command side's public key.
-     */
-    private static List<Envelope> onJobsTopic(List<UUID> jobs, Class<? extends JobEvent> type) {
-        return signedOnJobsTopic(jobs, type).stream().map(Signed::envelope).toList();
-    }
-
-    /** A record of podium.jobs and the lease epoch its command signature binds. */
-    private record Signed(Envelope envelope, int epoch) {}
-
-    private static List<Signed> signedOnJobsTopic(List<UUID> jobs, Class<? extends JobEvent> type) {
-        Set<String> keys = jobs.stream().map(UUID::toString).collect(Collectors.toSet());
-        PublicKey command = CommandSignature.publicKey(given().auth()
-                .oauth2(TestAgent.ADMIN_TOKEN)
-                .get("/admin/command-key")
-                .then()
-                .statusCode(200)
-                .extract()
-                .<String>path("command_public_key"));
-        List<Signed> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : Kafka.readAll(JOBS)) {
-            if (r.key() != null && keys.contains(new String(r.key(), StandardCharsets.UTF_8))) {
-                // Agents validate what they read: every record must decode as a valid event.
-                Decoded d = CODEC.decode(r.value());
-                assertThat(d)
-                        .as("record %d/%d of podium.jobs", r.partition(), r.offset())
-                        .isInstanceOf(Decoded.Accepted.class);
-                Envelope e = ((Decoded.Accepted) d).envelope();
-                assertThat(e.agentId()).isNull();
-                String epoch = header(r, CommandSignature.EPOCH_HEADER);
-                assertThat(CommandSignature.verify(
-                                command,
-                                (JobEvent) e.payload(),
-                                Integer.parseInt(epoch),
-                                r.value(),
-                                header(r, CommandSignature.SIGNATURE_HEADER)))
-                        .as("the command signature of %s", e.payload())
-                        .isTrue();
-                if (type.isInstance(e.payload())) {
-                    out.add(new Signed(e, Integer.parseInt(epoch)));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        var h = r.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    private static ProducerRecord<byte[], byte[]> heartbeat(TestAgent agent, UUID job, UUID run, int epoch)
-            throws Exception {
-        byte[] value = EventCodec.newMapper()
-                .writeValueAsBytes(new Heartbeat(
-                        agent.agentId(),
-                        UUID.randomUUID(),
-                        null,
-                        "running",
-                        job,
-                        run,
-                        epoch,
-                        null,
-                        null,
-                        null,
-                        Instant.now(),
-                        1L));
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(EventSigner.KEY_ID_HEADER, agent.keyId().getBytes(StandardCharsets.UTF_8));
-        headers.add(
-                EventSigner.SIGNATURE_HEADER,
-                EventSigner.signHeartbeat(value, EventSigner.secretBytes(agent.secret()))
-                        .getBytes(StandardCharsets.UTF_8));
-        return new ProducerRecord<>(
-                "podium.heartbeats", null, agent.agentId().getBytes(StandardCharsets.UTF_8), value, headers);
     }
 }

@@ -34,9 +34,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Fleet benchmarking on a real broker: three agent daemons in two pools (gpu-a: a1, a2; gpu-b: b1) run a campaign, lose
- * a job to a SIGKILL and another to a SIGSTOP, and stop a cancelled job, while the fleet page shows it all. The cases
- * run in order on one fleet, as an operator would meet them, and the last reads the page they left. Prints the fleet
- * path of the campaign's runs (claim, grant, RunStarted as the database recorded them) and a line per case.
+ * a job to a SIGKILL and another to a SIGSTOP, stop a cancelled job, and keep a job through an ingest outage of twice the
+ * lease, while the fleet page shows it all. The cases run in order on one fleet, as an operator would meet them, and the
+ * last reads the page they left. Prints the fleet path of the campaign's runs (claim, grant, RunStarted as the database
+ * recorded them) and a line per case.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FleetIT {
@@ -274,6 +275,44 @@ class FleetIT {
 
     @Test
     @Order(5)
+    void anIngestOutageOfTwiceTheLeaseExpiresNoLeaseWhoseAgentKeptBeating() {
+        String c5 = fleet.submit(campaigns.resolve("fleet-cancel.yaml"), "gpu-b", "fleet job across an ingest outage");
+        String job = firstJob(c5);
+        String run = awaitRunning(job);
+        awaitWorkload("b1");
+        Duration down = Fleet.LEASE.multipliedBy(2);
+        fleet.platform.ingest.stop();
+        await().pollDelay(down).atMost(down.plusSeconds(1)).until(() -> true);
+        long restart = System.nanoTime();
+        fleet.platform.ingest.restart();
+        double toReady = secondsSince(restart);
+        // The reaper may look a lease after start, once the heartbeats sent meanwhile are read; two ticks more.
+        Duration watch = Fleet.LEASE.plusSeconds(2);
+        await("campaign 5's job still b1's run, epoch 1")
+                .during(watch)
+                .atMost(watch.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    JsonNode j = fleet.job(job);
+                    return "assigned".equals(j.get("state").asText())
+                            && j.get("lease_epoch").asInt() == 1
+                            && run.equals(j.get("run_id").asText());
+                });
+        assertThat(fleet.platform.store.count(
+                        "SELECT count(*) FROM event_store WHERE stream_id = ? AND type = 'JobLeaseExpired'",
+                        "job/" + job))
+                .as("leases expired")
+                .isZero();
+        fleet.cancel(job, "e2e: the outage is over");
+        within("campaign 5's run cancelled", WAIT).until(() -> "cancelled".equals(fleet.runStatus(run)));
+        say(String.format(
+                "campaign 5: ingest down %d s (twice the lease) while b1 ran its job, ready %.1f s after its restart;"
+                        + " a lease later the job is still b1's (epoch 1), no lease expired",
+                down.toSeconds(), toReady));
+    }
+
+    @Test
+    @Order(6)
     void theFleetPageShowsEveryCampaignTheSupersededRunsAndTheCancelAndNoLongerReloads() {
         assertThat(seen).as("what the cases before left").containsKeys("c1", "c2", "c3", "c4", "j2", "j3", "j4");
         var page = fleet.query.get("/fleet");

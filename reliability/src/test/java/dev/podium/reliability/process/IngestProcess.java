@@ -158,6 +158,16 @@ public final class IngestProcess implements AutoCloseable {
         return restarts;
     }
 
+    /** Stops it as an operator or a deploy does (SIGTERM, SIGKILL after 30 s) and returns once it has ended. */
+    public void stop() {
+        process.stop();
+    }
+
+    /** Starts it again with the options of its last start and waits until it is ready. */
+    public void restart() {
+        start(options);
+    }
+
     /** Waits for the process to end by itself (a fault it was started with); its exit status. */
     public int awaitExit(long seconds) {
         return process.waitFor(seconds);
