@@ -1,7 +1,8 @@
 -- query-service's role reads only the tables its pages read, named here: a table a later migration adds (or one an
 -- earlier one added for ingest alone, such as rejected_event, the event store or the outbox) is closed to it until a
 -- migration grants it. A rebuild copies each read-model table's grants onto its shadow copy, so the list survives one.
--- The role's settings live here too, per database rather than for the whole cluster: V95's statement timeout moves
+-- flyway_schema_history is on it: query-service checks at start that the schema is the one it was built for. The
+-- role's settings live here too, per database rather than for the whole cluster: V95's statement timeout moves
 -- from the role to the role in this database.
 REVOKE SELECT ON ALL TABLES IN SCHEMA public FROM podium_query;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE SELECT ON TABLES FROM podium_query;
@@ -9,6 +10,7 @@ GRANT SELECT ON
     agent_status,
     campaign,
     claim_reproduction,
+    flyway_schema_history,
     history_state,
     job,
     job_grant,

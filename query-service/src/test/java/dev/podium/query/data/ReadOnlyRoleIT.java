@@ -58,6 +58,7 @@ class ReadOnlyRoleIT {
                         "agent_status",
                         "campaign",
                         "claim_reproduction",
+                        "flyway_schema_history",
                         "history_state",
                         "job",
                         "job_grant",
