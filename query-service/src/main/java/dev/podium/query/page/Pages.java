@@ -129,8 +129,9 @@ public class Pages {
             @RestQuery String group,
             @RestQuery List<String> devices,
             @RestQuery String baseline,
-            @RestQuery String source) {
-        ComparisonQuery query = new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source);
+            @RestQuery String source,
+            @RestQuery String margin) {
+        ComparisonQuery query = new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source, margin);
         return cache.page(query, () -> {
             ComparisonView view = comparisons.build(query);
             return new PageCache.Page(

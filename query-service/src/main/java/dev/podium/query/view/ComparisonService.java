@@ -10,6 +10,7 @@ import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.stats.ComparisonCosts;
 import dev.podium.query.stats.ComparisonIntervals;
+import dev.podium.query.stats.Margin;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,9 +41,11 @@ public class ComparisonService {
     private final Queries queries;
     private final ComparisonIntervals intervals;
     private final ComparisonCosts costs;
+    private final Margins margins;
 
-    public ComparisonService(Queries queries, ComparisonIntervals intervals, ComparisonCosts costs) {
+    public ComparisonService(Queries queries, ComparisonIntervals intervals, ComparisonCosts costs, Margins margins) {
         this.queries = queries;
+        this.margins = margins;
         this.intervals = intervals;
         this.costs = costs;
     }
@@ -51,6 +54,7 @@ public class ComparisonService {
         Requested named = Requested.of(queries, q.benchmark(), q.group());
         List<String> benchmarks = named.benchmarks();
         String benchmark = named.benchmark();
+        Margin margin = margins.of(q.margin(), benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
         Queries.MetricKeys metricKeys =
                 benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
@@ -75,7 +79,7 @@ public class ComparisonService {
                 : f.ranked().stream().filter(shown::contains).toList();
         String baseline = baseline(q.baseline(), ordered, f);
         ComparisonQuery effective = new ComparisonQuery(
-                benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
+                benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source, q.margin());
         List<ComparisonView.Row> matrix = matrix(f, ordered, baseline, effective.baselineLinks());
         List<Option> deviceOptions = f.available().stream()
                 .map(d -> new Option(d, f.labels().get(d), shown.contains(d)))
@@ -96,7 +100,7 @@ public class ComparisonService {
                 f.curveValues(),
                 curvesOf(f.curves(), chosen.isEmpty() ? null : shown),
                 benchmark == null ? List.of() : claims(benchmark));
-        view = view.withIntervals(intervals.of(view));
+        view = view.withIntervals(intervals.of(view, margin), margin);
         return view.withCosts(costs.of(view, f.columnKeys()));
     }
 
@@ -439,7 +443,7 @@ public class ComparisonService {
                             first.key().withoutDimension(param).label(),
                             r,
                             g == main,
-                            new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source)
+                            new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source, null)
                                     .link()
                                     .build());
                 })
