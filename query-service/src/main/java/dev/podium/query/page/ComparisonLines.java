@@ -76,7 +76,13 @@ public final class ComparisonLines {
             String sourceClass,
             String source,
             String setting,
-            List<String> cells) {}
+            List<CurvePoint> cells) {}
+
+    /**
+     * One normalised value, null where the curve has none: the ratio to two decimals and, against the curve's first
+     * value, its verdict, the verdict's class and the runs a side that would settle it (null without runs' intervals).
+     */
+    public record CurvePoint(String ratio, String equivalence, String equivalenceClass, String runs) {}
 
     /** A cell's place: device, source and key. */
     private record Place(String deviceId, String source, String keyId) {}
@@ -176,9 +182,21 @@ public final class ComparisonLines {
                     Formats.sourceClass(c.source()),
                     c.source(),
                     c.setting(),
-                    c.cells()));
+                    c.cells().stream().map(ComparisonLines::point).toList()));
         }
         return lines;
+    }
+
+    private static CurvePoint point(ComparisonView.CurveCell c) {
+        if (c == null) {
+            return null;
+        }
+        Equivalence e = c.equivalence();
+        return new CurvePoint(
+                c.ratio(),
+                e == null ? null : e.text(),
+                e == null ? null : Formats.equivalenceClass(e.call()),
+                e == null ? null : Formats.runsText(e.runs()));
     }
 
     /** Whether the page's source filter is {@code source}. */

@@ -10,7 +10,10 @@ import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.stats.ComparisonCosts;
 import dev.podium.query.stats.ComparisonIntervals;
+import dev.podium.query.stats.Equivalence;
+import dev.podium.query.stats.LogSample;
 import dev.podium.query.stats.Margin;
+import dev.podium.query.stats.RatioEstimator;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
@@ -67,7 +71,7 @@ public class ComparisonService {
         List<KeyRow> main = main(groups, q.group());
         String mainId = main.isEmpty() ? null : main.get(0).keyId();
         List<String> requested = q.devices() == null ? List.of() : q.devices();
-        Frame f = frame(benchmark, metric, source, param, keySet.keys(), groups, main, requested);
+        Frame f = frame(benchmark, metric, source, param, keySet.keys(), groups, main, requested, margin);
 
         // What follows depends on the devices and the baseline asked for.
         List<String> chosen =
@@ -264,7 +268,8 @@ public class ComparisonService {
             List<KeyRow> keys,
             Map<Map<String, String>, List<KeyRow>> groups,
             List<KeyRow> main,
-            List<String> requested) {
+            List<String> requested,
+            Margin margin) {
         Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0), param);
         List<KeyRow> columnKeys = columnKeys(keys, groups, main, param, mainRest);
         List<ComparisonView.Column> columns = columns(columnKeys, param, mainRest);
@@ -297,7 +302,8 @@ public class ComparisonService {
         Map<String, Double> maxValues = maxValues(rows);
         List<String> chosen =
                 requested.stream().filter(available::contains).distinct().toList();
-        CurveData curveData = curveData(metric, source, param, keys, main, byKey, chosen);
+        CurveData curveData =
+                curveData(new CurveScope(metric, source, param, lower, margin), keys, main, byKey, chosen);
         return new Frame(
                 columns,
                 columnKeys,
@@ -467,7 +473,14 @@ public class ComparisonService {
 
     /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */
     private record Series(
-            Map<String, String> rest, String deviceId, String deviceLabel, String source, List<String> cells) {}
+            Map<String, String> rest,
+            String deviceId,
+            String deviceLabel,
+            String source,
+            List<ComparisonView.CurveCell> cells) {}
+
+    /** What the curves are read and judged under: metric, source filter, parameter, direction and margin. */
+    private record CurveScope(String metric, String source, String param, boolean lowerIsBetter, Margin margin) {}
 
     /** The parameter values that have rows, and every series with at least two of them. */
     private record CurveData(List<String> values, List<Series> series) {}
@@ -475,8 +488,8 @@ public class ComparisonService {
     /** Where a series' points come from: one setting of the other dimensions, one device and source. */
     private record SeriesKey(Map<String, String> rest, String deviceId, String source) {}
 
-    /** One point of a series: a parameter value and the mean there. */
-    private record Point(String value, double mean) {}
+    /** One point of a series: a parameter value, the mean there and its runs' spread (none for a published figure). */
+    private record Point(String value, double mean, LogSample sample) {}
 
     /**
      * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
@@ -485,13 +498,14 @@ public class ComparisonService {
      * The parameter values are those of the keys with rows.
      */
     private CurveData curveData(
-            String metric,
-            String source,
-            String param,
+            CurveScope scope,
             List<KeyRow> keys,
             List<KeyRow> main,
             Map<String, List<LeaderboardRow>> byKey,
             List<String> chosen) {
+        String metric = scope.metric();
+        String source = scope.source();
+        String param = scope.param();
         if (keys.isEmpty() || metric == null) {
             return new CurveData(List.of(), List.of());
         }
@@ -524,21 +538,36 @@ public class ComparisonService {
             }
         }
         List<Series> out = new ArrayList<>();
-        for (Map.Entry<SeriesKey, List<Point>> e : points.entrySet()) {
-            Map<String, Double> at = new HashMap<>();
-            e.getValue().forEach(p -> at.put(p.value(), p.mean()));
-            if (at.size() < 2) {
-                continue;
-            }
-            String first = values.stream().filter(at::containsKey).findFirst().orElseThrow();
-            double base = at.get(first);
-            List<String> cells = values.stream()
-                    .map(v -> at.containsKey(v) ? Ratios.twoDecimals(at.get(v), base) : null)
-                    .toList();
-            SeriesKey s = e.getKey();
-            out.add(new Series(s.rest(), s.deviceId(), Labels.device(s.deviceId()), s.source(), cells));
-        }
+        points.forEach((s, p) -> series(s, p, values, scope).ifPresent(out::add));
         return new CurveData(List.copyOf(values), out);
+    }
+
+    /**
+     * A series over {@code values}, each point divided by the first, with that ratio's verdict at the margin where both
+     * points have runs' intervals; empty with fewer than two values.
+     */
+    private static Optional<Series> series(SeriesKey s, List<Point> points, Set<String> values, CurveScope scope) {
+        Map<String, Point> at = new HashMap<>();
+        points.forEach(p -> at.put(p.value(), p));
+        if (at.size() < 2) {
+            return Optional.empty();
+        }
+        Point base = at.get(values.stream().filter(at::containsKey).findFirst().orElseThrow());
+        List<ComparisonView.CurveCell> cells = values.stream()
+                .map(v -> at.containsKey(v) ? curveCell(at.get(v), base, scope) : null)
+                .toList();
+        return Optional.of(new Series(s.rest(), s.deviceId(), Labels.device(s.deviceId()), s.source(), cells));
+    }
+
+    /** One curve cell: the point over the curve's first, and for a later point its verdict against the first. */
+    private static ComparisonView.CurveCell curveCell(Point p, Point base, CurveScope scope) {
+        Equivalence verdict = p == base
+                ? null
+                : RatioEstimator.difference(p.sample(), base.sample(), scope.lowerIsBetter())
+                        .filter(w -> RatioEstimator.computable(RatioEstimator.interval(w)))
+                        .map(w -> Equivalence.of(w, scope.margin()))
+                        .orElse(null);
+        return new ComparisonView.CurveCell(Ratios.twoDecimals(p.mean(), base.mean()), verdict);
     }
 
     private static void add(
@@ -547,7 +576,10 @@ public class ComparisonService {
             return;
         }
         points.computeIfAbsent(new SeriesKey(rest(k, param), r.deviceId(), r.source()), x -> new ArrayList<>())
-                .add(new Point(k.key().valueOf(param), r.mean()));
+                .add(new Point(
+                        k.key().valueOf(param),
+                        r.mean(),
+                        LogSample.ofRow(r.mean(), r.runs(), r.ci95Low(), r.ci95High())));
     }
 
     private static long distinctValues(List<Point> points) {

@@ -128,7 +128,14 @@ public record ComparisonView(
      * own value at the first parameter value of that setting. Systems of different size are never ranked against each
      * other; their curves (how much more workers help) can be set side by side honestly.
      */
-    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<String> cells) {}
+    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<CurveCell> cells) {}
+
+    /**
+     * One value of a curve: {@code ratio}, the value over the curve's first, to two decimals, and {@code equivalence},
+     * that ratio's verdict at the page's margin from both values' runs (null at the first value and for published
+     * figures, which carry no runs).
+     */
+    public record CurveCell(String ratio, dev.podium.query.stats.Equivalence equivalence) {}
 
     /**
      * One column: a comparison key, labelled by its value of the parameter and what it adds to the group, with the key's
