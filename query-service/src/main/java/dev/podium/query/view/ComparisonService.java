@@ -293,12 +293,9 @@ public class ComparisonService {
         notAvailable.forEach(p -> available.add(p.get(0)));
 
         String firstColumn = columnIds.isEmpty() ? null : columnIds.get(0);
-        Map<String, String> labels = new HashMap<>();
+        Map<String, String> labels = available.stream().collect(Collectors.toMap(d -> d, Labels::device));
         Map<String, Double> firstValues = new HashMap<>();
-        for (String device : available) {
-            labels.put(device, Labels.device(device));
-            firstValues.put(device, firstValue(cell, device, firstColumn));
-        }
+        available.forEach(d -> firstValues.put(d, firstValue(cell, d, firstColumn)));
         Map<String, Double> maxValues = maxValues(rows);
         List<String> chosen =
                 requested.stream().filter(available::contains).distinct().toList();
