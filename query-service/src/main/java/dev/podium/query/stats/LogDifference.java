@@ -18,6 +18,11 @@ public record LogDifference(
         return new LogDifference(x.mean() - y.mean(), se, df, x.variance(), y.variance(), x.n(), y.n());
     }
 
+    /** The same spread around another difference: a ratio scaled by a known constant, such as accelerators. */
+    LogDifference at(double newD) {
+        return new LogDifference(newD, se, df, variance, baselineVariance, n, baselineN);
+    }
+
     /** The baseline against the values: for lower-is-better metrics, so that above 1 always means better. */
     LogDifference inverted() {
         return new LogDifference(-d, se, df, variance, baselineVariance, n, baselineN);

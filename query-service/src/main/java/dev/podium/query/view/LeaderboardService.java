@@ -34,7 +34,10 @@ public class LeaderboardService {
     private final CellQueries cells;
     private final LeaderboardExtrasService extras;
 
-    public LeaderboardService(Queries queries, CellQueries cells, LeaderboardExtrasService extras) {
+    private final Margins margins;
+
+    public LeaderboardService(Queries queries, CellQueries cells, LeaderboardExtrasService extras, Margins margins) {
+        this.margins = margins;
         this.queries = queries;
         this.cells = cells;
         this.extras = extras;
@@ -211,7 +214,8 @@ public class LeaderboardService {
         List<LeaderboardRow> rows = software != null
                 ? cells.versionRows(key.benchmark(), key.keyId(), metric, software)
                 : includeFailing ? withFailingRuns(key.keyId(), metric) : queries.leaderboardOfKey(key.keyId(), metric);
-        LeaderboardExtras x = extras.of(key, benchmarkKeys, metric, includeFailing, rows);
+        LeaderboardExtras x =
+                extras.of(key, benchmarkKeys, metric, includeFailing, rows, margins.of(null, key.benchmark()));
         List<Board.Row> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             LeaderboardRow r = rows.get(i);
