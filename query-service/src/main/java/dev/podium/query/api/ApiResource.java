@@ -117,9 +117,11 @@ public class ApiResource {
             @RestQuery
                     @Parameter(
                             description = "failing: also count runs that failed a validity check (left out by default)")
-                    String include) {
+                    String include,
+            @RestQuery @Parameter(description = "the equivalence margin in percent (default 5)") String margin) {
         return leaderboards.build(new LeaderboardQuery(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include));
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include,
+                margin));
     }
 
     @GET
@@ -138,9 +140,11 @@ public class ApiResource {
             @RestQuery String source,
             @RestQuery String sort,
             @RestQuery String dir,
-            @RestQuery String include) {
+            @RestQuery String include,
+            @RestQuery String margin) {
         LeaderboardView v = leaderboard(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include,
+                margin);
         Csv csv = new Csv();
         csv.row(List.of(
                 "rank",

@@ -108,9 +108,11 @@ public class Pages {
             @RestQuery String source,
             @RestQuery String sort,
             @RestQuery String dir,
-            @RestQuery String include) {
+            @RestQuery String include,
+            @RestQuery String margin) {
         LeaderboardQuery query = new LeaderboardQuery(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include,
+                margin);
         return cache.page(query, () -> {
             LeaderboardView view = leaderboards.build(query);
             return new PageCache.Page(

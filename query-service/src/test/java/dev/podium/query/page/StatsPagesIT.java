@@ -251,6 +251,16 @@ class StatsPagesIT {
         // 82.8% of linear, from 30 runs at one accelerator and 3 runs (630, 640, 650) at eight: beyond 5% of 100%.
         assertThat(scaling.text()).startsWith("82.8% vs 1 slower, ").endsWith(" runs a side");
         assertThat(scaling.select("span.eq").attr("title")).isEqualTo("against linear scaling (100%)");
+        // At a margin of 50% an efficiency of 82.8% is within it.
+        assertThat(row(page("/leaderboard?benchmark=sim-trust&margin=50&key=" + EIGHT), "leaderboard", "H200")
+                        .select("td.scaling span.eq")
+                        .text())
+                .startsWith("slower by less than 50%");
+        given().when()
+                .get("/api/v1/leaderboard.csv?benchmark=sim-trust&margin=0&key=" + EIGHT)
+                .then()
+                .statusCode(400);
+        given().when().get("/leaderboard?benchmark=sim-trust&margin=abc").then().statusCode(400);
         JsonPath json = given().when()
                 .get("/api/v1/leaderboard?benchmark=sim-trust&key=" + EIGHT)
                 .then()
