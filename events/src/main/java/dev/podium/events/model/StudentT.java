@@ -5,7 +5,8 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The 0.975 quantile of Student's t distribution, the one every 95% interval in Podium uses (agents' statistics,
- * leaderboard rows, comparison ratios), exact for any degrees of freedom, whole or not (Welch's df rarely is whole).
+ * leaderboard rows, comparison ratios), exact for any degrees of freedom, whole or not (Welch's df rarely is whole); and
+ * the upper quantiles an equivalence test and its sample size need (0.95, 0.9, 0.8), by the same steps.
  */
 public final class StudentT {
 
@@ -52,8 +53,29 @@ public final class StudentT {
     }
 
     private static double computed(double df) {
-        double expansion = cornishFisher(df);
-        return df >= EXPANSION_FROM ? expansion : newton(new TDistribution(null, df, ACCURACY), expansion);
+        return quantile(0.975, NORMAL_975, df);
+    }
+
+    /**
+     * The {@code p} quantile for {@code df} degrees of freedom, for an upper probability 0.5 &lt; p &lt; 1 (df of at least
+     * 1; infinite gives the normal quantile).
+     */
+    public static double quantile(double p, double df) {
+        if (!(p > 0.5 && p < 1)) {
+            throw new IllegalArgumentException("the probability must lie between 0.5 and 1, not " + p);
+        }
+        if (!(df >= 1)) {
+            throw new IllegalArgumentException("degrees of freedom must be 1 or more, not " + df);
+        }
+        if (p == 0.975) {
+            return quantile975(df);
+        }
+        return quantile(p, new NormalDistribution(null, 0, 1, ACCURACY).inverseCumulativeProbability(p), df);
+    }
+
+    private static double quantile(double p, double z, double df) {
+        double expansion = cornishFisher(z, df);
+        return df >= EXPANSION_FROM ? expansion : newton(new TDistribution(null, df, ACCURACY), p, expansion);
     }
 
     /**
@@ -62,11 +84,11 @@ public final class StudentT {
      * approach the root from below. Two to four CDF evaluations, where commons-math3's bracketing solver takes some
      * thirty (most of a comparison's interval time).
      */
-    private static double newton(TDistribution t, double start) {
+    private static double newton(TDistribution t, double p, double start) {
         double x = start;
         double last = Double.POSITIVE_INFINITY;
         for (int step = 0; step < MAX_STEPS; step++) {
-            double delta = (t.cumulativeProbability(x) - 0.975) / t.density(x);
+            double delta = (t.cumulativeProbability(x) - p) / t.density(x);
             if (Math.abs(delta) >= last) {
                 return x;
             }
@@ -82,8 +104,7 @@ public final class StudentT {
     }
 
     /** Four terms of the Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5): below the quantile for small df. */
-    private static double cornishFisher(double df) {
-        double z = NORMAL_975;
+    private static double cornishFisher(double z, double df) {
         double z2 = z * z;
         double g1 = z * (z2 + 1) / 4;
         double g2 = z * ((5 * z2 + 16) * z2 + 3) / 96;

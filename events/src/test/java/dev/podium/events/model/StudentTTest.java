@@ -44,6 +44,27 @@ class StudentTTest {
     }
 
     @Test
+    void upperQuantilesMatchScipyAtWholeAndFractionalDegreesOfFreedom() throws IOException {
+        List<String> rows = lines("/student-t/upper.csv");
+        assertThat(rows).hasSize(57);
+        for (String row : rows) {
+            String[] cells = row.split(",");
+            double p = Double.parseDouble(cells[0]);
+            double df = Double.parseDouble(cells[1]);
+            double scipy = Double.parseDouble(cells[2]);
+            assertThat(StudentT.quantile(p, df)).as("p %s df %s", p, df).isCloseTo(scipy, within(5e-9 * scipy));
+        }
+    }
+
+    @Test
+    void upperQuantilesRejectProbabilitiesOutsideTheUpperHalf() {
+        assertThatThrownBy(() -> StudentT.quantile(0.5, 3)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StudentT.quantile(1, 3)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StudentT.quantile(Double.NaN, 3)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StudentT.quantile(0.9, 0.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void theTableItReplacesWasTooNarrowAtDf31() {
         assertThat(StudentT.quantile975(31)).isCloseTo(2.0395134463964077, within(1e-12));
     }
@@ -74,10 +95,14 @@ class StudentTTest {
     }
 
     private static List<String> reference() throws IOException {
-        try (InputStream in = StudentTTest.class.getResourceAsStream("/student-t/q975.csv")) {
+        return lines("/student-t/q975.csv");
+    }
+
+    private static List<String> lines(String resource) throws IOException {
+        try (InputStream in = StudentTTest.class.getResourceAsStream(resource)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .lines()
-                    .filter(line -> !line.startsWith("#") && !line.startsWith("df,"))
+                    .filter(line -> !line.startsWith("#") && !line.startsWith("df,") && !line.startsWith("p,"))
                     .toList();
         }
     }

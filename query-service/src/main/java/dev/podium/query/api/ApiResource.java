@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.store.PageChannel;
 import dev.podium.query.page.PageCache;
+import dev.podium.query.stats.Equivalence;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -29,7 +30,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -114,9 +117,11 @@ public class ApiResource {
             @RestQuery
                     @Parameter(
                             description = "failing: also count runs that failed a validity check (left out by default)")
-                    String include) {
+                    String include,
+            @RestQuery @Parameter(description = "the equivalence margin in percent (default 5)") String margin) {
         return leaderboards.build(new LeaderboardQuery(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include));
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include,
+                margin));
     }
 
     @GET
@@ -135,9 +140,11 @@ public class ApiResource {
             @RestQuery String source,
             @RestQuery String sort,
             @RestQuery String dir,
-            @RestQuery String include) {
+            @RestQuery String include,
+            @RestQuery String margin) {
         LeaderboardView v = leaderboard(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include,
+                margin);
         Csv csv = new Csv();
         csv.row(List.of(
                 "rank",
@@ -190,16 +197,23 @@ public class ApiResource {
             @RestQuery @Parameter(description = "a key id of the group of keys to compare") String group,
             @RestQuery List<String> devices,
             @RestQuery String baseline,
-            @RestQuery String source) {
-        return comparisons.build(new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source));
+            @RestQuery String source,
+            @RestQuery @Parameter(description = "the equivalence margin in percent (default 5)") String margin) {
+        return comparisons.build(
+                new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source, margin));
     }
+
+    /** A comparison cell's place: device, source and key. */
+    private record CellPlace(String deviceId, String source, String keyId) {}
 
     @GET
     @Path("comparison.csv")
     @Produces(CSV)
     @Operation(
             summary =
-                    "The comparison matrix as CSV: one value and one ratio column per parameter value, then known_device")
+                    "The comparison matrix as CSV: one value and one ratio column per parameter value, then per parameter"
+                            + " value the ratio's verdict at the margin and the runs a side that would settle it, the"
+                            + " margin, and known_device")
     public Response comparisonCsv(
             @RestQuery String benchmark,
             @RestQuery String metric,
@@ -207,22 +221,38 @@ public class ApiResource {
             @RestQuery String group,
             @RestQuery List<String> devices,
             @RestQuery String baseline,
-            @RestQuery String source) {
-        ComparisonView v = comparison(benchmark, metric, param, group, devices, baseline, source);
+            @RestQuery String source,
+            @RestQuery String margin) {
+        ComparisonView v = comparison(benchmark, metric, param, group, devices, baseline, source, margin);
         Csv csv = new Csv();
         List<Object> header = new ArrayList<>(List.of("device_id", "device", "source", "baseline"));
         v.columns().forEach(c -> {
             header.add(v.query().param() + "=" + c.label());
             header.add("ratio " + v.query().param() + "=" + c.label());
         });
+        v.columns().forEach(c -> {
+            header.add("verdict " + v.query().param() + "=" + c.label());
+            header.add("runs per side " + v.query().param() + "=" + c.label());
+        });
+        header.add("margin");
         header.add("known_device");
         csv.row(header);
+        Map<CellPlace, Equivalence> verdicts = new HashMap<>();
+        v.intervals().stream()
+                .filter(i -> i.equivalence() != null)
+                .forEach(i -> verdicts.put(new CellPlace(i.deviceId(), i.source(), i.keyId()), i.equivalence()));
         for (ComparisonView.Row r : v.rows()) {
             List<Object> cells = nullable(r.deviceId(), r.deviceLabel(), r.source(), r.baseline());
             r.cells().forEach(c -> {
                 cells.add(c.value() != null ? c.value() : c.notAvailable() ? "n/a" : null);
                 cells.add(c.ratioText());
             });
+            r.cells().forEach(c -> {
+                Equivalence e = verdicts.get(new CellPlace(r.deviceId(), r.source(), c.keyId()));
+                cells.add(e == null ? null : e.text());
+                cells.add(e == null ? null : e.runs().most());
+            });
+            cells.add(v.margin() == null ? null : "\u00b1" + v.margin().text());
             cells.add(r.knownDevice());
             csv.row(cells);
         }

@@ -34,6 +34,19 @@ public interface QueryConfig {
     @WithDefault("6s")
     Duration warmup();
 
+    /** The margin within which two measurements count as the same (see {@code dev.podium.query.stats.Equivalence}). */
+    Equivalence equivalence();
+
+    interface Equivalence {
+
+        /** The margin in percent: 5 tells ratios within ±5% of 1 apart from larger differences. */
+        @WithDefault("5")
+        double margin();
+
+        /** The margin in percent per benchmark name, where a benchmark's noise or purpose asks for another. */
+        Map<String, Double> margins();
+    }
+
     /** The rendered leaderboards and comparisons kept between requests. */
     Cache cache();
 

@@ -2,6 +2,7 @@ package dev.podium.query.page;
 
 import dev.podium.query.stats.ComparisonIntervals;
 import dev.podium.query.stats.CostCell;
+import dev.podium.query.stats.Equivalence;
 import dev.podium.query.stats.RatioCell;
 import dev.podium.query.stats.RatioInterval;
 import dev.podium.query.view.ComparisonView;
@@ -37,7 +38,9 @@ public final class ComparisonLines {
     /**
      * One cell: {@code value} null when absent ({@code notAvailable} when the publication said n/a), {@code ratio} null
      * without one; {@code ciClass}, {@code verdict}, {@code low} and {@code high} null without an interval; {@code note}
-     * why a ratio has no interval, said beside it when the interval cannot be computed from the values.
+     * why a ratio has no interval, said beside it when the interval cannot be computed from the values; {@code
+     * equivalence} the verdict at the page's margin, {@code equivalenceClass} its class and {@code runs} the runs a side
+     * that would settle it, null without an interval.
      */
     public record MatrixCell(
             String value,
@@ -49,6 +52,9 @@ public final class ComparisonLines {
             String low,
             String high,
             boolean uncomputable,
+            String equivalence,
+            String equivalenceClass,
+            String runs,
             int bar) {}
 
     /** One row of the cost table. */
@@ -70,7 +76,13 @@ public final class ComparisonLines {
             String sourceClass,
             String source,
             String setting,
-            List<String> cells) {}
+            List<CurvePoint> cells) {}
+
+    /**
+     * One normalised value, null where the curve has none: the ratio to two decimals and, against the curve's first
+     * value, its verdict, the verdict's class and the runs a side that would settle it (null without runs' intervals).
+     */
+    public record CurvePoint(String ratio, String equivalence, String equivalenceClass, String runs) {}
 
     /** A cell's place: device, source and key. */
     private record Place(String deviceId, String source, String keyId) {}
@@ -104,6 +116,7 @@ public final class ComparisonLines {
     /** A cell with its ratio interval against the baseline (null on the baseline's row and where none was computed). */
     private static MatrixCell cell(ComparisonView.Cell c, RatioCell interval) {
         RatioInterval i = interval == null ? null : interval.interval();
+        Equivalence e = interval == null ? null : interval.equivalence();
         return new MatrixCell(
                 c.value() == null ? null : Formats.num(c.value()),
                 c.notAvailable(),
@@ -114,6 +127,9 @@ public final class ComparisonLines {
                 i == null ? null : Ratios.twoDecimals(i.low(), 1),
                 i == null ? null : Ratios.twoDecimals(i.high(), 1),
                 interval != null && ComparisonIntervals.CANNOT.equals(interval.note()),
+                e == null ? null : e.text(),
+                e == null ? null : Formats.equivalenceClass(e.call()),
+                e == null ? null : Formats.runsText(e.runs()),
                 c.bar());
     }
 
@@ -166,9 +182,21 @@ public final class ComparisonLines {
                     Formats.sourceClass(c.source()),
                     c.source(),
                     c.setting(),
-                    c.cells()));
+                    c.cells().stream().map(ComparisonLines::point).toList()));
         }
         return lines;
+    }
+
+    private static CurvePoint point(ComparisonView.CurveCell c) {
+        if (c == null) {
+            return null;
+        }
+        Equivalence e = c.equivalence();
+        return new CurvePoint(
+                c.ratio(),
+                e == null ? null : e.text(),
+                e == null ? null : Formats.equivalenceClass(e.call()),
+                e == null ? null : Formats.runsText(e.runs()));
     }
 
     /** Whether the page's source filter is {@code source}. */

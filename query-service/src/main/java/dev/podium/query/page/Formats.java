@@ -142,6 +142,23 @@ public final class Formats {
         };
     }
 
+    /** The CSS class of an equivalence verdict: a difference beyond the margin, one within it, the same, or open. */
+    public static String equivalenceClass(dev.podium.query.stats.Equivalence.Call call) {
+        return switch (call) {
+            case FASTER, SLOWER -> "eq eq-differs";
+            case FASTER_WITHIN, SLOWER_WITHIN -> "eq eq-within";
+            case SAME -> "eq eq-same";
+            case INCONCLUSIVE -> "eq eq-open";
+        };
+    }
+
+    /** The runs a side that settle a verdict, "12 runs a side" (or "over 10000" past what any campaign runs). */
+    public static String runsText(dev.podium.query.stats.RunsNeeded runs) {
+        int most = runs.most();
+        return (most >= dev.podium.query.stats.RunsNeeded.MOST ? "over " + most : Integer.toString(most))
+                + " runs a side";
+    }
+
     /** The CSS class of a source badge, from a fixed set. */
     public static String sourceClass(String source) {
         return "published".equals(source) ? "badge badge-published" : "badge badge-measured";

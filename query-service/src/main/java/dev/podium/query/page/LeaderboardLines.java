@@ -33,6 +33,8 @@ public final class LeaderboardLines {
             String joules,
             String scaling,
             Integer scalingBase,
+            String scalingVerdict,
+            String scalingVerdictClass,
             int failingRuns,
             String historyLink) {
 
@@ -56,6 +58,13 @@ public final class LeaderboardLines {
                             ? null
                             : Cells.scalingText(x),
                     x == null ? null : x.scalingBase(),
+                    x == null || x.scalingEquivalence() == null
+                            ? null
+                            : x.scalingEquivalence().text() + ", "
+                                    + Formats.runsText(x.scalingEquivalence().runs()),
+                    x == null || x.scalingEquivalence() == null
+                            ? null
+                            : Formats.equivalenceClass(x.scalingEquivalence().call()),
                     x == null ? 0 : x.failingRuns(),
                     x == null ? null : x.historyLink());
         }

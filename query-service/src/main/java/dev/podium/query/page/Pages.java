@@ -108,9 +108,11 @@ public class Pages {
             @RestQuery String source,
             @RestQuery String sort,
             @RestQuery String dir,
-            @RestQuery String include) {
+            @RestQuery String include,
+            @RestQuery String margin) {
         LeaderboardQuery query = new LeaderboardQuery(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include);
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, include,
+                margin);
         return cache.page(query, () -> {
             LeaderboardView view = leaderboards.build(query);
             return new PageCache.Page(
@@ -129,8 +131,9 @@ public class Pages {
             @RestQuery String group,
             @RestQuery List<String> devices,
             @RestQuery String baseline,
-            @RestQuery String source) {
-        ComparisonQuery query = new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source);
+            @RestQuery String source,
+            @RestQuery String margin) {
+        ComparisonQuery query = new ComparisonQuery(benchmark, metric, param, group, devices, baseline, source, margin);
         return cache.page(query, () -> {
             ComparisonView view = comparisons.build(query);
             return new PageCache.Page(

@@ -23,7 +23,10 @@ public final class ReproductionCells {
         if (r.notComparable() != null) {
             return "not comparable (" + r.notComparable() + "): the measured speed-up is context";
         }
-        return r.holds() == null ? "not decided" : r.holds() ? "holds here" : "does not hold here";
+        if (r.holds() == null) {
+            return r.moreRuns() == null ? "not decided" : "inconclusive, " + r.moreRuns() + " more runs a side needed";
+        }
+        return r.holds() ? "holds here" : "does not hold here";
     }
 
     public static String verdictClass(ReproductionView.Ratio r) {
@@ -31,6 +34,21 @@ public final class ReproductionCells {
             return "verdict-not-comparable";
         }
         return r.holds() == null ? "verdict-unknown" : r.holds() ? "verdict-holds" : "verdict-fails";
+    }
+
+    /** The ratio's verdict against 1 at the page's margin, or a dash without an interval. */
+    public static String equivalenceText(ReproductionView.Ratio r) {
+        return r.equivalence() == null ? "\u2014" : r.equivalence().text();
+    }
+
+    /** The campaign that would settle the claim, "reproduce with 12 runs per side", or null when none can be said. */
+    public static String suggestion(ReproductionView.Reproduced r) {
+        return r.ratios().stream()
+                .map(ReproductionView.Ratio::runsPerSide)
+                .filter(java.util.Objects::nonNull)
+                .max(Integer::compare)
+                .map(n -> "reproduce with " + n + " runs per side")
+                .orElse(null);
     }
 
     private static String times(double v) {

@@ -9,6 +9,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
 
 /** A published claim's page, /claims/{source}/{claim}: how to measure its ratio on your fleet, and what was measured. */
 @Path("/claims/{source}/{claim}")
@@ -28,7 +29,7 @@ public class ReproductionResource {
     @GET
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
-    public TemplateInstance page(@RestPath String source, @RestPath String claim) {
-        return Templates.claim(service.build(source, claim).orElseThrow(NotFoundException::new));
+    public TemplateInstance page(@RestPath String source, @RestPath String claim, @RestQuery String margin) {
+        return Templates.claim(service.build(source, claim, margin).orElseThrow(NotFoundException::new));
     }
 }

@@ -6,6 +6,13 @@ import dev.podium.events.published.ClaimValue;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
 import dev.podium.events.published.Reproduction;
+import dev.podium.query.stats.Equivalence;
+import dev.podium.query.stats.LogDifference;
+import dev.podium.query.stats.LogSample;
+import dev.podium.query.stats.Margin;
+import dev.podium.query.stats.RatioEstimator;
+import dev.podium.query.stats.RatioInterval;
+import dev.podium.query.view.Margins;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,13 +29,19 @@ public class ReproductionService {
     private static final String COMPILER = "compiler";
 
     private final ReproductionQueries queries;
+    private final Margins margins;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public ReproductionService(ReproductionQueries queries) {
+    public ReproductionService(ReproductionQueries queries, Margins margins) {
         this.queries = queries;
+        this.margins = margins;
     }
 
-    public Optional<ReproductionView> build(String source, String claimId) {
+    /**
+     * The claim's page, its ratios judged at {@code requestedMargin} (percent; null: the benchmark's or the default), or
+     * empty when there is no such claim.
+     */
+    public Optional<ReproductionView> build(String source, String claimId, String requestedMargin) {
         Optional<PublishedClaim> claim = claim(source, claimId);
         if (claim.isEmpty()) {
             return Optional.empty();
@@ -51,7 +64,9 @@ public class ReproductionService {
                 .map(p -> "podium-admin claim reproduce " + source + " " + claimId + " --pools "
                         + (p.crossDevice() ? "SUBJECT_POOL,BASELINE_POOL" : "POOL[,POOL...]"))
                 .orElse(null);
-        double[] claimed = claimedTimes(c);
+        Margin margin =
+                margins.of(requestedMargin, c.key() == null ? null : c.key().benchmark());
+        ClaimBand claimed = ClaimBand.of(c, margin);
         List<ReproductionView.Reproduced> reproduced = new ArrayList<>();
         for (ReproductionQueries.ReproductionRow r : queries.reproductions(source, claimId)) {
             List<ReproductionQueries.MeasuredRow> rows =
@@ -61,8 +76,8 @@ public class ReproductionService {
                     r.pools(),
                     r.createdAt().toString(),
                     Reproduction.DEVICE.equals(r.dimension())
-                            ? acrossPools(r, rows, claimed)
-                            : perDevice(c, r, rows, claimed)));
+                            ? acrossPools(r, rows, claimed, margin)
+                            : perDevice(c, r, rows, claimed, margin)));
         }
         return Optional.of(new ReproductionView(
                 source,
@@ -82,7 +97,8 @@ public class ReproductionService {
             PublishedClaim claim,
             ReproductionQueries.ReproductionRow r,
             List<ReproductionQueries.MeasuredRow> rows,
-            double[] claimed) {
+            ClaimBand claimed,
+            Margin margin) {
         Map<String, ReproductionQueries.MeasuredRow> baseline = new LinkedHashMap<>();
         Map<String, ReproductionQueries.MeasuredRow> compared = new LinkedHashMap<>();
         for (ReproductionQueries.MeasuredRow m : rows) {
@@ -97,7 +113,8 @@ public class ReproductionService {
                                 + ")",
                         a,
                         b,
-                        claimed);
+                        claimed,
+                        margin);
                 String differs = COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null;
                 out.add(differs == null ? measured : measured.notComparable(differs));
             }
@@ -131,7 +148,10 @@ public class ReproductionService {
 
     /** A device against another: the subject's pool (the first) against the baseline's. */
     private static List<ReproductionView.Ratio> acrossPools(
-            ReproductionQueries.ReproductionRow r, List<ReproductionQueries.MeasuredRow> rows, double[] claimed) {
+            ReproductionQueries.ReproductionRow r,
+            List<ReproductionQueries.MeasuredRow> rows,
+            ClaimBand claimed,
+            Margin margin) {
         Optional<ReproductionQueries.MeasuredRow> subject =
                 rows.stream().filter(m -> m.pool().equals(r.pools().get(0))).findFirst();
         Optional<ReproductionQueries.MeasuredRow> baseline = rows.stream()
@@ -147,41 +167,42 @@ public class ReproductionService {
                 subject.get().deviceLabel() + " vs " + baseline.get().deviceLabel(),
                 subject.get(),
                 baseline.get(),
-                claimed));
+                claimed,
+                margin));
     }
 
+    /**
+     * The ratio of two measured rows with RatioEstimator's Welch interval (each side's spread from its row's interval),
+     * its verdict against 1 at the margin, and against the claim.
+     */
     private static ReproductionView.Ratio ratio(
-            String where, ReproductionQueries.MeasuredRow a, ReproductionQueries.MeasuredRow b, double[] claimed) {
-        MeasuredRatio m = MeasuredRatio.of(
-                new MeasuredRatio.Side(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
-                new MeasuredRatio.Side(b.mean(), b.runs(), b.ci95Low(), b.ci95High()));
+            String where,
+            ReproductionQueries.MeasuredRow a,
+            ReproductionQueries.MeasuredRow b,
+            ClaimBand claimed,
+            Margin margin) {
+        Optional<LogDifference> w = RatioEstimator.difference(
+                LogSample.ofRow(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
+                LogSample.ofRow(b.mean(), b.runs(), b.ci95Low(), b.ci95High()),
+                false);
+        Optional<RatioInterval> interval = w.map(RatioEstimator::interval).filter(RatioEstimator::computable);
+        Optional<ClaimBand.Check> check =
+                claimed == null || interval.isEmpty() ? Optional.empty() : w.map(claimed::check);
         return new ReproductionView.Ratio(
                 where,
                 a.mean(),
                 b.mean(),
                 a.runs(),
                 b.runs(),
-                m.ratio(),
-                m.low(),
-                m.high(),
-                claimed == null ? null : m.holds(claimed[0], claimed[1]),
-                null);
-    }
-
-    /** The claimed ratio as times (low, high), or null when it is a bound or not available. */
-    private static double[] claimedTimes(PublishedClaim c) {
-        if (c.ratio() == null) {
-            return null;
-        }
-        boolean percent = c.ratio().form() == RatioBasis.RatioForm.PERCENT_MORE;
-        if (c.value() instanceof ClaimValue.Exact e) {
-            double v = percent ? 1 + e.value() / 100 : e.value();
-            return new double[] {v, v};
-        }
-        if (c.value() instanceof ClaimValue.Range r) {
-            return percent ? new double[] {1 + r.low() / 100, 1 + r.high() / 100} : new double[] {r.low(), r.high()};
-        }
-        return null;
+                a.mean() / b.mean(),
+                interval.map(RatioInterval::low).orElse(null),
+                interval.map(RatioInterval::high).orElse(null),
+                check.map(ClaimBand.Check::holds).orElse(null),
+                null,
+                interval.isEmpty() ? null : Equivalence.of(w.get(), margin),
+                claimed == null ? null : claimed.toleranceText(),
+                check.map(ClaimBand.Check::runsPerSide).orElse(null),
+                check.map(ClaimBand.Check::moreRuns).orElse(null));
     }
 
     private static String claimedText(PublishedClaim c) {

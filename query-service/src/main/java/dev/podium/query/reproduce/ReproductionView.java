@@ -1,5 +1,6 @@
 package dev.podium.query.reproduce;
 
+import dev.podium.query.stats.Equivalence;
 import java.util.List;
 
 /**
@@ -26,8 +27,11 @@ public record ReproductionView(
     public record Reproduced(String campaignId, List<String> pools, String createdAt, List<Ratio> ratios) {}
 
     /**
-     * A measured ratio beside the published one; {@code holds} is null while the interval cannot be computed or when the
-     * two are not comparable, and {@code notComparable} then says what differs (null when they are).
+     * A measured ratio beside the published one, with its Welch 95% interval (null while it cannot be computed).
+     * {@code holds}: equivalent to the claim within {@code tolerance} (true), its interval excludes the claim (false), or
+     * null: inconclusive ({@code moreRuns} more runs a side needed), no interval, or not comparable, and {@code
+     * notComparable} then says what differs (null when they are). {@code equivalence} is the ratio's verdict against 1 at
+     * the page's margin, {@code runsPerSide} the runs a side a campaign needs to settle the claim at 80% power.
      */
     public record Ratio(
             String where,
@@ -39,12 +43,29 @@ public record ReproductionView(
             Double low,
             Double high,
             Boolean holds,
-            String notComparable) {
+            String notComparable,
+            Equivalence equivalence,
+            String tolerance,
+            Integer runsPerSide,
+            Integer moreRuns) {
 
         /** This ratio as context only: measured under other conditions than the claim's. */
         public Ratio notComparable(String why) {
             return new Ratio(
-                    where, comparedMean, baselineMean, comparedRuns, baselineRuns, ratio, low, high, null, why);
+                    where,
+                    comparedMean,
+                    baselineMean,
+                    comparedRuns,
+                    baselineRuns,
+                    ratio,
+                    low,
+                    high,
+                    null,
+                    why,
+                    equivalence,
+                    tolerance,
+                    runsPerSide,
+                    null);
         }
     }
 }

@@ -29,7 +29,8 @@ public class ComparisonIntervals {
         this.cells = cells;
     }
 
-    public List<RatioCell> of(ComparisonView view) {
+    /** The interval and the verdict at {@code margin} of every ratio of the view's matrix. */
+    public List<RatioCell> of(ComparisonView view, Margin margin) {
         if (view.columns().isEmpty() || view.baseline() == null || view.query().metric() == null) {
             return List.of();
         }
@@ -62,17 +63,29 @@ public class ComparisonIntervals {
                     continue;
                 }
                 if (!"measured".equals(row.source())) {
-                    out.add(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, PUBLISHED));
+                    out.add(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, null, PUBLISHED));
                     continue;
                 }
-                Optional<RatioInterval> interval = RatioEstimator.estimateClosedForm(
-                        byColumn.get(i).getOrDefault(row.deviceId(), NONE), baseline[i], view.lowerIsBetter());
-                out.add(interval.map(r -> RatioEstimator.computable(r)
-                                ? new RatioCell(row.deviceId(), row.source(), cell.keyId(), r, r.verdict())
-                                : new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, CANNOT))
-                        .orElse(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, TOO_FEW)));
+                out.add(cell(
+                        row,
+                        cell.keyId(),
+                        RatioEstimator.difference(
+                                byColumn.get(i).getOrDefault(row.deviceId(), NONE), baseline[i], view.lowerIsBetter()),
+                        margin));
             }
         }
         return out;
+    }
+
+    private static RatioCell cell(
+            ComparisonView.Row row, String keyId, Optional<LogDifference> difference, Margin margin) {
+        if (difference.isEmpty()) {
+            return new RatioCell(row.deviceId(), row.source(), keyId, null, null, TOO_FEW);
+        }
+        RatioInterval r = RatioEstimator.interval(difference.get());
+        return RatioEstimator.computable(r)
+                ? new RatioCell(
+                        row.deviceId(), row.source(), keyId, r, Equivalence.of(difference.get(), margin), r.verdict())
+                : new RatioCell(row.deviceId(), row.source(), keyId, null, null, CANNOT);
     }
 }

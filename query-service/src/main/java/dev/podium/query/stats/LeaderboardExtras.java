@@ -13,7 +13,8 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
 
     /**
      * One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. {@code systemWatts}
-     * is the mean of the runs' average system power that {@code joulesPerUnit} comes from.
+     * is the mean of the runs' average system power that {@code joulesPerUnit} comes from; {@code scalingEquivalence} is
+     * the scaling efficiency's verdict against linear scaling (1) at the margin, where both rows have runs' intervals.
      */
     public record Columns(
             String deviceId,
@@ -26,6 +27,7 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
             Double scalingEfficiency,
             Integer accelerators,
             Integer scalingBase,
+            Equivalence scalingEquivalence,
             List<String> notes,
             String historyLink) {}
 

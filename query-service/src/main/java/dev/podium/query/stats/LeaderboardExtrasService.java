@@ -54,7 +54,8 @@ public class LeaderboardExtrasService {
             Map<String, Integer> failing,
             Map<String, String> scopes,
             Map<String, EnergyRow> energy,
-            Map<DeviceSource, ScalingBase> scalingBases) {
+            Map<DeviceSource, ScalingBase> scalingBases,
+            Margin margin) {
 
         LeaderboardExtras.Columns columns(LeaderboardRow e, Double price) {
             boolean measured = MEASURED.equals(e.source());
@@ -83,6 +84,7 @@ public class LeaderboardExtrasService {
                     scales ? scaling(e, b, perDevice) : null,
                     total,
                     scales ? b.accelerators() : null,
+                    scales ? scalingVerdict(e, b, scaling(e, b, perDevice)) : null,
                     notes,
                     measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null);
         }
@@ -101,7 +103,27 @@ public class LeaderboardExtrasService {
             return Efficiency.perDollar(systemRate, price, devices);
         }
 
-        private double scaling(LeaderboardRow e, ScalingBase b, boolean perDevice) {
+        /**
+         * The efficiency's verdict against 1: its log has the spread of the two rows' log ratio (the accelerator counts
+         * are constants), so only the centre moves.
+         */
+        private Equivalence scalingVerdict(LeaderboardRow e, ScalingBase b, Double efficiency) {
+            if (efficiency == null || !(efficiency > 0)) {
+                return null;
+            }
+            return RatioEstimator.difference(
+                            LogSample.ofRow(e.mean(), e.runs(), e.ci95Low(), e.ci95High()),
+                            LogSample.ofRow(
+                                    b.row().mean(),
+                                    b.row().runs(),
+                                    b.row().ci95Low(),
+                                    b.row().ci95High()),
+                            false)
+                    .map(w -> Equivalence.of(w.at(Math.log(efficiency)), margin))
+                    .orElse(null);
+        }
+
+        private Double scaling(LeaderboardRow e, ScalingBase b, boolean perDevice) {
             int base = b.accelerators();
             double value = perDevice ? e.mean() * total : e.mean();
             double baseValue = perDevice ? b.row().mean() * base : b.row().mean();
@@ -112,10 +134,16 @@ public class LeaderboardExtrasService {
     /**
      * The extras of {@code rows}, one key's rows for a metric (with failing runs counted when {@code including}), with
      * their columns in the order of the rows; the unit and direction are the first row's, as the leaderboard's are.
-     * {@code benchmarkKeys} are the key's benchmark's keys, among which the scaling bases are.
+     * {@code benchmarkKeys} are the key's benchmark's keys, among which the scaling bases are; scaling is judged at
+     * {@code margin}.
      */
     public LeaderboardExtras of(
-            KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean including, List<LeaderboardRow> rows) {
+            KeyRow key,
+            List<KeyRow> benchmarkKeys,
+            String metric,
+            boolean including,
+            List<LeaderboardRow> rows,
+            Margin margin) {
         if (metric == null) {
             return new LeaderboardExtras(including, 0, null, List.of());
         }
@@ -143,7 +171,8 @@ public class LeaderboardExtrasService {
                 failing,
                 scopes,
                 energy(key, metric, rateOf),
-                scalingBases(key, benchmarkKeys, metric, total));
+                scalingBases(key, benchmarkKeys, metric, total),
+                margin);
         List<LeaderboardExtras.Columns> columns = new ArrayList<>();
         for (LeaderboardRow e : rows) {
             columns.add(keyCells.columns(e, config.prices().get(e.deviceId())));

@@ -1,5 +1,6 @@
 package dev.podium.query.stats;
 
+import dev.podium.events.model.StudentT;
 import java.math.BigDecimal;
 
 /**
@@ -14,6 +15,22 @@ public record LogSample(int n, double mean, double variance) {
                 x.length,
                 x.length == 0 ? Double.NaN : RatioEstimator.mean(x),
                 x.length < 2 ? Double.NaN : RatioEstimator.variance(x));
+    }
+
+    /**
+     * From a leaderboard row (the mean of its runs' means, its 95% interval and its runs), where the runs' values are not
+     * read: the log mean is log(mean) and the variance of the log values is runs·(se/mean)², se the interval's half-width
+     * over t(0.975, runs - 1) (the delta method, close while the spread is a few percent of the mean). No values (n 0)
+     * when the row has no interval or fewer than two runs.
+     */
+    public static LogSample ofRow(Double mean, int runs, Double ci95Low, Double ci95High) {
+        if (mean == null || !(mean > 0) || runs < 2 || ci95Low == null || ci95High == null) {
+            return new LogSample(0, Double.NaN, Double.NaN);
+        }
+        double relative = (ci95High - ci95Low) / 2 / StudentT.quantile975(runs - 1) / mean;
+        return Double.isFinite(relative)
+                ? new LogSample(runs, Math.log(mean), runs * relative * relative)
+                : new LogSample(0, Double.NaN, Double.NaN);
     }
 
     /**

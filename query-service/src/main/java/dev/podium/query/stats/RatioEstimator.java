@@ -38,11 +38,7 @@ public final class RatioEstimator {
      */
     public static Optional<RatioInterval> estimateClosedForm(
             LogSample values, LogSample baseline, boolean lowerIsBetter) {
-        if (values.n() < 2 || baseline.n() < 2) {
-            return Optional.empty();
-        }
-        RatioInterval r = welchLog(values, baseline);
-        return Optional.of(lowerIsBetter ? invert(r) : r);
+        return difference(values, baseline, lowerIsBetter).map(RatioEstimator::interval);
     }
 
     /** Welch's t interval on the log values, as described above; both arrays need two or more positive values. */
@@ -51,18 +47,32 @@ public final class RatioEstimator {
     }
 
     private static RatioInterval welchLog(LogSample x, LogSample y) {
-        double vx = x.variance() / x.n();
-        double vy = y.variance() / y.n();
-        double d = x.mean() - y.mean();
-        double se = Math.sqrt(vx + vy);
-        if (se == 0) {
-            double r = Math.exp(d);
-            return new RatioInterval(r, r, r, RatioInterval.WELCH_LOG, x.n(), y.n(), (double) (x.n() + y.n() - 2));
-        }
-        double df = (vx + vy) * (vx + vy) / (vx * vx / (x.n() - 1) + vy * vy / (y.n() - 1));
-        double t = StudentT.quantile975(df);
+        return interval(LogDifference.of(x, y));
+    }
+
+    /** The 95% interval exp(d ± t(0.975, df)·se) of a difference of logs. */
+    public static RatioInterval interval(LogDifference w) {
+        double t = w.se() == 0 ? 0 : StudentT.quantile975(w.df());
         return new RatioInterval(
-                Math.exp(d), Math.exp(d - t * se), Math.exp(d + t * se), RatioInterval.WELCH_LOG, x.n(), y.n(), df);
+                Math.exp(w.d()),
+                Math.exp(w.d() - t * w.se()),
+                Math.exp(w.d() + t * w.se()),
+                RatioInterval.WELCH_LOG,
+                w.n(),
+                w.baselineN(),
+                w.df());
+    }
+
+    /**
+     * The better-oriented difference of logs of values against baseline values, or empty when either side has fewer than
+     * two values.
+     */
+    public static Optional<LogDifference> difference(LogSample values, LogSample baseline, boolean lowerIsBetter) {
+        if (values.n() < 2 || baseline.n() < 2) {
+            return Optional.empty();
+        }
+        LogDifference w = LogDifference.of(values, baseline);
+        return Optional.of(lowerIsBetter ? w.inverted() : w);
     }
 
     /**
@@ -75,10 +85,6 @@ public final class RatioEstimator {
 
     private static boolean positiveFinite(double x) {
         return Double.isFinite(x) && x > 0;
-    }
-
-    private static RatioInterval invert(RatioInterval r) {
-        return new RatioInterval(1 / r.ratio(), 1 / r.high(), 1 / r.low(), r.method(), r.n(), r.baselineN(), r.df());
     }
 
     static double[] usable(double[] v) {

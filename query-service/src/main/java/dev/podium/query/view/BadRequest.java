@@ -5,11 +5,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /** The answer to a request whose parameter is not one a page takes: a 400 that says what it takes, as plain text. */
-final class BadRequest {
+public final class BadRequest {
 
     private BadRequest() {}
 
-    static BadRequestException because(String message) {
+    public static BadRequestException because(String message) {
         return new BadRequestException(
                 message,
                 Response.status(Response.Status.BAD_REQUEST)

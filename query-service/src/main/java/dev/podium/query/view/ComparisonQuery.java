@@ -5,7 +5,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The whole state of a comparison page, all in its query string: benchmark, metric, the parameter that varies across
- * columns, the group of keys (any key id of it), the devices, the baseline device and the source.
+ * columns, the group of keys (any key id of it), the devices, the baseline device, the source and the margin in percent
+ * its ratios are judged at (null: the benchmark's or the default, {@link Margins}).
  */
 public record ComparisonQuery(
         String benchmark,
@@ -14,7 +15,8 @@ public record ComparisonQuery(
         String group,
         List<String> devices,
         String baseline,
-        String source) {
+        String source,
+        String margin) {
 
     public Links link() {
         return Links.to("/compare")
@@ -24,7 +26,8 @@ public record ComparisonQuery(
                 .param("group", group)
                 .params("devices", devices)
                 .param("source", source)
-                .param("baseline", baseline);
+                .param("baseline", baseline)
+                .param("margin", margin);
     }
 
     /** Links to this comparison with another baseline, by device id: what precedes the baseline is encoded once. */
@@ -37,6 +40,6 @@ public record ComparisonQuery(
     }
 
     public ComparisonQuery withBaseline(String newBaseline) {
-        return new ComparisonQuery(benchmark, metric, param, group, devices, newBaseline, source);
+        return new ComparisonQuery(benchmark, metric, param, group, devices, newBaseline, source, margin);
     }
 }

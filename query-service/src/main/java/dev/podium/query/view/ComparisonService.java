@@ -10,6 +10,10 @@ import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
 import dev.podium.query.stats.ComparisonCosts;
 import dev.podium.query.stats.ComparisonIntervals;
+import dev.podium.query.stats.Equivalence;
+import dev.podium.query.stats.LogSample;
+import dev.podium.query.stats.Margin;
+import dev.podium.query.stats.RatioEstimator;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
@@ -40,9 +45,11 @@ public class ComparisonService {
     private final Queries queries;
     private final ComparisonIntervals intervals;
     private final ComparisonCosts costs;
+    private final Margins margins;
 
-    public ComparisonService(Queries queries, ComparisonIntervals intervals, ComparisonCosts costs) {
+    public ComparisonService(Queries queries, ComparisonIntervals intervals, ComparisonCosts costs, Margins margins) {
         this.queries = queries;
+        this.margins = margins;
         this.intervals = intervals;
         this.costs = costs;
     }
@@ -51,6 +58,7 @@ public class ComparisonService {
         Requested named = Requested.of(queries, q.benchmark(), q.group());
         List<String> benchmarks = named.benchmarks();
         String benchmark = named.benchmark();
+        Margin margin = margins.of(q.margin(), benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
         Queries.MetricKeys metricKeys =
                 benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
@@ -63,7 +71,7 @@ public class ComparisonService {
         List<KeyRow> main = main(groups, q.group());
         String mainId = main.isEmpty() ? null : main.get(0).keyId();
         List<String> requested = q.devices() == null ? List.of() : q.devices();
-        Frame f = frame(benchmark, metric, source, param, keySet.keys(), groups, main, requested);
+        Frame f = frame(benchmark, metric, source, param, keySet.keys(), groups, main, requested, margin);
 
         // What follows depends on the devices and the baseline asked for.
         List<String> chosen =
@@ -75,7 +83,7 @@ public class ComparisonService {
                 : f.ranked().stream().filter(shown::contains).toList();
         String baseline = baseline(q.baseline(), ordered, f);
         ComparisonQuery effective = new ComparisonQuery(
-                benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source);
+                benchmark, metric, param, mainId, chosen.isEmpty() ? null : chosen, baseline, source, q.margin());
         List<ComparisonView.Row> matrix = matrix(f, ordered, baseline, effective.baselineLinks());
         List<Option> deviceOptions = f.available().stream()
                 .map(d -> new Option(d, f.labels().get(d), shown.contains(d)))
@@ -96,7 +104,7 @@ public class ComparisonService {
                 f.curveValues(),
                 curvesOf(f.curves(), chosen.isEmpty() ? null : shown),
                 benchmark == null ? List.of() : claims(benchmark));
-        view = view.withIntervals(intervals.of(view));
+        view = view.withIntervals(intervals.of(view, margin), margin);
         return view.withCosts(costs.of(view, f.columnKeys()));
     }
 
@@ -260,7 +268,8 @@ public class ComparisonService {
             List<KeyRow> keys,
             Map<Map<String, String>, List<KeyRow>> groups,
             List<KeyRow> main,
-            List<String> requested) {
+            List<String> requested,
+            Margin margin) {
         Map<String, String> mainRest = main.isEmpty() ? Map.of() : rest(main.get(0), param);
         List<KeyRow> columnKeys = columnKeys(keys, groups, main, param, mainRest);
         List<ComparisonView.Column> columns = columns(columnKeys, param, mainRest);
@@ -284,16 +293,14 @@ public class ComparisonService {
         notAvailable.forEach(p -> available.add(p.get(0)));
 
         String firstColumn = columnIds.isEmpty() ? null : columnIds.get(0);
-        Map<String, String> labels = new HashMap<>();
+        Map<String, String> labels = available.stream().collect(Collectors.toMap(d -> d, Labels::device));
         Map<String, Double> firstValues = new HashMap<>();
-        for (String device : available) {
-            labels.put(device, Labels.device(device));
-            firstValues.put(device, firstValue(cell, device, firstColumn));
-        }
+        available.forEach(d -> firstValues.put(d, firstValue(cell, d, firstColumn)));
         Map<String, Double> maxValues = maxValues(rows);
         List<String> chosen =
                 requested.stream().filter(available::contains).distinct().toList();
-        CurveData curveData = curveData(metric, source, param, keys, main, byKey, chosen);
+        CurveData curveData =
+                curveData(new CurveScope(metric, source, param, lower, margin), keys, main, byKey, chosen);
         return new Frame(
                 columns,
                 columnKeys,
@@ -439,7 +446,7 @@ public class ComparisonService {
                             first.key().withoutDimension(param).label(),
                             r,
                             g == main,
-                            new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source)
+                            new ComparisonQuery(benchmark, metric, param, first.keyId(), null, null, source, null)
                                     .link()
                                     .build());
                 })
@@ -463,7 +470,14 @@ public class ComparisonService {
 
     /** A device's values from one source over the parameter under one setting of the other dimensions, normalised. */
     private record Series(
-            Map<String, String> rest, String deviceId, String deviceLabel, String source, List<String> cells) {}
+            Map<String, String> rest,
+            String deviceId,
+            String deviceLabel,
+            String source,
+            List<ComparisonView.CurveCell> cells) {}
+
+    /** What the curves are read and judged under: metric, source filter, parameter, direction and margin. */
+    private record CurveScope(String metric, String source, String param, boolean lowerIsBetter, Margin margin) {}
 
     /** The parameter values that have rows, and every series with at least two of them. */
     private record CurveData(List<String> values, List<Series> series) {}
@@ -471,8 +485,8 @@ public class ComparisonService {
     /** Where a series' points come from: one setting of the other dimensions, one device and source. */
     private record SeriesKey(Map<String, String> rest, String deviceId, String source) {}
 
-    /** One point of a series: a parameter value and the mean there. */
-    private record Point(String value, double mean) {}
+    /** One point of a series: a parameter value, the mean there and its runs' spread (none for a published figure). */
+    private record Point(String value, double mean, LogSample sample) {}
 
     /**
      * Each device's values over the parameter, per setting of the other dimensions, normalised to its first value: the
@@ -481,13 +495,14 @@ public class ComparisonService {
      * The parameter values are those of the keys with rows.
      */
     private CurveData curveData(
-            String metric,
-            String source,
-            String param,
+            CurveScope scope,
             List<KeyRow> keys,
             List<KeyRow> main,
             Map<String, List<LeaderboardRow>> byKey,
             List<String> chosen) {
+        String metric = scope.metric();
+        String source = scope.source();
+        String param = scope.param();
         if (keys.isEmpty() || metric == null) {
             return new CurveData(List.of(), List.of());
         }
@@ -520,21 +535,36 @@ public class ComparisonService {
             }
         }
         List<Series> out = new ArrayList<>();
-        for (Map.Entry<SeriesKey, List<Point>> e : points.entrySet()) {
-            Map<String, Double> at = new HashMap<>();
-            e.getValue().forEach(p -> at.put(p.value(), p.mean()));
-            if (at.size() < 2) {
-                continue;
-            }
-            String first = values.stream().filter(at::containsKey).findFirst().orElseThrow();
-            double base = at.get(first);
-            List<String> cells = values.stream()
-                    .map(v -> at.containsKey(v) ? Ratios.twoDecimals(at.get(v), base) : null)
-                    .toList();
-            SeriesKey s = e.getKey();
-            out.add(new Series(s.rest(), s.deviceId(), Labels.device(s.deviceId()), s.source(), cells));
-        }
+        points.forEach((s, p) -> series(s, p, values, scope).ifPresent(out::add));
         return new CurveData(List.copyOf(values), out);
+    }
+
+    /**
+     * A series over {@code values}, each point divided by the first, with that ratio's verdict at the margin where both
+     * points have runs' intervals; empty with fewer than two values.
+     */
+    private static Optional<Series> series(SeriesKey s, List<Point> points, Set<String> values, CurveScope scope) {
+        Map<String, Point> at = new HashMap<>();
+        points.forEach(p -> at.put(p.value(), p));
+        if (at.size() < 2) {
+            return Optional.empty();
+        }
+        Point base = at.get(values.stream().filter(at::containsKey).findFirst().orElseThrow());
+        List<ComparisonView.CurveCell> cells = values.stream()
+                .map(v -> at.containsKey(v) ? curveCell(at.get(v), base, scope) : null)
+                .toList();
+        return Optional.of(new Series(s.rest(), s.deviceId(), Labels.device(s.deviceId()), s.source(), cells));
+    }
+
+    /** One curve cell: the point over the curve's first, and for a later point its verdict against the first. */
+    private static ComparisonView.CurveCell curveCell(Point p, Point base, CurveScope scope) {
+        Equivalence verdict = p == base
+                ? null
+                : RatioEstimator.difference(p.sample(), base.sample(), scope.lowerIsBetter())
+                        .filter(w -> RatioEstimator.computable(RatioEstimator.interval(w)))
+                        .map(w -> Equivalence.of(w, scope.margin()))
+                        .orElse(null);
+        return new ComparisonView.CurveCell(Ratios.twoDecimals(p.mean(), base.mean()), verdict);
     }
 
     private static void add(
@@ -543,7 +573,10 @@ public class ComparisonService {
             return;
         }
         points.computeIfAbsent(new SeriesKey(rest(k, param), r.deviceId(), r.source()), x -> new ArrayList<>())
-                .add(new Point(k.key().valueOf(param), r.mean()));
+                .add(new Point(
+                        k.key().valueOf(param),
+                        r.mean(),
+                        LogSample.ofRow(r.mean(), r.runs(), r.ci95Low(), r.ci95High())));
     }
 
     private static long distinctValues(List<Point> points) {

@@ -2,13 +2,15 @@ package dev.podium.query.view;
 
 import dev.podium.query.claim.ClaimCheck;
 import dev.podium.query.stats.CostCell;
+import dev.podium.query.stats.Margin;
 import dev.podium.query.stats.RatioCell;
 import java.util.List;
 
 /**
  * A devices x parameter matrix under one group of comparison keys that differ only in {@code param} (and in parameters
  * that some columns add, such as a different dataloader), each value with its ratio to the baseline device, plus every
- * published ratio claim about the benchmark checked by the rule. What /api/v1/comparison returns.
+ * published ratio claim about the benchmark checked by the rule; {@code margin} is the one its ratios' verdicts were judged
+ * at (null before they were). What /api/v1/comparison returns.
  */
 public record ComparisonView(
         ComparisonQuery query,
@@ -27,7 +29,8 @@ public record ComparisonView(
         List<Curve> curves,
         List<ClaimCheck> claims,
         List<RatioCell> intervals,
-        List<CostCell> costs) {
+        List<CostCell> costs,
+        Margin margin) {
 
     public ComparisonView(
             ComparisonQuery query,
@@ -62,11 +65,15 @@ public record ComparisonView(
                 curves,
                 claims,
                 List.of(),
-                List.of());
+                List.of(),
+                null);
     }
 
-    /** This view with the 95% intervals of its ratios (see {@link dev.podium.query.stats.RatioEstimator}). */
-    public ComparisonView withIntervals(List<RatioCell> cells) {
+    /**
+     * This view with the 95% intervals of its ratios (see {@link dev.podium.query.stats.RatioEstimator}) and their
+     * verdicts at {@code judgedAt}.
+     */
+    public ComparisonView withIntervals(List<RatioCell> cells, Margin judgedAt) {
         return new ComparisonView(
                 query,
                 benchmarks,
@@ -84,7 +91,8 @@ public record ComparisonView(
                 curves,
                 claims,
                 List.copyOf(cells),
-                costs);
+                costs,
+                judgedAt);
     }
 
     /** This view with cost, energy and scaling per cell. */
@@ -106,7 +114,8 @@ public record ComparisonView(
                 curves,
                 claims,
                 intervals,
-                List.copyOf(cells));
+                List.copyOf(cells),
+                margin);
     }
 
     /** What the metric counts per second ("samples"), for the cost and energy headings. */
@@ -119,7 +128,14 @@ public record ComparisonView(
      * own value at the first parameter value of that setting. Systems of different size are never ranked against each
      * other; their curves (how much more workers help) can be set side by side honestly.
      */
-    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<String> cells) {}
+    public record Curve(String deviceId, String deviceLabel, String source, String setting, List<CurveCell> cells) {}
+
+    /**
+     * One value of a curve: {@code ratio}, the value over the curve's first, to two decimals, and {@code equivalence},
+     * that ratio's verdict at the page's margin from both values' runs (null at the first value and for published
+     * figures, which carry no runs).
+     */
+    public record CurveCell(String ratio, dev.podium.query.stats.Equivalence equivalence) {}
 
     /**
      * One column: a comparison key, labelled by its value of the parameter and what it adds to the group, with the key's

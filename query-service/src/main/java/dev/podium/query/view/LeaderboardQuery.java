@@ -4,7 +4,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The whole state of a leaderboard page, all in its query string: benchmark, comparison key, metric, the filters
- * (scenario, precision, per-device batch size, dataloader workers, framework version, source) and the sort.
+ * (scenario, precision, per-device batch size, dataloader workers, framework version, source), the sort, and the margin
+ * in percent its scaling column is judged at (null: the benchmark's or the default, {@link Margins}).
  */
 public record LeaderboardQuery(
         String benchmark,
@@ -18,7 +19,8 @@ public record LeaderboardQuery(
         String source,
         String sort,
         String dir,
-        String include) {
+        String include,
+        String margin) {
 
     /** {@code include=failing} also counts runs that failed a validity check; by default leaderboards leave them out. */
     public static final String INCLUDE_FAILING = "failing";
@@ -35,7 +37,7 @@ public record LeaderboardQuery(
             String source,
             String sort,
             String dir) {
-        this(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, null);
+        this(benchmark, key, metric, scenario, precision, batch, workers, software, source, sort, dir, null, null);
     }
 
     public boolean includeFailing() {
@@ -56,7 +58,8 @@ public record LeaderboardQuery(
                 source,
                 sort,
                 dir,
-                failing ? INCLUDE_FAILING : null);
+                failing ? INCLUDE_FAILING : null,
+                margin);
     }
 
     public Links link() {
@@ -72,7 +75,8 @@ public record LeaderboardQuery(
                 .param("source", source)
                 .param("sort", sort)
                 .param("dir", dir)
-                .param("include", include);
+                .param("include", include)
+                .param("margin", margin);
     }
 
     /**
@@ -82,7 +86,8 @@ public record LeaderboardQuery(
     public UnaryOperator<String> keyLinks() {
         String head = Links.to("/leaderboard").param("benchmark", benchmark).build();
         String tail = new LeaderboardQuery(
-                        null, null, metric, scenario, precision, batch, workers, software, source, sort, dir)
+                        null, null, metric, scenario, precision, batch, workers, software, source, sort, dir, null,
+                        margin)
                 .link()
                 .build()
                 .substring("/leaderboard".length());
@@ -94,7 +99,7 @@ public record LeaderboardQuery(
 
     public LeaderboardQuery withSort(String newSort, String newDir) {
         return new LeaderboardQuery(
-                benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir,
-                include);
+                benchmark, key, metric, scenario, precision, batch, workers, software, source, newSort, newDir, include,
+                margin);
     }
 }

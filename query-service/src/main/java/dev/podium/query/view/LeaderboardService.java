@@ -34,7 +34,10 @@ public class LeaderboardService {
     private final CellQueries cells;
     private final LeaderboardExtrasService extras;
 
-    public LeaderboardService(Queries queries, CellQueries cells, LeaderboardExtrasService extras) {
+    private final Margins margins;
+
+    public LeaderboardService(Queries queries, CellQueries cells, LeaderboardExtrasService extras, Margins margins) {
+        this.margins = margins;
         this.queries = queries;
         this.cells = cells;
         this.extras = extras;
@@ -45,7 +48,7 @@ public class LeaderboardService {
         KeyRow selected = s.selected();
         Board board = selected == null
                 ? Board.NONE
-                : board(selected, s.allKeys(), s.metric(), q.includeFailing(), s.software());
+                : board(selected, s.allKeys(), s.metric(), q.includeFailing(), s.software(), q.margin());
         String unit = board.rows().isEmpty() ? null : board.rows().get(0).row().unit();
         String direction =
                 board.rows().isEmpty() ? null : board.rows().get(0).row().direction();
@@ -166,7 +169,8 @@ public class LeaderboardService {
                 s.source(),
                 sort,
                 dir,
-                q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null);
+                q.includeFailing() ? LeaderboardQuery.INCLUDE_FAILING : null,
+                q.margin());
     }
 
     /** The first 200 candidate keys, each with its link. */
@@ -207,11 +211,17 @@ public class LeaderboardService {
 
     /** The board of a key and metric, with failing runs counted or not, of the runs with one framework version or all. */
     private Board board(
-            KeyRow key, List<KeyRow> benchmarkKeys, String metric, boolean includeFailing, String software) {
+            KeyRow key,
+            List<KeyRow> benchmarkKeys,
+            String metric,
+            boolean includeFailing,
+            String software,
+            String margin) {
         List<LeaderboardRow> rows = software != null
                 ? cells.versionRows(key.benchmark(), key.keyId(), metric, software)
                 : includeFailing ? withFailingRuns(key.keyId(), metric) : queries.leaderboardOfKey(key.keyId(), metric);
-        LeaderboardExtras x = extras.of(key, benchmarkKeys, metric, includeFailing, rows);
+        LeaderboardExtras x =
+                extras.of(key, benchmarkKeys, metric, includeFailing, rows, margins.of(margin, key.benchmark()));
         List<Board.Row> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             LeaderboardRow r = rows.get(i);

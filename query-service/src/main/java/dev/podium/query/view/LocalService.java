@@ -66,10 +66,10 @@ public class LocalService {
                 chart,
                 runs,
                 sources,
-                new ComparisonQuery(q.benchmark(), q.metric(), q.param(), null, null, null, null)
+                new ComparisonQuery(q.benchmark(), q.metric(), q.param(), null, null, null, null, null)
                         .link()
                         .build(),
-                new ComparisonQuery(q.published(), q.metric(), q.param(), null, null, null, "published")
+                new ComparisonQuery(q.published(), q.metric(), q.param(), null, null, null, "published", null)
                         .link()
                         .build());
     }

@@ -111,6 +111,27 @@ class ComparisonCurvesIT {
         assertThat(curve(doc, GAUDI2)).containsExactly("as above", "1.00×", "1.50×", "—");
     }
 
+    @Test
+    void measuredRatiosAlongTheParameterCarryTheirVerdictAtTheMargin() throws SQLException {
+        // Three runs a side: 99.5 against 100 is the same within 5%, 80 against 100 slower; without runs' intervals
+        // (the rows above have one run) a ratio has no verdict.
+        String device = "cpu-two-core";
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            row(c, device, 0, 100.0, 1.0);
+            row(c, device, 1, 99.5, 1.0);
+            row(c, device, 2, 80.0, 1.0);
+            SeedData.refreshPageCells(c);
+        }
+        Document doc = page("");
+
+        assertThat(curve(doc, device))
+                .containsExactly(
+                        "as above", "1.00×", "1.00× same within ±5% 3 runs a side", "0.80× slower 3 runs a side");
+        assertThat(curve(doc, H200)).containsExactly("as above", "1.00×", "1.50×", "2.00×");
+        assertThat(doc.select("#curves-rule").text()).contains("at ±5%");
+        assertThat(curve(page("&margin=0.2"), device).get(2)).startsWith("1.00× inconclusive at ±0.2%");
+    }
+
     /** Other tests of the app see the same database. */
     @AfterEach
     void removeTheBenchmark() throws SQLException {
@@ -161,6 +182,22 @@ class ComparisonCurvesIT {
                         means[i]);
             }
         }
+    }
+
+    /** A measured bf16 row of three runs at {@code workers}, its 95% interval mean ± {@code half}. */
+    private static void row(Connection c, String deviceId, int workers, double mean, double half) throws SQLException {
+        update(
+                c,
+                "INSERT INTO proj_leaderboard_row (key_id, metric, device_id, source, benchmark, unit, direction, runs, n, mean, "
+                        + "ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, 'throughput', ?, 'measured', ?, 'samples/s', "
+                        + "'HIGHER_IS_BETTER', 3, 9, ?, ?, ?, ?, 0.01, now())",
+                key("bf16", Integer.toString(workers)).id(),
+                deviceId,
+                BENCHMARK,
+                mean,
+                mean - half,
+                mean + half,
+                mean);
     }
 
     private static void update(Connection c, String sql, Object... params) throws SQLException {

@@ -206,6 +206,21 @@ class PageCacheTest {
         }
 
         @Override
+        public Equivalence equivalence() {
+            return new Equivalence() {
+                @Override
+                public double margin() {
+                    return 5;
+                }
+
+                @Override
+                public Map<String, Double> margins() {
+                    return Map.of();
+                }
+            };
+        }
+
+        @Override
         public Cache cache() {
             return new Cache() {
                 @Override

@@ -144,6 +144,69 @@ class StatsPagesIT {
     }
 
     @Test
+    void eachMeasuredRatioCarriesOneVerdictAtTheMarginAndTheRunsThatWouldSettleIt() {
+        Document doc = page("/compare?benchmark=sim-trust&source=measured");
+
+        Element r = row(doc, "matrix", "NVIDIA H200");
+        // 1.89-1.96 lies beyond 1.05: faster, whatever the margin up to 89%.
+        assertThat(r.select("span.eq").text()).isEqualTo("faster");
+        assertThat(r.select("span.eq").hasClass("eq-differs")).isTrue();
+        assertThat(r.select("span.runs-needed").text()).matches("\\d+ runs a side");
+        assertThat(doc.select("#margin").text()).isEqualTo("\u00b15%");
+        assertThat(doc.select("#runs-formula summary").text()).contains("Runs a side needed");
+        assertThat(doc.select("#runs-formula p").text()).contains("t0.975 + t0.80", "80% power");
+
+        JsonPath json = given().when()
+                .get("/api/v1/comparison?benchmark=sim-trust&source=measured&margin=2.5")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getString("intervals[0].equivalence.verdict")).isEqualTo("faster");
+        assertThat(json.getString("intervals[0].equivalence.margin")).isEqualTo("\u00b12.5%");
+        assertThat(json.getDouble("intervals[0].equivalence.marginPercent")).isEqualTo(2.5);
+        assertThat(json.getInt("intervals[0].equivalence.runs.toTellApart")).isGreaterThanOrEqualTo(2);
+        assertThat(json.getDouble("margin.percent")).isEqualTo(2.5);
+
+        String csv = given().when()
+                .get("/api/v1/comparison.csv?benchmark=sim-trust&source=measured")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(csv.lines().findFirst().orElseThrow()).contains(",margin,known_device");
+        assertThat(csv.lines()
+                        .filter(l -> l.contains("NVIDIA H200"))
+                        .findFirst()
+                        .orElseThrow())
+                .contains(",faster,")
+                .contains(",\u00b15%,");
+    }
+
+    @Test
+    void aMarginAskedForIsTheOneTheVerdictsAndLinksUse() {
+        Document doc = page("/compare?benchmark=sim-trust&source=measured&margin=20");
+        assertThat(doc.select("#margin").text()).isEqualTo("\u00b120%");
+        assertThat(row(doc, "matrix", "NVIDIA H200").select("span.eq").text()).isEqualTo("faster");
+        assertThat(doc.select("#matrix a.make-baseline").eachAttr("href")).allMatch(h -> h.contains("margin=20"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-5", "0", "1e308", "NaN", "Infinity", "five", "120", "5%25", "0.0001"})
+    void hostileMarginsAnswer400WithWhatAMarginMustBe(String margin) {
+        for (String path : List.of("/compare", "/api/v1/comparison", "/api/v1/comparison.csv")) {
+            assertThat(given().when()
+                            .get(path + "?benchmark=sim-trust&source=measured&margin=" + margin)
+                            .then()
+                            .statusCode(400)
+                            .extract()
+                            .asString())
+                    .as(path + " margin=" + margin)
+                    .contains("margin must be a number of percent from 0.1 to 50");
+        }
+    }
+
+    @Test
     void publishedRatiosSayTheyHaveNoInterval() {
         Document doc = page("/compare?benchmark=bridgetower-finetune&source=published");
 
@@ -184,8 +247,20 @@ class StatsPagesIT {
                 .isEqualTo("/history?key=" + ONE + "&metric=" + StatsSeeds.METRIC + "&device=" + StatsSeeds.H200);
 
         Document eight = page("/leaderboard?benchmark=sim-trust&key=" + EIGHT);
-        assertThat(row(eight, "leaderboard", "H200").select("td.scaling").text())
-                .isEqualTo("82.8% vs 1");
+        Element scaling = row(eight, "leaderboard", "H200").selectFirst("td.scaling");
+        // 82.8% of linear, from 30 runs at one accelerator and 3 runs (630, 640, 650) at eight: beyond 5% of 100%.
+        assertThat(scaling.text()).startsWith("82.8% vs 1 slower, ").endsWith(" runs a side");
+        assertThat(scaling.select("span.eq").attr("title")).isEqualTo("against linear scaling (100%)");
+        // At a margin of 50% an efficiency of 82.8% is within it.
+        assertThat(row(page("/leaderboard?benchmark=sim-trust&margin=50&key=" + EIGHT), "leaderboard", "H200")
+                        .select("td.scaling span.eq")
+                        .text())
+                .startsWith("slower by less than 50%");
+        given().when()
+                .get("/api/v1/leaderboard.csv?benchmark=sim-trust&margin=0&key=" + EIGHT)
+                .then()
+                .statusCode(400);
+        given().when().get("/leaderboard?benchmark=sim-trust&margin=abc").then().statusCode(400);
         JsonPath json = given().when()
                 .get("/api/v1/leaderboard?benchmark=sim-trust&key=" + EIGHT)
                 .then()

@@ -51,7 +51,7 @@ class CompilerClaimTest {
                 .contains("compiler torchscript-freeze, not the claim's (aitemplate-inference)")
                 .contains("device AMD EPYC (CPU), not NVIDIA A100");
         ReproductionView.Ratio ratio = new ReproductionView.Ratio(
-                        "AMD EPYC (CPU)", 120, 40, 3, 3, 3.0, 2.5, 3.5, true, null)
+                        "AMD EPYC (CPU)", 120, 40, 3, 3, 3.0, 2.5, 3.5, true, null, null, "\u00b15%", 12, 0)
                 .notComparable(why);
         assertThat(ratio.holds()).isNull();
         assertThat(ReproductionCells.verdictText(ratio))

@@ -26,7 +26,8 @@ import java.util.UUID;
  *     90 under torch 2.5.1 (a regression);</li>
  * <li>three valid A100 runs under the same key with known per-repetition values and 400 W of power samples, and one
  *     A100 run that failed a validity check (20 samples/s);</li>
- * <li>an 8-accelerator key where the H200 system does 640 samples/s (scaling efficiency against one accelerator).</li>
+ * <li>an 8-accelerator key where the H200 system does 640 samples/s over three runs (scaling efficiency against one
+ * accelerator, and its verdict against linear scaling).</li>
  * </ul>
  */
 public final class StatsSeeds {
@@ -141,7 +142,7 @@ public final class StatsSeeds {
                 METHOD);
         row(c, one, H200, h200Means);
         row(c, one, A100, a100Means);
-        row(c, eight, H200, List.of(640.0));
+        row(c, eight, H200, List.of(630.0, 640.0, 650.0));
         energy(c, one, A100, a100Means, A100_WATTS);
     }
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class LeaderboardQueryTest {
 
     @Test
-    void aKeyLinkIsTheLinkOfTheSameQueryUnderThatKeyWithFailingRunsLeftOut() {
+    void aKeyLinkIsTheLinkOfTheSameQueryUnderThatKeyWithFailingRunsLeftOutAndTheMarginKept() {
         List<LeaderboardQuery> queries = List.of(
                 new LeaderboardQuery(
                         "resnet50",
@@ -22,7 +22,8 @@ class LeaderboardQueryTest {
                         "measured",
                         "mean",
                         "desc",
-                        LeaderboardQuery.INCLUDE_FAILING),
+                        LeaderboardQuery.INCLUDE_FAILING,
+                        "2.5"),
                 new LeaderboardQuery("x&key=y#z", null, null, null, null, null, null, null, null, "device", "asc"),
                 new LeaderboardQuery(
                         "bert large", "k1", "time to train", null, null, null, null, null, null, null, null),
@@ -41,7 +42,9 @@ class LeaderboardQueryTest {
                                         q.software(),
                                         q.source(),
                                         q.sort(),
-                                        q.dir())
+                                        q.dir(),
+                                        null,
+                                        q.margin())
                                 .link()
                                 .build());
             }
