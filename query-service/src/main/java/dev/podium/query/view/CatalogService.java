@@ -3,6 +3,7 @@ package dev.podium.query.view;
 import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.device.DeviceModel;
+import dev.podium.events.device.Peaks;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.AgentRow;
 import dev.podium.query.data.DeviceRow;
@@ -54,11 +55,14 @@ public class CatalogService {
                 .orElse(deviceId);
         String vendor =
                 model.map(DeviceModel::vendor).orElse(row.map(DeviceRow::vendor).orElse(null));
+        Peaks.Lookup peaks = Peaks.of(deviceId);
         return Optional.of(new CatalogViews.DeviceView(
                 deviceId,
                 label,
                 vendor,
                 model.map(DeviceModel::variantSpecified).orElse(true),
+                peaks instanceof Peaks.Lookup.Found f ? f.peaks() : null,
+                peaks instanceof Peaks.Lookup.NoPeak n ? n.reason() : null,
                 queries.leaderboardOfDevice(deviceId),
                 queries.recentRunsOfDevice(deviceId, config.recentRuns())));
     }

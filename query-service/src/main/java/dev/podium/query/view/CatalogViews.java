@@ -1,5 +1,6 @@
 package dev.podium.query.view;
 
+import dev.podium.events.device.Peaks;
 import dev.podium.query.data.DeviceRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.RunSummary;
@@ -23,12 +24,17 @@ public final class CatalogViews {
             int online,
             String find) {}
 
-    /** A device: its identity, its leaderboard rows under every key, and its recent runs. */
+    /**
+     * A device: its identity, its datasheet peaks ({@code peaks}; null where it has none, and {@code noPeak} says why),
+     * its leaderboard rows under every key, and its recent runs.
+     */
     public record DeviceView(
             String deviceId,
             String label,
             String vendor,
             boolean variantSpecified,
+            Peaks.DevicePeaks peaks,
+            String noPeak,
             List<LeaderboardRow> rows,
             List<RunSummary> recentRuns) {}
 
