@@ -325,7 +325,6 @@ final class ReadAhead {
     private Waiting waiting(ConsumerRecord<byte[], byte[]> r, Verdict verdict, String payload, TopicPartition tp) {
         if (!(verdict instanceof Verdict.Refused refused)
                 || refused.keepsWhole()
-                || refused.kept() != null
                 || RecordBytes.of(r) <= RecordCopy.PREFIX_BYTES) {
             return new Waiting(r, verdict, payload, tp);
         }

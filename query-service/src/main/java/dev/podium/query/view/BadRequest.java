@@ -9,6 +9,25 @@ public final class BadRequest {
 
     private BadRequest() {}
 
+    /**
+     * A whole number from {@code min} to {@code max} as a request gives it; null when blank (not asked for); a 400 saying
+     * {@code message} for anything else.
+     */
+    static Long wholeNumber(String text, long min, long max, String message) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            long n = Long.parseLong(text.strip());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // answered below, as any other bad number
+        }
+        throw because(message);
+    }
+
     public static BadRequestException because(String message) {
         return new BadRequestException(
                 message,

@@ -31,18 +31,8 @@ public record KeyListing(List<KeyOption> keys, Paging paging) {
 
         public static Asked of(String page, String find) {
             String text = KeyListing.find(find);
-            if (page == null || page.isBlank()) {
-                return new Asked(1, text);
-            }
-            try {
-                int n = Integer.parseInt(page.strip());
-                if (n >= 1) {
-                    return new Asked(n, text);
-                }
-            } catch (NumberFormatException e) {
-                // answered below, as any other bad number
-            }
-            throw BadRequest.because("page: a whole number from 1");
+            Long n = BadRequest.wholeNumber(page, 1, Integer.MAX_VALUE, "page: a whole number from 1");
+            return new Asked(n == null ? 1 : n.intValue(), text);
         }
     }
 

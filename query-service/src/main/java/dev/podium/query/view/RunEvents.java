@@ -19,18 +19,8 @@ public record RunEvents(List<EventRow> rows, long count, Long after, Long next) 
 
     /** {@code after} as a request gives it: blank for the first page, else a whole number from 0 (400 otherwise). */
     public static Long after(String after) {
-        if (after == null || after.isBlank()) {
-            return null;
-        }
-        try {
-            long n = Long.parseLong(after.strip());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // answered below, as any other bad number
-        }
-        throw BadRequest.because("after: a whole number from 0, the sequence number the events shown follow");
+        return BadRequest.wholeNumber(
+                after, 0, Long.MAX_VALUE, "after: a whole number from 0, the sequence number the events shown follow");
     }
 
     /** The sequence number of the first event shown (none shown: there is none). */

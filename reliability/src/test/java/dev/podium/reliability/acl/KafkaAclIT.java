@@ -2,6 +2,7 @@ package dev.podium.reliability.acl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.podium.agent.publish.KafkaLogin;
 import dev.podium.reliability.fault.AdminApi;
@@ -18,8 +19,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -57,6 +61,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,12 +122,7 @@ class KafkaAclIT {
      */
     private static AdminApi.KafkaIdentity issue(String agentId) throws InterruptedException {
         AdminApi.KafkaIdentity identity = api.issueKafkaIdentity(agentId);
-        long deadline = System.nanoTime() + SLACK.toNanos();
-        Throwable last = sendFailure(agent(identity));
-        while (last != null && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            last = sendFailure(agent(identity));
-        }
+        Throwable last = pollUntil(SLACK, Duration.ofMillis(200), () -> sendFailure(agent(identity)), Objects::isNull);
         if (last != null) {
             throw new AssertionError("the login of " + agentId + "'s key does not work", last);
         }
@@ -397,14 +397,10 @@ class KafkaAclIT {
                     .all()
                     .get();
         }
-        long deadline = System.nanoTime() + RECONCILE.plus(SLACK).toNanos();
-        Throwable last = null;
-        while (System.nanoTime() < deadline) {
-            last = sendFailure(agent(lost));
-            if (last == null) {
-                return;
-            }
-            Thread.sleep(500);
+        Throwable last = pollUntil(
+                RECONCILE.plus(SLACK), Duration.ofMillis(500), () -> sendFailure(agent(lost)), Objects::isNull);
+        if (last == null) {
+            return;
         }
         throw new AssertionError("the identity of key " + lost.keyId() + " was not recreated", last);
     }
@@ -478,16 +474,26 @@ class KafkaAclIT {
     }
 
     /** The failure {@code attempt} returns within {@code bound}, trying every 250 ms; null if it never failed. */
-    private static Throwable stopsWithin(Duration bound, Supplier<Throwable> attempt) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (System.nanoTime() < deadline) {
-            Throwable failure = attempt.get();
-            if (failure != null) {
-                return failure;
-            }
-            Thread.sleep(250);
+    private static Throwable stopsWithin(Duration bound, Supplier<Throwable> attempt) {
+        return pollUntil(bound, Duration.ofMillis(250), attempt, Objects::nonNull);
+    }
+
+    /**
+     * Tries {@code attempt} every {@code every} until {@code done} holds of what it returned, for at most {@code bound}:
+     * its last result, which the caller judges.
+     */
+    private static Throwable pollUntil(
+            Duration bound, Duration every, Supplier<Throwable> attempt, Predicate<Throwable> done) {
+        AtomicReference<Throwable> last = new AtomicReference<>();
+        try {
+            await().pollDelay(Duration.ZERO).pollInterval(every).atMost(bound).until(() -> {
+                last.set(attempt.get());
+                return done.test(last.get());
+            });
+        } catch (ConditionTimeoutException e) {
+            // the last result says why
         }
-        return null;
+        return last.get();
     }
 
     /** Why a heartbeat sent on this open producer failed, or null when it was written. */
