@@ -13,8 +13,8 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /**
- * V101 counts the runs stored before it: per benchmark, key and device the counted runs of each agent, and per run what
- * it counts for. Only completed, valid, not retracted runs with a mean under a key and device count, once each.
+ * V101 and V113 count the runs stored before them: per benchmark, key, device and metric the counted runs of each
+ * agent, and per run what it counts for. Only completed, valid, not retracted runs with a mean under a key and device count, once each.
  */
 class RankByAgentsBackfillIT {
 
@@ -79,6 +79,16 @@ class RankByAgentsBackfillIT {
                                         s,
                                         "SELECT right(run_id::text, 1) || ' ' || key_id || ' ' || device_id FROM proj_rank_run"))
                         .containsExactlyInAnyOrder("1 k1 h100", "2 k1 a100", "3 k2 h100");
+                // V113: per metric, the same runs, once each; m3 has no mean.
+                assertThat(rows(
+                                s,
+                                "SELECT metric || ' ' || agent_id || ' ' || counted_runs FROM proj_rank_metric_agent"))
+                        .containsExactlyInAnyOrder("m1 a 2", "m1 b 1", "m2 a 2", "m2 b 1");
+                assertThat(rows(
+                                s,
+                                "SELECT benchmark || ' ' || metric || ' ' || agents || ' ' || counted_runs "
+                                        + "FROM proj_rank_metric"))
+                        .containsExactlyInAnyOrder("bench m1 2 3", "bench m2 2 3");
             }
         }
     }

@@ -26,7 +26,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * What public lists rank by: per benchmark, key and device, the counted runs of each agent. A run counts once, whatever
+ * What public lists rank by: per benchmark, key, device and metric, the counted runs of each agent. A run counts once, whatever
  * is applied again or sent again, only while it is completed, valid and not retracted, and the counts kept batch by
  * batch equal those computed from every run.
  */
@@ -87,6 +87,8 @@ class RankProjectionIT {
         assertThat(totals(db, "proj_rank_key", "key_id", other.id())).containsExactly(List.of(1, 1L));
         assertThat(totals(db, "proj_rank_device", "device_id", deviceA)).containsExactly(List.of(2, 3L));
         assertThat(totals(db, "proj_rank_device", "device_id", deviceB)).containsExactly(List.of(1, 1L));
+        assertThat(metricRows(db, benchmark)).containsExactlyInAnyOrder(row(one, 2), row(two, 2));
+        assertThat(totals(db, "proj_rank_metric", "benchmark", benchmark)).containsExactly(List.of(2, 4L));
         List<String> counted = dump(db, benchmark, deviceA, deviceB);
 
         // Every event of both agents applied again, twice over, as a redelivered batch would be: nothing changes.
@@ -105,6 +107,7 @@ class RankProjectionIT {
         assertThat(deviceRows(db, deviceA)).containsExactlyInAnyOrder(row(one, 1), row(two, 1));
         assertThat(totals(db, "proj_rank_benchmark", "benchmark", benchmark)).containsExactly(List.of(2, 3L));
         assertThat(totals(db, "proj_rank_device", "device_id", deviceA)).containsExactly(List.of(2, 2L));
+        assertThat(totals(db, "proj_rank_metric", "benchmark", benchmark)).containsExactly(List.of(2, 3L));
 
         Retractions.retract(dataSource, appender, twoOther);
         Retractions.retract(dataSource, appender, oneOnB);
@@ -117,6 +120,8 @@ class RankProjectionIT {
         assertThat(totals(db, "proj_rank_benchmark", "benchmark", benchmark)).containsExactly(List.of(1, 1L));
         assertThat(totals(db, "proj_rank_key", "key_id", other.id())).isEmpty();
         assertThat(totals(db, "proj_rank_device", "device_id", deviceB)).isEmpty();
+        assertThat(metricRows(db, benchmark)).containsExactly(row(one, 1));
+        assertThat(totals(db, "proj_rank_metric", "benchmark", benchmark)).containsExactly(List.of(1, 1L));
         assertThat(db.count("SELECT count(*) FROM proj_rank_run WHERE benchmark = ?", benchmark))
                 .isOne();
 
@@ -165,6 +170,15 @@ class RankProjectionIT {
                 device);
     }
 
+    /** The counted runs of each agent under the benchmark's one metric, the throughput. */
+    private static List<List<Object>> metricRows(Db db, String benchmark) {
+        return db.rows(
+                "SELECT agent_id, counted_runs FROM proj_rank_metric_agent WHERE benchmark = ? AND metric = ? "
+                        + "ORDER BY agent_id",
+                benchmark,
+                SampleEvents.THROUGHPUT_METRIC);
+    }
+
     /** An entry's agents and counted runs, as lists read them. */
     private static List<List<Object>> totals(Db db, String table, String column, String name) {
         return db.rows("SELECT agents, counted_runs FROM " + table + " WHERE " + column + " = ?", name);
@@ -205,7 +219,7 @@ class RankProjectionIT {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
-                s.execute("SELECT podium_refresh_all_rank()");
+                s.execute("SELECT podium_refresh_all_rank(), podium_refresh_all_rank_metrics()");
             }
             List<String> out = dump(c, benchmark, devices);
             c.rollback();
@@ -229,6 +243,12 @@ class RankProjectionIT {
                 UNION ALL SELECT 'key ' || (k.*)::text FROM proj_rank_key k, asked WHERE k.benchmark = asked.benchmark
                 UNION ALL SELECT 'device ' || (d.*)::text FROM proj_rank_device d, asked
                           WHERE d.device_id = ANY(asked.devices)
+                UNION ALL SELECT 'metric run ' || (m.*)::text FROM proj_rank_metric_run m, asked
+                          WHERE m.benchmark = asked.benchmark
+                UNION ALL SELECT 'metric agent ' || (m.*)::text FROM proj_rank_metric_agent m, asked
+                          WHERE m.benchmark = asked.benchmark
+                UNION ALL SELECT 'metric ' || (m.*)::text FROM proj_rank_metric m, asked
+                          WHERE m.benchmark = asked.benchmark
                 ORDER BY 1""")) {
             ps.setString(1, benchmark);
             ps.setArray(2, c.createArrayOf("text", devices));

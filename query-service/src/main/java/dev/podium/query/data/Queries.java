@@ -15,12 +15,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -53,6 +51,9 @@ public class Queries {
     public static final int MAX_LISTED = 1000;
     /** The most keys of a benchmark a list holds. */
     public static final int MAX_KEYS = 2000;
+
+    /** The most metrics a benchmark's list holds; the others are found by name. */
+    public static final int MAX_METRICS = 100;
 
     private static final String RUN_COLUMNS =
             "run_id, benchmark, key_id, device_id, device_count, agent_id, status, valid, "
@@ -246,49 +247,84 @@ public class Queries {
                 keyId);
     }
 
-    /** Metrics with leaderboard rows for a benchmark, the most common first. */
+    /** A benchmark's metrics, ranked as {@link #metrics(String, String)} ranks them, from both sources. */
     public List<String> metrics(String benchmark) {
-        return jdbc.list(
-                "SELECT metric FROM proj_metric_key k WHERE benchmark = ? AND " + Catalog.shownKey("k.key_id")
-                        + " GROUP BY metric "
-                        + "ORDER BY sum(cardinality(device_ids)) DESC, metric LIMIT 100",
-                rs -> rs.getString(1),
-                benchmark);
+        return metrics(benchmark, null);
     }
 
     /**
-     * The metrics of a benchmark (the most common first, by leaderboard rows) and, for each, the keys that have rows, from
-     * one source or (null) both: a row per key, metric and source.
+     * The metrics of a benchmark with rows of one source or (null) both under a key no admin hid: first those the most
+     * agents have counted runs of, then by those runs ({@code proj_rank_metric}), then the rest (published figures only,
+     * runs not counted) by name; at most {@link #MAX_METRICS}. One agent reporting made-up metrics cannot push another's
+     * down; every metric is still reachable by name ({@link #metricExists}) and by search ({@link #findMetrics}).
      */
-    public MetricKeys metricKeys(String benchmark, String source) {
-        Map<String, Set<String>> keys = new HashMap<>();
-        Map<String, Integer> rows = new HashMap<>();
-        jdbc.list(
-                "SELECT metric, key_id, sum(cardinality(device_ids)) FROM proj_metric_key k WHERE benchmark = ? "
-                        + "AND (?::text IS NULL OR source = ?::text) AND " + Catalog.shownKey("k.key_id")
-                        + " GROUP BY metric, key_id "
-                        + "ORDER BY sum(cardinality(device_ids)) DESC, metric, key_id LIMIT 20000",
-                rs -> {
-                    keys.computeIfAbsent(rs.getString(1), m -> new HashSet<>()).add(rs.getString(2));
-                    rows.merge(rs.getString(1), rs.getInt(3), Integer::sum);
-                    return null;
-                },
+    public List<String> metrics(String benchmark, String source) {
+        String withRows = """
+                EXISTS (SELECT 1 FROM proj_metric_key k
+                        WHERE k.benchmark = ? AND k.metric = %s AND (?::text IS NULL OR k.source = ?::text) AND %s)""";
+        List<String> ranked = jdbc.list(
+                "SELECT r.metric FROM proj_rank_metric r WHERE r.benchmark = ? AND "
+                        + withRows.formatted("r.metric", Catalog.shownKey("k.key_id"))
+                        + " ORDER BY r.agents DESC, r.counted_runs DESC, r.metric LIMIT ?",
+                rs -> rs.getString("metric"),
+                benchmark,
                 benchmark,
                 source,
-                source);
-        List<String> metrics = rows.keySet().stream()
-                .sorted(Comparator.<String, Integer>comparing(rows::get)
-                        .reversed()
-                        .thenComparing(Comparator.naturalOrder()))
-                .toList();
-        return new MetricKeys(metrics, keys);
+                source,
+                MAX_METRICS);
+        return withTheRest(
+                ranked,
+                MAX_METRICS,
+                n -> jdbc.list(
+                        """
+                        SELECT DISTINCT k.metric FROM proj_metric_key k
+                        WHERE k.benchmark = ? AND (?::text IS NULL OR k.source = ?::text) AND %s
+                          AND NOT EXISTS (SELECT 1 FROM proj_rank_metric r WHERE r.benchmark = ? AND r.metric = k.metric)
+                        ORDER BY k.metric LIMIT ?""".formatted(Catalog.shownKey("k.key_id")),
+                        rs -> rs.getString("metric"),
+                        benchmark,
+                        source,
+                        source,
+                        benchmark,
+                        n));
     }
 
-    /** A benchmark's metrics, the most common first, and the keys with rows for each. */
-    public record MetricKeys(List<String> metrics, Map<String, Set<String>> keysByMetric) {
-        public Set<String> keys(String metric) {
-            return metric == null ? Set.of() : keysByMetric.getOrDefault(metric, Set.of());
+    /** Whether the benchmark has rows for the metric, of either source, under a key no admin hid. */
+    public boolean metricExists(String benchmark, String metric) {
+        return jdbc.one(
+                        "SELECT 1 AS found FROM proj_metric_key k WHERE benchmark = ? AND metric = ? AND "
+                                + Catalog.shownKey("k.key_id") + " LIMIT 1",
+                        rs -> rs.getInt("found"),
+                        benchmark,
+                        metric)
+                .isPresent();
+    }
+
+    /** A benchmark's metrics holding {@code text} (any case), by name: at most {@code limit}. */
+    public List<String> findMetrics(String benchmark, String text, int limit) {
+        return jdbc.list(
+                "SELECT DISTINCT metric FROM proj_metric_key k WHERE benchmark = ? AND strpos(lower(metric), lower(?)) > 0 "
+                        + "AND " + Catalog.shownKey("k.key_id") + " ORDER BY metric LIMIT ?",
+                rs -> rs.getString("metric"),
+                benchmark,
+                text,
+                limit);
+    }
+
+    /** Of the keys given, those with rows for the metric from one source or (null) both. */
+    public Set<String> keysWithRows(String benchmark, String metric, String source, List<String> keyIds) {
+        if (metric == null || keyIds.isEmpty()) {
+            return Set.of();
         }
+        return new HashSet<>(jdbc.list(
+                "SELECT DISTINCT key_id FROM proj_metric_key WHERE benchmark = ? AND metric = ? "
+                        + "AND (?::text IS NULL OR source = ?::text) AND key_id = ANY(?)",
+                rs -> rs.getString("key_id"),
+                benchmark,
+                metric,
+                source,
+                source,
+                keyIds.toArray(String[]::new)));
     }
 
     /** One key's leaderboard rows for a metric, both sources: at most {@code max-rows}, in primary-key order. */

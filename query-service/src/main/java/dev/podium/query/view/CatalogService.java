@@ -77,7 +77,9 @@ public class CatalogService {
                 benchmark,
                 keys.keys(),
                 keys.paging(),
-                queries.metrics(benchmark),
+                asked.find() != null
+                        ? queries.findMetrics(benchmark, asked.find(), Queries.MAX_METRICS)
+                        : queries.metrics(benchmark),
                 comparisons.claims(benchmark),
                 queries.recentRunsOfBenchmark(benchmark, config.recentRuns())));
     }

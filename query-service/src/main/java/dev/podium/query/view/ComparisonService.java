@@ -60,11 +60,9 @@ public class ComparisonService {
         String benchmark = named.benchmark();
         Margin margin = margins.of(q.margin(), benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys =
-                benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
-        List<String> metrics = metricKeys.metrics();
-        String metric = Metrics.choose(q.metric(), metrics);
-        KeySet keySet = keySet(benchmark, metricKeys.keys(metric));
+        Metrics.Choice metrics = LeaderboardService.metricChoice(queries, benchmark, source, q.metric());
+        String metric = metrics.metric();
+        KeySet keySet = keySet(benchmark, metric, source);
         List<String> varying = keySet.varying();
         String param = param(q.param(), varying);
         Map<Map<String, String>, List<KeyRow>> groups = groups(keySet.keys(), param);
@@ -91,7 +89,7 @@ public class ComparisonService {
         ComparisonView view = new ComparisonView(
                 effective,
                 LeaderboardService.options(benchmarks, benchmark),
-                LeaderboardService.options(metrics, metric),
+                LeaderboardService.options(metrics.offered(), metric),
                 LeaderboardService.options(varying, param),
                 deviceOptions,
                 f.groupOptions(),
@@ -231,13 +229,15 @@ public class ComparisonService {
     private record CellAt(String deviceId, String source, String keyId) {}
 
     /** The benchmark's keys among {@code withRows} (those with rows for the metric), and the dimensions in which they vary. */
-    private KeySet keySet(String benchmark, Set<String> withRows) {
-        if (benchmark == null || withRows.isEmpty()) {
+    private KeySet keySet(String benchmark, String metric, String source) {
+        if (benchmark == null || metric == null) {
             return new KeySet(List.of(), List.of());
         }
-        List<KeyRow> keys = queries.keys(benchmark).stream()
-                .filter(k -> withRows.contains(k.keyId()))
-                .toList();
+        List<KeyRow> all = queries.keys(benchmark);
+        Set<String> withRows = queries.keysWithRows(
+                benchmark, metric, source, all.stream().map(KeyRow::keyId).toList());
+        List<KeyRow> keys =
+                all.stream().filter(k -> withRows.contains(k.keyId())).toList();
         return new KeySet(keys, varyingDimensions(keys));
     }
 

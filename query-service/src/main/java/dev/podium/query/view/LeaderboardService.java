@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -104,10 +103,8 @@ public class LeaderboardService {
         String benchmark = named.benchmark();
         List<KeyRow> allKeys = benchmark == null ? List.of() : queries.keys(benchmark);
         String source = "measured".equals(q.source()) || "published".equals(q.source()) ? q.source() : null;
-        Queries.MetricKeys metricKeys =
-                benchmark == null ? new Queries.MetricKeys(List.of(), Map.of()) : queries.metricKeys(benchmark, source);
-        List<String> metrics = metricKeys.metrics();
-        String metric = Metrics.choose(q.metric(), metrics);
+        Metrics.Choice metrics = metricChoice(queries, benchmark, source, q.metric());
+        String metric = metrics.metric();
 
         List<KeyRow> filtered = allKeys.stream()
                 .filter(k -> matches(k.key(), ComparisonKey.SCENARIO, q.scenario()))
@@ -115,13 +112,28 @@ public class LeaderboardService {
                 .filter(k -> matches(k.key(), ComparisonKey.BATCH_SIZE, q.batch()))
                 .filter(k -> matches(k.key(), WORKERS, q.workers()))
                 .toList();
-        Set<String> withRows = metricKeys.keys(metric);
+        Set<String> withRows = benchmark == null
+                ? Set.of()
+                : queries.keysWithRows(
+                        benchmark,
+                        metric,
+                        source,
+                        filtered.stream().map(KeyRow::keyId).toList());
         List<KeyRow> candidates =
                 filtered.stream().filter(k -> withRows.contains(k.keyId())).toList();
         KeyRow selected = named.key() != null ? named.key() : candidates.isEmpty() ? null : candidates.get(0);
 
         String software = q.software() == null || q.software().isBlank() ? null : q.software();
-        return new Selection(benchmarks, benchmark, allKeys, source, metrics, metric, candidates, selected, software);
+        return new Selection(
+                benchmarks, benchmark, allKeys, source, metrics.offered(), metric, candidates, selected, software);
+    }
+
+    /** The metric a request asks for among the benchmark's, checked ({@link Metrics#choose}); none without a benchmark. */
+    static Metrics.Choice metricChoice(Queries queries, String benchmark, String source, String requested) {
+        if (benchmark == null) {
+            return new Metrics.Choice(null, List.of());
+        }
+        return Metrics.choose(requested, queries.metrics(benchmark, source), m -> queries.metricExists(benchmark, m));
     }
 
     /** The board's rows of the source asked for (all without one), in the order asked for. */

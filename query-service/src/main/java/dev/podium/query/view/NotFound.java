@@ -5,7 +5,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * The answer to a request that names a benchmark or comparison key there is none of: a 404 that says which, as plain
+ * The answer to a request that names a benchmark, comparison key or metric there is none of: a 404 that says which, as plain
  * text, on pages and the API alike. No page shows another item in place of the one asked for.
  */
 public final class NotFound {
@@ -25,6 +25,10 @@ public final class NotFound {
 
     public static NotFoundException keyOfAnother(String keyId, String benchmark) {
         return of("The comparison key \"" + cut(keyId) + "\" is not one of benchmark \"" + cut(benchmark) + "\".");
+    }
+
+    public static NotFoundException metric(String metric) {
+        return of("The benchmark has no results for a metric named \"" + cut(metric) + "\".");
     }
 
     private static NotFoundException of(String message) {

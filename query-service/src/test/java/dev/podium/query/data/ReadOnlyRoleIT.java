@@ -80,6 +80,7 @@ class ReadOnlyRoleIT {
                         "proj_rank_benchmark",
                         "proj_rank_device",
                         "proj_rank_key",
+                        "proj_rank_metric",
                         "proj_result",
                         "proj_retraction",
                         "proj_run",

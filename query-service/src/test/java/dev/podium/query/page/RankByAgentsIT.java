@@ -34,10 +34,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An enrolled agent that lies within its quotas: it completes counted runs of a benchmark of its own on 16 devices it
- * named, and of a key of its own on 8, more devices than anything real. Two other agents measured a benchmark once each
- * on one device, and a key of a third benchmark beside the lone agent's key. Lists rank by counted runs from distinct
- * agents, so neither the lone agent's benchmark, nor its key, nor its devices come first, and its benchmark is not what
- * a page shows when none is named. The rows ingest writes for these runs (run, result, leaderboard rows, and the
+ * named, of a key of its own on 8, more devices than anything real, and of a metric of its own on 2. Two other agents
+ * measured a benchmark once each on one device, a key of a third benchmark beside the lone agent's key, and a metric of a
+ * fourth beside the lone agent's metric. Lists rank by counted runs from distinct agents, so neither the lone agent's
+ * benchmark, nor its key, nor its metric, nor its devices come first, and neither its benchmark nor its metric is what a
+ * page shows when none is named. The rows ingest writes for these runs (run, result, leaderboard rows, and the
  * functions it calls for the rest) are added before each test and removed after it.
  */
 @QuarkusTest
@@ -64,6 +65,13 @@ class RankByAgentsIT {
 
     static final ComparisonKey TWO_AGENTS_KEY = key(KEYS, "1");
 
+    /** Its metrics: {@link #METRIC} from the two agents on one device, one of the lone agent's own on two. */
+    static final String METRICS = "zz-metrics";
+
+    static final ComparisonKey METRICS_KEY = key(METRICS, "0");
+    /** Named like a throughput, to sort first. */
+    static final String LONE_METRIC = "aa_lone_samples_per_second";
+
     private static final ObjectMapper JSON = EventCodec.newMapper();
 
     @ConfigProperty(name = "quarkus.datasource.jdbc.url")
@@ -75,10 +83,10 @@ class RankByAgentsIT {
     void measure() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             c.setAutoCommit(false);
-            for (String b : List.of(LONE, SHARED, KEYS)) {
+            for (String b : List.of(LONE, SHARED, KEYS, METRICS)) {
                 update(c, "INSERT INTO proj_benchmark (benchmark, last_position) VALUES (?, ?)", b, POSITION);
             }
-            for (ComparisonKey k : List.of(LONE_KEY, SHARED_KEY, LONE_AGENTS_KEY, TWO_AGENTS_KEY)) {
+            for (ComparisonKey k : List.of(LONE_KEY, SHARED_KEY, LONE_AGENTS_KEY, TWO_AGENTS_KEY, METRICS_KEY)) {
                 update(
                         c,
                         "INSERT INTO proj_comparison_key (key_id, benchmark, canonical, dimensions) VALUES (?, ?, ?, ?::jsonb)",
@@ -101,9 +109,13 @@ class RankByAgentsIT {
             for (int i = 0; i < 8; i++) {
                 counted(c, LONE_AGENT, LONE_AGENTS_KEY, loneDevice(i), 1);
             }
+            for (int i = 0; i < 2; i++) {
+                counted(c, LONE_AGENT, METRICS_KEY, loneDevice(i), 1, LONE_METRIC);
+            }
             for (String agent : TWO_AGENTS) {
                 counted(c, agent, SHARED_KEY, SHARED_DEVICE, 2);
                 counted(c, agent, TWO_AGENTS_KEY, SHARED_DEVICE, 2);
+                counted(c, agent, METRICS_KEY, SHARED_DEVICE, 2);
             }
             refresh(c);
             c.commit();
@@ -116,12 +128,12 @@ class RankByAgentsIT {
             c.setAutoCommit(false);
             update(c, "DELETE FROM proj_run WHERE run_id = ANY(?)", c.createArrayOf("uuid", runs.toArray()));
             update(c, "DELETE FROM proj_leaderboard_row WHERE benchmark = ANY(?)", (Object)
-                    new String[] {LONE, SHARED, KEYS});
+                    new String[] {LONE, SHARED, KEYS, METRICS});
             refresh(c);
             update(c, "DELETE FROM proj_comparison_key WHERE benchmark = ANY(?)", (Object)
-                    new String[] {LONE, SHARED, KEYS});
+                    new String[] {LONE, SHARED, KEYS, METRICS});
             update(c, "DELETE FROM proj_benchmark WHERE benchmark = ANY(?)", (Object)
-                    new String[] {LONE, SHARED, KEYS});
+                    new String[] {LONE, SHARED, KEYS, METRICS});
             update(c, "DELETE FROM proj_device WHERE device_id = ANY(?)", (Object)
                     devices().toArray(String[]::new));
             c.commit();
@@ -181,8 +193,44 @@ class RankByAgentsIT {
         assertThat(devices).containsSubsequence("/devices/" + SHARED_DEVICE, "/devices/" + loneDevice(0));
     }
 
+    @Test
+    void aMetricWithCountedRunsFromTwoAgentsRanksAboveOneAgentsOnMoreDevicesAndIsShownByDefault() {
+        JsonPath board = json("/api/v1/leaderboard?benchmark=" + METRICS, 200);
+        JsonPath comparison = json("/api/v1/comparison?benchmark=" + METRICS, 200);
+
+        assertThat(board.getList("metrics.value", String.class)).containsExactly(METRIC, LONE_METRIC);
+        assertThat(board.getString("query.metric")).isEqualTo(METRIC);
+        assertThat(comparison.getString("query.metric")).isEqualTo(METRIC);
+        assertThat(json("/api/v1" + Links.benchmark(METRICS), 200).getList("metrics", String.class))
+                .containsExactly(METRIC, LONE_METRIC);
+    }
+
+    @Test
+    void aMetricIsShownWhenNamedAndFoundBySearchAndOneThereIsNoneOfIsNotFound() {
+        assertThat(json("/api/v1/leaderboard?benchmark=" + METRICS + "&metric=" + LONE_METRIC, 200)
+                        .getString("query.metric"))
+                .isEqualTo(LONE_METRIC);
+        assertThat(json("/api/v1" + Links.benchmark(METRICS) + "?find=LONE", 200)
+                        .getList("metrics", String.class))
+                .containsExactly(LONE_METRIC);
+        for (String path : List.of("/leaderboard", "/api/v1/leaderboard", "/compare", "/api/v1/comparison")) {
+            given().get(path + "?benchmark=" + METRICS + "&metric=no_such_metric")
+                    .then()
+                    .statusCode(404);
+        }
+    }
+
+    private static JsonPath json(String path, int status) {
+        return given().get(path).then().statusCode(status).extract().jsonPath();
+    }
+
     /** A completed, valid run with a result, and the measured leaderboard row it counts in (one run a row). */
     private void counted(Connection c, String agent, ComparisonKey k, String device, int runsOfTheRow)
+            throws SQLException {
+        counted(c, agent, k, device, runsOfTheRow, METRIC);
+    }
+
+    private void counted(Connection c, String agent, ComparisonKey k, String device, int runsOfTheRow, String metric)
             throws SQLException {
         UUID run = UUID.randomUUID();
         runs.add(run);
@@ -208,7 +256,7 @@ class RankByAgentsIT {
                         + "mean, median, stdev, min, max, ci95_low, ci95_high, cv) "
                         + "VALUES (?, ?, 'samples/s', 'HIGHER_IS_BETTER', 'SYSTEM', true, ?, ?, 3, 50, 50, 1, 49, 51, 49, 51, 0.02)",
                 run,
-                METRIC,
+                metric,
                 k.id(),
                 device);
         update(
@@ -217,7 +265,7 @@ class RankByAgentsIT {
                         + "mean, ci95_low, ci95_high, best, cv, last_run_at) VALUES (?, ?, ?, 'measured', ?, 'samples/s', "
                         + "'HIGHER_IS_BETTER', ?, ?, 50, 49, 51, 50, 0.02, ?) ON CONFLICT DO NOTHING",
                 k.id(),
-                METRIC,
+                metric,
                 device,
                 k.benchmark(),
                 runsOfTheRow,
@@ -225,13 +273,15 @@ class RankByAgentsIT {
                 Timestamp.from(Instant.parse("2026-11-01T00:10:00Z")));
     }
 
-    /** What ingest derives from these rows: the keys' device lists (V88) and the counted runs per agent (V101). */
+    /** What ingest derives from these rows: the keys' device lists (V88) and the counted runs per agent (V101, V113). */
     private void refresh(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("SELECT podium_refresh_all_metric_keys()");
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT podium_refresh_rank_runs(?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT podium_refresh_rank_runs(?), podium_refresh_rank_metric_runs(?)")) {
             ps.setArray(1, c.createArrayOf("uuid", runs.toArray()));
+            ps.setArray(2, c.createArrayOf("uuid", runs.toArray()));
             ps.execute();
         }
     }

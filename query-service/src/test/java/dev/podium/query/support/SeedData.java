@@ -580,13 +580,13 @@ public final class SeedData {
 
     /**
      * Recomputes the read models ingest derives from runs, results and leaderboard rows (the functions of migrations V85,
-     * V88 and V101, which ingest calls after a rebuild), for fixtures that write those directly.
+     * V88, V101 and V113, which ingest calls after a rebuild), for fixtures that write those directly.
      */
     public static void refreshPageCells(Connection c) throws SQLException {
         try (var s = c.createStatement()) {
             s.execute("SELECT podium_refresh_all_page_cells()");
             s.execute("SELECT podium_refresh_all_metric_keys()");
-            s.execute("SELECT podium_refresh_all_rank()");
+            s.execute("SELECT podium_refresh_all_rank(), podium_refresh_all_rank_metrics()");
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.podium.query.view;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import jakarta.ws.rs.NotFoundException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,9 +28,22 @@ class MetricsTest {
     }
 
     @Test
-    void aMetricTheBenchmarkHasIsKeptAndAnUnknownOneFallsBack() {
+    void aListedMetricIsKeptAndNoneAskedForIsThePrimary() {
         List<String> metrics = List.of("train_loss", "train_samples_per_second");
-        assertThat(Metrics.choose("train_loss", metrics)).isEqualTo("train_loss");
-        assertThat(Metrics.choose("nope", metrics)).isEqualTo("train_samples_per_second");
+        assertThat(Metrics.choose("train_loss", metrics, m -> false))
+                .isEqualTo(new Metrics.Choice("train_loss", metrics));
+        assertThat(Metrics.choose(" ", metrics, m -> false))
+                .isEqualTo(new Metrics.Choice("train_samples_per_second", metrics));
+    }
+
+    @Test
+    void aMetricPastTheListIsShownAndOfferedAndAnUnknownOneIsNotFound() {
+        List<String> metrics = List.of("train_loss", "train_samples_per_second");
+        assertThat(Metrics.choose("eval_loss", metrics, "eval_loss"::equals))
+                .isEqualTo(new Metrics.Choice(
+                        "eval_loss", List.of("train_loss", "train_samples_per_second", "eval_loss")));
+        assertThatThrownBy(() -> Metrics.choose("nope", metrics, "eval_loss"::equals))
+                .isInstanceOf(NotFoundException.class)
+                .hasMessageContaining("nope");
     }
 }

@@ -6,12 +6,15 @@ import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.model.Accelerator;
 import dev.podium.events.model.ComparisonKey;
+import dev.podium.events.model.Metric;
+import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.reliability.process.QueryProcess;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +26,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * An enrolled agent sends completed runs (RunStarted and RunCompleted: counted results) naming thousands of new
- * benchmarks, thousands of new comparison keys of the real benchmark and {@value #DEVICES_PER_RUN} new device ids a run,
- * every name sorting before the real ones. The real data is two other agents' runs of the reference benchmark under
+ * benchmarks, thousands of new comparison keys of the real benchmark, each of those runs with a new metric of its own
+ * beside the real one, and {@value #DEVICES_PER_RUN} new device ids a run, every name sorting before the real ones (and
+ * every new metric named like a throughput). The real data is two other agents' runs of the reference benchmark under
  * {@value #REAL_KEYS} keys on one device. After the flood, {@code /leaderboard} must still show the real benchmark by
- * default, list its keys and show one of them by default, and home must list the benchmark and its device; a control run
+ * default, list its keys and metric and show one of each by default, and home must list the benchmark and its device; a control run
  * sent behind the flood must be visible within max(2 s, 3x its quiet time), and ingest must stay ready.
  */
 final class CatalogCrowdingCase {
@@ -134,6 +138,16 @@ final class CatalogCrowdingCase {
         if (!realKeys.contains(key)) {
             missing.add("/leaderboard of " + REAL_BENCHMARK + " shows key " + key + " by default, not a real one");
         }
+        Set<String> metrics = values(real.path("metrics"), "value");
+        if (!metrics.contains(SampleEvents.THROUGHPUT_METRIC)) {
+            missing.add("/leaderboard of " + REAL_BENCHMARK + " does not offer its metric "
+                    + SampleEvents.THROUGHPUT_METRIC + " (" + metrics.size() + " metrics listed)");
+        }
+        String metric = selected(real.path("metrics"), "value");
+        if (!SampleEvents.THROUGHPUT_METRIC.equals(metric)) {
+            missing.add("/leaderboard of " + REAL_BENCHMARK + " shows metric " + metric + " by default, not "
+                    + SampleEvents.THROUGHPUT_METRIC);
+        }
         JsonNode home = json(q, "/api/v1/home", missing);
         Set<String> homeBenchmarks = new HashSet<>();
         home.path("benchmarks").forEach(b -> homeBenchmarks.add(b.asText()));
@@ -195,7 +209,7 @@ final class CatalogCrowdingCase {
         String agent = attacker.agentId();
         UUID runId = SampleEvents.uuid(agent + "/crowd/" + run);
         if (i % 2 == 1) {
-            return attacker.signed(SampleEvents.runCompleted(runId, agent, 2, List.of(500.0, 501.0, 502.0)));
+            return attacker.signed(completed(runId, agent, run));
         }
         ComparisonKey key = run < benchmarks ? newBenchmark(run) : newKeyOfTheRealBenchmark(run);
         List<Accelerator> accelerators = IntStream.range(0, DEVICES_PER_RUN)
@@ -219,6 +233,37 @@ final class CatalogCrowdingCase {
                         10,
                         SampleEvents.provenance(agent)));
         return attacker.signed(started);
+    }
+
+    /**
+     * The run's RunCompleted: a run of a new benchmark reports the real metric alone; one of a new key of the real
+     * benchmark reports a made-up throughput of its own beside it, so that the benchmark gets thousands of metrics.
+     */
+    private Envelope completed(UUID runId, String agent, int run) {
+        List<Double> values = List.of(500.0, 501.0, 502.0);
+        Metric real = SampleEvents.throughputMetric(values);
+        List<Metric> metrics = run < benchmarks
+                ? List.of(real)
+                : List.of(
+                        real,
+                        new Metric(
+                                prefix + "metric-%06d_samples_per_second".formatted(run),
+                                real.unit(),
+                                real.direction(),
+                                real.scope(),
+                                real.warmupExcluded(),
+                                real.values(),
+                                real.statistics()));
+        return SampleEvents.envelope(
+                StreamId.run(runId),
+                2,
+                agent,
+                SampleEvents.AT.plusSeconds(120),
+                new RunCompleted(
+                        runId,
+                        metrics,
+                        SampleEvents.valueChecks(real, 3, Collections.nCopies(3, SampleEvents.REPETITION_SECONDS)),
+                        SampleEvents.REPETITION_SECONDS * 3));
     }
 
     private ComparisonKey newBenchmark(int run) {
