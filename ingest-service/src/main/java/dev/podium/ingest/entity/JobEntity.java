@@ -16,7 +16,7 @@ import org.hibernate.type.SqlTypes;
 /**
  * {@code job}: one job's state and the lock that orders writes to its stream ({@code seq} is the last seq written on
  * {@code job/<id>}). Admin commands and the timers change it here; the batch grants and ends jobs on its own connection
- * ({@code JobGrants}).
+ * ({@code JobCommands}).
  */
 @Entity
 @Table(name = "job")

@@ -12,7 +12,7 @@ import java.util.UUID;
 
 /**
  * {@code job_grant}: the first claim of a job's epoch, decided by the primary key. Written only in the ingest batch's
- * transaction ({@code JobGrants}, JDBC, so that a lost race is an {@code ON CONFLICT DO NOTHING} and never aborts the
+ * transaction ({@code JobCommands}, JDBC, so that a lost race is an {@code ON CONFLICT DO NOTHING} and never aborts the
  * batch); mapped here so that Hibernate validates the table the batch writes.
  */
 @Entity
