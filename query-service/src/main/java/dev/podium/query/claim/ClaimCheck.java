@@ -1,6 +1,7 @@
 package dev.podium.query.claim;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -8,8 +9,25 @@ import java.math.RoundingMode;
  * A ratio claim checked by the rule: the figures it names, the ratio computed from them, the claimed value as stated,
  * the rule in words and the verdict. {@code computedRatio} is numerator over denominator (or the other way round for a
  * lower-is-better metric, so that it always reads "times faster"); {@code computed} is that ratio in the claim's own
- * form (times or percent more). Both are null when the claim cannot be checked.
+ * form (times or percent more). Both are null when the claim cannot be checked. Its JSON names the derived fields after
+ * the components in one order, not reflection's.
  */
+@JsonPropertyOrder({
+    "source",
+    "claimId",
+    "quote",
+    "subject",
+    "baseline",
+    "numerator",
+    "denominator",
+    "computedRatio",
+    "computed",
+    "claimed",
+    "rule",
+    "verdict",
+    "ratio2",
+    "verdict_text"
+})
 public record ClaimCheck(
         String source,
         String claimId,

@@ -2,6 +2,7 @@ package dev.podium.query.stats;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.podium.events.model.StudentT;
 import org.apache.commons.math3.distribution.TDistribution;
 
@@ -12,8 +13,10 @@ import org.apache.commons.math3.distribution.TDistribution;
  * still excludes 1, else {@code SAME}; {@code INCONCLUSIVE} otherwise. An interval that only straddles 1 says nothing
  * about sameness, which is why "no significant difference" is not a verdict. {@code low90} and {@code high90} are the
  * ratio's 90% interval, {@code pValue} the TOST p-value (the larger of the two one-sided ones), {@code runs} how many runs
- * a side would settle it ({@link #runs}). Oriented like the ratio: above 1 is better (faster) than the baseline.
+ * a side would settle it ({@link #runs}). Oriented like the ratio: above 1 is better (faster) than the baseline. Its JSON
+ * names its fields in one order: Jackson puts the derived ones after the components in whatever order reflection gives.
  */
+@JsonPropertyOrder({"call", "marginPercent", "low90", "high90", "pValue", "runs", "margin", "verdict"})
 public record Equivalence(
         Call call,
         double marginPercent,
