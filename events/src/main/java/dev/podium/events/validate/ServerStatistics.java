@@ -2,6 +2,9 @@ package dev.podium.events.validate;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.OrderStatistics;
+import dev.podium.events.model.PercentileBounds;
+import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.run.RunCompleted;
@@ -51,6 +54,9 @@ public final class ServerStatistics {
     }
 
     private static void checkMetric(Metric m, String path, List<Violation> out) {
+        if (m.percentiles() != null) {
+            checkPercentiles(m.percentiles(), path + ".percentiles", out);
+        }
         Statistics claimed = m.statistics();
         boolean hasValues = m.values() != null && !m.values().isEmpty();
         if (claimed == null) {
@@ -92,6 +98,48 @@ public final class ServerStatistics {
                             own.ci95Low(),
                             own.ci95High())));
         }
+    }
+
+    /**
+     * Percentiles come without their values, so only what their count decides is checked: they are in order, each interval
+     * holds its percentile, and a side is given exactly where the count reaches its rank ({@link OrderStatistics}), so no
+     * writer can show a closed interval of a p99 from 50 requests.
+     */
+    private static void checkPercentiles(Percentiles p, String path, List<Violation> out) {
+        if (p.n() > MAX_COUNT) {
+            out.add(new Violation(path + ".n", p.n() + " is over the limit of " + MAX_COUNT));
+            return;
+        }
+        if (!(p.p50() <= p.p90() && p.p90() <= p.p99())) {
+            out.add(new Violation(
+                    path, "p50 " + p.p50() + ", p90 " + p.p90() + " and p99 " + p.p99() + " are not in order"));
+        }
+        bounds(p.n(), 0.50, p.p50(), p.p50Bounds(), path + ".p50_bounds", out);
+        bounds(p.n(), 0.90, p.p90(), p.p90Bounds(), path + ".p90_bounds", out);
+        bounds(p.n(), 0.99, p.p99(), p.p99Bounds(), path + ".p99_bounds", out);
+    }
+
+    private static void bounds(int n, double q, double value, PercentileBounds b, String path, List<Violation> out) {
+        if (b == null || n < 1) {
+            return;
+        }
+        OrderStatistics.Ranks r = OrderStatistics.ranks(n, q, OrderStatistics.CONFIDENCE);
+        if ((r.lower() == null) != (b.low() == null)) {
+            out.add(new Violation(path + ".low", side(r.lower(), n)));
+        } else if (b.low() != null && !(b.low() <= value * (1 + ROUNDING))) {
+            out.add(new Violation(path + ".low", b.low() + " is above the percentile " + value));
+        }
+        if ((r.upper() == null) != (b.high() == null)) {
+            out.add(new Violation(path + ".high", side(r.upper(), n)));
+        } else if (b.high() != null && !(b.high() >= value * (1 - ROUNDING))) {
+            out.add(new Violation(path + ".high", b.high() + " is below the percentile " + value));
+        }
+    }
+
+    private static String side(Integer rank, int n) {
+        return rank == null
+                ? "no rank of " + n + " values reaches this side of the interval, so it must be absent"
+                : n + " values give this side (rank " + rank + "), so it must be present";
     }
 
     private static void figure(String path, double claimed, double own, double scale, int n, List<Violation> out) {

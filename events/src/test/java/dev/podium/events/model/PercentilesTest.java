@@ -35,7 +35,16 @@ class PercentilesTest {
                                 .toList())
                         .p99())
                 .isEqualTo(990.01, offset(1e-9));
-        assertThat(Percentiles.of(List.of(7.0))).isEqualTo(new Percentiles(1, 7.0, 7.0, 7.0));
+        // one value: no bound of the median or the 90th percentile; the 99th is at least it (99% sure), no upper bound
+        assertThat(Percentiles.of(List.of(7.0)))
+                .isEqualTo(new Percentiles(
+                        1,
+                        7.0,
+                        7.0,
+                        7.0,
+                        new PercentileBounds(null, null),
+                        new PercentileBounds(null, null),
+                        new PercentileBounds(7.0, null)));
         assertThatThrownBy(() -> Percentiles.of(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -6,6 +6,8 @@ import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.PercentileBounds;
+import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Scope;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
@@ -77,6 +79,74 @@ class ServerStatisticsTest {
             v.add(600.0 + (i % 5));
         }
         return v;
+    }
+
+    private static Envelope withPercentiles(Percentiles p) {
+        List<Double> values = values(3);
+        Metric m = new Metric(
+                "train_samples_per_second",
+                "samples/s",
+                Direction.HIGHER_IS_BETTER,
+                Scope.SYSTEM,
+                true,
+                values,
+                Statistics.of(values),
+                p);
+        return Envelope.of(
+                UUID.randomUUID(),
+                StreamId.run(RUN),
+                3,
+                "a1",
+                SampleEvents.AT,
+                new RunCompleted(RUN, List.of(m), List.of(honest(values)), 1000.0));
+    }
+
+    @Test
+    void percentilesOfTheirOwnValuesPass() {
+        List<Double> requests = new ArrayList<>();
+        for (int i = 1; i <= 500; i++) {
+            requests.add(i * 0.5);
+        }
+        assertThat(ServerStatistics.violations(withPercentiles(Percentiles.of(requests))))
+                .isEmpty();
+        assertThat(ServerStatistics.violations(withPercentiles(new Percentiles(500, 1, 2, 3))))
+                .as("percentiles of an agent that predates intervals")
+                .isEmpty();
+    }
+
+    @Test
+    void aClosedIntervalOfAP99FromFiftyRequestsIsRefused() {
+        // a writer that claims an upper bound no 50 values can give: the p99 may lie past the largest of them
+        Percentiles lying = new Percentiles(
+                50,
+                10,
+                20,
+                30,
+                new PercentileBounds(9.0, 11.0),
+                new PercentileBounds(15.0, 25.0),
+                new PercentileBounds(28.0, 31.0));
+        assertThat(ServerStatistics.violations(withPercentiles(lying)))
+                .extracting(Violation::field)
+                .containsExactly("payload.metrics[0].percentiles.p99_bounds.high");
+    }
+
+    @Test
+    void boundsThatDoNotHoldTheirPercentileOrPercentilesOutOfOrderAreRefused() {
+        Percentiles lying = new Percentiles(
+                1000,
+                10,
+                9,
+                30,
+                new PercentileBounds(11.0, 12.0),
+                new PercentileBounds(8.0, 8.5),
+                new PercentileBounds(null, 31.0));
+        assertThat(ServerStatistics.violations(withPercentiles(lying)))
+                .extracting(Violation::field)
+                .containsExactlyInAnyOrder(
+                        "payload.metrics[0].percentiles",
+                        "payload.metrics[0].percentiles.p50_bounds.low",
+                        "payload.metrics[0].percentiles.p90_bounds.high",
+                        "payload.metrics[0].percentiles.p99_bounds.low");
     }
 
     @Test

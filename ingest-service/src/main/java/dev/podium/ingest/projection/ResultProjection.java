@@ -1,6 +1,8 @@
 package dev.podium.ingest.projection;
 
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.PercentileBounds;
+import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.ingest.store.Columns;
@@ -41,31 +43,25 @@ public class ResultProjection implements Projection {
             Double ci95Low,
             Double ci95High,
             Double cv,
-            String rawValues) {
+            String rawValues,
+            Integer requests,
+            Double p50,
+            Double p50Low,
+            Double p50High,
+            Double p90,
+            Double p90Low,
+            Double p90High,
+            Double p99,
+            Double p99Low,
+            Double p99High) {
 
-        /** The server's own figures where there are raw values; a harness's own ones (no values) as reported. */
+        /**
+         * The server's own figures where there are raw values; a harness's own ones (no values) as reported; the
+         * percentiles of per-request values as the agent sent them (ingest checked they are consistent with their count).
+         */
         static ResultRow of(UUID runId, Metric m) {
             Statistics s = m.values() != null && !m.values().isEmpty() ? Statistics.of(m.values()) : m.statistics();
-            String raw = arrayLiteral(m.values());
-            if (s == null) {
-                return new ResultRow(
-                        runId,
-                        m.name(),
-                        m.unit(),
-                        m.direction().name(),
-                        m.scope().name(),
-                        m.warmupExcluded(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        raw);
-            }
+            Percentiles p = m.percentiles();
             return new ResultRow(
                     runId,
                     m.name(),
@@ -73,16 +69,34 @@ public class ResultProjection implements Projection {
                     m.direction().name(),
                     m.scope().name(),
                     m.warmupExcluded(),
-                    s.n(),
-                    s.mean(),
-                    s.median(),
-                    s.stdev(),
-                    s.min(),
-                    s.max(),
-                    s.ci95Low(),
-                    s.ci95High(),
-                    s.cv(),
-                    raw);
+                    s == null ? null : s.n(),
+                    s == null ? null : s.mean(),
+                    s == null ? null : s.median(),
+                    s == null ? null : s.stdev(),
+                    s == null ? null : s.min(),
+                    s == null ? null : s.max(),
+                    s == null ? null : s.ci95Low(),
+                    s == null ? null : s.ci95High(),
+                    s == null ? null : s.cv(),
+                    arrayLiteral(m.values()),
+                    p == null ? null : p.n(),
+                    p == null ? null : p.p50(),
+                    low(p == null ? null : p.p50Bounds()),
+                    high(p == null ? null : p.p50Bounds()),
+                    p == null ? null : p.p90(),
+                    low(p == null ? null : p.p90Bounds()),
+                    high(p == null ? null : p.p90Bounds()),
+                    p == null ? null : p.p99(),
+                    low(p == null ? null : p.p99Bounds()),
+                    high(p == null ? null : p.p99Bounds()));
+        }
+
+        private static Double low(PercentileBounds b) {
+            return b == null ? null : b.low();
+        }
+
+        private static Double high(PercentileBounds b) {
+            return b == null ? null : b.high();
         }
 
         Touched.Result key() {
@@ -133,9 +147,11 @@ public class ResultProjection implements Projection {
 
     private static final String UPSERT = """
             INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, key_id, device_id, n, mean,
-                                     median, stdev, min, max, ci95_low, ci95_high, cv, raw_values)
+                                     median, stdev, min, max, ci95_low, ci95_high, cv, raw_values, requests, p50, p50_low,
+                                     p50_high, p90, p90_low, p90_high, p99, p99_low, p99_high)
             SELECT x.run_id, x.metric, x.unit, x.direction, x.scope, x.warmup_excluded, r.key_id, r.device_id, x.n, x.mean,
-                   x.median, x.stdev, x.min, x.max, x.ci95_low, x.ci95_high, x.cv, x.raw_values::float8[]
+                   x.median, x.stdev, x.min, x.max, x.ci95_low, x.ci95_high, x.cv, x.raw_values::float8[], x.requests, x.p50,
+                   x.p50_low, x.p50_high, x.p90, x.p90_low, x.p90_high, x.p99, x.p99_low, x.p99_high
             FROM %s
             LEFT JOIN proj_run r ON r.run_id = x.run_id
             ORDER BY x.ord
@@ -143,7 +159,10 @@ public class ResultProjection implements Projection {
                 scope = excluded.scope, warmup_excluded = excluded.warmup_excluded, key_id = excluded.key_id,
                 device_id = excluded.device_id, n = excluded.n, mean = excluded.mean, median = excluded.median,
                 stdev = excluded.stdev, min = excluded.min, max = excluded.max, ci95_low = excluded.ci95_low,
-                ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values
+                ci95_high = excluded.ci95_high, cv = excluded.cv, raw_values = excluded.raw_values,
+                requests = excluded.requests, p50 = excluded.p50, p50_low = excluded.p50_low, p50_high = excluded.p50_high,
+                p90 = excluded.p90, p90_low = excluded.p90_low, p90_high = excluded.p90_high, p99 = excluded.p99,
+                p99_low = excluded.p99_low, p99_high = excluded.p99_high
             RETURNING run_id, metric, xmax = 0""".formatted(RESULT.unnestWithOrdinality("x"));
 
     /**

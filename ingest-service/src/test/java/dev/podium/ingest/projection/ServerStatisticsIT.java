@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.podium.events.Envelope;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.testing.SampleEvents;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The statistics on the pages are the server's own wherever raw values came with them. */
@@ -104,6 +106,37 @@ class ServerStatisticsIT {
                 .until(() -> db().count("SELECT count(*) FROM proj_result WHERE run_id = ?", run) == 1);
         assertThat(db().rows("SELECT n, mean, statistics_source FROM proj_result WHERE run_id = ?", run))
                 .containsExactly(List.of(1000, 12.0, "reported"));
+    }
+
+    @Test
+    void aRunsPercentilesAndTheirIntervalsAreStoredBesideItsResult() {
+        TestAgent agent = TestAgent.register("percentile-bounds");
+        UUID run = UUID.randomUUID();
+        Envelope started = SampleEvents.runStarted(
+                run, agent.agentId(), "intel-gaudi2", SampleEvents.referenceKey(47), Instant.now());
+        RunCompleted sample = (RunCompleted) SampleEvents.runCompleted(run, agent.agentId(), 2, List.of(1.0, 2.0, 3.0))
+                .payload();
+        Metric m = sample.metrics().get(0);
+        Percentiles p = Percentiles.of(
+                IntStream.rangeClosed(1, 1000).mapToObj(i -> (double) i).toList());
+        Metric withRequests = new Metric(
+                m.name(), m.unit(), m.direction(), m.scope(), m.warmupExcluded(), m.values(), m.statistics(), p);
+        Envelope completed = SampleEvents.envelope(
+                dev.podium.events.StreamId.run(run),
+                2,
+                agent.agentId(),
+                SampleEvents.AT.plusSeconds(120),
+                new RunCompleted(run, List.of(withRequests), sample.validity(), sample.durationSeconds()));
+        Kafka.send(List.of(agent.signed(started), agent.signed(completed)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> db().count("SELECT count(*) FROM proj_result WHERE run_id = ?", run) == 1);
+        // the ranks scipy gives for 1000 values (percentiles/order_statistics.csv): p50 469-532, p90 881-919, p99
+        // 983-997
+        assertThat(db().rows(
+                                "SELECT requests, p50_low, p50_high, p90_low, p90_high, p99, p99_low, p99_high FROM proj_result"
+                                        + " WHERE run_id = ?",
+                                run))
+                .containsExactly(List.of(1000, 469.0, 532.0, 881.0, 919.0, 990.01, 983.0, 997.0));
     }
 
     @Test

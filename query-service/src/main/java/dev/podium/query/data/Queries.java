@@ -8,6 +8,7 @@ import dev.podium.events.codec.EventCodec;
 import dev.podium.events.device.DeviceAliases;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.config.QueryConfig;
+import dev.podium.query.stats.RequestPercentile;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -496,7 +497,13 @@ public class Queries {
                         Jdbc.dbl(rs, "ci95_low"),
                         Jdbc.dbl(rs, "ci95_high"),
                         Jdbc.dbl(rs, "cv"),
-                        doubles(rs.getArray("raw_values"))),
+                        doubles(rs.getArray("raw_values")),
+                        RequestPercentile.of(
+                                Jdbc.integer(rs, "requests"),
+                                percentile(rs, "p50"),
+                                percentile(rs, "p90"),
+                                percentile(rs, "p99")),
+                        Jdbc.integer(rs, "requests") == null && RequestPercentile.toolReported(rs.getString("metric"))),
                 runId);
     }
 
@@ -650,6 +657,11 @@ public class Queries {
 
     private static Object[] values(Array array) throws SQLException {
         return array == null ? new Object[0] : (Object[]) array.getArray();
+    }
+
+    /** A percentile column and its interval's two sides. */
+    private static Double[] percentile(ResultSet rs, String p) throws SQLException {
+        return new Double[] {Jdbc.dbl(rs, p), Jdbc.dbl(rs, p + "_low"), Jdbc.dbl(rs, p + "_high")};
     }
 
     private static List<Double> doubles(Array array) throws SQLException {

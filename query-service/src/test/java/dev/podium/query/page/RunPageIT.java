@@ -2,12 +2,16 @@ package dev.podium.query.page;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.podium.query.support.HeadlessChromium;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.net.URL;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -18,6 +22,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
 
 @QuarkusTest
 @QuarkusTestResource(PostgresDatabase.class)
@@ -25,6 +31,93 @@ class RunPageIT {
 
     @ConfigProperty(name = "quarkus.datasource.jdbc.url")
     String url;
+
+    @TestHTTPResource("/")
+    URL base;
+
+    /**
+     * A run's percentiles of its requests show their order-statistic intervals, pooled over its repetitions; a p99 of 50
+     * requests is flagged and open above; a percentile the tool reported per repetition says it has no interval. The
+     * same in the JSON, and in a real browser.
+     */
+    @Test
+    void requestPercentilesShowTheirIntervalsAndTooFewRequestsAreFlagged() throws Exception {
+        UUID run = UUID.randomUUID();
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO proj_run (run_id, stream_id, status, retracted, device_id, started_at, last_position)
+                    VALUES (?, ?, 'completed', FALSE, ?, '2001-01-01T00:00:00Z', 1)""")) {
+                ps.setObject(1, run);
+                ps.setString(2, "run/" + run);
+                ps.setString(3, SeedData.H200);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO proj_result (run_id, metric, unit, direction, scope, warmup_excluded, n, mean, requests,
+                                             p50, p50_low, p50_high, p90, p90_low, p90_high, p99, p99_low, p99_high)
+                    VALUES (?, 'ttft_mean_ms', 'ms', 'LOWER_IS_BETTER', 'SYSTEM', TRUE, 3, 50.0, 1000,
+                            48.0, 46.0, 49.5, 80.0, 77.0, 83.0, 140.0, 120.0, 171.0),
+                           (?, 'e2e_latency_mean_ms', 'ms', 'LOWER_IS_BETTER', 'SYSTEM', TRUE, 3, 900.0, 50,
+                            880.0, 850.0, 905.0, 990.0, 950.0, 1020.0, 1104.0, 1080.0, NULL),
+                           (?, 'ttft_p99_ms', 'ms', 'LOWER_IS_BETTER', 'SYSTEM', TRUE, 3, 139.0, NULL,
+                            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)""")) {
+                ps.setObject(1, run);
+                ps.setObject(2, run);
+                ps.setObject(3, run);
+                ps.executeUpdate();
+            }
+        }
+        Document doc = Jsoup.parse(given().when()
+                .get("/runs/" + run)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
+        assertThat(doc.select("#request-percentiles tbody tr").stream()
+                        .map(tr -> tr.text())
+                        .toList())
+                .containsExactly(
+                        "e2e_latency_mean_ms p50 880.0 850.0 – 905.0 50",
+                        "e2e_latency_mean_ms p90 990.0 950.0 – 1020.0 50",
+                        "e2e_latency_mean_ms p99 1104.0 ≥ 1080.0 50 too few requests for a p99 (50): not a precise figure",
+                        "ttft_mean_ms p50 48.00 46.00 – 49.50 1000",
+                        "ttft_mean_ms p90 80.00 77.00 – 83.00 1000",
+                        "ttft_mean_ms p99 140.0 120.0 – 171.0 1000");
+        assertThat(doc.select("#request-percentiles tr.too-few")).hasSize(1);
+        assertThat(doc.select("#metrics tbody tr td.percentile-source").stream()
+                        .map(td -> td.text())
+                        .toList())
+                .containsExactly(
+                        "percentiles of its requests below",
+                        "percentiles of its requests below",
+                        "tool-reported, no interval: one per repetition, averaged");
+        assertThat(doc.text()).contains("Pooled over the run's repetitions");
+
+        JsonPath json = given().when()
+                .get("/api/v1/runs/" + run)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getList("results.metric"))
+                .containsExactly("e2e_latency_mean_ms", "ttft_mean_ms", "ttft_p99_ms");
+        assertThat(json.getString("results[0].percentiles[2].interval")).isEqualTo("OPEN_ABOVE");
+        assertThat(json.getBoolean("results[0].percentiles[2].tooFew")).isTrue();
+        assertThat(json.getDouble("results[1].percentiles[2].high")).isEqualTo(171.0);
+        assertThat(json.getBoolean("results[2].toolReportedPercentile")).isTrue();
+        assertThat(json.getList("results[2].percentiles")).isEmpty();
+
+        try (HeadlessChromium chromium = HeadlessChromium.start()) {
+            chromium.open(base, "/runs/" + run);
+            WebDriver browser = chromium.browser();
+            await().atMost(HeadlessChromium.WAIT)
+                    .until(() -> !browser.findElements(By.cssSelector("#request-percentiles tr.too-few"))
+                            .isEmpty());
+            assertThat(browser.findElement(By.cssSelector("#request-percentiles tr.too-few"))
+                            .isDisplayed())
+                    .isTrue();
+        }
+    }
 
     /** A retraction's reason is the operator's text, shown escaped on the page and as a field of the JSON. */
     @Test
