@@ -26,9 +26,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * An enrolled agent sends completed runs (RunStarted and RunCompleted: counted results) naming thousands of new
- * benchmarks, thousands of new comparison keys of the real benchmark, each of those runs with a new metric of its own
- * beside the real one, and {@value #DEVICES_PER_RUN} new device ids a run, every name sorting before the real ones (and
- * every new metric named like a throughput). The real data is two other agents' runs of the reference benchmark under
+ * benchmarks, thousands of new comparison keys of the real benchmark and {@value #DEVICES_PER_RUN} new device ids a run,
+ * and, first, a run under each real key on the real device (no new name: no quota stops it) reporting
+ * {@value #MADE_UP_METRICS} made-up metrics beside the real one; every name sorts before the real ones, and every made-up
+ * metric is named like a throughput, so that by leaderboard rows they would tie with the real metric and come first. The real data is two other agents' runs of the reference benchmark under
  * {@value #REAL_KEYS} keys on one device. After the flood, {@code /leaderboard} must still show the real benchmark by
  * default, list its keys and metric and show one of each by default, and home must list the benchmark and its device; a control run
  * sent behind the flood must be visible within max(2 s, 3x its quiet time), and ingest must stay ready.
@@ -39,6 +40,9 @@ final class CatalogCrowdingCase {
     static final String REAL_DEVICE = SampleEvents.DEVICE_ID;
     static final int REAL_KEYS = 6;
     static final int DEVICES_PER_RUN = 8;
+    /** Past a benchmark's list of 100 metrics. */
+    static final int MADE_UP_METRICS = 120;
+
     private static final int MOST_CONTROL_RUNS = 5;
     private static final Duration PAGE_TIMEOUT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,7 +73,7 @@ final class CatalogCrowdingCase {
         QueryProcess q = query.get();
         realDataMissing(q).forEach(m -> check.problem("before the flood already: " + m));
         Credentials attacker = cases.agent("crowder");
-        int records = 2 * (benchmarks + keys);
+        int records = 2 * (REAL_KEYS + benchmarks + keys);
         try (ControlRuns controls = new ControlRuns(p, cases.agent("crowd-control"))) {
             try (ReadinessWatch ready = new ReadinessWatch(p.ingest)) {
                 double quiet = controls.quiet();
@@ -85,8 +89,9 @@ final class CatalogCrowdingCase {
                     missing.isEmpty() ? "real data still shown" : "real data not shown in " + missing.size() + " ways");
             check.attacker(p, attacker, records);
             String fault = String.format(
-                    "%,d completed runs of new benchmarks and %,d of new keys of %s, %d new device ids each",
-                    benchmarks, keys, REAL_BENCHMARK, DEVICES_PER_RUN);
+                    "%,d completed runs of new benchmarks and %,d of new keys of %s, %d new device ids each; %d made-up"
+                            + " metrics on each real key",
+                    benchmarks, keys, REAL_BENCHMARK, DEVICES_PER_RUN, MADE_UP_METRICS);
             CaseResult r = check.result(
                     cases,
                     "catalog-crowding",
@@ -203,19 +208,34 @@ final class CatalogCrowdingCase {
         return out;
     }
 
-    /** The {@code i}th record of the flood: run i / 2's RunStarted, then its RunCompleted. */
+    /**
+     * The {@code i}th record of the flood: run i / 2's RunStarted, then its RunCompleted; the first {@value #REAL_KEYS}
+     * runs are under the real keys with made-up metrics, the others name new benchmarks, keys and devices.
+     */
     private ProducerRecord<byte[], byte[]> crowding(Credentials attacker, int i) {
         int run = i / 2;
         String agent = attacker.agentId();
         UUID runId = SampleEvents.uuid(agent + "/crowd/" + run);
-        if (i % 2 == 1) {
-            return attacker.signed(completed(runId, agent, run));
+        if (run < REAL_KEYS) {
+            return attacker.signed(
+                    i % 2 == 0
+                            ? SampleEvents.runStarted(
+                                    runId, agent, REAL_DEVICE, SampleEvents.referenceKey(run), SampleEvents.AT)
+                            : withMadeUpMetrics(runId, agent));
+        }
+        return attacker.signed(naming(agent, runId, run - REAL_KEYS, i % 2 == 1));
+    }
+
+    /** A run of a new benchmark, or of a new key of the real benchmark, with new devices: its RunStarted or RunCompleted. */
+    private Envelope naming(String agent, UUID runId, int run, boolean completed) {
+        if (completed) {
+            return SampleEvents.runCompleted(runId, agent, 2, List.of(500.0, 501.0, 502.0));
         }
         ComparisonKey key = run < benchmarks ? newBenchmark(run) : newKeyOfTheRealBenchmark(run);
         List<Accelerator> accelerators = IntStream.range(0, DEVICES_PER_RUN)
                 .mapToObj(d -> SampleEvents.accelerator(prefix + "dev-%07d".formatted(run * DEVICES_PER_RUN + d), 1))
                 .toList();
-        Envelope started = SampleEvents.envelope(
+        return SampleEvents.envelope(
                 StreamId.run(runId),
                 1,
                 agent,
@@ -232,28 +252,23 @@ final class CatalogCrowdingCase {
                         3,
                         10,
                         SampleEvents.provenance(agent)));
-        return attacker.signed(started);
     }
 
-    /**
-     * The run's RunCompleted: a run of a new benchmark reports the real metric alone; one of a new key of the real
-     * benchmark reports a made-up throughput of its own beside it, so that the benchmark gets thousands of metrics.
-     */
-    private Envelope completed(UUID runId, String agent, int run) {
+    /** RunCompleted with the real metric and {@value #MADE_UP_METRICS} made-up ones, named alike in every such run. */
+    private Envelope withMadeUpMetrics(UUID runId, String agent) {
         List<Double> values = List.of(500.0, 501.0, 502.0);
         Metric real = SampleEvents.throughputMetric(values);
-        List<Metric> metrics = run < benchmarks
-                ? List.of(real)
-                : List.of(
-                        real,
-                        new Metric(
-                                prefix + "metric-%06d_samples_per_second".formatted(run),
-                                real.unit(),
-                                real.direction(),
-                                real.scope(),
-                                real.warmupExcluded(),
-                                real.values(),
-                                real.statistics()));
+        List<Metric> metrics = new ArrayList<>(List.of(real));
+        for (int m = 0; m < MADE_UP_METRICS; m++) {
+            metrics.add(new Metric(
+                    prefix + "metric-%03d_samples_per_second".formatted(m),
+                    real.unit(),
+                    real.direction(),
+                    real.scope(),
+                    real.warmupExcluded(),
+                    real.values(),
+                    real.statistics()));
+        }
         return SampleEvents.envelope(
                 StreamId.run(runId),
                 2,
