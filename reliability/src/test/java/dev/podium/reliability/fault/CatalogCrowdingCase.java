@@ -217,7 +217,8 @@ final class CatalogCrowdingCase {
                         key,
                         3,
                         10,
-                        SampleEvents.provenance(agent)));
+                        SampleEvents.provenance(agent),
+                        null));
         return attacker.signed(started);
     }
 
