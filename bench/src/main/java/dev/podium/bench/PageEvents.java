@@ -135,7 +135,8 @@ final class PageEvents {
                         key,
                         3,
                         10,
-                        SampleEvents.provenance(agentId)));
+                        SampleEvents.provenance(agentId),
+                        null));
     }
 
     private Envelope completed(long run, UUID id, UUID eventId, long seq, Instant at, String version) {

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.podium.events.Envelope;
 import dev.podium.events.Event;
 import dev.podium.events.EventType;
+import dev.podium.events.validate.DeviceReadings;
 import dev.podium.events.validate.EnvelopeValidator;
 import dev.podium.events.validate.Limits;
 import dev.podium.events.validate.ServerStatistics;
@@ -30,6 +31,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
@@ -145,7 +147,8 @@ public final class EventCodec {
         } catch (RuntimeException | IOException e) {
             return Decoded.rejected(new Violation("payload", "does not bind: " + firstLine(e)));
         }
-        List<Violation> figures = ServerStatistics.violations(envelope);
+        List<Violation> figures = new ArrayList<>(ServerStatistics.violations(envelope));
+        figures.addAll(DeviceReadings.violations(envelope));
         if (!figures.isEmpty()) {
             return new Decoded.Rejected(figures);
         }

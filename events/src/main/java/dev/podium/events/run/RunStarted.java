@@ -1,6 +1,7 @@
 package dev.podium.events.run;
 
 import dev.podium.events.model.Accelerator;
+import dev.podium.events.model.AcceleratorDevice;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Host;
 import dev.podium.events.model.Provenance;
@@ -14,7 +15,8 @@ import java.util.UUID;
 /**
  * A run began. {@code jobId} and {@code leaseEpoch} are set when the run executes a granted job; a run the agent started
  * itself (a {@code run} or {@code submit} command) has neither. {@code occurredAt} of this event is the run's place on the
- * history axis.
+ * history axis. {@code devices} is each accelerator's identity and power and clock configuration, where the agent could
+ * read them (null from agents before it, and on hosts without an accelerator tool).
  */
 public record RunStarted(
         UUID runId,
@@ -27,5 +29,6 @@ public record RunStarted(
         ComparisonKey key,
         @NonNegative int repetitions,
         @NonNegative int warmupSteps,
-        Provenance provenance)
+        Provenance provenance,
+        @Nullable List<AcceleratorDevice> devices)
         implements RunEvent {}

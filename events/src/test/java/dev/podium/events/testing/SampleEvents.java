@@ -258,7 +258,8 @@ public final class SampleEvents {
                         key,
                         3,
                         10,
-                        provenance(agentId)));
+                        provenance(agentId),
+                        null));
     }
 
     /** RunStarted (seq {@code seq}) for a run that executes a granted job under {@code leaseEpoch}. */
@@ -287,7 +288,8 @@ public final class SampleEvents {
                         key,
                         3,
                         10,
-                        provenance(agentId)));
+                        provenance(agentId),
+                        null));
     }
 
     /**

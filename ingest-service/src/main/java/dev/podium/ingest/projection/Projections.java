@@ -42,6 +42,7 @@ public class Projections {
     public Projections(
             CatalogProjection catalog,
             RunProjection runs,
+            ThrottleProjection throttle,
             ResultProjection results,
             SeriesProjection series,
             RunEventProjection runEvents,
@@ -55,7 +56,18 @@ public class Projections {
             EnergyProjection energy,
             RankProjection rank) {
         this.models = List.of(
-                catalog, runs, results, series, runEvents, agents, jobs, retractions, hidden, published, energy);
+                catalog,
+                runs,
+                throttle,
+                results,
+                series,
+                runEvents,
+                agents,
+                jobs,
+                retractions,
+                hidden,
+                published,
+                energy);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
@@ -70,6 +82,7 @@ public class Projections {
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
                     SeriesProjection.TABLES,
+                    ThrottleProjection.TABLES,
                     HiddenCatalogProjection.TABLES,
                     RankProjection.TABLES,
                     List.of(

@@ -186,6 +186,7 @@ class BudgetsIT {
                         key,
                         3,
                         10,
-                        SampleEvents.provenance(agent.agentId())));
+                        SampleEvents.provenance(agent.agentId()),
+                        null));
     }
 }

@@ -119,7 +119,8 @@ class EventSummaryTest {
                 r.key(),
                 r.repetitions(),
                 r.warmupSteps(),
-                r.provenance());
+                r.provenance(),
+                r.devices());
     }
 
     private static Accelerator accelerator(String deviceId, int total) {

@@ -251,7 +251,8 @@ final class CatalogCrowdingCase {
                         key,
                         3,
                         10,
-                        SampleEvents.provenance(agent)));
+                        SampleEvents.provenance(agent),
+                        null));
     }
 
     /** RunCompleted with the real metric and {@value #MADE_UP_METRICS} made-up ones, named alike in every such run. */

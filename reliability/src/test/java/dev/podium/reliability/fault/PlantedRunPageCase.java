@@ -6,6 +6,7 @@ import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.testing.SampleEvents;
+import dev.podium.events.validate.DeviceReadings;
 import dev.podium.events.validate.Limits;
 import dev.podium.reliability.process.Ports;
 import dev.podium.reliability.process.QueryProcess;
@@ -227,7 +228,7 @@ final class PlantedRunPageCase {
         }
         if (i <= seriesEvents) {
             SeriesKind kind = SeriesKind.values()[(i - 1) % SeriesKind.values().length];
-            return SampleEvents.metricSampled(run, agent, seq, kind, unit(kind), samples(i));
+            return SampleEvents.metricSampled(run, agent, seq, kind, unit(kind), samples(i, kind));
         }
         if (i <= seriesEvents + progressEvents) {
             return SampleEvents.envelope(
@@ -240,21 +241,18 @@ final class PlantedRunPageCase {
         return SampleEvents.runCompleted(run, agent, seq, List.of(500.0, 501.0, 502.0));
     }
 
-    private static List<Sample> samples(int event) {
+    /** Values that vary, except where the kind has a physical range they fall outside (throttle bits, error counts). */
+    private static List<Sample> samples(int event, SeriesKind kind) {
         List<Sample> samples = new ArrayList<>(Limits.MAX_ARRAY_ITEMS);
         for (int s = 0; s < Limits.MAX_ARRAY_ITEMS; s++) {
             long n = (long) event * Limits.MAX_ARRAY_ITEMS + s;
-            samples.add(new Sample(n / 10.0, 40 + (n % 600) / 10.0, 1, (int) (n % 8)));
+            double v = 40 + (n % 600) / 10.0;
+            samples.add(new Sample(n / 10.0, DeviceReadings.plausible(kind, v) ? v : 0, 1, (int) (n % 8)));
         }
         return samples;
     }
 
     private static String unit(SeriesKind kind) {
-        return switch (kind) {
-            case STEP_THROUGHPUT -> SampleEvents.THROUGHPUT_UNIT;
-            case CPU_UTILISATION, ACCELERATOR_UTILISATION -> "%";
-            case HOST_MEMORY, ACCELERATOR_MEMORY -> "bytes";
-            case POWER -> "W";
-        };
+        return kind == SeriesKind.STEP_THROUGHPUT ? SampleEvents.THROUGHPUT_UNIT : kind.unit();
     }
 }

@@ -27,6 +27,7 @@ import dev.podium.agent.workload.ShippedWorkload;
 import dev.podium.events.StreamId;
 import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.model.Accelerator;
+import dev.podium.events.model.AcceleratorDevice;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.JobSpec;
@@ -35,6 +36,7 @@ import dev.podium.events.model.Provenance;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import dev.podium.events.model.Software;
+import dev.podium.events.model.ThrottleSpan;
 import dev.podium.events.model.ValidityCheck;
 import dev.podium.events.model.Workload;
 import dev.podium.events.run.MetricSampled;
@@ -44,6 +46,7 @@ import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunProgress;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.validate.Limits;
+import dev.podium.events.validate.ThrottleCheck;
 import dev.podium.events.validate.ValueChecks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -263,6 +266,10 @@ public final class JobRunner {
         long verifiedSteps;
         Double utilisationBeforeStart;
         Set<Long> foreignProcesses;
+        /** The accelerators as their tool reported them before the run; null without one, or on a CPU run. */
+        List<AcceleratorDevice> devices;
+
+        List<Sample> throttleReasons = List.of();
     }
 
     /** One repetition's process as it ended, with the steps its log reported. */
@@ -307,9 +314,10 @@ public final class JobRunner {
                 accelerators(cpuOnly, devices, adapter.shipped() ? 1 : spec.nodes()),
                 parser(job));
         progress.line((label + " run " + runId + " " + plan.pointText()).strip());
-        stream.emit(started(job, plan, devices, software(py), runId, jobId, leaseEpoch));
-
         Measurement m = new Measurement();
+        m.devices = cpuOnly ? null : Sampler.devices(tools);
+        stream.emit(started(job, plan, devices, software(py), runId, jobId, leaseEpoch, m.devices));
+
         if (plan.verifying() && spec.warmupSteps() < 1) {
             // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
             m.notVerified = "warmup_steps is 0, so no step of the log is left out";
@@ -324,14 +332,23 @@ public final class JobRunner {
             }
             m.foreignProcesses = sampler.foreignProcesses();
             emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", m.stepSeries);
-            sampler.finish().forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
+            Map<SeriesKind, List<Sample>> series = sampler.finish();
+            m.throttleReasons = series.getOrDefault(SeriesKind.THROTTLE_REASONS, List.of());
+            series.forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
         }
         return completed(plan, m, stream, runId);
     }
 
     /** The RunStarted of a point: parameters named like fixed dimensions of the key fill them when the spec does not. */
     private RunStarted started(
-            JobDefinition job, Plan plan, int devices, Software software, UUID runId, UUID jobId, Integer leaseEpoch) {
+            JobDefinition job,
+            Plan plan,
+            int devices,
+            Software software,
+            UUID runId,
+            UUID jobId,
+            Integer leaseEpoch,
+            List<AcceleratorDevice> deviceStates) {
         JobSpec spec = plan.spec();
         Map<String, String> point = plan.point();
         Redactor redactor = plan.redactor();
@@ -388,7 +405,8 @@ public final class JobRunner {
                 key,
                 spec.repetitions(),
                 spec.warmupSteps(),
-                new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parserOrDefault()));
+                new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parserOrDefault()),
+                deviceStates);
     }
 
     /** Runs and records one repetition; the run's outcome when it ended there (cancelled, failed), else empty. */
@@ -577,6 +595,8 @@ public final class JobRunner {
         validity.add(ValueChecks.duration(m.repetitionSeconds));
         RunChecks.lossDecreased(m.losses).ifPresent(validity::add);
         RunChecks.deviceNotShared(m.utilisationBeforeStart, m.foreignProcesses).ifPresent(validity::add);
+        ThrottleCheck.judge(m.devices, ThrottleSpan.inWindow(m.throttleReasons), ThrottleSpan.of(m.throttleReasons))
+                .ifPresent(validity::add);
         List<Accelerator> accelerators = plan.accelerators();
         RunChecks.deviceMatches(
                         plan.point().getOrDefault("device_id", plan.point().get("expected_device")),

@@ -104,7 +104,8 @@ public final class ReportSubmitter {
                 key(d, params, accelerators.get(0)),
                 repetitions,
                 0,
-                new Provenance(sink.agentId(), AgentVersion.VERSION, parser.format()));
+                new Provenance(sink.agentId(), AgentVersion.VERSION, parser.format()),
+                null);
     }
 
     /** The stated parameters, clipped, secret ones masked and secrets in values redacted. */

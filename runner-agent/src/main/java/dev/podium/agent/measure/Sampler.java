@@ -2,7 +2,10 @@ package dev.podium.agent.measure;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.agent.detect.DeviceStates;
+import dev.podium.agent.detect.DeviceStates.DeviceState;
 import dev.podium.agent.detect.ToolRunner;
+import dev.podium.events.model.AcceleratorDevice;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import java.io.IOException;
@@ -14,6 +17,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -22,7 +26,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Samples host CPU utilisation and memory from /proc, and accelerator utilisation, memory and power from nvidia-smi, hl-smi
- * or rocm-smi (the first of them that is installed), at a fixed interval while a run executes. Series are what make a data-loading bottleneck visible: a starved
+ * or rocm-smi (the first of them that is installed), at a fixed interval while a run executes; with them each device's
+ * clocks, temperature, enforced power limit, throttle reasons and ECC errors ({@link DeviceStates}), where the tool
+ * reports them. Series are what make a data-loading bottleneck visible: a starved
  * accelerator shows low utilisation while the CPU is saturated.
  */
 public final class Sampler implements AutoCloseable {
@@ -57,6 +63,9 @@ public final class Sampler implements AutoCloseable {
     private final ToolRunner tools;
     private final List<String> acceleratorQuery;
     private final boolean rocm;
+    /** The device state query that answered last (the NVIDIA one has a form for drivers before 535), or null. */
+    private List<String> stateQuery;
+
     private volatile Integer repetition;
     private long[] lastCpu;
 
@@ -100,6 +109,7 @@ public final class Sampler implements AutoCloseable {
             if (acceleratorQuery == NVIDIA_QUERY) {
                 tools.run(NVIDIA_APPS, 5).ifPresent(this::computeApps);
             }
+            deviceStates(t);
             if (acceleratorQuery != null) {
                 tools.run(acceleratorQuery, 5).ifPresent(out -> {
                     if (rocm) {
@@ -111,6 +121,59 @@ public final class Sampler implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             // a sample lost is not worth failing a run for
+        }
+    }
+
+    /** Device state queries in the order tried: the first that answers is kept for the run. */
+    private static final List<List<String>> STATE_QUERIES =
+            List.of(DeviceStates.NVIDIA_QUERY, DeviceStates.NVIDIA_QUERY_BEFORE_535, DeviceStates.AMD_METRIC);
+
+    /**
+     * Each accelerator's identity and power and clock configuration as its tool reports them now; null when no tool on
+     * this host answers.
+     */
+    public static List<AcceleratorDevice> devices(ToolRunner tools) {
+        for (List<String> q : STATE_QUERIES) {
+            Optional<List<DeviceState>> states = states(tools, q);
+            if (states.isPresent()) {
+                return states.get().stream().map(DeviceState::device).toList();
+            }
+        }
+        return null;
+    }
+
+    private static Optional<List<DeviceState>> states(ToolRunner tools, List<String> query) {
+        if (!tools.onPath(query.get(0))) {
+            return Optional.empty();
+        }
+        return tools.run(query, 5)
+                .map(out -> query == DeviceStates.AMD_METRIC ? DeviceStates.amd(out) : DeviceStates.nvidia(out))
+                .filter(l -> !l.isEmpty());
+    }
+
+    /** Records each device's readings now, asking first the query that answered last. */
+    private void deviceStates(double t) {
+        List<List<String>> order = new ArrayList<>();
+        if (stateQuery != null) {
+            order.add(stateQuery);
+        }
+        STATE_QUERIES.stream().filter(q -> q != stateQuery).forEach(order::add);
+        for (List<String> q : order) {
+            Optional<List<DeviceState>> states = states(tools, q);
+            if (states.isPresent()) {
+                stateQuery = q;
+                states(states.get(), t);
+                return;
+            }
+        }
+    }
+
+    /** Adds the readings of one query's answer at {@code t}. */
+    void states(List<DeviceState> states, double t) {
+        for (DeviceState d : states) {
+            d.readings()
+                    .forEach((kind, v) ->
+                            add(kind, new Sample(t, v, repetition, d.device().index())));
         }
     }
 
@@ -225,12 +288,7 @@ public final class Sampler implements AutoCloseable {
     }
 
     public static String unit(SeriesKind kind) {
-        return switch (kind) {
-            case CPU_UTILISATION, ACCELERATOR_UTILISATION -> "%";
-            case HOST_MEMORY, ACCELERATOR_MEMORY -> "bytes";
-            case POWER -> "W";
-            case STEP_THROUGHPUT -> "samples/s";
-        };
+        return kind.unit();
     }
 
     /** The series gathered so far, sampling going on. */
