@@ -23,7 +23,7 @@ public class ToolRunner {
             return Optional.empty();
         }
         try {
-            Process p = new ProcessBuilder(command)
+            Process p = builder(command)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
             p.getOutputStream().close();
@@ -42,6 +42,11 @@ public class ToolRunner {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
+    }
+
+    /** How the tool's process is made; a subclass may run it elsewhere (as another user, in namespaces). */
+    protected ProcessBuilder builder(List<String> command) {
+        return new ProcessBuilder(command);
     }
 
     public boolean onPath(String tool) {
