@@ -159,6 +159,17 @@ class IsolationTest {
         assertThat(Isolation.off(WORK).runDirectory()).isEqualTo(WORK.resolve("run"));
     }
 
+    @Test
+    void anInterpreterAJobChoseIsProbedIsolatedWithTheWorkloadsEnvironmentNeverTheAgents() {
+        Isolation iso = new Isolation(Kind.USER, WORK, Optional.of(USER), false, List.of(), null);
+        ProcessBuilder pb = new IsolatedTools(iso, Map.of("PATH", "/usr/bin")).builder(List.of("/tmp/evil", "-c", "x"));
+        assertThat(pb.command()).startsWith("setpriv", "--reuid=998").endsWith("/tmp/evil", "-c", "x");
+        assertThat(pb.environment())
+                .containsOnlyKeys("PATH", "HOME", "USER", "LOGNAME")
+                .containsEntry("USER", "podium-workload");
+        assertThat(pb.directory().toPath()).isEqualTo(WORK.resolve("run"));
+    }
+
     private static Isolation none() {
         return new Isolation(Kind.NONE, WORK, Optional.empty(), false, List.of(), "user namespaces are not available");
     }
