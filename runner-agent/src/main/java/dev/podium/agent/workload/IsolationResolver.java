@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -122,7 +123,6 @@ public final class IsolationResolver {
             }
             return none(workDir, why);
         }
-        List<Path> hidden = hidden(settings, agent, workDir);
         giveRunDirectory(run, user.get());
         boolean namespaces = succeeds(
                 List.of(
@@ -136,11 +136,17 @@ public final class IsolationResolver {
                         "private",
                         "true"),
                 run);
+        List<Path> hidden = hidden(settings, agent, workDir);
+        if (namespaces) {
+            hidden = outermost(concat(hidden, closedAncestors(workDir)));
+        }
         Isolation isolation = new Isolation(Kind.USER, workDir, user, namespaces, hidden, null);
         if (!succeeds(isolation.command(List.of("sh", "-c", "test -w . && test -x " + quote(workDir))), run)) {
-            throw new SettingsException("the workload user " + user.get().name() + " cannot reach or write "
-                    + isolation.runDirectory() + ": a directory above it is closed to other users (such as /root);"
-                    + " give the agent a --home that others may traverse (e.g. /var/lib/podium-agent)");
+            throw new SettingsException(
+                    "the workload user " + user.get().name() + " cannot reach or write "
+                            + isolation.runDirectory()
+                            + ": a directory above it is closed to other users (such as /root), and this host does not"
+                            + " let the agent cover it; give the agent a --home that others may traverse (e.g. /var/lib/podium-agent)");
         }
         return isolation;
     }
@@ -196,11 +202,40 @@ public final class IsolationResolver {
             }
             real.add(r);
         }
-        return real.stream()
+        return outermost(real);
+    }
+
+    /**
+     * The directories above the workload directory that other users may not pass (such as /root): covered too where
+     * namespaces allow, the workload user then finds its way to its directory through the covers alone.
+     */
+    static List<Path> closedAncestors(Path workDir) {
+        List<Path> closed = new ArrayList<>();
+        for (Path p = real(workDir).getParent(); p != null && p.getParent() != null; p = p.getParent()) {
+            try {
+                if (!Files.getPosixFilePermissions(p).contains(PosixFilePermission.OTHERS_EXECUTE)) {
+                    closed.add(p);
+                }
+            } catch (IOException | UnsupportedOperationException e) {
+                // unknown: the start's probe as the workload user finds out
+            }
+        }
+        return closed;
+    }
+
+    /** The paths that are not inside another of them, each once, in order. */
+    private static List<Path> outermost(List<Path> paths) {
+        return paths.stream()
                 .distinct()
-                .filter(p -> real.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q)))
+                .filter(p -> paths.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q)))
                 .sorted()
                 .toList();
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private Optional<WorkloadUser> lookup(String name) {

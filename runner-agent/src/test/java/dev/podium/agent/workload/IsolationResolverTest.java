@@ -10,6 +10,7 @@ import dev.podium.agent.workload.IsolationResolver.Mode;
 import dev.podium.agent.workload.IsolationResolver.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -42,6 +43,7 @@ class IsolationResolverTest {
 
     @BeforeEach
     void layout() throws Exception {
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.createDirectories(dir.resolve("etc"));
         keyFile = Files.writeString(dir.resolve("etc/agent.key"), "");
         home = Files.createDirectories(dir.resolve("home"));
@@ -56,6 +58,18 @@ class IsolationResolverTest {
         assertThat(iso.hidden()).containsExactly(dir.resolve("etc").toRealPath(), home.toRealPath());
         assertThat(iso.runDirectory()).isDirectory();
         assertThat(ran).anySatisfy(c -> assertThat(c).containsSubsequence("setpriv", "sh", "-c"));
+    }
+
+    @Test
+    void aDirectoryAboveTheHomeThatOthersMayNotPassIsCoveredTooSoThatTheWorkloadUserFindsItsWay() throws Exception {
+        Path closed = Files.createDirectories(dir.resolve("root"));
+        Files.setPosixFilePermissions(closed, PosixFilePermissions.fromString("rwx------"));
+        Agent agent = new Agent(
+                keyFile, closed.resolve("podium/.podium/agent"), closed.resolve("podium/.podium/agent/workload"), true);
+        Isolation iso = resolver(host(true, true)).resolve(settings(Mode.AUTO), agent);
+        assertThat(iso.hidden()).containsExactly(dir.resolve("etc").toRealPath(), closed.toRealPath());
+        Isolation withoutNamespaces = resolver(host(true, false)).resolve(settings(Mode.AUTO), agent);
+        assertThat(withoutNamespaces.namespaces()).isFalse();
     }
 
     @Test
