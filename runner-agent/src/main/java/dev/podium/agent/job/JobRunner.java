@@ -108,7 +108,7 @@ public final class JobRunner {
     private final ToolRunner tools;
     private final long sampleIntervalMillis;
     private Isolation isolation;
-    private ProcessRunner process;
+    private volatile ProcessRunner process;
     private ChildEnvironment childEnvironment = new ChildEnvironment(List.of());
     private volatile String cancelReason;
     private int progressEverySteps;
