@@ -12,6 +12,8 @@ KAFKA=$3
 AGENT="$CHECKOUT/runner-agent/podium-agent"
 KEY="$CHECKOUT/.podium/agent.key"
 HOME_DIR="$(mktemp -d /tmp/podium-e2e-workloads.XXXXXX)"
+# A root agent's workload user must pass through to the agent's workload directory below it.
+chmod 711 "$HOME_DIR"
 trap 'rm -rf "$HOME_DIR"' EXIT
 
 say() { printf '[e2e-workloads] %s\n' "$*"; }

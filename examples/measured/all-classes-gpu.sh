@@ -14,8 +14,10 @@ PYTHON="${PODIUM_PYTHON:-python3}"
 DEVICE="$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1 | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-')"
 OUT="${1:-$ROOT/examples/measured/${DEVICE:-gpu}}"
 mkdir -p "$OUT"
-printf 'agent.id=gpu-classes\nkey.id=gpu-classes-key\nkey.secret=%s\n' "$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')" \
-  > "$WORK/agent.key"
+# The agent refuses a key file others may read; a workload user (root agents) must pass through $WORK to its directory.
+chmod 711 "$WORK"
+(umask 077; printf 'agent.id=gpu-classes\nkey.id=gpu-classes-key\nkey.secret=%s\n' "$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')" \
+  > "$WORK/agent.key")
 
 deadline=$((SECONDS + ${PODIUM_GPU_SECONDS:-330}))
 for spec in device-pipeline scaling batch-16-vs-32 largest-batch inference-image inference-text compiled-vs-eager; do

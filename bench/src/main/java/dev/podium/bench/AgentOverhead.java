@@ -65,6 +65,8 @@ final class AgentOverhead implements Callable<Integer> {
         Path job = writeJob();
         Path key = work.resolve("agent.key");
         Files.writeString(key, "agent.id=bench-agent\nkey.id=bench-key\nkey.secret=" + EventSigner.newSecret() + "\n");
+        // the agent refuses a key file others may read
+        Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         // One agent run first: it extracts the script the bare runs use, and warms the file cache for both.
         agentRun(job, key, home);
         List<String> bare = bareCommand(home.resolve("workload/podium_reference.py"));

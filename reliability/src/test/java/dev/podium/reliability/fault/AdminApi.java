@@ -23,6 +23,11 @@ public final class AdminApi {
     }
 
     /** Registers an agent and returns its key, whose secret is shown this once. */
+    /** The admin token itself, for tests that check it stays out of reach. */
+    public String token() {
+        return token;
+    }
+
     public Credentials issue(String agentId) {
         JsonNode body = post("/admin/agents", "{\"agent_id\":\"" + agentId + "\"}", 201);
         return new Credentials(

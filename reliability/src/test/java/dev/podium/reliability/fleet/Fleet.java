@@ -13,12 +13,15 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -36,6 +39,8 @@ final class Fleet implements AutoCloseable {
     private final Path work;
     private final Map<String, Path> keyFiles = new HashMap<>();
     private final Map<String, ChildProcess> agents = new HashMap<>();
+    private final Map<String, List<String>> isolation = new HashMap<>();
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private Fleet(Path work, Platform platform, QueryProcess query) {
         this.work = work;
@@ -55,7 +60,12 @@ final class Fleet implements AutoCloseable {
                         "-Dpodium.ingest.jobs.relay-interval=200ms"));
         QueryProcess query = new QueryProcess("query", queryJar, work, Ports.freeRun(1), platform.postgres.jdbcUrl());
         try {
+            // As /var/lib/podium-agent is: others may pass through to a workload directory, not list the homes.
+            Files.setPosixFilePermissions(platform.agentHomes, PosixFilePermissions.fromString("rwx--x--x"));
             query.start(List.of("-XX:TieredStopAtLevel=1", "-Dpodium.query.online-window=PT10S"));
+        } catch (IOException e) {
+            platform.close();
+            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
             platform.close();
             throw e;
@@ -63,14 +73,38 @@ final class Fleet implements AutoCloseable {
         return new Fleet(work, platform, query);
     }
 
-    /** Registers {@code agent} in {@code pool}, writes its key file as podium-admin users do and starts its daemon. */
-    void addAgent(String agent, String pool) {
+    /**
+     * The platform's state as {@code ./podium up} keeps it: the agents' key files, the admin token and the master key,
+     * each of mode 600, in a directory of their own.
+     */
+    Path state() {
+        return work.resolve(".podium");
+    }
+
+    /**
+     * Registers {@code agent} in {@code pool}, writes its key file as podium-admin users do and starts its daemon, which
+     * runs workloads as the user nobody ({@code isolation} adds to or replaces that).
+     */
+    void addAgent(String agent, String pool, String... isolation) {
         try {
-            keyFiles.put(agent, Files.writeString(work.resolve(agent + ".key"), platform.admin.keyFile(agent, pool)));
+            Files.createDirectories(state());
+            Path keyFile = Files.writeString(state().resolve(agent + ".key"), platform.admin.keyFile(agent, pool));
+            Files.setPosixFilePermissions(keyFile, OWNER_ONLY);
+            keyFiles.put(agent, keyFile);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        this.isolation.put(agent, isolation.length > 0 ? List.of(isolation) : List.of("--workload-user", "nobody"));
         startAgent(agent, agent);
+    }
+
+    /** Writes a secret of the platform into {@link #state()}, as {@code ./podium up} writes its admin token. */
+    void keepSecret(String name, String value) {
+        try {
+            Files.setPosixFilePermissions(Files.writeString(state().resolve(name), value), OWNER_ONLY);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Starts the daemon of {@code agent} (again: same key, same home, so its journal is resent) logging to log. */
@@ -82,20 +116,23 @@ final class Fleet implements AutoCloseable {
                         work.resolve(log + ".log"),
                         List.of("-Xmx160m", "-XX:TieredStopAtLevel=1"),
                         AgentMain.class.getName(),
-                        List.of(
-                                "daemon",
-                                "--key-file",
-                                keyFiles.get(agent).toString(),
-                                "--home",
-                                home(agent).toString(),
-                                "--bootstrap-servers",
-                                platform.bootstrap(),
-                                "--heartbeat-interval",
-                                "1",
-                                "--claim-timeout",
-                                "15",
-                                "--flush-timeout",
-                                "5")));
+                        Stream.concat(
+                                        Stream.of(
+                                                "daemon",
+                                                "--key-file",
+                                                keyFiles.get(agent).toString(),
+                                                "--home",
+                                                home(agent).toString(),
+                                                "--bootstrap-servers",
+                                                platform.bootstrap(),
+                                                "--heartbeat-interval",
+                                                "1",
+                                                "--claim-timeout",
+                                                "15",
+                                                "--flush-timeout",
+                                                "5"),
+                                        isolation.get(agent).stream())
+                                .toList()));
     }
 
     ChildProcess agent(String agent) {

@@ -5,10 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.podium.reliability.process.IngestProcess;
 import dev.podium.reliability.process.Ports;
 import dev.podium.reliability.process.WorkDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -347,6 +349,92 @@ class FleetIT {
     }
 
     /**
+     * A job's workload as a thief would write it: it reads every process's environment and command line (ingest's holds
+     * the master key and the admin token), the platform's state directory (every agent's key file, the admin token and
+     * the master key, mode 600, as {@code ./podium up} keeps them) and the agents' journals, into {@code found.txt} in
+     * its working directory. b1 runs it as the user nobody (the agent is root), n1 in namespaces as a non-root agent
+     * would ({@code --isolation namespace}), and u1 with isolation off, which shows that the probe finds the secrets
+     * where nothing keeps it away.
+     */
+    @Test
+    @Order(7)
+    void aWorkloadReadsNoneOfTheAgentsOrThePlatformsSecretsUnlessIsolationIsOff() throws IOException {
+        long t0 = System.nanoTime();
+        fleet.keepSecret("admin-token", fleet.platform.admin.token());
+        fleet.keepSecret("master-key", IngestProcess.MASTER_KEY);
+        fleet.addAgent("n1", "namespaced", "--isolation", "namespace");
+        fleet.addAgent("u1", "unisolated", "--isolation", "off");
+        for (String agent : List.of("n1", "u1")) {
+            within("agent " + agent + " online", WAIT).until(() -> fleet.online(agent));
+        }
+        Path spec = Files.writeString(work.resolve("isolation-probe.yaml"), """
+                name: isolation probe
+                pools: [local]
+                spec:
+                  benchmark: isolation-probe
+                  adapter: command
+                  parser: jsonl
+                  command:
+                    - bash
+                    - -c
+                    - |
+                      exec 3>&1 > found.txt 2>&1
+                      for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do tr '\\0' '\\n' < "$f"; echo; done
+                      ls -laR "$1"
+                      cat "$1"/* "$1"/.[!.]*
+                      cat "$2"/*/journal/*/* "$2"/*/jobs-read-ledger
+                      echo "probe-$((40 + 2))"
+                      exec >&3 2>&1
+                      echo '{"podium": 1, "type": "metric", "name": "train_samples_per_second", "value": 1.0}'
+                    - podium-isolation-probe
+                    - "%s"
+                    - "%s"
+                  repetitions: 1
+                  warmup_steps: 0
+                  timeout_seconds: 120
+                  nodes: 1
+                  devices_per_node: 1
+                """.formatted(
+                        fleet.state(), fleet.home("b1").getParent()));
+        String campaign = fleet.submit(spec, "gpu-b,namespaced,unisolated", "isolation probe (e2e)");
+        within("the probe ran on b1, n1 and u1", WAIT).until(() -> {
+            List<JsonNode> jobs = jobs(campaign);
+            return jobs.size() == 3
+                    && jobs.stream().allMatch(j -> ENDED.contains(j.get("state").asText()));
+        });
+        assertThat(jobs(campaign))
+                .as("every probe ran")
+                .allMatch(j -> "done".equals(j.get("state").asText()));
+
+        List<String> secrets = new ArrayList<>(List.of(fleet.platform.admin.token(), IngestProcess.MASTER_KEY));
+        try (Stream<Path> keys = Files.list(fleet.state())) {
+            for (Path key : keys.filter(k -> k.toString().endsWith(".key")).toList()) {
+                secrets.add(Files.readAllLines(key).stream()
+                        .filter(l -> l.startsWith("key.secret="))
+                        .findFirst()
+                        .orElseThrow()
+                        .substring("key.secret=".length()));
+            }
+        }
+        for (String agent : List.of("b1", "n1")) {
+            String found = found(agent);
+            write("found-" + agent + ".txt", found);
+            assertThat(found).as("what %s's workload read, to its end", agent).contains("probe-42");
+            assertThat(found)
+                    .as("what %s's workload read", agent)
+                    .doesNotContain(secrets)
+                    .doesNotContain("key.secret=");
+        }
+        String unisolated = found("u1");
+        assertThat(unisolated)
+                .as("the probe, with isolation off, finds the secrets it looks for")
+                .contains(fleet.platform.admin.token(), IngestProcess.MASTER_KEY, "key.secret=");
+        say(String.format(
+                "isolation: b1 (as nobody) and n1 (namespaces) read none of %d secrets; u1 (off) read them; %.1f s",
+                secrets.size(), secondsSince(t0)));
+    }
+
+    /**
      * Campaign 1 as /api/v1/fleet shows it: six jobs done, no superseded lease, the jobs of gpu-a on both its agents;
      * the longest time a1 and a2 ran at once, in seconds.
      */
@@ -475,6 +563,12 @@ class FleetIT {
     private static String row(String html, String job) {
         String from = html.substring(html.indexOf("id=\"job-" + job + "\""));
         return from.substring(0, from.indexOf("</tr>"));
+    }
+
+    /** What the isolation probe of {@code agent} wrote (journal records among it, so not UTF-8). */
+    private static String found(String agent) throws IOException {
+        return new String(
+                Files.readAllBytes(fleet.home(agent).resolve("workload/run/found.txt")), StandardCharsets.ISO_8859_1);
     }
 
     /** Kept beside the processes' logs, for a reader of a failed run. */

@@ -15,6 +15,8 @@ import java.util.function.BooleanSupplier;
 public final class IngestProcess implements AutoCloseable {
 
     public static final String ADMIN_TOKEN_NAME = "reliability";
+    /** The suite's master key (base64 of 32 bytes); a workload must never read it. */
+    public static final String MASTER_KEY = "cmVsaWFiaWxpdHktc3VpdGUtbWFzdGVyLWtleS0zMiE=";
     /** Its heap: what a record must exceed after decompression to end it. */
     public static final int HEAP_MIB = 384;
     /** One client for every metrics and readiness read: the cases poll them every 100-250 ms. */
@@ -83,7 +85,7 @@ public final class IngestProcess implements AutoCloseable {
                 "-Dquarkus.datasource.password=",
                 "-Dkafka.bootstrap.servers=" + bootstrap,
                 "-Dpodium.admin.tokens." + ADMIN_TOKEN_NAME + "=" + adminToken,
-                "-Dpodium.ingest.master-key=cmVsaWFiaWxpdHktc3VpdGUtbWFzdGVyLWtleS0zMiE=",
+                "-Dpodium.ingest.master-key=" + MASTER_KEY,
                 "-Dpodium.ingest.consumer.retry-backoff=500ms",
                 "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} %-5p [%c{2.}] %s%e%n"));
         cmd.addAll(options);

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -156,9 +157,12 @@ class FullStackIT {
         String secret = "s3cr3t-" + UUID.randomUUID();
         String pool = "secret-pool";
         String benchmark = "secret-bench";
-        Path seen = Files.createTempDirectory("podium-secret-seen-");
-        Path keyFile =
-                Files.writeString(work.resolve("secret-agent.key"), platform.admin.keyFile("secret-agent", pool));
+        // The workload runs as the user nobody and writes what it was given here.
+        Path seen = Files.setPosixFilePermissions(
+                Files.createTempDirectory("podium-secret-seen-"), PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path keyFile = Files.setPosixFilePermissions(
+                Files.writeString(work.resolve("secret-agent.key"), platform.admin.keyFile("secret-agent", pool)),
+                PosixFilePermissions.fromString("rw-------"));
         String campaignId = platform.admin
                 .post("/admin/campaigns", campaign(benchmark, pool, seen, secret), 201)
                 .get("campaign_id")
@@ -181,7 +185,9 @@ class FullStackIT {
                         "--heartbeat-interval",
                         "1",
                         "--flush-timeout",
-                        "5"))) {
+                        "5",
+                        "--workload-user",
+                        "nobody"))) {
             await().atMost(WAIT)
                     .until(() -> jobs(campaignId).stream()
                             .allMatch(j -> List.of("done", "failed")

@@ -4,6 +4,8 @@ import dev.podium.agent.config.AgentSettings;
 import dev.podium.agent.config.KeyFile;
 import dev.podium.agent.journal.Journal;
 import dev.podium.agent.publish.KafkaLogin;
+import dev.podium.agent.workload.Isolation;
+import dev.podium.agent.workload.IsolationResolver;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -65,6 +67,55 @@ final class AgentOptions {
                             + " (comma-separated). Names starting with PODIUM_ are never passed.")
     List<String> allowEnv;
 
+    @Option(
+            names = "--isolation",
+            paramLabel = "MODE",
+            description =
+                    "How workloads are kept from the agent's secrets: auto (the default, or $PODIUM_WORKLOAD_ISOLATION),"
+                            + " user (as root: each workload under --workload-user), namespace (not as root: new user, PID and"
+                            + " mount namespaces), off (workloads run as the agent and can read its secrets). Where auto finds"
+                            + " neither, command jobs are refused.")
+    String isolation;
+
+    @Option(
+            names = "--workload-user",
+            paramLabel = "NAME",
+            description = "The user workloads run as when the agent is root (default: $PODIUM_WORKLOAD_USER or "
+                    + IsolationResolver.Settings.DEFAULT_USER + ").")
+    String workloadUser;
+
+    @Option(
+            names = "--hide",
+            paramLabel = "PATH",
+            split = ",",
+            description = "Paths workloads must not see, beyond the key file's directory and the agent's home, where"
+                    + " workloads run in namespaces (default: $PODIUM_WORKLOAD_HIDE, comma-separated).")
+    List<Path> hide;
+
+    /** How this agent's workloads are isolated, tried on this host now; a mode named that does not work here throws. */
+    Isolation isolation() {
+        String mode = isolation != null ? isolation : env().getOrDefault("PODIUM_WORKLOAD_ISOLATION", "auto");
+        String user = workloadUser != null
+                ? workloadUser
+                : env().getOrDefault("PODIUM_WORKLOAD_USER", IsolationResolver.Settings.DEFAULT_USER);
+        List<Path> hidden = hide != null
+                ? hide
+                : Arrays.stream(env().getOrDefault("PODIUM_WORKLOAD_HIDE", "").split(","))
+                        .map(String::trim)
+                        .filter(p -> !p.isEmpty())
+                        .map(Path::of)
+                        .toList();
+        return IsolationResolver.onThisHost()
+                .resolve(
+                        new IsolationResolver.Settings(IsolationResolver.Mode.parse(mode), user, hidden),
+                        new IsolationResolver.Agent(
+                                keyFilePath(), home(), workDir(), IsolationResolver.runningAsRoot()));
+    }
+
+    Path workDir() {
+        return home().resolve("workload");
+    }
+
     /** The names of {@code --allow-env}, else of {@code $PODIUM_JOB_ENV_ALLOW}. */
     Set<String> allowedEnvironment() {
         if (allowEnv != null) {
@@ -93,12 +144,15 @@ final class AgentOptions {
         return new Journal(home().resolve("journal"), journalMaxBytes);
     }
 
-    AgentSettings settings() {
-        Path file = keyFile;
-        if (file == null && System.getenv("PODIUM_KEY_FILE") != null) {
-            file = Path.of(System.getenv("PODIUM_KEY_FILE"));
+    private Path keyFilePath() {
+        if (keyFile == null && System.getenv("PODIUM_KEY_FILE") != null) {
+            return Path.of(System.getenv("PODIUM_KEY_FILE"));
         }
-        KeyFile.Identity id = KeyFile.load(file, env());
+        return keyFile;
+    }
+
+    AgentSettings settings() {
+        KeyFile.Identity id = KeyFile.load(keyFilePath(), env());
         String bootstrap = bootstrapServers != null ? bootstrapServers : id.bootstrapServers();
         return new AgentSettings(
                 id.agentId(),

@@ -6,6 +6,7 @@ import dev.podium.agent.detect.Fingerprint;
 import dev.podium.agent.detect.HostDetector;
 import dev.podium.agent.detect.PythonProbe;
 import dev.podium.agent.detect.ToolRunner;
+import dev.podium.agent.workload.Isolation;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -86,20 +87,23 @@ public final class DaemonCommand implements Callable<Integer> {
                     "podium-agent: --slots must be at least 1, --heartbeat-interval and --claim-timeout above 0");
             return 2;
         }
+        Isolation isolation = options.isolation();
+        System.err.println(isolation.describe());
         String py = python != null ? python : PythonProbe.defaultPython();
         ToolRunner tools = new ToolRunner();
         Fingerprint fp = new HostDetector(tools).detect(new PythonProbe(py, tools));
         Daemon.Config config = new Daemon.Config(
                 settings,
                 fp,
-                options.home().resolve("workload"),
+                options.workDir(),
                 py,
                 Duration.ofMillis(Math.round(intervalSeconds * 1000)),
                 maxHeartbeats,
                 slots,
                 Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)),
                 sampleIntervalMillis,
-                options.allowedEnvironment());
+                options.allowedEnvironment(),
+                isolation);
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
             Daemon daemon = new Daemon(config, pub.sink, System.err);
             CountDownLatch done = new CountDownLatch(1);

@@ -10,6 +10,7 @@ import dev.podium.agent.job.JobRunner;
 import dev.podium.agent.job.JobSpecReader;
 import dev.podium.agent.job.Progress;
 import dev.podium.agent.job.RunOutcome;
+import dev.podium.agent.workload.Isolation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,16 +59,18 @@ public final class RunCommand implements Callable<Integer> {
         }
         JobDefinition job = new JobSpecReader().read(Files.readString(jobFile));
         AgentSettings settings = options.settings();
+        Isolation isolation = options.isolation();
         String py = python != null ? python : PythonProbe.defaultPython();
         ToolRunner tools = new ToolRunner();
         Progress progress = Progress.forConsole();
+        progress.line(isolation.describe());
         progress.line("detecting host...");
         // No probe here: the runner probes the interpreter when it runs the reference workload.
         Fingerprint fp = new HostDetector(tools).detect(null);
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
-            JobRunner runner = new JobRunner(
-                            pub.sink, fp, options.home().resolve("workload"), py, progress, tools, sampleIntervalMillis)
-                    .allowingEnvironment(options.allowedEnvironment());
+            JobRunner runner = new JobRunner(pub.sink, fp, options.workDir(), py, progress, tools, sampleIntervalMillis)
+                    .allowingEnvironment(options.allowedEnvironment())
+                    .isolatedBy(isolation);
             CountDownLatch done = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 runner.cancel();

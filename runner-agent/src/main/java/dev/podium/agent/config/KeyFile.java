@@ -8,9 +8,13 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PublicKey;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -54,6 +58,7 @@ public final class KeyFile {
             if (!Files.isRegularFile(file)) {
                 throw new SettingsException("key file " + file + " does not exist");
             }
+            requireOwnerOnly(file);
             try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 p.load(r);
             } catch (IOException e) {
@@ -104,6 +109,32 @@ public final class KeyFile {
                 bootstrap,
                 KafkaLogin.of(env, p),
                 command);
+    }
+
+    /**
+     * Refuses a key file that anyone but its owner may read or write: another local user (or a workload under another
+     * uid) could then sign as this agent, or swap its key.
+     */
+    static void requireOwnerOnly(Path file) {
+        Set<PosixFilePermission> mode;
+        try {
+            mode = Files.getPosixFilePermissions(file);
+        } catch (UnsupportedOperationException e) {
+            return; // no POSIX modes on this file system: its ACLs are the operator's to set
+        } catch (IOException e) {
+            throw new SettingsException("cannot read the mode of key file " + file + ": " + e.getMessage());
+        }
+        Set<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
+        open.addAll(mode);
+        open.retainAll(EnumSet.of(
+                PosixFilePermission.GROUP_READ,
+                PosixFilePermission.GROUP_WRITE,
+                PosixFilePermission.OTHERS_READ,
+                PosixFilePermission.OTHERS_WRITE));
+        if (!open.isEmpty()) {
+            throw new SettingsException("key file " + file + " is open to others (mode "
+                    + PosixFilePermissions.toString(mode) + "): only its owner may read it; run chmod 600 " + file);
+        }
     }
 
     private static String pick(Map<String, String> env, String envName, Properties p, String key) {

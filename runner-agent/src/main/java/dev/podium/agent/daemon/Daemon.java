@@ -12,6 +12,7 @@ import dev.podium.agent.job.Progress;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.publish.Heartbeat;
 import dev.podium.agent.publish.HeartbeatSender;
+import dev.podium.agent.workload.Isolation;
 import dev.podium.events.StreamId;
 import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.agent.AgentRegistered;
@@ -39,6 +40,7 @@ public final class Daemon {
      * @param claimTimeout     how long an unanswered claim holds its slot
      * @param maxHeartbeats    stop after this many heartbeats (0: until stopped)
      * @param allowedEnvironment environment variables jobs may set beyond the built-in ones (see ChildEnvironment)
+     * @param isolation        how workloads are kept from the agent's secrets, decided at start
      */
     public record Config(
             AgentSettings settings,
@@ -50,7 +52,8 @@ public final class Daemon {
             int slots,
             Duration claimTimeout,
             long sampleIntervalMillis,
-            Set<String> allowedEnvironment) {}
+            Set<String> allowedEnvironment,
+            Isolation isolation) {}
 
     /** The {@link ReadLedger} of {@code podium.jobs}, in the agent's home beside the journal. */
     static final String LEDGER_FILE = "jobs-read-ledger";
@@ -101,7 +104,8 @@ public final class Daemon {
                                 new Progress(log, false),
                                 tools,
                                 config.sampleIntervalMillis())
-                        .allowingEnvironment(config.allowedEnvironment()),
+                        .allowingEnvironment(config.allowedEnvironment())
+                        .isolatedBy(config.isolation()),
                 this::wake,
                 log);
         try (HeartbeatSender heartbeats =

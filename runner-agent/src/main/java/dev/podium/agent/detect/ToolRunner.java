@@ -41,7 +41,7 @@ public class ToolRunner {
         }
         Process p;
         try {
-            p = new ProcessBuilder(command)
+            p = builder(command)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
             p.getOutputStream().close();
@@ -78,6 +78,11 @@ public class ToolRunner {
     private static void kill(Process p) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
+    }
+
+    /** How the tool's process is made; a subclass may run it elsewhere (as another user, in namespaces). */
+    protected ProcessBuilder builder(List<String> command) {
+        return new ProcessBuilder(command);
     }
 
     public boolean onPath(String tool) {

@@ -21,6 +21,8 @@ import dev.podium.agent.parse.StepSample;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.workload.Adapter;
 import dev.podium.agent.workload.ChildEnvironment;
+import dev.podium.agent.workload.IsolatedTools;
+import dev.podium.agent.workload.Isolation;
 import dev.podium.agent.workload.ProcessOutcome;
 import dev.podium.agent.workload.ProcessRunner;
 import dev.podium.agent.workload.ShippedWorkload;
@@ -108,7 +110,8 @@ public final class JobRunner {
     private final Progress progress;
     private final ToolRunner tools;
     private final long sampleIntervalMillis;
-    private final ProcessRunner process = new ProcessRunner();
+    private Isolation isolation;
+    private volatile ProcessRunner process;
     private ChildEnvironment childEnvironment = new ChildEnvironment(List.of());
     private volatile String cancelReason;
     private int progressEverySteps;
@@ -129,6 +132,14 @@ public final class JobRunner {
         this.progress = progress;
         this.tools = tools;
         this.sampleIntervalMillis = sampleIntervalMillis;
+        isolatedBy(Isolation.off(workDir));
+    }
+
+    /** Runs workloads as {@code isolation} says (the agent decides it at start); {@link Isolation#off} until told. */
+    public JobRunner isolatedBy(Isolation isolation) {
+        this.isolation = isolation;
+        this.process = new ProcessRunner(isolation);
+        return this;
     }
 
     /**
@@ -208,11 +219,14 @@ public final class JobRunner {
     /** Checks every point's parameters and extracts the shipped scripts (null for the command adapter). */
     private Path prepare(JobDefinition job) {
         Adapter adapter = Adapter.of(job.spec());
+        isolation.refusal(adapter).ifPresent(why -> {
+            throw new JobSpecException("adapter", why);
+        });
         job.points().forEach(adapter::check);
         try {
-            Files.createDirectories(workDir);
+            Files.createDirectories(isolation.runDirectory());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the work directory " + workDir, e);
+            throw new UncheckedIOException("cannot create the work directory " + isolation.runDirectory(), e);
         }
         return adapter.shipped() ? ShippedWorkload.extract(workDir) : null;
     }
@@ -291,13 +305,16 @@ public final class JobRunner {
         // A command job runs what it likes anyway, so its `python` only says which interpreter the probe asks.
         String py = adapter.shipped() ? python : requested.getOrDefault("python", python);
         List<String> command = adapter.command(py, scripts, requested, spec.warmupSteps());
-        Map<String, String> point = adapter.keyed(requested, software(py));
         Redactor redactor = Redactor.of(spec.environment(), command).alsoMasking(secrets.values());
         Map<String, String> environment = childEnvironment.build(
                 System.getenv(),
                 spec.environment(),
                 name -> progress.line("environment variable " + name + " of the job is not on this agent's allowlist"
                         + " (--allow-env adds a name); left out"));
+        // An interpreter the job chose is asked for its software as the workload runs, never as the agent.
+        Software software =
+                new PythonProbe(py, py.equals(python) ? tools : new IsolatedTools(isolation, environment)).software();
+        Map<String, String> point = adapter.keyed(requested, software);
         environment.putAll(secrets);
         boolean cpuOnly = adapter.cpuOnly(point, !fingerprint.accelerators().isEmpty());
         int devices = adapter.devicesPerNode(spec, point);
@@ -316,7 +333,7 @@ public final class JobRunner {
         progress.line((label + " run " + runId + " " + plan.pointText()).strip());
         Measurement m = new Measurement();
         m.devices = cpuOnly ? null : Sampler.devices(tools);
-        stream.emit(started(job, plan, devices, software(py), runId, jobId, leaseEpoch, m.devices));
+        stream.emit(started(job, plan, devices, software, runId, jobId, leaseEpoch, m.devices));
 
         if (plan.verifying() && spec.warmupSteps() < 1) {
             // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
@@ -479,7 +496,6 @@ public final class JobRunner {
         ProcessOutcome outcome = process.run(
                 plan.command(),
                 plan.environment(),
-                workDir,
                 Duration.ofSeconds(plan.spec().timeoutSeconds()),
                 line -> {
                     JsonLinesParser.stepLine(line).ifPresent(st -> {
@@ -713,11 +729,6 @@ public final class JobRunner {
                 a.driver(),
                 a.firmware(),
                 a.runtime()));
-    }
-
-    /** The software stack of the interpreter a point runs with ({@link PythonProbe} keeps it per interpreter). */
-    private Software software(String py) {
-        return new PythonProbe(py, tools).software();
     }
 
     /**

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -15,8 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Runs one workload process: its output is read as it comes (for progress and parsing), the run is bounded by a timeout,
- * and {@link #cancel()} stops it (the process and its children, e.g. dataloader workers).
+ * Runs one workload process, isolated as the agent's {@link Isolation} says: its output is read as it comes (for
+ * progress and parsing), the run is bounded by a timeout, and {@link #cancel()} stops it (the process and its children,
+ * e.g. dataloader workers).
  */
 public final class ProcessRunner {
 
@@ -24,17 +24,20 @@ public final class ProcessRunner {
     static final int TAIL_LINES = 60;
     static final int MAX_LINE_CHARS = 1024 * 1024;
 
+    private final Isolation isolation;
     private volatile Process process;
     private volatile boolean cancelled;
 
-    /** Runs {@code command} with exactly {@code environment} (plus PYTHONUNBUFFERED). */
+    public ProcessRunner(Isolation isolation) {
+        this.isolation = isolation;
+    }
+
+    /**
+     * Runs {@code command} with exactly {@code environment} (plus PYTHONUNBUFFERED), in the isolation's run directory.
+     */
     public ProcessOutcome run(
-            List<String> command,
-            Map<String, String> environment,
-            Path workDir,
-            Duration timeout,
-            Consumer<String> onLine) {
-        ProcessBuilder pb = builder(command, environment, workDir);
+            List<String> command, Map<String, String> environment, Duration timeout, Consumer<String> onLine) {
+        ProcessBuilder pb = builder(isolation.command(command), isolation.environment(environment));
         Deque<String> tail = new ArrayDeque<>();
         StringBuilder stdout = new StringBuilder();
         Process p;
@@ -70,15 +73,13 @@ public final class ProcessRunner {
         }
     }
 
-    private static ProcessBuilder builder(List<String> command, Map<String, String> environment, Path workDir) {
+    private ProcessBuilder builder(List<String> command, Map<String, String> environment) {
         ProcessBuilder pb = new ProcessBuilder(command);
         // The complete environment (see ChildEnvironment): nothing of the agent's own is inherited.
         pb.environment().clear();
         pb.environment().putAll(environment);
         pb.environment().put("PYTHONUNBUFFERED", "1");
-        if (workDir != null) {
-            pb.directory(workDir.toFile());
-        }
+        pb.directory(isolation.runDirectory().toFile());
         return pb;
     }
 

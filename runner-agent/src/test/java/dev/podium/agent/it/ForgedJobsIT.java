@@ -18,6 +18,7 @@ import dev.podium.agent.support.CommandSide;
 import dev.podium.agent.support.Events;
 import dev.podium.agent.support.KafkaBroker;
 import dev.podium.agent.support.TopicTail;
+import dev.podium.agent.workload.Isolation;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.EventCodec;
@@ -127,7 +128,9 @@ class ForgedJobsIT {
                         8,
                         Duration.ofMinutes(5),
                         500,
-                        java.util.Set.of("COUNT_FILE")),
+                        java.util.Set.of("COUNT_FILE"),
+                        // What the agent runs is under test here; WorkloadIsolationIT runs workloads isolated.
+                        Isolation.off(f.home().resolve("workload"))),
                 sink,
                 log);
     }

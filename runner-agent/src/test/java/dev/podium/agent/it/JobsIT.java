@@ -19,6 +19,7 @@ import dev.podium.agent.support.CommandSide;
 import dev.podium.agent.support.Events;
 import dev.podium.agent.support.KafkaBroker;
 import dev.podium.agent.support.TopicTail;
+import dev.podium.agent.workload.Isolation;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.EventCodec;
@@ -176,7 +177,9 @@ class JobsIT {
                         slots,
                         Duration.ofMinutes(5),
                         500,
-                        java.util.Set.of("GATE", "PID_FILE")),
+                        java.util.Set.of("GATE", "PID_FILE"),
+                        // The protocol is under test here; WorkloadIsolationIT runs workloads isolated.
+                        Isolation.off(fixture.home().resolve("workload"))),
                 sink,
                 prefixed(agentId));
         Thread thread = new Thread(daemon::run, "daemon-" + agentId);

@@ -57,7 +57,10 @@ class KafkaOutageIT {
                     "--home",
                     agent.home().toString(),
                     "--flush-timeout",
-                    "120"));
+                    "120",
+                    // its script lies beside the key file, which isolation hides; WorkloadIsolationIT runs isolated
+                    "--isolation",
+                    "off"));
             // RunStarted and the first RunProgress reach Kafka while the workload waits at the gate.
             await().atMost(Duration.ofSeconds(60)).until(() -> journal.sent().size() >= 2);
             BrokerServer broker = kafka.cluster().brokers().values().iterator().next();

@@ -181,7 +181,10 @@ class PublishingIT {
             "--home",
             agent.home().toString(),
             "--allow-env",
-            "HF_TOKEN,FAIL"
+            "HF_TOKEN,FAIL",
+            // its scripts lie beside the key file, which isolation hides; WorkloadIsolationIT runs isolated
+            "--isolation",
+            "off"
         };
         assertThat(AgentMain.execute(Stream.concat(Stream.of("run", ok.toString()), Stream.of(common))
                         .toArray(String[]::new)))

@@ -59,7 +59,10 @@ class SigkillIT {
                 "--home",
                 agent.home().toString(),
                 "--flush-timeout",
-                "600"));
+                "600",
+                // its script lies beside the key file, which isolation hides; WorkloadIsolationIT runs isolated
+                "--isolation",
+                "off"));
         Journal journal = new Journal(agent.home().resolve("journal"), Long.MAX_VALUE);
         await().atMost(Duration.ofSeconds(90))
                 .until(() -> journal.pending().stream()

@@ -45,7 +45,10 @@ class WorkloadEnvironmentIT {
                 "--home",
                 agent.home().toString(),
                 "--allow-env",
-                "HF_HOME,PODIUM_KAFKA_PASSWORD");
+                "HF_HOME,PODIUM_KAFKA_PASSWORD",
+                // it writes beside the key file, which isolation hides; WorkloadIsolationIT runs isolated
+                "--isolation",
+                "off");
         pb.environment().put("PODIUM_AGENT_ID", agent.agentId());
         pb.environment().put("PODIUM_KEY_ID", agent.keyId());
         pb.environment().put("PODIUM_KEY_SECRET", secret);

@@ -11,6 +11,7 @@ import dev.podium.agent.journal.Journal;
 import dev.podium.agent.journal.JournalEntry;
 import dev.podium.agent.publish.EventSink;
 import dev.podium.agent.publish.RecordTooLargeException;
+import dev.podium.agent.workload.Isolation;
 import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.codec.Decoded;
@@ -26,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
@@ -313,6 +315,25 @@ class JobRunnerTest {
     void anUnknownReferenceParameterIsRejectedBeforeAnythingRuns() {
         assertThatThrownBy(() -> runner.run(new JobSpecReader().read("benchmark: b\nparameters: {batchsize: 8}\n")))
                 .hasMessageContaining("parameters.batchsize");
+        assertThat(journal.pendingCount()).isZero();
+    }
+
+    @Test
+    void aCommandJobIsRefusedBeforeAnythingRunsWhereWorkloadsCannotBeIsolated() throws Exception {
+        Path ran = dir.resolve("ran");
+        runner.isolatedBy(new Isolation(
+                Isolation.Kind.NONE,
+                dir.resolve("work"),
+                Optional.empty(),
+                false,
+                List.of(),
+                "user namespaces are not available here"));
+        assertThatThrownBy(() -> runner.run(job("touch '" + ran + "'\n", 30)))
+                .isInstanceOf(JobSpecException.class)
+                .hasMessageContaining("adapter")
+                .hasMessageContaining(
+                        "only isolated from its secrets, and cannot here: user namespaces are not available");
+        assertThat(ran).doesNotExist();
         assertThat(journal.pendingCount()).isZero();
     }
 

@@ -4,6 +4,7 @@ import dev.podium.events.sign.EventSigner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /** An agent identity and home directory for tests. */
 public record AgentFixture(String agentId, String keyId, String secretText, Path keyFile, Path home) {
@@ -20,6 +21,8 @@ public record AgentFixture(String agentId, String keyId, String secretText, Path
                 keyFile,
                 "agent.id=" + agentId + "\nkey.id=" + agentId + "-k1\nkey.secret=" + secret + "\n"
                         + (commandSide == null ? "" : "command.public.key=" + commandSide.publicKeyText() + "\n"));
+        // As podium-admin and ./podium up write it: the agent refuses a key file others may read.
+        Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
         return new AgentFixture(agentId, agentId + "-k1", secret, keyFile, dir.resolve(agentId + "-home"));
     }
 
