@@ -52,7 +52,9 @@ final class Fleet implements AutoCloseable {
                         "-XX:TieredStopAtLevel=1",
                         "-Dpodium.ingest.jobs.lease-duration=" + LEASE.toSeconds() + "s",
                         "-Dpodium.ingest.jobs.reaper-interval=1s",
-                        "-Dpodium.ingest.jobs.relay-interval=200ms"));
+                        "-Dpodium.ingest.jobs.relay-interval=200ms",
+                        // the fleet campaigns' workload is a bash script, in every pool
+                        "-Dpodium.ingest.workloads.commands=bash"));
         QueryProcess query = new QueryProcess("query", queryJar, work, Ports.freeRun(1), platform.postgres.jdbcUrl());
         try {
             query.start(List.of("-XX:TieredStopAtLevel=1", "-Dpodium.query.online-window=PT10S"));
@@ -95,7 +97,9 @@ final class Fleet implements AutoCloseable {
                                 "--claim-timeout",
                                 "15",
                                 "--flush-timeout",
-                                "5")));
+                                "5",
+                                "--allow-commands",
+                                "bash")));
     }
 
     ChildProcess agent(String agent) {

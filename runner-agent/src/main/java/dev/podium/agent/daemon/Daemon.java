@@ -15,6 +15,7 @@ import dev.podium.agent.publish.HeartbeatSender;
 import dev.podium.events.StreamId;
 import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.agent.AgentRegistered;
+import dev.podium.events.model.WorkloadAllowlist;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -39,6 +40,7 @@ public final class Daemon {
      * @param claimTimeout     how long an unanswered claim holds its slot
      * @param maxHeartbeats    stop after this many heartbeats (0: until stopped)
      * @param allowedEnvironment environment variables jobs may set beyond the built-in ones (see ChildEnvironment)
+     * @param allowlist        the adapters and commands this agent runs, whatever a signed job asks
      */
     public record Config(
             AgentSettings settings,
@@ -50,7 +52,8 @@ public final class Daemon {
             int slots,
             Duration claimTimeout,
             long sampleIntervalMillis,
-            Set<String> allowedEnvironment) {}
+            Set<String> allowedEnvironment,
+            WorkloadAllowlist allowlist) {}
 
     /** The {@link ReadLedger} of {@code podium.jobs}, in the agent's home beside the journal. */
     static final String LEDGER_FILE = "jobs-read-ledger";
@@ -91,6 +94,7 @@ public final class Daemon {
         JobDispatcher dispatcher = new JobDispatcher(
                 sink,
                 settings.pool(),
+                config.allowlist(),
                 config.slots(),
                 config.claimTimeout(),
                 () -> new JobRunner(

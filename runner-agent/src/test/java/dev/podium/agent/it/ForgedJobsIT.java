@@ -26,6 +26,7 @@ import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunStarted;
@@ -127,7 +128,9 @@ class ForgedJobsIT {
                         8,
                         Duration.ofMinutes(5),
                         500,
-                        java.util.Set.of("COUNT_FILE")),
+                        java.util.Set.of("COUNT_FILE"),
+                        // touch too: a forged job must be refused for its signature, not for its executable
+                        new WorkloadAllowlist(WorkloadAllowlist.DEFAULT.adapters(), List.of("sh", "touch"))),
                 sink,
                 log);
     }

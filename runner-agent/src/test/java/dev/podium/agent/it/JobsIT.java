@@ -28,6 +28,7 @@ import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
@@ -92,6 +93,10 @@ class JobsIT {
     static KafkaBroker kafka;
     static TopicTail tail;
     static KafkaProducer<String, byte[]> commandSide;
+
+    /** The daemons' own allowlist: the jobs' scripts run with sh. */
+    static final WorkloadAllowlist SH_ONLY = new WorkloadAllowlist(WorkloadAllowlist.DEFAULT.adapters(), List.of("sh"));
+
     static final CommandSide SIGNER = new CommandSide();
     static Fingerprint fingerprint;
     static final Map<String, Agent> agents = new ConcurrentHashMap<>();
@@ -176,7 +181,8 @@ class JobsIT {
                         slots,
                         Duration.ofMinutes(5),
                         500,
-                        java.util.Set.of("GATE", "PID_FILE")),
+                        java.util.Set.of("GATE", "PID_FILE"),
+                        SH_ONLY),
                 sink,
                 prefixed(agentId));
         Thread thread = new Thread(daemon::run, "daemon-" + agentId);
