@@ -162,6 +162,9 @@ refused anonymous-controller "an anonymous client of the controller port" 'Timed
 refused wrong-password "ingest's user with a wrong password" 'SaslAuthenticationException'
 refused agent-deletes-events "deleting podium.events as the local agent" 'TopicAuthorizationException|ClusterAuthorizationException|Not authorized'
 refused agent-writes-jobs "writing podium.jobs as the local agent" 'TopicAuthorizationException'
+# No internals on the public site: query-service's metrics are on its management port only.
+metrics=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PODIUM_QUERY_PORT/q/metrics")
+[ "$metrics" = 404 ] || { say "/q/metrics on query-service's public port answered $metrics, not 404"; exit 1; }
 
 # An example campaign submitted as the README says, without --pools, reaches the local agent: /fleet shows it as the
 # agent's current job while it runs, then every job done.
