@@ -123,7 +123,8 @@ scram_login() { # user password
   printf '%s\n' security.protocol=SASL_PLAINTEXT sasl.mechanism=SCRAM-SHA-512 \
     "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"$1\" password=\"$2\";"
 }
-timeouts=(request.timeout.ms=5000 default.api.timeout.ms=8000 max.block.ms=5000)
+# Long enough for a SCRAM handshake on a loaded machine to end in its refusal; an anonymous client waits all of it.
+timeouts=(request.timeout.ms=15000 default.api.timeout.ms=30000 max.block.ms=15000)
 (umask 077
   printf '%s\n' "${timeouts[@]}" >"$WORK/anonymous.conf"
   { scram_login ingest not-its-password; printf '%s\n' "${timeouts[@]}"; } >"$WORK/wrong-password.conf"
@@ -164,7 +165,7 @@ refused() { # name what error-pattern: the probe failed with that error
 refused anonymous-admin "an anonymous admin client" 'Timed out waiting for a node assignment'
 refused anonymous-producer "an anonymous producer" 'not present in metadata'
 refused anonymous-controller "an anonymous client of the controller port" 'Timed out waiting for a node assignment'
-refused wrong-password "ingest's user with a wrong password" 'SaslAuthenticationException'
+refused wrong-password "ingest's user with a wrong password" 'SaslAuthenticationException|failed authentication'
 refused agent-deletes-events "deleting podium.events as the local agent" 'TopicAuthorizationException|ClusterAuthorizationException|Not authorized'
 refused agent-writes-jobs "writing podium.jobs as the local agent" 'TopicAuthorizationException'
 # No internals on the public site: query-service's metrics are on its management port only.
