@@ -129,16 +129,14 @@ public class FleetCommands {
                             + CampaignPlan.MAX_JOBS));
         }
         Set<FieldViolation> out = new LinkedHashSet<>();
+        String allowlistField = JobSpec.COMMAND_ADAPTER.equals(
+                        String.valueOf(campaign.spec().adapter()).strip())
+                ? "spec.command"
+                : "spec.adapter";
         for (String pool : campaign.pools()) {
             allowlist(pool)
                     .refusal(pool, campaign.spec())
-                    .ifPresent(why -> out.add(new FieldViolation(
-                            JobSpec.COMMAND_ADAPTER.equals(
-                                            String.valueOf(campaign.spec().adapter())
-                                                    .strip())
-                                    ? "spec.command"
-                                    : "spec.adapter",
-                            why)));
+                    .ifPresent(why -> out.add(new FieldViolation(allowlistField, why)));
         }
         List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
         for (String pool : campaign.pools()) {
