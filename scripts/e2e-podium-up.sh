@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end check of `./podium up` as a new user meets it: on a clean clone of this repository, start Podium in the
 # background, wait until the local page shows both the published devices and this machine's run, check that the run came
-# the fleet way (the local agent online on /fleet, the sweep a campaign's jobs done by it) and that an example campaign
-# reaches the agent, then `./podium down` and check that no process and no port is left behind. Uses its own database
+# the fleet way (the local agent online on /fleet, the sweep a campaign's jobs done by it), that its Kafka broker lets no
+# one in anonymously and holds the agent's own Kafka user to its ACLs, and that an example campaign reaches the agent,
+# then `./podium down` and check that no process and no port is left behind. Uses its own database
 # and its own ports (18080, 18081, 19092 and 19093; PODIUM_E2E_QUERY_PORT, PODIUM_E2E_INGEST_PORT and
 # PODIUM_E2E_KAFKA_PORT move them beside another run).
 set -euo pipefail
@@ -92,12 +93,19 @@ scripts/readme-screenshot.sh "$WORK/readme.png" >/dev/null
 
 say "no secret on any command line, secret files mode 600, every port on 127.0.0.1"
 args=$(ps -eo args)
-for f in .podium/admin-token .podium/master-key .podium/query-db-password .podium/agent.key; do
+for f in .podium/admin-token .podium/master-key .podium/query-db-password .podium/kafka-admin-password \
+    .podium/kafka-ingest-password .podium/kafka/server.properties .podium/agent.key; do
   [ -f "$f" ] || continue
   [ "$(stat -c %a "$f")" = 600 ] || { say "$f is mode $(stat -c %a "$f"), not 600"; exit 1; }
-  value=$(if [ "$f" = .podium/agent.key ]; then sed -n 's/^key.secret=//p' "$f"; else cat "$f"; fi)
-  [ -n "$value" ] || continue
-  if grep -qF -- "$value" <<<"$args"; then say "the secret of $f is on a command line:"; grep -F -- "$value" <<<"$args" | cut -c1-200; exit 1; fi
+  case $f in
+    .podium/agent.key) values=$(sed -n 's/^key.secret=//p; s/^kafka.password=//p' "$f") ;;
+    .podium/kafka/server.properties) values="" ;; # the admin password, checked as its own file
+    *) values=$(cat "$f") ;;
+  esac
+  while read -r value; do
+    [ -n "$value" ] || continue
+    if grep -qF -- "$value" <<<"$args"; then say "the secret of $f is on a command line:"; grep -F -- "$value" <<<"$args" | cut -c1-200; exit 1; fi
+  done <<<"$values"
 done
 listening=$(ss -Hltn 2>/dev/null | awk '{print $4}')
 for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_KAFKA_PORT + 1)); do
@@ -105,6 +113,65 @@ for port in $PODIUM_QUERY_PORT $PODIUM_INGEST_PORT $PODIUM_KAFKA_PORT $((PODIUM_
   wide=$(grep -E "[:.]$port\$" <<<"$listening" | grep -vE "^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]|\[::1\]):" || true)
   [ -z "$wide" ] || { say "port $port listens beyond 127.0.0.1: $wide"; exit 1; }
 done
+# ./podium up's broker lets no one in without a login, on its client and its controller port, and the local agent logs in
+# as its key's own user (ingest made it at issue), which may write events and heartbeats and read jobs, nothing more.
+say "Kafka: anonymous clients and a wrong password refused; the local agent's own user cannot delete topics or write jobs"
+key_id=$(sed -n 's/^key.id=//p' .podium/agent.key)
+[ "$(sed -n 's/^kafka.username=//p' .podium/agent.key)" = "$key_id" ] \
+  || { say ".podium/agent.key has no Kafka login of the key's own user $key_id"; exit 1; }
+scram_login() { # user password
+  printf '%s\n' security.protocol=SASL_PLAINTEXT sasl.mechanism=SCRAM-SHA-512 \
+    "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"$1\" password=\"$2\";"
+}
+# Long enough for a SCRAM handshake on a loaded machine to end in its refusal; an anonymous client waits all of it.
+timeouts=(request.timeout.ms=15000 default.api.timeout.ms=30000 max.block.ms=15000)
+(umask 077
+  printf '%s\n' "${timeouts[@]}" >"$WORK/anonymous.conf"
+  { scram_login ingest not-its-password; printf '%s\n' "${timeouts[@]}"; } >"$WORK/wrong-password.conf"
+  { scram_login "$key_id" "$(sed -n 's/^kafka.password=//p' .podium/agent.key)"; printf '%s\n' "${timeouts[@]}"; } \
+    >"$WORK/agent.conf")
+broker="127.0.0.1:$PODIUM_KAFKA_PORT"
+probes=()
+probe() { # name class args...: one of Kafka's tools, from the broker's jars, in the background
+  local name=$1
+  shift
+  # the tool is meant to fail: its status is recorded, not an error of this script (set -e holds in the subshell too)
+  (status=0
+    java -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile=scripts/kafka/log4j2.yaml -cp ".podium/kafka/libs/*" "$@" \
+      <<<"{}" >"$WORK/probe-$name.out" 2>&1 || status=$?
+    echo "$status" >"$WORK/probe-$name.status") &
+  probes+=("$!")
+}
+probe anonymous-admin org.apache.kafka.tools.TopicCommand --bootstrap-server "$broker" \
+  --command-config "$WORK/anonymous.conf" --list
+probe anonymous-producer org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$broker" --topic podium.events \
+  --sync --producer.config "$WORK/anonymous.conf"
+probe anonymous-controller org.apache.kafka.tools.MetadataQuorumCommand \
+  --bootstrap-controller "127.0.0.1:$((PODIUM_KAFKA_PORT + 1))" --command-config "$WORK/anonymous.conf" describe --status
+probe wrong-password org.apache.kafka.tools.TopicCommand --bootstrap-server "$broker" \
+  --command-config "$WORK/wrong-password.conf" --list
+probe agent-deletes-events org.apache.kafka.tools.TopicCommand --bootstrap-server "$broker" \
+  --command-config "$WORK/agent.conf" --delete --topic podium.events
+probe agent-writes-jobs org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$broker" --topic podium.jobs \
+  --sync --producer.config "$WORK/agent.conf"
+wait "${probes[@]}" # not ./podium up, which runs on
+refused() { # name what error-pattern: the probe failed with that error
+  if [ "$(cat "$WORK/probe-$1.status")" = 0 ] || ! grep -qE "$3" "$WORK/probe-$1.out"; then
+    say "$2 was not refused as expected ($3):"; tail -n 20 "$WORK/probe-$1.out"; exit 1
+  fi
+}
+# A client without SASL speaks to a SASL listener before logging in: the broker drops the connection, so it never
+# learns of a node to ask.
+refused anonymous-admin "an anonymous admin client" 'Timed out waiting for a node assignment'
+refused anonymous-producer "an anonymous producer" 'not present in metadata'
+refused anonymous-controller "an anonymous client of the controller port" 'Timed out waiting for a node assignment'
+refused wrong-password "ingest's user with a wrong password" 'SaslAuthenticationException|failed authentication'
+refused agent-deletes-events "deleting podium.events as the local agent" 'TopicAuthorizationException|ClusterAuthorizationException|Not authorized'
+refused agent-writes-jobs "writing podium.jobs as the local agent" 'TopicAuthorizationException'
+# No internals on the public site: query-service's metrics are on its management port only.
+metrics=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PODIUM_QUERY_PORT/q/metrics")
+[ "$metrics" = 404 ] || { say "/q/metrics on query-service's public port answered $metrics, not 404"; exit 1; }
+
 # An example campaign submitted as the README says, without --pools, reaches the local agent: /fleet shows it as the
 # agent's current job while it runs, then every job done.
 say "podium-admin campaign submit examples/campaigns/fleet-sweep.yaml"

@@ -31,16 +31,18 @@ platform_wait_for_port() { # port seconds
   return 1
 }
 
-# Copies the broker's jars into DEST once (offline from ~/.m2 when it can, else from Maven Central) and prints DEST.
+# Copies the broker's jars into DEST once per version of scripts/kafka/pom.xml (offline from ~/.m2 when it can, else
+# from Maven Central) and prints DEST.
 platform_kafka_libs() { # dest log
-  local dest=$1 log=$2
-  if [ ! -f "$dest/.complete" ]; then
+  local dest=$1 log=$2 pom
+  pom=$(sha256sum <"$PLATFORM_ROOT/scripts/kafka/pom.xml")
+  if [ "$(cat "$dest/.complete" 2>/dev/null)" != "$pom" ]; then
     mkdir -p "$dest"
     (cd "$PLATFORM_ROOT/scripts/kafka" && {
       mvn -o -B -q dependency:copy-dependencies -DoutputDirectory="$dest" -DincludeScope=runtime ||
         mvn -B -q dependency:copy-dependencies -DoutputDirectory="$dest" -DincludeScope=runtime
     }) >"$log" 2>&1 || return 1
-    touch "$dest/.complete"
+    echo "$pom" >"$dest/.complete"
   fi
   echo "$dest"
 }
@@ -55,6 +57,38 @@ platform_kafka_configure() { # dir port [extra property lines...]
     "$PLATFORM_ROOT/scripts/kafka/server.properties" >"$dir/server.properties"
   local line
   for line in "$@"; do echo "$line" >>"$dir/server.properties"; done
+}
+
+# Writes DIR/server.properties (mode 600: it holds the super user's password) for a broker on PORT that signs every
+# connection in and authorizes every request: server.properties with scripts/kafka/sasl.properties after it, the
+# password read from ADMIN_PASSWORD_FILE. Expanded here, not by sed, so the password is on no command line.
+platform_kafka_configure_sasl() { # dir port admin-password-file
+  local dir=$1 port=$2 password line lines=()
+  password=$(cat "$3")
+  while IFS= read -r line; do
+    case $line in '#'* | '') continue ;; esac
+    line=${line//@PORT@/$port}
+    line=${line//@CONTROLLER_PORT@/$((port + 1))}
+    lines+=("${line//@ADMIN_PASSWORD@/$password}")
+  done <"$PLATFORM_ROOT/scripts/kafka/sasl.properties"
+  mkdir -p "$dir"
+  : >"$dir/server.properties"
+  chmod 600 "$dir/server.properties"
+  platform_kafka_configure "$dir" "$port" "${lines[@]}"
+}
+
+# Creates the SCRAM user ingest and the ACLs of scripts/kafka/acls.conf on the SASL broker of DIR (PORT) with
+# scripts/kafka/apply-acls.sh, the script docker-compose.yml's kafka-init runs, from the jars in LIBS. Once per data
+# directory: again only when the data was formatted anew, the ACLs or the script changed, or the password did.
+platform_kafka_provision() { # dir libs port admin-password-file ingest-password-file log
+  local dir=$1 libs=$2 port=$3 stamp
+  # the formatted data's meta.properties names its cluster id: a new format is a new stamp
+  stamp=$(cat "$dir/data/meta.properties" "$PLATFORM_ROOT/scripts/kafka/acls.conf" \
+    "$PLATFORM_ROOT/scripts/kafka/apply-acls.sh" "$5" | sha256sum)
+  [ "$(cat "$dir/provisioned" 2>/dev/null)" = "$stamp" ] && return 0
+  PODIUM_KAFKA_ADMIN_PASSWORD=$(cat "$4") PODIUM_KAFKA_INGEST_PASSWORD=$(cat "$5") KAFKA_LIBS=$libs \
+    sh "$PLATFORM_ROOT/scripts/kafka/apply-acls.sh" "127.0.0.1:$port" >>"$6" 2>&1 || return 1
+  echo "$stamp" >"$dir/provisioned"
 }
 
 # Formats DIR/data for the configuration in DIR, unless it was formatted for the same controller address (the quorum

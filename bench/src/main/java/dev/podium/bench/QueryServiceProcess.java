@@ -29,6 +29,8 @@ final class QueryServiceProcess implements AutoCloseable {
                 "java",
                 "-Xmx1g",
                 "-Dquarkus.http.port=" + port,
+                // other query-services may run on this machine: metrics wherever the system has room
+                "-Dquarkus.management.port=0",
                 "-Dquarkus.log.level=WARN",
                 "-Dquarkus.datasource.jdbc.acquisition-timeout=60S",
                 "-Dpodium.query.cache.enabled=" + cache));

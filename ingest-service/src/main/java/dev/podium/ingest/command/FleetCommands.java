@@ -11,8 +11,10 @@ import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.command.problem.InvalidRequestException;
+import dev.podium.ingest.config.IngestConfig;
 import dev.podium.ingest.entity.CampaignEntity;
 import dev.podium.ingest.entity.JobEntity;
 import dev.podium.ingest.projection.Projections;
@@ -81,13 +83,33 @@ public class FleetCommands {
     private final CommandLog log;
     private final Outbox outbox;
     private final CampaignSecretStore campaignSecrets;
+    private final IngestConfig.Workloads workloads;
     private final EventCodec codec = new EventCodec();
 
-    public FleetCommands(EnlistedJdbc jdbc, CommandLog log, Outbox outbox, CampaignSecretStore campaignSecrets) {
+    public FleetCommands(
+            EnlistedJdbc jdbc,
+            CommandLog log,
+            Outbox outbox,
+            CampaignSecretStore campaignSecrets,
+            IngestConfig config) {
         this.jdbc = jdbc;
         this.log = log;
         this.outbox = outbox;
         this.campaignSecrets = campaignSecrets;
+        this.workloads = config.workloads();
+    }
+
+    /** What {@code pool}'s jobs may run: its own lists where configured, else those of every pool. */
+    public WorkloadAllowlist allowlist(String pool) {
+        IngestConfig.Workloads.Pool own = workloads.pools().get(pool);
+        return new WorkloadAllowlist(
+                Set.copyOf(
+                        own != null && own.adapters().isPresent()
+                                ? own.adapters().get()
+                                : workloads.adapters()),
+                own != null && own.commands().isPresent()
+                        ? own.commands().get()
+                        : workloads.commands().orElse(List.of()));
     }
 
     /**
@@ -107,6 +129,15 @@ public class FleetCommands {
                             + CampaignPlan.MAX_JOBS));
         }
         Set<FieldViolation> out = new LinkedHashSet<>();
+        String allowlistField = JobSpec.COMMAND_ADAPTER.equals(
+                        String.valueOf(campaign.spec().adapter()).strip())
+                ? "spec.command"
+                : "spec.adapter";
+        for (String pool : campaign.pools()) {
+            allowlist(pool)
+                    .refusal(pool, campaign.spec())
+                    .ifPresent(why -> out.add(new FieldViolation(allowlistField, why)));
+        }
         List<Map<String, String>> points = CampaignPlan.points(campaign.spec().matrix());
         for (String pool : campaign.pools()) {
             for (Map<String, String> point : points) {
@@ -180,6 +211,12 @@ public class FleetCommands {
     private List<UUID> issueJobs(CampaignEntity campaign, JobSpec spec, int issue, List<Envelope> events) {
         List<UUID> ids = new ArrayList<>();
         for (String pool : campaign.pools) {
+            // a scheduled campaign's pool may have been closed to it since it was created
+            Optional<String> refused = allowlist(pool).refusal(pool, spec);
+            if (refused.isPresent()) {
+                LOG.warnf("campaign %s issues no jobs to pool %s: %s", campaign.campaignId, pool, refused.get());
+                continue;
+            }
             for (Map<String, String> point : CampaignPlan.points(spec.matrix())) {
                 JobSpec jobSpec = CampaignPlan.jobSpec(spec, point, pool);
                 JobEntity job = new JobEntity();

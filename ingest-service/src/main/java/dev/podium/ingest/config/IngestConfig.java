@@ -4,6 +4,8 @@ import dev.podium.ingest.consumer.CrashPoint;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** ingest-service's settings, under {@code podium.ingest}. */
@@ -66,6 +68,32 @@ public interface IngestConfig {
         /** How long one provisioning call waits for the broker: an issue or revoke waits at most this for Kafka. */
         @WithDefault("10s")
         Duration brokerTimeout();
+    }
+
+    Workloads workloads();
+
+    /**
+     * What each pool's jobs may run (see {@link dev.podium.events.model.WorkloadAllowlist}): {@code adapters} and
+     * {@code commands} for every pool, {@code pools."<pool>".adapters} and {@code .commands} in place of them for one
+     * pool. A campaign one of its pools does not allow is refused, naming the pool, before any job is signed; agents hold
+     * lists of their own.
+     */
+    interface Workloads {
+
+        @WithDefault("reference,inference")
+        List<String> adapters();
+
+        /** Executables a command job may start: a directory ending in '/', or argv[0] exactly; none: no command jobs. */
+        Optional<List<String>> commands();
+
+        Map<String, Pool> pools();
+
+        interface Pool {
+
+            Optional<List<String>> adapters();
+
+            Optional<List<String>> commands();
+        }
     }
 
     Rejected rejected();

@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.podium.query.support.PostgresDatabase;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.net.URL;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -34,6 +36,10 @@ class WarmupIT {
     private static final Pattern LEADERBOARD_REQUESTS =
             Pattern.compile("http_server_requests_seconds_count\\{[^}]*uri=\"/leaderboard\"[^}]*} ([0-9.]+)");
 
+    /** Metrics are on the management interface only (PublicPortIT); the path is relative to its root, /q. */
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
+
     @Test
     void readinessIsUpOnceThePagesWereRequestedThroughHttp() {
         await().atMost(Duration.ofSeconds(60))
@@ -42,7 +48,7 @@ class WarmupIT {
                 .contains("pages warmed up")
                 .contains("UP");
 
-        Matcher m = LEADERBOARD_REQUESTS.matcher(given().get("/q/metrics").asString());
+        Matcher m = LEADERBOARD_REQUESTS.matcher(given().get(metrics).asString());
         assertThat(m.find())
                 .as("the warm-up's leaderboard requests are counted")
                 .isTrue();

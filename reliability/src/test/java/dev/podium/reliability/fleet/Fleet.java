@@ -57,7 +57,9 @@ final class Fleet implements AutoCloseable {
                         "-XX:TieredStopAtLevel=1",
                         "-Dpodium.ingest.jobs.lease-duration=" + LEASE.toSeconds() + "s",
                         "-Dpodium.ingest.jobs.reaper-interval=1s",
-                        "-Dpodium.ingest.jobs.relay-interval=200ms"));
+                        "-Dpodium.ingest.jobs.relay-interval=200ms",
+                        // the fleet campaigns' workload is a bash script, in every pool
+                        "-Dpodium.ingest.workloads.commands=bash"));
         QueryProcess query = new QueryProcess("query", queryJar, work, Ports.freeRun(1), platform.postgres.jdbcUrl());
         try {
             // As /var/lib/podium-agent is: others may pass through to a workload directory, not list the homes.
@@ -130,7 +132,9 @@ final class Fleet implements AutoCloseable {
                                                 "--claim-timeout",
                                                 "15",
                                                 "--flush-timeout",
-                                                "5"),
+                                                "5",
+                                                "--allow-commands",
+                                                "bash"),
                                         isolation.get(agent).stream())
                                 .toList()));
     }

@@ -45,6 +45,8 @@ public final class QueryProcess implements AutoCloseable {
                 ChildProcess.javaBinary(),
                 "-Xmx256m",
                 "-Dquarkus.http.port=" + httpPort,
+                // several query-services may run on this machine at once: metrics wherever the system has room
+                "-Dquarkus.management.port=0",
                 "-Dquarkus.datasource.jdbc.url=" + jdbcUrl,
                 "-Dquarkus.datasource.username=postgres",
                 "-Dquarkus.datasource.password="));

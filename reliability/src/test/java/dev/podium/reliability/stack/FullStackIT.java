@@ -68,7 +68,8 @@ class FullStackIT {
                 System.getProperty("podium.ingest.app", "../ingest-service/target/quarkus-app/quarkus-run.jar"));
         Path queryJar =
                 Path.of(System.getProperty("podium.query.app", "../query-service/target/quarkus-app/quarkus-run.jar"));
-        platform = Platform.start(work, ingestJar);
+        // the secret campaign's workload is a bash script
+        platform = Platform.start(work, ingestJar, List.of("-Dpodium.ingest.workloads.commands=bash"));
         query = new QueryProcess("query", queryJar, work, Ports.freeRun(1), platform.postgres.jdbcUrl());
         query.start();
     }
@@ -187,7 +188,9 @@ class FullStackIT {
                         "--flush-timeout",
                         "5",
                         "--workload-user",
-                        "nobody"))) {
+                        "nobody",
+                        "--allow-commands",
+                        "bash"))) {
             await().atMost(WAIT)
                     .until(() -> jobs(campaignId).stream()
                             .allMatch(j -> List.of("done", "failed")

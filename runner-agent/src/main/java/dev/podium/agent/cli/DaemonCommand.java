@@ -7,7 +7,11 @@ import dev.podium.agent.detect.HostDetector;
 import dev.podium.agent.detect.PythonProbe;
 import dev.podium.agent.detect.ToolRunner;
 import dev.podium.agent.workload.Isolation;
+import dev.podium.events.model.WorkloadAllowlist;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -74,6 +78,40 @@ public final class DaemonCommand implements Callable<Integer> {
             description = "Interval of CPU, memory and accelerator sampling during jobs (default: ${DEFAULT-VALUE}).")
     long sampleIntervalMillis;
 
+    @Option(
+            names = "--allow-adapters",
+            paramLabel = "NAME",
+            split = ",",
+            description = "The shipped workloads jobs of this agent may run (default: $PODIUM_ALLOW_ADAPTERS, else"
+                    + " reference,inference). A signed job of another adapter is refused, its run failed with the"
+                    + " reason.")
+    List<String> allowAdapters;
+
+    @Option(
+            names = "--allow-commands",
+            paramLabel = "PATH",
+            split = ",",
+            description =
+                    "Executables a command job may start on this agent: a directory ending in '/' (an absolute"
+                            + " path below it), or argv[0] exactly (default: $PODIUM_ALLOW_COMMANDS, else none: no command"
+                            + " jobs). A signed job whose executable is not allowed is refused, its run failed with the reason.")
+    List<String> allowCommands;
+
+    /** The agent's own allowlist: its options, else its environment, else the shipped workloads and no command. */
+    WorkloadAllowlist allowlist() {
+        Set<String> adapters = Set.copyOf(listed(allowAdapters, "PODIUM_ALLOW_ADAPTERS"));
+        return new WorkloadAllowlist(
+                adapters.isEmpty() ? WorkloadAllowlist.DEFAULT.adapters() : adapters,
+                listed(allowCommands, "PODIUM_ALLOW_COMMANDS"));
+    }
+
+    private static List<String> listed(List<String> option, String variable) {
+        List<String> values = option != null
+                ? option
+                : Arrays.asList(AgentOptions.env().getOrDefault(variable, "").split(","));
+        return values.stream().map(String::trim).filter(v -> !v.isEmpty()).toList();
+    }
+
     @Override
     public Integer call() throws Exception {
         AgentSettings settings = options.settings();
@@ -103,7 +141,8 @@ public final class DaemonCommand implements Callable<Integer> {
                 Duration.ofMillis(Math.round(claimTimeoutSeconds * 1000)),
                 sampleIntervalMillis,
                 options.allowedEnvironment(),
-                isolation);
+                isolation,
+                allowlist());
         try (Publishing pub = new Publishing(settings, options.flushTimeoutSeconds, System.err)) {
             Daemon daemon = new Daemon(config, pub.sink, System.err);
             CountDownLatch done = new CountDownLatch(1);

@@ -16,6 +16,7 @@ import dev.podium.agent.workload.Isolation;
 import dev.podium.events.StreamId;
 import dev.podium.events.TimeOrderedIds;
 import dev.podium.events.agent.AgentRegistered;
+import dev.podium.events.model.WorkloadAllowlist;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -41,6 +42,7 @@ public final class Daemon {
      * @param maxHeartbeats    stop after this many heartbeats (0: until stopped)
      * @param allowedEnvironment environment variables jobs may set beyond the built-in ones (see ChildEnvironment)
      * @param isolation        how workloads are kept from the agent's secrets, decided at start
+     * @param allowlist        the adapters and commands this agent runs, whatever a signed job asks
      */
     public record Config(
             AgentSettings settings,
@@ -53,7 +55,8 @@ public final class Daemon {
             Duration claimTimeout,
             long sampleIntervalMillis,
             Set<String> allowedEnvironment,
-            Isolation isolation) {}
+            Isolation isolation,
+            WorkloadAllowlist allowlist) {}
 
     /** The {@link ReadLedger} of {@code podium.jobs}, in the agent's home beside the journal. */
     static final String LEDGER_FILE = "jobs-read-ledger";
@@ -94,6 +97,7 @@ public final class Daemon {
         JobDispatcher dispatcher = new JobDispatcher(
                 sink,
                 settings.pool(),
+                config.allowlist(),
                 config.slots(),
                 config.claimTimeout(),
                 () -> new JobRunner(

@@ -12,6 +12,7 @@ import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.secret.SealedSecrets;
@@ -68,6 +69,7 @@ final class JobDispatcher {
     private final EventSink sink;
     private final String agentId;
     private final String pool;
+    private final WorkloadAllowlist allowlist;
     private final int slots;
     private final Duration claimTimeout;
     private final Supplier<JobRunner> runners;
@@ -91,6 +93,7 @@ final class JobDispatcher {
     JobDispatcher(
             EventSink sink,
             String pool,
+            WorkloadAllowlist allowlist,
             int slots,
             Duration claimTimeout,
             Supplier<JobRunner> runners,
@@ -102,6 +105,7 @@ final class JobDispatcher {
         this.sink = sink;
         this.agentId = sink.agentId();
         this.pool = pool;
+        this.allowlist = allowlist;
         this.slots = slots;
         this.claimTimeout = claimTimeout;
         this.runners = runners;
@@ -225,6 +229,15 @@ final class JobDispatcher {
     }
 
     private void start(JobBoard.Job job, Claim claim, int epoch, SealedSecrets sealed) {
+        // the command side's signature says who sent the job, not that this host runs such jobs: that is its own call
+        Optional<String> refused = allowlist.refusal(pool, claim.spec());
+        if (refused.isPresent()) {
+            log.println("refusing job " + job.jobId() + " (run " + claim.runId() + "): " + refused.get());
+            emitQuietly(
+                    claim.stream(),
+                    new RunFailed(claim.runId(), "setup", null, "refused by this agent: " + refused.get(), null));
+            return;
+        }
         Map<String, String> secrets;
         try {
             secrets = sealed == null ? Map.of() : sink.openSecrets(sealed, job.jobId(), claim.runId(), epoch);

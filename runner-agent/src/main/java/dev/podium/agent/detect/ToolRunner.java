@@ -41,9 +41,7 @@ public class ToolRunner {
         }
         Process p;
         try {
-            p = builder(command)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
+            p = builder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             p.getOutputStream().close();
         } catch (IOException e) {
             return Optional.empty();

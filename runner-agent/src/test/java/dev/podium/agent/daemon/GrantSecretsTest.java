@@ -17,6 +17,7 @@ import dev.podium.events.codec.EventCodec;
 import dev.podium.events.job.JobAssigned;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
@@ -58,6 +59,7 @@ class GrantSecretsTest {
         dispatcher = new JobDispatcher(
                 sink,
                 "a",
+                new WorkloadAllowlist(WorkloadAllowlist.DEFAULT.adapters(), List.of("sh")),
                 1,
                 Duration.ofMinutes(10),
                 () -> new JobRunner(

@@ -19,9 +19,11 @@ import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
+import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.sign.EventSigner;
 import java.io.PrintStream;
@@ -65,13 +67,22 @@ class JobDispatcherTest {
         dispatcher.shutdown(Duration.ofSeconds(10));
     }
 
+    /** The scripts of these jobs run with sh (and one with touch); nothing else. */
+    private static final WorkloadAllowlist SCRIPTS =
+            new WorkloadAllowlist(WorkloadAllowlist.DEFAULT.adapters(), List.of("sh", "touch"));
+
     private JobDispatcher dispatcher(int slots, Duration claimTimeout) {
+        return dispatcher(slots, claimTimeout, SCRIPTS);
+    }
+
+    private JobDispatcher dispatcher(int slots, Duration claimTimeout, WorkloadAllowlist allowlist) {
         EventSink sink =
                 new EventSink(journal, ME, "k1", EventSigner.secretBytes(EventSigner.newSecret()), Clock.systemUTC());
         Fingerprint fp = new Fingerprint(new HostDetector(new ToolRunner()).host(), List.of(), null, List.of());
         return new JobDispatcher(
                 sink,
                 "a",
+                allowlist,
                 slots,
                 claimTimeout,
                 () -> new JobRunner(
@@ -351,6 +362,47 @@ class JobDispatcherTest {
 
         assertThat(marker).doesNotExist();
         assertThat(claims(job)).as("the refused request is no new offer").hasSize(1);
+    }
+
+    @Test
+    void aSignedGrantOfACommandItsOwnAllowlistRefusesNeverRunsAndFailsItsRunWithTheReason() throws Exception {
+        dispatcher.shutdown(Duration.ofSeconds(10));
+        dispatcher = dispatcher(1, Duration.ofMinutes(10), WorkloadAllowlist.DEFAULT);
+        dispatcher.caughtUp();
+        Path marker = dir.resolve("refused-command-ran");
+        UUID job = UUID.randomUUID();
+        JobSpec touch = new JobSpec(
+                "refused",
+                "command",
+                List.of("touch", marker.toString()),
+                "jsonl",
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                120,
+                Map.of(),
+                1,
+                1,
+                "a");
+        accept(UUID.randomUUID(), new JobRequested(job, null, "a", touch));
+        UUID runId = claims(job).get(0).runId();
+        accept(UUID.randomUUID(), new JobAssigned(job, runId, ME, 1, null));
+
+        await().atMost(WAIT).until(() -> run(runId).stream().anyMatch(e -> e.payload() instanceof RunFailed));
+        assertThat(run(runId))
+                .extracting(Envelope::payload)
+                .noneMatch(p -> p instanceof RunStarted)
+                .filteredOn(p -> p instanceof RunFailed)
+                .singleElement()
+                .isInstanceOfSatisfying(RunFailed.class, f -> {
+                    assertThat(f.phase()).isEqualTo("setup");
+                    assertThat(f.reason())
+                            .isEqualTo("refused by this agent: pool a allows no command jobs, so not 'touch' (allowed:"
+                                    + " adapters [inference, reference], no commands)");
+                });
+        assertThat(dispatcher.runningCount()).isZero();
+        assertThat(marker).doesNotExist();
     }
 
     @Test

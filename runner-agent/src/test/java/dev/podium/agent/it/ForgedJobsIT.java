@@ -27,6 +27,7 @@ import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunStarted;
@@ -130,7 +131,9 @@ class ForgedJobsIT {
                         500,
                         java.util.Set.of("COUNT_FILE"),
                         // What the agent runs is under test here; WorkloadIsolationIT runs workloads isolated.
-                        Isolation.off(f.home().resolve("workload"))),
+                        Isolation.off(f.home().resolve("workload")),
+                        // touch too: a forged job must be refused for its signature, not for its executable
+                        new WorkloadAllowlist(WorkloadAllowlist.DEFAULT.adapters(), List.of("sh", "touch"))),
                 sink,
                 log);
     }

@@ -29,6 +29,7 @@ import dev.podium.events.job.JobEvent;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkloadAllowlist;
 import dev.podium.events.run.JobClaimed;
 import dev.podium.events.run.RunCancelled;
 import dev.podium.events.run.RunCompleted;
@@ -93,6 +94,10 @@ class JobsIT {
     static KafkaBroker kafka;
     static TopicTail tail;
     static KafkaProducer<String, byte[]> commandSide;
+
+    /** The daemons' own allowlist: the jobs' scripts run with sh. */
+    static final WorkloadAllowlist SH_ONLY = new WorkloadAllowlist(WorkloadAllowlist.DEFAULT.adapters(), List.of("sh"));
+
     static final CommandSide SIGNER = new CommandSide();
     static Fingerprint fingerprint;
     static final Map<String, Agent> agents = new ConcurrentHashMap<>();
@@ -179,7 +184,8 @@ class JobsIT {
                         500,
                         java.util.Set.of("GATE", "PID_FILE"),
                         // The protocol is under test here; WorkloadIsolationIT runs workloads isolated.
-                        Isolation.off(fixture.home().resolve("workload"))),
+                        Isolation.off(fixture.home().resolve("workload")),
+                        SH_ONLY),
                 sink,
                 prefixed(agentId));
         Thread thread = new Thread(daemon::run, "daemon-" + agentId);
