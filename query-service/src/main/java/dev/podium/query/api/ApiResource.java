@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.store.PageChannel;
 import dev.podium.query.page.PageCache;
 import dev.podium.query.stats.Equivalence;
+import dev.podium.query.stats.RatioCell;
 import dev.podium.query.view.CatalogService;
 import dev.podium.query.view.CatalogViews;
 import dev.podium.query.view.ComparisonQuery;
@@ -34,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -233,14 +235,14 @@ public class ApiResource {
         v.columns().forEach(c -> {
             header.add("verdict " + v.query().param() + "=" + c.label());
             header.add("runs per side " + v.query().param() + "=" + c.label());
+            header.add("runs counted " + v.query().param() + "=" + c.label());
+            header.add("differs from baseline " + v.query().param() + "=" + c.label());
         });
         header.add("margin");
         header.add("known_device");
         csv.row(header);
-        Map<CellPlace, Equivalence> verdicts = new HashMap<>();
-        v.intervals().stream()
-                .filter(i -> i.equivalence() != null)
-                .forEach(i -> verdicts.put(new CellPlace(i.deviceId(), i.source(), i.keyId()), i.equivalence()));
+        Map<CellPlace, RatioCell> ratios = new HashMap<>();
+        v.intervals().forEach(i -> ratios.put(new CellPlace(i.deviceId(), i.source(), i.keyId()), i));
         for (ComparisonView.Row r : v.rows()) {
             List<Object> cells = nullable(r.deviceId(), r.deviceLabel(), r.source(), r.baseline());
             r.cells().forEach(c -> {
@@ -248,9 +250,20 @@ public class ApiResource {
                 cells.add(c.ratioText());
             });
             r.cells().forEach(c -> {
-                Equivalence e = verdicts.get(new CellPlace(r.deviceId(), r.source(), c.keyId()));
+                RatioCell ratio = ratios.get(new CellPlace(r.deviceId(), r.source(), c.keyId()));
+                Equivalence e = ratio == null ? null : ratio.equivalence();
                 cells.add(e == null ? null : e.text());
                 cells.add(e == null ? null : e.runs().most());
+                cells.add(
+                        ratio == null || ratio.runs() == null
+                                ? null
+                                : ratio.runs().text());
+                cells.add(
+                        ratio == null
+                                ? null
+                                : ratio.differences().stream()
+                                        .map(d -> d.setting() + ": " + d.text())
+                                        .collect(Collectors.joining("; ")));
             });
             cells.add(v.margin() == null ? null : "\u00b1" + v.margin().text());
             cells.add(r.knownDevice());

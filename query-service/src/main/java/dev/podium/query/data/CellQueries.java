@@ -62,6 +62,76 @@ public class CellQueries {
                 metric);
     }
 
+    /** One configuration setting a device's counted runs under a key recorded, and one of its values. */
+    public record ConfigValue(String keyId, String deviceId, String setting, String value) {}
+
+    /**
+     * The distinct configuration values of the counted (completed, valid, not retracted) runs of {@code deviceIds} under
+     * {@code keyIds}: driver, runtime, framework, Python, libraries, container image, host CPU and OS, and the enforced
+     * power limit where the run's devices were read. At most {@code limit} values.
+     */
+    public List<ConfigValue> configurations(List<String> keyIds, List<String> deviceIds, int limit) {
+        return jdbc.list(
+                """
+                SELECT r.key_id, r.device_id, f.setting, f.value
+                FROM proj_run r
+                LEFT JOIN proj_run_throttle_head t ON t.run_id = r.run_id
+                CROSS JOIN LATERAL (
+                    SELECT * FROM (VALUES
+                        ('driver', r.accelerators->0->>'driver'),
+                        ('runtime', r.accelerators->0->>'runtime'),
+                        ('framework', concat_ws(' ', r.software->>'framework', r.software->>'framework_version')),
+                        ('python', r.software->>'python_version'),
+                        ('container image', r.software->>'container_image_digest'),
+                        ('host CPU', r.host->>'cpu_model'),
+                        ('host OS', concat_ws(' ', r.host->>'os', r.host->>'kernel')),
+                        ('power limit (W)', t.devices->0->>'power_limit_watts')) v(setting, value)
+                    UNION ALL
+                    SELECT 'library ' || l.key, l.value
+                    FROM jsonb_each_text(CASE WHEN jsonb_typeof(r.software->'libraries') = 'object'
+                                              THEN r.software->'libraries' ELSE '{}'::jsonb END) l
+                ) f(setting, value)
+                WHERE r.key_id = ANY(?) AND r.device_id = ANY(?) AND r.status = 'completed' AND r.valid IS TRUE
+                  AND NOT r.retracted AND f.value IS NOT NULL AND f.value <> ''
+                GROUP BY 1, 2, 3, 4
+                ORDER BY 1, 2, 3, 4
+                LIMIT ?""",
+                rs -> new ConfigValue(
+                        rs.getString("key_id"),
+                        rs.getString("device_id"),
+                        rs.getString("setting"),
+                        rs.getString("value")),
+                keyIds.toArray(String[]::new),
+                deviceIds.toArray(String[]::new),
+                limit);
+    }
+
+    /** How many of a device's runs under a key ended one way: "counted", or the reason they were left out. */
+    public record RunOutcome(String keyId, String deviceId, String outcome, int runs) {}
+
+    public static final String COUNTED = "counted";
+
+    /** Every run of {@code deviceIds} under {@code keyIds}, counted or left out, by why. */
+    public List<RunOutcome> outcomes(List<String> keyIds, List<String> deviceIds) {
+        return jdbc.list(
+                """
+                SELECT key_id, device_id,
+                       CASE WHEN retracted THEN 'retracted'
+                            WHEN status = 'superseded' THEN 'superseded'
+                            WHEN status = 'failed' THEN 'failed'
+                            WHEN status = 'cancelled' THEN 'cancelled'
+                            WHEN status = 'completed' AND valid IS TRUE THEN 'counted'
+                            WHEN status = 'completed' THEN 'failed a check'
+                            ELSE 'unfinished' END AS outcome,
+                       count(*) AS runs
+                FROM proj_run WHERE key_id = ANY(?) AND device_id = ANY(?)
+                GROUP BY 1, 2, 3 ORDER BY 1, 2, 3""",
+                rs -> new RunOutcome(
+                        rs.getString("key_id"), rs.getString("device_id"), rs.getString("outcome"), rs.getInt("runs")),
+                keyIds.toArray(String[]::new),
+                deviceIds.toArray(String[]::new));
+    }
+
     /** The energy of every device under {@code keyIds} that recorded power. */
     public List<EnergyRow> energy(List<String> keyIds, String metric) {
         return jdbc.list(

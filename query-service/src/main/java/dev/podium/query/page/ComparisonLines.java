@@ -1,6 +1,7 @@
 package dev.podium.query.page;
 
 import dev.podium.query.stats.ComparisonIntervals;
+import dev.podium.query.stats.ConfigDifference;
 import dev.podium.query.stats.CostCell;
 import dev.podium.query.stats.Equivalence;
 import dev.podium.query.stats.RatioCell;
@@ -55,6 +56,9 @@ public final class ComparisonLines {
             String equivalence,
             String equivalenceClass,
             String runs,
+            List<ConfigDifference> differences,
+            String tally,
+            String baselineTally,
             int bar) {}
 
     /** One row of the cost table. */
@@ -130,6 +134,13 @@ public final class ComparisonLines {
                 e == null ? null : e.text(),
                 e == null ? null : Formats.equivalenceClass(e.call()),
                 e == null ? null : Formats.runsText(e.runs()),
+                interval == null ? List.of() : interval.differences(),
+                interval == null || interval.runs() == null
+                        ? null
+                        : interval.runs().text(),
+                interval == null || interval.baselineRuns() == null
+                        ? null
+                        : interval.baselineRuns().text(),
                 c.bar());
     }
 

@@ -6,6 +6,8 @@ import dev.podium.events.published.ClaimValue;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
 import dev.podium.events.published.Reproduction;
+import dev.podium.query.data.CellQueries;
+import dev.podium.query.stats.ConfigDifference;
 import dev.podium.query.stats.Equivalence;
 import dev.podium.query.stats.LogDifference;
 import dev.podium.query.stats.LogSample;
@@ -17,10 +19,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Builds a claim's page: the plan {@link Reproduction} gives it, and the ratios its reproductions measured. */
 @ApplicationScoped
@@ -28,12 +33,17 @@ public class ReproductionService {
 
     private static final String COMPILER = "compiler";
 
+    /** The most configuration values read for one ratio's two sides. */
+    private static final int MAX_CONFIG_VALUES = 1000;
+
     private final ReproductionQueries queries;
+    private final CellQueries cells;
     private final Margins margins;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public ReproductionService(ReproductionQueries queries, Margins margins) {
+    public ReproductionService(ReproductionQueries queries, CellQueries cells, Margins margins) {
         this.queries = queries;
+        this.cells = cells;
         this.margins = margins;
     }
 
@@ -93,7 +103,7 @@ public class ReproductionService {
     }
 
     /** Per device: the rows at the baseline value against those at the other value. */
-    private static List<ReproductionView.Ratio> perDevice(
+    private List<ReproductionView.Ratio> perDevice(
             PublishedClaim claim,
             ReproductionQueries.ReproductionRow r,
             List<ReproductionQueries.MeasuredRow> rows,
@@ -108,15 +118,14 @@ public class ReproductionService {
         baseline.forEach((device, b) -> {
             ReproductionQueries.MeasuredRow a = compared.get(device);
             if (a != null) {
-                ReproductionView.Ratio measured = ratio(
+                out.add(ratio(
                         device + " (" + r.dimension() + " " + b.dimensionValue() + " \u2192 " + a.dimensionValue()
                                 + ")",
                         a,
                         b,
                         claimed,
-                        margin);
-                String differs = COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null;
-                out.add(differs == null ? measured : measured.notComparable(differs));
+                        margin,
+                        COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null));
             }
         });
         return out;
@@ -147,7 +156,7 @@ public class ReproductionService {
     }
 
     /** A device against another: the subject's pool (the first) against the baseline's. */
-    private static List<ReproductionView.Ratio> acrossPools(
+    private List<ReproductionView.Ratio> acrossPools(
             ReproductionQueries.ReproductionRow r,
             List<ReproductionQueries.MeasuredRow> rows,
             ClaimBand claimed,
@@ -168,19 +177,22 @@ public class ReproductionService {
                 subject.get(),
                 baseline.get(),
                 claimed,
-                margin));
+                margin,
+                null));
     }
 
     /**
      * The ratio of two measured rows with RatioEstimator's Welch interval (each side's spread from its row's interval),
-     * its verdict against 1 at the margin, and against the claim.
+     * its verdict against 1 at the margin, and against the claim unless it was measured under other conditions than the
+     * claim's ({@code notComparable} says which; null when comparable), with the configuration in which its sides differ.
      */
-    private static ReproductionView.Ratio ratio(
+    private ReproductionView.Ratio ratio(
             String where,
             ReproductionQueries.MeasuredRow a,
             ReproductionQueries.MeasuredRow b,
             ClaimBand claimed,
-            Margin margin) {
+            Margin margin,
+            String notComparable) {
         Optional<LogDifference> w = RatioEstimator.difference(
                 LogSample.ofRow(a.mean(), a.runs(), a.ci95Low(), a.ci95High()),
                 LogSample.ofRow(b.mean(), b.runs(), b.ci95Low(), b.ci95High()),
@@ -188,6 +200,8 @@ public class ReproductionService {
         Optional<RatioInterval> interval = w.map(RatioEstimator::interval).filter(RatioEstimator::computable);
         Optional<ClaimBand.Check> check =
                 claimed == null || interval.isEmpty() ? Optional.empty() : w.map(claimed::check);
+        // Measured under other conditions, the ratio is context: the runs a side stay, the verdict on the claim goes.
+        Optional<ClaimBand.Check> verdict = notComparable == null ? check : Optional.empty();
         return new ReproductionView.Ratio(
                 where,
                 a.mean(),
@@ -197,12 +211,29 @@ public class ReproductionService {
                 a.mean() / b.mean(),
                 interval.map(RatioInterval::low).orElse(null),
                 interval.map(RatioInterval::high).orElse(null),
-                check.map(ClaimBand.Check::holds).orElse(null),
-                null,
+                verdict.map(ClaimBand.Check::holds).orElse(null),
+                notComparable,
                 interval.isEmpty() ? null : Equivalence.of(w.get(), margin),
                 claimed == null ? null : claimed.toleranceText(),
                 check.map(ClaimBand.Check::runsPerSide).orElse(null),
-                check.map(ClaimBand.Check::moreRuns).orElse(null));
+                verdict.map(ClaimBand.Check::moreRuns).orElse(null),
+                differences(a, b));
+    }
+
+    /** The settings in which the counted runs of {@code a}'s device and key differ from {@code b}'s. */
+    private List<ConfigDifference> differences(ReproductionQueries.MeasuredRow a, ReproductionQueries.MeasuredRow b) {
+        Map<String, Set<String>> side = new HashMap<>();
+        Map<String, Set<String>> base = new HashMap<>();
+        for (CellQueries.ConfigValue v : cells.configurations(
+                List.of(a.keyId(), b.keyId()), List.of(a.deviceId(), b.deviceId()), MAX_CONFIG_VALUES)) {
+            if (v.keyId().equals(a.keyId()) && v.deviceId().equals(a.deviceId())) {
+                side.computeIfAbsent(v.setting(), x -> new TreeSet<>()).add(v.value());
+            }
+            if (v.keyId().equals(b.keyId()) && v.deviceId().equals(b.deviceId())) {
+                base.computeIfAbsent(v.setting(), x -> new TreeSet<>()).add(v.value());
+            }
+        }
+        return ConfigDifference.between(side, base);
     }
 
     private static String claimedText(PublishedClaim c) {

@@ -1,5 +1,6 @@
 package dev.podium.query.reproduce;
 
+import dev.podium.query.stats.ConfigDifference;
 import dev.podium.query.stats.Equivalence;
 import java.util.List;
 
@@ -31,7 +32,8 @@ public record ReproductionView(
      * {@code holds}: equivalent to the claim within {@code tolerance} (true), its interval excludes the claim (false), or
      * null: inconclusive ({@code moreRuns} more runs a side needed), no interval, or not comparable, and {@code
      * notComparable} then says what differs (null when they are). {@code equivalence} is the ratio's verdict against 1 at
-     * the page's margin, {@code runsPerSide} the runs a side a campaign needs to settle the claim at 80% power.
+     * the page's margin, {@code runsPerSide} the runs a side a campaign needs to settle the claim at 80% power, and
+     * {@code differences} the configuration settings in which the two sides' counted runs differ.
      */
     public record Ratio(
             String where,
@@ -47,25 +49,6 @@ public record ReproductionView(
             Equivalence equivalence,
             String tolerance,
             Integer runsPerSide,
-            Integer moreRuns) {
-
-        /** This ratio as context only: measured under other conditions than the claim's. */
-        public Ratio notComparable(String why) {
-            return new Ratio(
-                    where,
-                    comparedMean,
-                    baselineMean,
-                    comparedRuns,
-                    baselineRuns,
-                    ratio,
-                    low,
-                    high,
-                    null,
-                    why,
-                    equivalence,
-                    tolerance,
-                    runsPerSide,
-                    null);
-        }
-    }
+            Integer moreRuns,
+            List<ConfigDifference> differences) {}
 }

@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Ratio intervals for a comparison matrix, from the counted (completed, valid, not retracted) runs of each device under
@@ -22,6 +24,8 @@ public class ComparisonIntervals {
     public static final String CANNOT =
             "the interval cannot be computed: the values are too far apart for double precision";
     private static final LogSample NONE = LogSample.of(new double[0]);
+    /** The most configuration values read for one matrix: every setting of a few dozen cells, bounded. */
+    private static final int MAX_CONFIG_VALUES = 5000;
 
     private final CellQueries cells;
 
@@ -51,6 +55,7 @@ public class ComparisonIntervals {
             byColumn.add(column);
             baseline[i] = column.getOrDefault(view.baseline(), NONE);
         }
+        Sides sides = sides(view);
         List<RatioCell> out = new ArrayList<>();
         for (ComparisonView.Row row : view.rows()) {
             if (row.baseline()) {
@@ -63,7 +68,8 @@ public class ComparisonIntervals {
                     continue;
                 }
                 if (!"measured".equals(row.source())) {
-                    out.add(new RatioCell(row.deviceId(), row.source(), cell.keyId(), null, null, PUBLISHED));
+                    out.add(new RatioCell(
+                            row.deviceId(), row.source(), cell.keyId(), null, null, PUBLISHED, List.of(), null, null));
                     continue;
                 }
                 out.add(cell(
@@ -71,21 +77,84 @@ public class ComparisonIntervals {
                         cell.keyId(),
                         RatioEstimator.difference(
                                 byColumn.get(i).getOrDefault(row.deviceId(), NONE), baseline[i], view.lowerIsBetter()),
-                        margin));
+                        margin,
+                        sides.of(cell.keyId(), row.deviceId(), view.baseline())));
             }
         }
         return out;
     }
 
     private static RatioCell cell(
-            ComparisonView.Row row, String keyId, Optional<LogDifference> difference, Margin margin) {
-        if (difference.isEmpty()) {
-            return new RatioCell(row.deviceId(), row.source(), keyId, null, null, TOO_FEW);
+            ComparisonView.Row row, String keyId, Optional<LogDifference> difference, Margin margin, Against against) {
+        RatioInterval r = difference.map(RatioEstimator::interval).orElse(null);
+        boolean computable = r != null && RatioEstimator.computable(r);
+        return new RatioCell(
+                row.deviceId(),
+                row.source(),
+                keyId,
+                computable ? r : null,
+                computable ? Equivalence.of(difference.get(), margin) : null,
+                r == null ? TOO_FEW : computable ? r.verdict() : CANNOT,
+                against.differences(),
+                against.runs(),
+                against.baselineRuns());
+    }
+
+    /** What a cell's device side holds against the baseline's under the cell's key: configuration and runs. */
+    private record Against(List<ConfigDifference> differences, RunTally runs, RunTally baselineRuns) {}
+
+    /** A device under a key. */
+    private record Side(String keyId, String deviceId) {}
+
+    /** The configuration values and run tallies of every side of a matrix, read once. */
+    private record Sides(Map<Side, Map<String, Set<String>>> configurations, Map<Side, RunTally> tallies) {
+
+        Against of(String keyId, String deviceId, String baseline) {
+            Side side = new Side(keyId, deviceId);
+            Side base = new Side(keyId, baseline);
+            return new Against(
+                    ConfigDifference.between(
+                            configurations.getOrDefault(side, Map.of()), configurations.getOrDefault(base, Map.of())),
+                    tallies.getOrDefault(side, RunTally.NONE),
+                    tallies.getOrDefault(base, RunTally.NONE));
         }
-        RatioInterval r = RatioEstimator.interval(difference.get());
-        return RatioEstimator.computable(r)
-                ? new RatioCell(
-                        row.deviceId(), row.source(), keyId, r, Equivalence.of(difference.get(), margin), r.verdict())
-                : new RatioCell(row.deviceId(), row.source(), keyId, null, null, CANNOT);
+    }
+
+    private Sides sides(ComparisonView view) {
+        List<String> keyIds =
+                view.columns().stream().map(ComparisonView.Column::keyId).toList();
+        List<String> devices = view.rows().stream()
+                .filter(r -> "measured".equals(r.source()))
+                .map(ComparisonView.Row::deviceId)
+                .distinct()
+                .toList();
+        Map<Side, Map<String, Set<String>>> configurations = new HashMap<>();
+        cells.configurations(keyIds, devices, MAX_CONFIG_VALUES)
+                .forEach(v -> configurations
+                        .computeIfAbsent(new Side(v.keyId(), v.deviceId()), s -> new HashMap<>())
+                        .computeIfAbsent(v.setting(), s -> new TreeSet<>())
+                        .add(v.value()));
+        Map<Side, List<CellQueries.RunOutcome>> outcomes = new HashMap<>();
+        cells.outcomes(keyIds, devices)
+                .forEach(o -> outcomes.computeIfAbsent(new Side(o.keyId(), o.deviceId()), s -> new ArrayList<>())
+                        .add(o));
+        Map<Side, RunTally> tallies = new HashMap<>();
+        outcomes.forEach((side, list) -> tallies.put(side, tally(list)));
+        return new Sides(configurations, tallies);
+    }
+
+    private static RunTally tally(List<CellQueries.RunOutcome> outcomes) {
+        int attempted = outcomes.stream().mapToInt(CellQueries.RunOutcome::runs).sum();
+        int counted = outcomes.stream()
+                .filter(o -> CellQueries.COUNTED.equals(o.outcome()))
+                .mapToInt(CellQueries.RunOutcome::runs)
+                .sum();
+        return new RunTally(
+                attempted,
+                counted,
+                outcomes.stream()
+                        .filter(o -> !CellQueries.COUNTED.equals(o.outcome()))
+                        .map(o -> new RunTally.LeftOut(o.outcome(), o.runs()))
+                        .toList());
     }
 }

@@ -184,6 +184,49 @@ class StatsPagesIT {
     }
 
     @Test
+    void eachMeasuredRatioShowsWhereItsSidesConfigurationsDifferAndWhichRunsCounted() {
+        Document doc = page("/compare?benchmark=sim-trust&source=measured");
+
+        Element r = row(doc, "matrix", "NVIDIA H200");
+        // The sides share the runtime, so only the driver and framework are listed; the A100's failing run is left out.
+        assertThat(r.select("ul.differs li").eachText())
+                .containsExactly(
+                        "driver: 550.54.15 / 535.104.05", "framework: pytorch 2.4.0, pytorch 2.5.1 / pytorch 2.5.1");
+        assertThat(r.select("span.tally").text())
+                .isEqualTo("30 of 30 runs counted / 3 of 4 runs counted (1 failed a check)");
+
+        JsonPath json = given().when()
+                .get("/api/v1/comparison?benchmark=sim-trust&source=measured")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getString("intervals[0].differences[0].setting")).isEqualTo("driver");
+        assertThat(json.getList("intervals[0].differences[0].values")).containsExactly("550.54.15");
+        assertThat(json.getList("intervals[0].differences[0].baselineValues")).containsExactly("535.104.05");
+        assertThat(json.getList("intervals[0].differences.setting")).containsExactly("driver", "framework");
+        assertThat(json.getInt("intervals[0].runs.attempted")).isEqualTo(30);
+        assertThat(json.getInt("intervals[0].baselineRuns.attempted")).isEqualTo(4);
+        assertThat(json.getInt("intervals[0].baselineRuns.counted")).isEqualTo(3);
+        assertThat(json.getString("intervals[0].baselineRuns.leftOut[0].reason"))
+                .isEqualTo("failed a check");
+
+        String csv = given().when()
+                .get("/api/v1/comparison.csv?benchmark=sim-trust&source=measured")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(csv.lines().findFirst().orElseThrow()).contains(",differs from baseline total_accelerators=1,");
+        assertThat(csv.lines()
+                        .filter(l -> l.contains("NVIDIA H200"))
+                        .findFirst()
+                        .orElseThrow())
+                .contains(",30 of 30 runs counted,")
+                .contains("driver: 550.54.15 / 535.104.05; framework: pytorch 2.4.0, pytorch 2.5.1 / pytorch 2.5.1");
+    }
+
+    @Test
     void aMarginAskedForIsTheOneTheVerdictsAndLinksUse() {
         Document doc = page("/compare?benchmark=sim-trust&source=measured&margin=20");
         assertThat(doc.select("#margin").text()).isEqualTo("\u00b120%");

@@ -101,14 +101,17 @@ class ClaimReproductionPageIT {
             update(
                     c,
                     "INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, status, benchmark, key_id, device_id, device_count, "
-                            + "started_at, valid, started_position, last_position) VALUES (?, ?, 'a', ?, 'completed', ?, ?, ?, 1, now(), true, 1, 2) "
-                            + "ON CONFLICT DO NOTHING",
+                            + "software, started_at, valid, started_position, last_position) VALUES (?, ?, 'a', ?, 'completed', ?, ?, ?, 1, "
+                            + "?::jsonb, now(), true, 1, 2) ON CONFLICT DO NOTHING",
                     run,
                     "run/" + run,
                     job,
                     key.benchmark(),
                     key.id(),
-                    device);
+                    device,
+                    // The compared side ran on a newer PyTorch: the page must say so beside the ratio.
+                    "{\"framework\": \"pytorch\", \"framework_version\": \"" + ("0".equals(workers) ? "2.4.0" : "2.5.1")
+                            + "\"}");
             update(
                     c,
                     "INSERT INTO job (job_id, campaign_id, pool, spec, state, run_id, agent_id, seq) VALUES (?, ?, 'cpu', '{}'::jsonb, "
@@ -167,12 +170,20 @@ class ClaimReproductionPageIT {
         assertThat(json.getFloat("reproductions[0].ratios[0].low")).isBetween(1.55f, 1.65f);
         assertThat(json.getFloat("reproductions[0].ratios[0].high")).isBetween(1.75f, 1.85f);
         assertThat(json.getBoolean("reproductions[0].ratios[0].holds")).isTrue();
+        assertThat(json.getString("reproductions[0].ratios[0].differences[0].setting"))
+                .isEqualTo("framework");
+        assertThat(json.getList("reproductions[0].ratios[0].differences[0].values"))
+                .containsExactly("pytorch 2.5.1");
+        assertThat(json.getList("reproductions[0].ratios[0].differences[0].baselineValues"))
+                .containsExactly("pytorch 2.4.0");
         Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
                 .then()
                 .statusCode(200)
                 .extract()
                 .asString());
         assertThat(doc.select("tr.measured-ratio td").eachText()).contains("1.70×", "1.72×", "holds here", "3 / 3");
+        assertThat(doc.select("tr.measured-ratio td.differs").first().text())
+                .isEqualTo("framework: pytorch 2.5.1 / pytorch 2.4.0");
         assertThat(doc.selectFirst("tr.measured-ratio td").text())
                 .contains("AMD EPYC (CPU)")
                 .contains("0 → 1");

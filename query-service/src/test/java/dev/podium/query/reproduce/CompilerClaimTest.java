@@ -7,6 +7,7 @@ import dev.podium.events.model.Direction;
 import dev.podium.events.published.ClaimValue;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
+import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -51,8 +52,7 @@ class CompilerClaimTest {
                 .contains("compiler torchscript-freeze, not the claim's (aitemplate-inference)")
                 .contains("device AMD EPYC (CPU), not NVIDIA A100");
         ReproductionView.Ratio ratio = new ReproductionView.Ratio(
-                        "AMD EPYC (CPU)", 120, 40, 3, 3, 3.0, 2.5, 3.5, true, null, null, "\u00b15%", 12, 0)
-                .notComparable(why);
+                "AMD EPYC (CPU)", 120, 40, 3, 3, 3.0, 2.5, 3.5, null, why, null, "\u00b15%", 12, null, List.of());
         assertThat(ratio.holds()).isNull();
         assertThat(ReproductionCells.verdictText(ratio))
                 .startsWith("not comparable (")

@@ -49,6 +49,8 @@ public final class StatsSeeds {
 
     private static final Instant START = SeedData.T0.minusSeconds(40L * 86400);
     private static final ObjectMapper JSON = EventCodec.newMapper();
+    /** Each device's driver: the sides of the H200/A100 ratio differ in it, and in nothing else but the framework. */
+    public static final Map<String, String> DRIVERS = Map.of(H200, "550.54.15", A100, "535.104.05");
 
     private StatsSeeds() {}
 
@@ -211,9 +213,9 @@ public final class StatsSeeds {
         Instant started = START.plusSeconds(offsetSeconds);
         update(
                 c,
-                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, started_at, "
-                        + "finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-sim', 'completed', ?, ?, ?, ?, "
-                        + "?::jsonb, ?, ?, 600, ?::jsonb, ?, 1, 3)",
+                "INSERT INTO proj_run (run_id, stream_id, agent_id, status, benchmark, key_id, device_id, device_count, software, accelerators, "
+                        + "started_at, finished_at, duration_seconds, validity, valid, started_position, last_position) VALUES (?, ?, 'agent-sim', "
+                        + "'completed', ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, 600, ?::jsonb, ?, 1, 3)",
                 runId,
                 "run/" + runId,
                 BENCHMARK,
@@ -221,6 +223,7 @@ public final class StatsSeeds {
                 device,
                 key.totalAccelerators(),
                 json(Map.of("framework", "pytorch", "framework_version", framework)),
+                json(List.of(Map.of("device_id", device, "driver", DRIVERS.get(device), "runtime", "CUDA 12.4"))),
                 Timestamp.from(started),
                 Timestamp.from(started.plusSeconds(600)),
                 json(List.of(
