@@ -87,7 +87,8 @@ class ReadOnlyRoleIT {
                         "proj_run_event",
                         "proj_run_event_count",
                         "proj_run_series_head",
-                        "proj_run_series_point");
+                        "proj_run_series_point",
+                        "proj_run_throttle_head");
         assertRefused("SELECT count(*) FROM event_store");
         assertRefused("SELECT count(*) FROM rejected_event");
         assertRefused("SELECT count(*) FROM outbox");
