@@ -2,9 +2,7 @@ package dev.podium.ingest.projection;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.podium.events.Envelope;
 import dev.podium.events.StreamId;
 import dev.podium.events.model.AcceleratorDevice;
 import dev.podium.events.model.ComparisonKey;
@@ -16,12 +14,10 @@ import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.testing.Db;
-import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,87 +86,6 @@ class ThrottleProjectionIT {
     }
 
     /**
-     * A record carrying a reading no device can give is refused whole, with a reason naming the field and the value,
-     * and writes nothing: a temperature of a million degrees, a throttle-reason word with a bit outside the reasons
-     * (0x01, idle), a power limit of a gigawatt in RunStarted.
-     */
-    @Test
-    void readingsOutsideTheirPhysicalRangeAreRefusedWithTheFieldAndTheValue() {
-        Db db = new Db(dataSource);
-        TestAgent agent = TestAgent.register("throttle-range");
-        ComparisonKey key = SampleEvents.referenceKey(5_000_000 + new Random().nextInt(1_000_000));
-        UUID run = UUID.randomUUID();
-        Envelope started =
-                started(run, agent, key, List.of(new AcceleratorDevice(0, "GPU-0", 700.0, 700.0, 1980.0, 2619.0)));
-        Envelope hot = SampleEvents.metricSampled(
-                run,
-                agent.agentId(),
-                2,
-                SeriesKind.TEMPERATURE,
-                "C",
-                List.of(new Sample(1, 65, 1, 0), new Sample(2, 1e6, 1, 0)));
-        Envelope idle = SampleEvents.metricSampled(
-                run,
-                agent.agentId(),
-                3,
-                SeriesKind.THROTTLE_REASONS,
-                "reasons",
-                List.of(new Sample(1, ThrottleReason.HW_THERMAL_SLOWDOWN.bit() | 0x01, 1, 0)));
-        UUID other = UUID.randomUUID();
-        Envelope gigawatt =
-                started(other, agent, key, List.of(new AcceleratorDevice(0, "GPU-1", 1e9, 700.0, 1980.0, 2619.0)));
-        Kafka.send(List.of(agent.signed(started), agent.signed(hot), agent.signed(idle), agent.signed(gigawatt)));
-
-        assertThat(reason(db, hot))
-                .isEqualTo("invalid: payload.samples[1].value: 1000000.0 is not a possible TEMPERATURE reading");
-        assertThat(reason(db, idle))
-                .isEqualTo("invalid: payload.samples[0].value: 65.0 is not a possible THROTTLE_REASONS reading");
-        assertThat(reason(db, gigawatt))
-                .isEqualTo("invalid: payload.devices[0].power_limit_watts: 1.0E9 is above 5000.0");
-        assertThat(db.count("SELECT count(*) FROM proj_run WHERE run_id = ?", other))
-                .isZero();
-        assertThat(db.count("SELECT count(*) FROM proj_run_throttle WHERE run_id = ?", run))
-                .isZero();
-        assertThat(db.count("SELECT count(*) FROM proj_run_throttle_head WHERE run_id = ?", other))
-                .isZero();
-    }
-
-    private static String reason(Db db, Envelope refused) {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> db.count(
-                                "SELECT count(*) FROM rejected_event WHERE event_id = ?",
-                                refused.eventId().toString())
-                        == 1);
-        return (String) db.one(
-                "SELECT reason FROM rejected_event WHERE event_id = ?",
-                refused.eventId().toString());
-    }
-
-    /** The sample RunStarted of {@code run} (seq 1) naming these devices. */
-    private static Envelope started(UUID run, TestAgent agent, ComparisonKey key, List<AcceleratorDevice> devices) {
-        RunStarted s = (RunStarted) SampleEvents.runStarted(run, agent.agentId(), "nvidia-h100-sxm", key, Instant.now())
-                .payload();
-        return SampleEvents.envelope(
-                StreamId.run(run),
-                1,
-                agent.agentId(),
-                Instant.now(),
-                new RunStarted(
-                        s.runId(),
-                        s.jobId(),
-                        s.leaseEpoch(),
-                        s.host(),
-                        s.accelerators(),
-                        s.software(),
-                        s.workload(),
-                        s.key(),
-                        s.repetitions(),
-                        s.warmupSteps(),
-                        s.provenance(),
-                        devices));
-    }
-
-    /**
      * A run on two devices with the given enforced limit (default 700 W) whose window's samples are clean but for
      * {@code reason} on device 1 at t = 12 and 13 s, a slowdown before the window on device 0, and a RunCompleted that
      * claims not_throttled passed.
@@ -178,9 +93,24 @@ class ThrottleProjectionIT {
     private static UUID run(Db db, TestAgent agent, ComparisonKey key, double limit, ThrottleReason reason) {
         UUID run = UUID.randomUUID();
         String id = run.toString().substring(0, 8);
+        RunStarted s = (RunStarted) SampleEvents.runStarted(run, agent.agentId(), "nvidia-h100-sxm", key, Instant.now())
+                .payload();
         List<AcceleratorDevice> devices = List.of(
                 new AcceleratorDevice(0, "GPU-" + id + "-0", limit, 700.0, 1980.0, 2619.0),
                 new AcceleratorDevice(1, "GPU-" + id + "-1", limit, 700.0, 1980.0, 2619.0));
+        RunStarted started = new RunStarted(
+                s.runId(),
+                s.jobId(),
+                s.leaseEpoch(),
+                s.host(),
+                s.accelerators(),
+                s.software(),
+                s.workload(),
+                s.key(),
+                s.repetitions(),
+                s.warmupSteps(),
+                s.provenance(),
+                devices);
         List<Sample> samples = new ArrayList<>();
         samples.add(new Sample(0.5, ThrottleReason.HW_SLOWDOWN.bit(), null, 0));
         for (int t = 1; t <= 20; t++) {
@@ -196,7 +126,7 @@ class ThrottleProjectionIT {
         agent.sendAndWait(
                 db,
                 List.of(
-                        started(run, agent, key, devices),
+                        SampleEvents.envelope(StreamId.run(run), 1, agent.agentId(), Instant.now(), started),
                         SampleEvents.metricSampled(
                                 run, agent.agentId(), 2, SeriesKind.THROTTLE_REASONS, "reasons", samples),
                         SampleEvents.envelope(
