@@ -1,11 +1,13 @@
 package dev.podium.query.data;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.device.DeviceAliases;
+import dev.podium.events.model.AcceleratorDevice;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.stats.RequestPercentile;
@@ -469,6 +471,28 @@ public class Queries {
                         json(rs.getString("validity")),
                         json(rs.getString("failure"))),
                 runId);
+    }
+
+    /**
+     * The accelerators a run's RunStarted named, as ingest keeps them for not_throttled (identity, enforced and default
+     * power limit, highest clocks), by index; none when the agent reported none.
+     */
+    public List<AcceleratorDevice> runDevices(UUID runId) {
+        return jdbc.one(
+                        "SELECT devices::text FROM proj_run_throttle_head WHERE run_id = ? AND devices IS NOT NULL",
+                        rs -> rs.getString(1),
+                        runId)
+                .map(text -> {
+                    try {
+                        return mapper.readValue(text, new TypeReference<List<AcceleratorDevice>>() {});
+                    } catch (JsonProcessingException e) {
+                        throw new IllegalStateException("unreadable run devices: " + e.getOriginalMessage(), e);
+                    }
+                })
+                .map(d -> d.stream()
+                        .sorted(Comparator.comparingInt(AcceleratorDevice::index))
+                        .toList())
+                .orElse(List.of());
     }
 
     public Optional<RetractionRow> retraction(UUID runId) {

@@ -16,7 +16,10 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** Builds a run page from proj_run, proj_result, the stored downsampled series and the run's event summaries. */
+/**
+ * Builds a run page from proj_run, proj_result, the run's devices (proj_run_throttle_head), the stored downsampled
+ * series and the run's event summaries.
+ */
 @ApplicationScoped
 public class RunService {
 
@@ -77,6 +80,16 @@ public class RunService {
                 parameters,
                 entries(d.host()),
                 accelerators,
+                queries.runDevices(runId).stream()
+                        .map(a -> new RunView.Device(
+                                a.index(),
+                                a.identity(),
+                                a.powerLimitWatts(),
+                                a.defaultPowerLimitWatts(),
+                                a.maxSmClockMhz(),
+                                a.maxMemoryClockMhz(),
+                                a.powerCapped()))
+                        .toList(),
                 entries(d.software()),
                 queries.results(runId),
                 checks,

@@ -4,6 +4,13 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.AcceleratorDevice;
+import dev.podium.events.model.ThrottleReason;
+import dev.podium.events.model.ThrottleSpan;
+import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.validate.ThrottleCheck;
 import dev.podium.query.support.HeadlessChromium;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
@@ -17,6 +24,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jsoup.Jsoup;
@@ -117,6 +125,72 @@ class RunPageIT {
                             .isDisplayed())
                     .isTrue();
         }
+    }
+
+    /**
+     * A throttled run's page says which slowdown its measured window showed, on which device, when and for how long,
+     * and lists each device's enforced power limit beside its default, the lowered one flagged; the device identity is
+     * the tool's text, shown escaped. The JSON carries the same devices. The stored check is what ThrottleCheck, the
+     * definition ingest judges with, writes for these spans and devices.
+     */
+    @Test
+    void aThrottledRunShowsItsSlowdownAndEachDevicesPowerLimitBesideItsDefault() throws Exception {
+        UUID run = UUID.randomUUID();
+        String hostile = "GPU-1 " + SeedData.XSS_SCRIPT;
+        List<AcceleratorDevice> devices = List.of(
+                new AcceleratorDevice(0, "GPU-0", 450.0, 700.0, 1980.0, 2619.0),
+                new AcceleratorDevice(1, hostile, 700.0, 700.0, 1980.0, null));
+        ValidityCheck check = ThrottleCheck.judge(
+                        devices, 40, List.of(new ThrottleSpan(1, ThrottleReason.HW_THERMAL_SLOWDOWN, 2, 12.0, 13.0)))
+                .orElseThrow();
+        ObjectMapper mapper = EventCodec.newMapper();
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO proj_run (run_id, stream_id, status, retracted, device_id, started_at, last_position,
+                                          valid, validity)
+                    VALUES (?, ?, 'completed', FALSE, ?, '2001-01-01T00:00:00Z', 1, FALSE, ?::jsonb)""")) {
+                ps.setObject(1, run);
+                ps.setString(2, "run/" + run);
+                ps.setString(3, SeedData.H200);
+                ps.setString(4, mapper.writeValueAsString(List.of(check)));
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO proj_run_throttle_head (run_id, devices, samples, last_position)
+                    VALUES (?, ?::jsonb, 40, 2)""")) {
+                ps.setObject(1, run);
+                ps.setString(2, mapper.writeValueAsString(devices));
+                ps.executeUpdate();
+            }
+        }
+        String html = given().when()
+                .get("/runs/" + run)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        Document doc = Jsoup.parse(html);
+        assertThat(doc.select("ul.checks li.fail").eachText())
+                .containsExactly("✘ not_throttled: hardware thermal slowdown on device 1 (" + hostile
+                        + ") in 2 samples from 12.0 s to 13.0 s; power limit 450 W below its default 700 W on device 0"
+                        + " (GPU-0)");
+        assertThat(doc.select("#devices tbody tr").stream().map(tr -> tr.text()).toList())
+                .containsExactly(
+                        "0 GPU-0 450.0 700.0 1980.0 2619.0 power limit below its default: figures are not the model's",
+                        "1 " + hostile + " 700.0 700.0 1980.0 —");
+        assertThat(doc.select("#devices tbody tr.capped")).hasSize(1);
+        assertThat(html).doesNotContain(SeedData.XSS_SCRIPT);
+
+        JsonPath json = given().when()
+                .get("/api/v1/runs/" + run)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getList("devices.identity")).containsExactly("GPU-0", hostile);
+        assertThat(json.getList("devices.powerLimitWatts", Double.class)).containsExactly(450.0, 700.0);
+        assertThat(json.getList("devices.defaultPowerLimitWatts", Double.class)).containsExactly(700.0, 700.0);
+        assertThat(json.getList("devices.belowDefault", Boolean.class)).containsExactly(true, false);
     }
 
     /** A retraction's reason is the operator's text, shown escaped on the page and as a field of the JSON. */
