@@ -12,6 +12,7 @@ import dev.podium.events.admin.ResultRetracted;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
+import dev.podium.events.model.ThrottleReason;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.history.ChangePointUpdater;
@@ -19,6 +20,7 @@ import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Histories;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
+import dev.podium.ingest.testing.ThrottledRuns;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -92,6 +94,9 @@ class RebuildIT {
                 List.of(700.0, 702.0, 704.0)));
         // A key of its own: other tests of this app store runs under referenceKey(1) too.
         ComparisonKey plainKey = SampleEvents.referenceKey(1000 + new java.util.Random().nextInt(1_000_000));
+        // A run with its accelerators' power limits and throttle reasons (a thermal slowdown in its window).
+        events.addAll(ThrottledRuns.run(
+                UUID.randomUUID(), agent.agentId(), plainKey, 700, ThrottleReason.HW_THERMAL_SLOWDOWN));
         events.addAll(SampleEvents.completedRun(
                 UUID.randomUUID(),
                 agent.agentId(),
