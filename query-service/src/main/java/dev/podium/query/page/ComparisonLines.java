@@ -135,12 +135,8 @@ public final class ComparisonLines {
                 e == null ? null : Formats.equivalenceClass(e.call()),
                 e == null ? null : Formats.runsText(e.runs()),
                 interval == null ? List.of() : interval.differences(),
-                interval == null || interval.runs() == null
-                        ? null
-                        : interval.runs().text(),
-                interval == null || interval.baselineRuns() == null
-                        ? null
-                        : interval.baselineRuns().text(),
+                tallied(interval) ? interval.runs().text() : null,
+                tallied(interval) ? interval.baselineRuns().text() : null,
                 c.bar());
     }
 
@@ -223,5 +219,13 @@ public final class ComparisonLines {
     /** Whether {@code device} is the baseline. */
     public static boolean isBaseline(ComparisonView view, String device) {
         return device.equals(view.baseline());
+    }
+
+    /** Whether either side of the cell has runs on record: a cell of figures alone says nothing of runs. */
+    private static boolean tallied(RatioCell interval) {
+        return interval != null
+                && interval.runs() != null
+                && interval.baselineRuns() != null
+                && interval.runs().attempted() + interval.baselineRuns().attempted() > 0;
     }
 }
