@@ -292,12 +292,24 @@ public class Queries {
                         n));
     }
 
-    /** Whether the benchmark has rows for the metric, of either source, under a key no admin hid. */
+    /**
+     * Whether the benchmark has rows for the metric, of either source, under a key no admin hid: counted rows, or rows
+     * of runs that all failed a check (which a leaderboard shows when asked to include them), found by a primary-key
+     * probe per key of the benchmark.
+     */
     public boolean metricExists(String benchmark, String metric) {
         return jdbc.one(
-                        "SELECT 1 AS found FROM proj_metric_key k WHERE benchmark = ? AND metric = ? AND "
-                                + Catalog.shownKey("k.key_id") + " LIMIT 1",
+                        """
+                        SELECT 1 AS found FROM proj_metric_key k WHERE benchmark = ? AND metric = ? AND %1$s
+                        UNION ALL
+                        SELECT 1 FROM proj_comparison_key k
+                        WHERE k.benchmark = ? AND %1$s
+                          AND EXISTS (SELECT 1 FROM proj_leaderboard_all_runs_row a
+                                      WHERE a.key_id = k.key_id AND a.metric = ?)
+                        LIMIT 1""".formatted(Catalog.shownKey("k.key_id")),
                         rs -> rs.getInt("found"),
+                        benchmark,
+                        metric,
                         benchmark,
                         metric)
                 .isPresent();

@@ -71,6 +71,8 @@ class RankByAgentsIT {
     static final ComparisonKey METRICS_KEY = key(METRICS, "0");
     /** Named like a throughput, to sort first. */
     static final String LONE_METRIC = "aa_lone_samples_per_second";
+    /** Of runs that all failed a check: in the all-runs rows alone. */
+    static final String FAILING_METRIC = "failing_samples_per_second";
 
     private static final ObjectMapper JSON = EventCodec.newMapper();
 
@@ -112,6 +114,14 @@ class RankByAgentsIT {
             for (int i = 0; i < 2; i++) {
                 counted(c, LONE_AGENT, METRICS_KEY, loneDevice(i), 1, LONE_METRIC);
             }
+            update(
+                    c,
+                    "INSERT INTO proj_leaderboard_all_runs_row (key_id, metric, device_id, benchmark, unit, direction, runs, "
+                            + "n, mean, failing) VALUES (?, ?, ?, ?, 'samples/s', 'HIGHER_IS_BETTER', 1, 3, 50, 1)",
+                    METRICS_KEY.id(),
+                    FAILING_METRIC,
+                    SHARED_DEVICE,
+                    METRICS);
             for (String agent : TWO_AGENTS) {
                 counted(c, agent, SHARED_KEY, SHARED_DEVICE, 2);
                 counted(c, agent, TWO_AGENTS_KEY, SHARED_DEVICE, 2);
@@ -127,6 +137,8 @@ class RankByAgentsIT {
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             c.setAutoCommit(false);
             update(c, "DELETE FROM proj_run WHERE run_id = ANY(?)", c.createArrayOf("uuid", runs.toArray()));
+            update(c, "DELETE FROM proj_leaderboard_all_runs_row WHERE benchmark = ANY(?)", (Object)
+                    new String[] {LONE, SHARED, KEYS, METRICS});
             update(c, "DELETE FROM proj_leaderboard_row WHERE benchmark = ANY(?)", (Object)
                     new String[] {LONE, SHARED, KEYS, METRICS});
             refresh(c);
@@ -213,6 +225,8 @@ class RankByAgentsIT {
         assertThat(json("/api/v1" + Links.benchmark(METRICS) + "?find=LONE", 200)
                         .getList("metrics", String.class))
                 .containsExactly(LONE_METRIC);
+        // A metric whose runs all failed a check has no counted rows, but is no stranger: its board can include them.
+        json("/api/v1/leaderboard?benchmark=" + METRICS + "&metric=" + FAILING_METRIC + "&include=failing", 200);
         for (String path : List.of("/leaderboard", "/api/v1/leaderboard", "/compare", "/api/v1/comparison")) {
             given().get(path + "?benchmark=" + METRICS + "&metric=no_such_metric")
                     .then()
