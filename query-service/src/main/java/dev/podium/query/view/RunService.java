@@ -56,16 +56,6 @@ public class RunService {
         Chart utilisation = LineCharts.of("CPU and accelerator utilisation", "%", util, 100.0);
         List<Entry> keyEntries = new ArrayList<>();
         key.ifPresent(k -> k.key().dimensions().forEach((n, v) -> keyEntries.add(new Entry(n, v == null ? "—" : v))));
-        List<List<Entry>> accelerators = new ArrayList<>();
-        if (d.accelerators() != null && d.accelerators().isArray()) {
-            d.accelerators().forEach(a -> accelerators.add(entries(a)));
-        }
-        List<RunView.Check> checks = new ArrayList<>();
-        if (d.validity() != null && d.validity().isArray()) {
-            d.validity()
-                    .forEach(c -> checks.add(new RunView.Check(
-                            text(c.get("name")), c.path("passed").asBoolean(false), text(c.get("detail")))));
-        }
         JsonNode workload = d.workload();
         List<Entry> workloadEntries = entries(workload, "parameters");
         List<Entry> parameters = workload == null ? List.of() : entries(workload.get("parameters"));
@@ -79,20 +69,11 @@ public class RunService {
                 workloadEntries,
                 parameters,
                 entries(d.host()),
-                accelerators,
-                queries.runDevices(runId).stream()
-                        .map(a -> new RunView.Device(
-                                a.index(),
-                                a.identity(),
-                                a.powerLimitWatts(),
-                                a.defaultPowerLimitWatts(),
-                                a.maxSmClockMhz(),
-                                a.maxMemoryClockMhz(),
-                                a.powerCapped()))
-                        .toList(),
+                accelerators(d),
+                devices(runId),
                 entries(d.software()),
                 queries.results(runId),
-                checks,
+                checks(d),
                 entries(d.failure()),
                 throughput,
                 utilisation,
@@ -100,6 +81,37 @@ public class RunService {
                         queries.events(runId, eventsAfter, RunEvents.PER_PAGE + 1),
                         queries.eventCount(runId),
                         eventsAfter));
+    }
+
+    private static List<List<Entry>> accelerators(RunDetail d) {
+        List<List<Entry>> accelerators = new ArrayList<>();
+        if (d.accelerators() != null && d.accelerators().isArray()) {
+            d.accelerators().forEach(a -> accelerators.add(entries(a)));
+        }
+        return accelerators;
+    }
+
+    private static List<RunView.Check> checks(RunDetail d) {
+        List<RunView.Check> checks = new ArrayList<>();
+        if (d.validity() != null && d.validity().isArray()) {
+            d.validity()
+                    .forEach(c -> checks.add(new RunView.Check(
+                            text(c.get("name")), c.path("passed").asBoolean(false), text(c.get("detail")))));
+        }
+        return checks;
+    }
+
+    private List<RunView.Device> devices(UUID runId) {
+        return queries.runDevices(runId).stream()
+                .map(a -> new RunView.Device(
+                        a.index(),
+                        a.identity(),
+                        a.powerLimitWatts(),
+                        a.defaultPowerLimitWatts(),
+                        a.maxSmClockMhz(),
+                        a.maxMemoryClockMhz(),
+                        a.powerCapped()))
+                .toList();
     }
 
     private static String unitOf(List<SeriesRow> series, String kind) {

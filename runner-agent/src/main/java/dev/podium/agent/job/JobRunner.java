@@ -241,7 +241,9 @@ public final class JobRunner {
             Redactor redactor,
             String label,
             String pointText,
+            Software software,
             boolean cpuOnly,
+            int devicesPerNode,
             List<Accelerator> accelerators,
             OutputParser parser) {
 
@@ -301,6 +303,37 @@ public final class JobRunner {
             Integer leaseEpoch,
             Map<String, String> secrets) {
         JobSpec spec = job.spec();
+        Plan plan = plan(job, requested, scripts, label, secrets);
+        progress.line((label + " run " + runId + " " + plan.pointText()).strip());
+        Measurement m = new Measurement();
+        m.devices = plan.cpuOnly() ? null : Sampler.devices(tools);
+        stream.emit(started(job, plan, runId, jobId, leaseEpoch, m.devices));
+
+        if (plan.verifying() && spec.warmupSteps() < 1) {
+            // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
+            m.notVerified = "warmup_steps is 0, so no step of the log is left out";
+        }
+        try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
+            m.utilisationBeforeStart = plan.cpuOnly() ? null : sampler.utilisationNow();
+            for (int rep = 0; rep < spec.repetitions(); rep++) {
+                Optional<RunOutcome> ended = repetition(plan, m, sampler, stream, runId, rep);
+                if (ended.isPresent()) {
+                    return ended.get();
+                }
+            }
+            m.foreignProcesses = sampler.foreignProcesses();
+            emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", m.stepSeries);
+            Map<SeriesKind, List<Sample>> series = sampler.finish();
+            m.throttleReasons = series.getOrDefault(SeriesKind.THROTTLE_REASONS, List.of());
+            series.forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
+        }
+        return completed(plan, m, stream, runId);
+    }
+
+    /** What one point of a job runs, with which environment and software, and what it publishes masked. */
+    private Plan plan(
+            JobDefinition job, Map<String, String> requested, Path scripts, String label, Map<String, String> secrets) {
+        JobSpec spec = job.spec();
         Adapter adapter = Adapter.of(spec);
         // A command job runs what it likes anyway, so its `python` only says which interpreter the probe asks.
         String py = adapter.shipped() ? python : requested.getOrDefault("python", python);
@@ -318,7 +351,7 @@ public final class JobRunner {
         environment.putAll(secrets);
         boolean cpuOnly = adapter.cpuOnly(point, !fingerprint.accelerators().isEmpty());
         int devices = adapter.devicesPerNode(spec, point);
-        Plan plan = new Plan(
+        return new Plan(
                 spec,
                 adapter,
                 point,
@@ -327,41 +360,17 @@ public final class JobRunner {
                 redactor,
                 label,
                 describe(point, spec.matrix().keySet()),
+                software,
                 cpuOnly,
+                devices,
                 accelerators(cpuOnly, devices, adapter.shipped() ? 1 : spec.nodes()),
                 parser(job));
-        progress.line((label + " run " + runId + " " + plan.pointText()).strip());
-        Measurement m = new Measurement();
-        m.devices = cpuOnly ? null : Sampler.devices(tools);
-        stream.emit(started(job, plan, devices, software, runId, jobId, leaseEpoch, m.devices));
-
-        if (plan.verifying() && spec.warmupSteps() < 1) {
-            // A spec from podium.jobs has not been through JobSpecReader: nothing left out is nothing verified.
-            m.notVerified = "warmup_steps is 0, so no step of the log is left out";
-        }
-        try (Sampler sampler = new Sampler(tools, sampleIntervalMillis)) {
-            m.utilisationBeforeStart = cpuOnly ? null : sampler.utilisationNow();
-            for (int rep = 0; rep < spec.repetitions(); rep++) {
-                Optional<RunOutcome> ended = repetition(plan, m, sampler, stream, runId, rep);
-                if (ended.isPresent()) {
-                    return ended.get();
-                }
-            }
-            m.foreignProcesses = sampler.foreignProcesses();
-            emitSeries(stream, runId, SeriesKind.STEP_THROUGHPUT, "samples/s", m.stepSeries);
-            Map<SeriesKind, List<Sample>> series = sampler.finish();
-            m.throttleReasons = series.getOrDefault(SeriesKind.THROTTLE_REASONS, List.of());
-            series.forEach((kind, samples) -> emitSeries(stream, runId, kind, Sampler.unit(kind), samples));
-        }
-        return completed(plan, m, stream, runId);
     }
 
     /** The RunStarted of a point: parameters named like fixed dimensions of the key fill them when the spec does not. */
     private RunStarted started(
             JobDefinition job,
             Plan plan,
-            int devices,
-            Software software,
             UUID runId,
             UUID jobId,
             Integer leaseEpoch,
@@ -393,37 +402,42 @@ public final class JobRunner {
                 defaults.dataset(),
                 shownParams,
                 clip(String.join(" ", redactor.args(plan.command())), Limits.MAX_TEXT_CHARS));
-        Integer batch = point.containsKey("batch_size")
-                ? integer(point.get("batch_size"))
-                : integer(point.get(ComparisonKey.BATCH_SIZE));
-        Integer statedTotal = integer(point.get(ComparisonKey.TOTAL_ACCELERATORS));
-        ComparisonKey key = new ComparisonKey(
-                spec.benchmark(),
-                benchmarkVersion,
-                workload.scenario(),
-                model,
-                point.getOrDefault(ComparisonKey.PRECISION, defaults.precision()),
-                batch,
-                defaults.totalAccelerators() != null
-                        ? defaults.totalAccelerators()
-                        : statedTotal != null ? statedTotal : spec.nodes() * devices,
-                point.containsKey(ComparisonKey.INPUT_SIZE)
-                        ? integer(point.get(ComparisonKey.INPUT_SIZE))
-                        : defaults.inputSize(),
-                new SortedExtra(shownParams, KEY_FIXED).map());
         return new RunStarted(
                 runId,
                 jobId,
                 leaseEpoch,
                 fingerprint.host(),
                 plan.accelerators(),
-                software,
+                plan.software(),
                 workload,
-                key,
+                key(plan, workload, defaults),
                 spec.repetitions(),
                 spec.warmupSteps(),
                 new Provenance(sink.agentId(), AgentVersion.VERSION, spec.parserOrDefault()),
                 deviceStates);
+    }
+
+    /** The comparison key of a point: what the adapter knows first, then what the point states, then the spec's size. */
+    private static ComparisonKey key(Plan plan, Workload workload, Adapter.KeyDefaults defaults) {
+        Map<String, String> point = plan.point();
+        Integer batch = point.containsKey("batch_size")
+                ? integer(point.get("batch_size"))
+                : integer(point.get(ComparisonKey.BATCH_SIZE));
+        Integer statedTotal = integer(point.get(ComparisonKey.TOTAL_ACCELERATORS));
+        return new ComparisonKey(
+                workload.benchmark(),
+                workload.benchmarkVersion(),
+                workload.scenario(),
+                workload.model(),
+                point.getOrDefault(ComparisonKey.PRECISION, defaults.precision()),
+                batch,
+                defaults.totalAccelerators() != null
+                        ? defaults.totalAccelerators()
+                        : statedTotal != null ? statedTotal : plan.spec().nodes() * plan.devicesPerNode(),
+                point.containsKey(ComparisonKey.INPUT_SIZE)
+                        ? integer(point.get(ComparisonKey.INPUT_SIZE))
+                        : defaults.inputSize(),
+                new SortedExtra(workload.parameters(), KEY_FIXED).map());
     }
 
     /** Runs and records one repetition; the run's outcome when it ended there (cancelled, failed), else empty. */
