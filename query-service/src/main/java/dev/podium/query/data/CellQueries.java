@@ -68,7 +68,7 @@ public class CellQueries {
     /**
      * The distinct configuration values of the counted (completed, valid, not retracted) runs of {@code deviceIds} under
      * {@code keyIds}: driver, runtime, framework, Python, libraries, container image, host CPU and OS, and the enforced
-     * power limit where the run's devices were read. At most {@code limit} values.
+     * power limit where the run's devices were read, and the workload's parameters. At most {@code limit} values.
      */
     public List<ConfigValue> configurations(List<String> keyIds, List<String> deviceIds, int limit) {
         return jdbc.list(
@@ -90,6 +90,10 @@ public class CellQueries {
                     SELECT 'library ' || l.key, l.value
                     FROM jsonb_each_text(CASE WHEN jsonb_typeof(r.software->'libraries') = 'object'
                                               THEN r.software->'libraries' ELSE '{}'::jsonb END) l
+                    UNION ALL
+                    SELECT 'parameter ' || p.key, p.value
+                    FROM jsonb_each_text(CASE WHEN jsonb_typeof(r.workload->'parameters') = 'object'
+                                              THEN r.workload->'parameters' ELSE '{}'::jsonb END) p
                 ) f(setting, value)
                 WHERE r.key_id = ANY(?) AND r.device_id = ANY(?) AND r.status = 'completed' AND r.valid IS TRUE
                   AND NOT r.retracted AND f.value IS NOT NULL AND f.value <> ''

@@ -101,8 +101,8 @@ class ClaimReproductionPageIT {
             update(
                     c,
                     "INSERT INTO proj_run (run_id, stream_id, agent_id, job_id, status, benchmark, key_id, device_id, device_count, "
-                            + "software, started_at, valid, started_position, last_position) VALUES (?, ?, 'a', ?, 'completed', ?, ?, ?, 1, "
-                            + "?::jsonb, now(), true, 1, 2) ON CONFLICT DO NOTHING",
+                            + "software, workload, started_at, valid, started_position, last_position) VALUES (?, ?, 'a', ?, "
+                            + "'completed', ?, ?, ?, 1, ?::jsonb, ?::jsonb, now(), true, 1, 2) ON CONFLICT DO NOTHING",
                     run,
                     "run/" + run,
                     job,
@@ -111,7 +111,9 @@ class ClaimReproductionPageIT {
                     device,
                     // The compared side ran on a newer PyTorch: the page must say so beside the ratio.
                     "{\"framework\": \"pytorch\", \"framework_version\": \"" + ("0".equals(workers) ? "2.4.0" : "2.5.1")
-                            + "\"}");
+                            + "\"}",
+                    // The varied parameter differs too; a parameter both sides share is no difference.
+                    "{\"parameters\": {\"size\": \"tiny\", \"dataloader_num_workers\": \"" + workers + "\"}}");
             update(
                     c,
                     "INSERT INTO job (job_id, campaign_id, pool, spec, state, run_id, agent_id, seq) VALUES (?, ?, 'cpu', '{}'::jsonb, "
@@ -176,6 +178,8 @@ class ClaimReproductionPageIT {
                 .containsExactly("pytorch 2.5.1");
         assertThat(json.getList("reproductions[0].ratios[0].differences[0].baselineValues"))
                 .containsExactly("pytorch 2.4.0");
+        assertThat(json.getList("reproductions[0].ratios[0].differences.setting"))
+                .containsExactly("framework", "parameter dataloader_num_workers");
         Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
                 .then()
                 .statusCode(200)
@@ -183,7 +187,7 @@ class ClaimReproductionPageIT {
                 .asString());
         assertThat(doc.select("tr.measured-ratio td").eachText()).contains("1.70×", "1.72×", "holds here", "3 / 3");
         assertThat(doc.select("tr.measured-ratio td.differs").first().text())
-                .isEqualTo("framework: pytorch 2.5.1 / pytorch 2.4.0");
+                .isEqualTo("framework: pytorch 2.5.1 / pytorch 2.4.0; parameter dataloader_num_workers: 1 / 0");
         assertThat(doc.selectFirst("tr.measured-ratio td").text())
                 .contains("AMD EPYC (CPU)")
                 .contains("0 → 1");
