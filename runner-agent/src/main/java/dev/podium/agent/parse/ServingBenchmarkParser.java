@@ -174,28 +174,50 @@ public final class ServingBenchmarkParser implements OutputParser {
             }
             entry(c, e.getKey(), v.asText(), LATENCY_KEY.matcher(e.getKey()));
         }
+        JsonNode errors = result.path("errors");
+        int failed = 0;
+        for (JsonNode e : errors) {
+            failed += failed(e) ? 1 : 0;
+        }
+        if (failed > 0) {
+            c.warn(failed + " failed requests left out of the per-request latencies");
+        }
         PER_REQUEST.forEach((key, metric) -> {
             JsonNode list = result.get(key);
             if (list == null || !list.isArray()) {
                 return;
             }
             List<Double> ms = new ArrayList<>();
-            flatten(list, ms, key.equals("itls") ? 0 : 1); // itls holds one list per request
+            for (int i = 0; i < list.size() && ms.size() < Collector.MAX_SAMPLES; i++) {
+                // A failed request's latencies are vLLM's zeros, not measurements.
+                if (!failed(errors.path(i))) {
+                    request(list.get(i), ms, key.equals("itls")); // itls holds one list per request
+                }
+            }
             c.found(metric).ifPresent(m -> c.metric(m.name(), m.value(), m.unit(), m.direction(), ms));
         });
     }
 
-    private static void flatten(JsonNode n, List<Double> out, int depth) {
-        for (JsonNode x : n) {
-            if (out.size() >= Collector.MAX_SAMPLES) {
-                return;
+    /** vLLM's {@code errors} holds "" for a request that succeeded and the error's text for one that failed. */
+    private static boolean failed(JsonNode error) {
+        return error.isTextual() && !error.asText().isEmpty();
+    }
+
+    private static void request(JsonNode x, List<Double> out, boolean listPerRequest) {
+        if (x.isArray() && listPerRequest) {
+            for (JsonNode v : x) {
+                if (out.size() >= Collector.MAX_SAMPLES) {
+                    return;
+                }
+                out.add(ms(v));
             }
-            if (x.isArray() && depth == 0) {
-                flatten(x, out, 1);
-            } else {
-                out.add(x.isNumber() ? x.asDouble() * 1000 : Double.NaN);
-            }
+        } else {
+            out.add(ms(x));
         }
+    }
+
+    private static double ms(JsonNode seconds) {
+        return seconds.isNumber() ? seconds.asDouble() * 1000 : Double.NaN;
     }
 
     private static void entry(Collector c, String key, String text, Matcher latency) {

@@ -58,6 +58,19 @@ class ServingBenchmarkParserTest {
     }
 
     @Test
+    void failedRequestsOfADetailedResultAreLeftOutOfThePerRequestLatencies() {
+        ParseResult r = vllm.parse(Resources.text("parse/vllm-serving-detailed-failed.json"));
+        assertThat(r.metric("ttft_mean_ms").get().samples())
+                .hasSize(6)
+                .allSatisfy(v -> assertThat(v).isBetween(50.0, 80.0));
+        assertThat(r.metric("e2e_latency_mean_ms").get().samples())
+                .hasSize(6)
+                .allSatisfy(v -> assertThat(v).isGreaterThan(6000.0));
+        assertThat(r.metric("itl_mean_ms").get().samples()).hasSize(18);
+        assertThat(r.warnings()).contains("2 failed requests left out of the per-request latencies");
+    }
+
+    @Test
     void sglangResultBlockGivesTheSameNamesAsVllm() {
         ParseResult r = sglang.parse(Resources.text("parse/sglang-serving-result.txt"));
         assertThat(r.format()).isEqualTo("sglang-serving");
