@@ -96,6 +96,7 @@ public class ReproductionService {
                 c.deviceLabel(),
                 ratio == null ? null : ratio.baselineLabel(),
                 claimedText(c),
+                stated(c),
                 plan,
                 result.reason(),
                 command,
@@ -234,6 +235,19 @@ public class ReproductionService {
             }
         }
         return ConfigDifference.between(side, base);
+    }
+
+    private static List<ReproductionView.Stated> stated(PublishedClaim c) {
+        if (c.key() == null) {
+            return List.of();
+        }
+        List<ReproductionView.Stated> stated = new ArrayList<>();
+        c.key().dimensions().forEach((setting, value) -> {
+            if (value != null) {
+                stated.add(new ReproductionView.Stated(setting, value));
+            }
+        });
+        return stated;
     }
 
     private static String claimedText(PublishedClaim c) {

@@ -16,10 +16,14 @@ public record ReproductionView(
         String subject,
         String baseline,
         String claimed,
+        List<Stated> stated,
         Plan plan,
         String reason,
         String command,
         List<Reproduced> reproductions) {
+
+    /** A configuration setting the claim states (its key's dimensions), to read beside what the two sides ran. */
+    public record Stated(String setting, String value) {}
 
     /** What a campaign varies, from which value to which, with which shipped workload and metric. */
     public record Plan(String dimension, String from, String to, String workload, String metric, boolean crossDevice) {}

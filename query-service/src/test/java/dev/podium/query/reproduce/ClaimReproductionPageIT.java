@@ -154,6 +154,10 @@ class ClaimReproductionPageIT {
                 .extract()
                 .asString());
         assertThat(doc.selectFirst("#claimed").text()).isEqualTo("1.72×");
+        assertThat(doc.selectFirst("#stated").text())
+                .contains("benchmark bridgetower-finetune")
+                .contains("total_accelerators 8")
+                .contains("dataloader default");
         assertThat(doc.selectFirst("#plan").text())
                 .contains("podium-reference")
                 .contains("dataloader_num_workers at 0 and at 1");
