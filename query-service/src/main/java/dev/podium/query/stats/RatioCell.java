@@ -1,5 +1,6 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.CellQueries;
 import java.util.List;
 
 /**
@@ -19,4 +20,6 @@ public record RatioCell(
         String note,
         List<ConfigDifference> differences,
         RunTally runs,
-        RunTally baselineRuns) {}
+        RunTally baselineRuns,
+        CellQueries.PowerCap powerCap,
+        CellQueries.PowerCap baselinePowerCap) {}
