@@ -8,14 +8,16 @@ import dev.podium.events.validate.Nullable;
  * {@code device} of its samples), its identity (a UUID, serial or PCI bus id: whichever the tool gives, for telling one
  * device from another across runs), and the configuration that bounds its figures: the enforced power limit and the
  * default one, and the highest SM and memory clocks. A figure the tool does not report is null.
+ * Their ranges are {@link dev.podium.events.validate.DeviceReadings}' alone: a figure outside them fails the run's
+ * not_throttled check rather than refusing the RunStarted, which would lose the whole run.
  */
 public record AcceleratorDevice(
         @NonNegative int index,
         @Nullable String identity,
-        @Nullable @NonNegative Double powerLimitWatts,
-        @Nullable @NonNegative Double defaultPowerLimitWatts,
-        @Nullable @NonNegative Double maxSmClockMhz,
-        @Nullable @NonNegative Double maxMemoryClockMhz) {
+        @Nullable Double powerLimitWatts,
+        @Nullable Double defaultPowerLimitWatts,
+        @Nullable Double maxSmClockMhz,
+        @Nullable Double maxMemoryClockMhz) {
 
     /** The enforced limit is below the default: someone capped the device, so its figures are not the model's. */
     public boolean powerCapped() {

@@ -21,7 +21,7 @@ class ThrottleCheckTest {
     }
 
     private static Optional<ValidityCheck> judge(List<AcceleratorDevice> devices, List<Sample> samples) {
-        return ThrottleCheck.judge(devices, ThrottleSpan.inWindow(samples), ThrottleSpan.of(samples));
+        return ThrottleCheck.judge(devices, ThrottleSpan.inWindow(samples), ThrottleSpan.of(samples), 60.0);
     }
 
     @Test
@@ -81,5 +81,40 @@ class ThrottleCheckTest {
         assertThat(DeviceReadings.plausible(SeriesKind.TEMPERATURE, 1e6)).isFalse();
         assertThat(DeviceReadings.plausible(SeriesKind.SM_CLOCK, 1980)).isTrue();
         assertThat(DeviceReadings.plausible(SeriesKind.POWER_LIMIT, 1e9)).isFalse();
+    }
+
+    @Test
+    void aDeviceConfiguredBeyondAnyDeviceFailsWithTheFigureAndItsRange() {
+        AcceleratorDevice lying = new AcceleratorDevice(1, "GPU-b2", -5.0, 700.0, 90_000.0, null);
+        assertThat(judge(List.of(H100, lying), List.of(at(1, 0)))).hasValueSatisfying(c -> {
+            assertThat(c.passed()).isFalse();
+            assertThat(c.detail())
+                    .isEqualTo("device 1 (GPU-b2) reported power limit -5 W (not within 0 to 5000 W); device 1 (GPU-b2)"
+                            + " reported highest SM clock 90000 MHz (not within 0 to 20000 MHz)");
+        });
+    }
+
+    @Test
+    void reasonsOnADeviceTheRunDidNotNameOrAfterTheRunEndedFail() {
+        List<Sample> samples = List.of(
+                at(1, 0),
+                new Sample(2, ThrottleReason.SW_POWER_CAP.bit(), 0, 7),
+                at(500, 1, ThrottleReason.SW_POWER_CAP));
+        assertThat(judge(List.of(H100), samples)).hasValueSatisfying(c -> {
+            assertThat(c.passed()).isFalse();
+            assertThat(c.detail())
+                    .isEqualTo("throttle reasons reported for device 7, which the run did not name; software power cap"
+                            + " on device 0 (GPU-a1) reported in the measured window at 500.0 s, after the run ended"
+                            + " at 60.0 s");
+        });
+    }
+
+    @Test
+    void aReadingOutsideItsRangeSaysWhy() {
+        assertThat(DeviceReadings.why(SeriesKind.THROTTLE_REASONS, 0x1044))
+                .isEqualTo("is not a possible THROTTLE_REASONS reading (bits 0x1000 are no throttle reason of the"
+                        + " contract)");
+        assertThat(DeviceReadings.why(SeriesKind.TEMPERATURE, 10_000))
+                .isEqualTo("is not a possible TEMPERATURE reading (above 200 °C)");
     }
 }

@@ -166,7 +166,7 @@ public class ThrottleProjection implements Projection {
             }
         }
         try (PreparedStatement read = c.prepareStatement("""
-                        SELECT r.run_id, r.validity::text, h.devices::text, coalesce(h.samples, 0)
+                        SELECT r.run_id, r.validity::text, h.devices::text, coalesce(h.samples, 0), r.duration_seconds
                         FROM proj_run r LEFT JOIN proj_run_throttle_head h USING (run_id)
                         WHERE r.run_id = ANY(?::uuid[]) AND r.status = 'completed' AND r.validity IS NOT NULL
                         ORDER BY r.run_id FOR UPDATE OF r""");
@@ -177,8 +177,8 @@ public class ThrottleProjection implements Projection {
                 while (rs.next()) {
                     UUID run = rs.getObject(1, UUID.class);
                     List<AcceleratorDevice> devices = read(rs.getString(3), new TypeReference<>() {});
-                    Optional<ValidityCheck> check =
-                            ThrottleCheck.judge(devices, rs.getLong(4), spans.getOrDefault(run, List.of()));
+                    Optional<ValidityCheck> check = ThrottleCheck.judge(
+                            devices, rs.getLong(4), spans.getOrDefault(run, List.of()), rs.getObject(5, Double.class));
                     if (check.isEmpty()) {
                         continue;
                     }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Ingest judges not_throttled itself from the run's throttle-reason samples and devices, whatever the agent claims: a
  * thermal slowdown in the measured window or a power limit below its default fails the run (and takes it off the
- * leaderboards, which count valid runs only), a software power cap under the default limit passes, and a rebuild gives
- * the same rows.
+ * leaderboards, which count valid runs only), a software power cap under the default limit passes, the comparison cell
+ * says how many runs ran capped with the lowest limit and its default, and a rebuild gives the same rows.
  */
 @QuarkusTest
 class ThrottleProjectionIT {
@@ -63,9 +63,14 @@ class ThrottleProjectionIT {
                 .extracting(r -> r.get(1))
                 .containsExactly(false, false, true);
 
+        assertThat(db.rows("""
+                        SELECT c.capped_runs, c.capped_limit_w, c.capped_default_w FROM proj_comparison_cell c
+                        JOIN proj_run r ON r.key_id = c.key_id AND r.device_id = c.device_id WHERE r.run_id = ?""", capped)).containsExactly(List.of(1, 450.0, 700.0));
+
         List<String> heads = db.dump("proj_run_throttle_head");
         List<String> spans = db.dump("proj_run_throttle");
         List<String> runs = db.dump("proj_run");
+        List<String> cells = db.dump("proj_comparison_cell");
         given().auth()
                 .oauth2(TestAgent.ADMIN_TOKEN)
                 .post("/admin/rebuild")
@@ -74,6 +79,7 @@ class ThrottleProjectionIT {
         assertThat(db.dump("proj_run_throttle_head")).containsExactlyElementsOf(heads);
         assertThat(db.dump("proj_run_throttle")).containsExactlyElementsOf(spans);
         assertThat(db.dump("proj_run")).containsExactlyElementsOf(runs);
+        assertThat(db.dump("proj_comparison_cell")).containsExactlyElementsOf(cells);
     }
 
     /** A run of {@link ThrottledRuns#run}, sent and stored. */

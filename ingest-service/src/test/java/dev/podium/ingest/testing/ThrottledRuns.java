@@ -29,24 +29,9 @@ public final class ThrottledRuns {
      */
     public static List<Envelope> run(UUID run, String agentId, ComparisonKey key, double limit, ThrottleReason reason) {
         String id = run.toString().substring(0, 8);
-        RunStarted s = (RunStarted) SampleEvents.runStarted(run, agentId, "nvidia-h100-sxm", key, Instant.now())
-                .payload();
         List<AcceleratorDevice> devices = List.of(
                 new AcceleratorDevice(0, "GPU-" + id + "-0", limit, 700.0, 1980.0, 2619.0),
                 new AcceleratorDevice(1, "GPU-" + id + "-1", limit, 700.0, 1980.0, 2619.0));
-        RunStarted started = new RunStarted(
-                s.runId(),
-                s.jobId(),
-                s.leaseEpoch(),
-                s.host(),
-                s.accelerators(),
-                s.software(),
-                s.workload(),
-                s.key(),
-                s.repetitions(),
-                s.warmupSteps(),
-                s.provenance(),
-                devices);
         List<Sample> samples = new ArrayList<>();
         samples.add(new Sample(0.5, ThrottleReason.HW_SLOWDOWN.bit(), null, 0));
         for (int t = 1; t <= 20; t++) {
@@ -60,7 +45,7 @@ public final class ThrottledRuns {
         List<ValidityCheck> claimed = new ArrayList<>(c.validity());
         claimed.add(new ValidityCheck("not_throttled", true, "no slowdown (as the agent says)"));
         return List.of(
-                SampleEvents.envelope(StreamId.run(run), 1, agentId, Instant.now(), started),
+                started(run, agentId, key, devices),
                 SampleEvents.metricSampled(run, agentId, 2, SeriesKind.THROTTLE_REASONS, "reasons", samples),
                 SampleEvents.envelope(
                         StreamId.run(run),
@@ -68,5 +53,29 @@ public final class ThrottledRuns {
                         agentId,
                         Instant.now(),
                         new RunCompleted(run, c.metrics(), claimed, c.durationSeconds())));
+    }
+
+    /** The sample RunStarted of {@code run} (seq 1) on H100s, naming these devices. */
+    public static Envelope started(UUID run, String agentId, ComparisonKey key, List<AcceleratorDevice> devices) {
+        RunStarted s = (RunStarted) SampleEvents.runStarted(run, agentId, "nvidia-h100-sxm", key, Instant.now())
+                .payload();
+        return SampleEvents.envelope(
+                StreamId.run(run),
+                1,
+                agentId,
+                Instant.now(),
+                new RunStarted(
+                        s.runId(),
+                        s.jobId(),
+                        s.leaseEpoch(),
+                        s.host(),
+                        s.accelerators(),
+                        s.software(),
+                        s.workload(),
+                        s.key(),
+                        s.repetitions(),
+                        s.warmupSteps(),
+                        s.provenance(),
+                        devices));
     }
 }

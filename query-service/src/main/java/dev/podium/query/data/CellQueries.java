@@ -47,17 +47,31 @@ public class CellQueries {
                 metric);
     }
 
-    /** The scope of a device's results under a key and how many of its completed runs failed a validity check. */
-    public record CellFacts(String keyId, String deviceId, String scope, int failingRuns) {}
+    /**
+     * The scope of a device's results under a key, how many of its completed runs failed a validity check, and how its
+     * runs whose enforced power limit was below the default ran (null when none did).
+     */
+    public record CellFacts(String keyId, String deviceId, String scope, int failingRuns, PowerCap powerCap) {}
+
+    /** How many runs of a cell ran with a lowered power limit, and the lowest such limit beside that device's default. */
+    public record PowerCap(int runs, double limitWatts, double defaultWatts) {}
 
     public List<CellFacts> facts(List<String> keyIds, String metric) {
         return jdbc.list(
-                "SELECT key_id, device_id, scope, failing_runs FROM proj_comparison_cell WHERE key_id = ANY(?) AND metric = ?",
+                """
+                SELECT key_id, device_id, scope, failing_runs, capped_runs, capped_limit_w, capped_default_w
+                FROM proj_comparison_cell WHERE key_id = ANY(?) AND metric = ?""",
                 rs -> new CellFacts(
                         rs.getString("key_id"),
                         rs.getString("device_id"),
                         rs.getString("scope"),
-                        rs.getInt("failing_runs")),
+                        rs.getInt("failing_runs"),
+                        rs.getInt("capped_runs") == 0
+                                ? null
+                                : new PowerCap(
+                                        rs.getInt("capped_runs"),
+                                        rs.getDouble("capped_limit_w"),
+                                        rs.getDouble("capped_default_w"))),
                 keyIds.toArray(String[]::new),
                 metric);
     }

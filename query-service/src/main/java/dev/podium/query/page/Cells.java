@@ -1,5 +1,6 @@
 package dev.podium.query.page;
 
+import dev.podium.query.data.CellQueries;
 import dev.podium.query.stats.LeaderboardExtras;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
@@ -50,5 +51,14 @@ final class Cells {
 
     static String scalingText(LeaderboardExtras.Columns x) {
         return Formats.pct(x.scalingEfficiency());
+    }
+
+    /** "1 run at 450 W of its 700 W default" for runs under a lowered power limit (the lowest), or null when none. */
+    static String powerCapText(CellQueries.PowerCap cap) {
+        if (cap == null) {
+            return null;
+        }
+        return cap.runs() + (cap.runs() == 1 ? " run" : " runs") + " at " + Formats.num(cap.limitWatts()) + " W of its "
+                + Formats.num(cap.defaultWatts()) + " W default";
     }
 }

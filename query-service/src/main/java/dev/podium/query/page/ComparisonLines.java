@@ -41,7 +41,8 @@ public final class ComparisonLines {
      * without one; {@code ciClass}, {@code verdict}, {@code low} and {@code high} null without an interval; {@code note}
      * why a ratio has no interval, said beside it when the interval cannot be computed from the values; {@code
      * equivalence} the verdict at the page's margin, {@code equivalenceClass} its class and {@code runs} the runs a side
-     * that would settle it, null without an interval.
+     * that would settle it, null without an interval; {@code powerCap} and {@code baselinePowerCap} the runs of each side
+     * that ran under a lowered power limit, null when none did.
      */
     public record MatrixCell(
             String value,
@@ -59,6 +60,8 @@ public final class ComparisonLines {
             List<ConfigDifference> differences,
             String tally,
             String baselineTally,
+            String powerCap,
+            String baselinePowerCap,
             int bar) {}
 
     /** One row of the cost table. */
@@ -137,6 +140,8 @@ public final class ComparisonLines {
                 interval == null ? List.of() : interval.differences(),
                 tallied(interval) ? interval.runs().text() : null,
                 tallied(interval) ? interval.baselineRuns().text() : null,
+                interval == null ? null : Cells.powerCapText(interval.powerCap()),
+                interval == null ? null : Cells.powerCapText(interval.baselinePowerCap()),
                 c.bar());
     }
 

@@ -36,6 +36,7 @@ public final class LeaderboardLines {
             String scalingVerdict,
             String scalingVerdictClass,
             int failingRuns,
+            String powerCap,
             String historyLink) {
 
         static Line of(LeaderboardEntry e, LeaderboardExtras.Columns x) {
@@ -66,6 +67,7 @@ public final class LeaderboardLines {
                             ? null
                             : Formats.equivalenceClass(x.scalingEquivalence().call()),
                     x == null ? 0 : x.failingRuns(),
+                    x == null ? null : Cells.powerCapText(x.powerCap()),
                     x == null ? null : x.historyLink());
         }
     }

@@ -69,7 +69,17 @@ public class ComparisonIntervals {
                 }
                 if (!"measured".equals(row.source())) {
                     out.add(new RatioCell(
-                            row.deviceId(), row.source(), cell.keyId(), null, null, PUBLISHED, List.of(), null, null));
+                            row.deviceId(),
+                            row.source(),
+                            cell.keyId(),
+                            null,
+                            null,
+                            PUBLISHED,
+                            List.of(),
+                            null,
+                            null,
+                            null,
+                            null));
                     continue;
                 }
                 out.add(cell(
@@ -97,17 +107,30 @@ public class ComparisonIntervals {
                 r == null ? TOO_FEW : computable ? r.verdict() : CANNOT,
                 against.differences(),
                 against.runs(),
-                against.baselineRuns());
+                against.baselineRuns(),
+                against.powerCap(),
+                against.baselinePowerCap());
     }
 
-    /** What a cell's device side holds against the baseline's under the cell's key: configuration and runs. */
-    private record Against(List<ConfigDifference> differences, RunTally runs, RunTally baselineRuns) {}
+    /**
+     * What a cell's device side holds against the baseline's under the cell's key: configuration and runs, and its runs
+     * under a lowered power limit and the baseline's (null when none).
+     */
+    private record Against(
+            List<ConfigDifference> differences,
+            RunTally runs,
+            RunTally baselineRuns,
+            CellQueries.PowerCap powerCap,
+            CellQueries.PowerCap baselinePowerCap) {}
 
     /** A device under a key. */
     private record Side(String keyId, String deviceId) {}
 
     /** The configuration values and run tallies of every side of a matrix, read once. */
-    private record Sides(Map<Side, Map<String, Set<String>>> configurations, Map<Side, RunTally> tallies) {
+    private record Sides(
+            Map<Side, Map<String, Set<String>>> configurations,
+            Map<Side, RunTally> tallies,
+            Map<Side, CellQueries.PowerCap> caps) {
 
         Against of(String keyId, String deviceId, String baseline) {
             Side side = new Side(keyId, deviceId);
@@ -116,7 +139,9 @@ public class ComparisonIntervals {
                     ConfigDifference.between(
                             configurations.getOrDefault(side, Map.of()), configurations.getOrDefault(base, Map.of())),
                     tallies.getOrDefault(side, RunTally.NONE),
-                    tallies.getOrDefault(base, RunTally.NONE));
+                    tallies.getOrDefault(base, RunTally.NONE),
+                    caps.get(side),
+                    caps.get(base));
         }
     }
 
@@ -140,7 +165,11 @@ public class ComparisonIntervals {
                         .add(o));
         Map<Side, RunTally> tallies = new HashMap<>();
         outcomes.forEach((side, list) -> tallies.put(side, tally(list)));
-        return new Sides(configurations, tallies);
+        Map<Side, CellQueries.PowerCap> caps = new HashMap<>();
+        cells.facts(keyIds, view.query().metric()).stream()
+                .filter(f -> f.powerCap() != null)
+                .forEach(f -> caps.put(new Side(f.keyId(), f.deviceId()), f.powerCap()));
+        return new Sides(configurations, tallies, caps);
     }
 
     private static RunTally tally(List<CellQueries.RunOutcome> outcomes) {

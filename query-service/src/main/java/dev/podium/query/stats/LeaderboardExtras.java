@@ -1,11 +1,13 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.CellQueries;
 import java.util.List;
 
 /**
  * What a leaderboard shows beyond mean and interval: how many runs its measured rows leave out because they failed a
  * validity check (or, with failing runs included, how many of each row's runs failed), and per entry the samples per
- * dollar at the configured price per device-hour, the energy per sample from the agent's power samples and the scaling
+ * dollar at the configured price per device-hour, with failing runs included the runs that ran under a lowered power
+ * limit (the lowest limit beside its default), the energy per sample from the agent's power samples and the scaling
  * efficiency against the same device at fewer accelerators. {@code rateOf} is what the metric counts per second
  * ("samples" for samples/s), null when it is not a rate.
  */
@@ -20,6 +22,7 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
             String deviceId,
             String source,
             int failingRuns,
+            CellQueries.PowerCap powerCap,
             Double perDollar,
             Double pricePerDeviceHour,
             Double joulesPerUnit,

@@ -52,6 +52,7 @@ public class LeaderboardExtrasService {
             boolean lower,
             Integer total,
             Map<String, Integer> failing,
+            Map<String, CellQueries.PowerCap> caps,
             Map<String, String> scopes,
             Map<String, EnergyRow> energy,
             Map<DeviceSource, ScalingBase> scalingBases,
@@ -77,6 +78,7 @@ public class LeaderboardExtrasService {
                     e.deviceId(),
                     e.source(),
                     measured && including ? failing.getOrDefault(e.deviceId(), 0) : 0,
+                    measured && including ? caps.get(e.deviceId()) : null,
                     perDollar,
                     price,
                     joules,
@@ -150,9 +152,13 @@ public class LeaderboardExtrasService {
         String rateOf = Efficiency.rateOf(rows.isEmpty() ? null : rows.get(0).unit());
         boolean lower = !rows.isEmpty() && Labels.lowerIsBetter(rows.get(0).direction());
         Map<String, Integer> failing = new HashMap<>();
+        Map<String, CellQueries.PowerCap> caps = new HashMap<>();
         Map<String, String> scopes = new HashMap<>();
         for (CellQueries.CellFacts f : cells.facts(List.of(key.keyId()), metric)) {
             failing.put(f.deviceId(), f.failingRuns());
+            if (f.powerCap() != null) {
+                caps.put(f.deviceId(), f.powerCap());
+            }
             if (rateOf != null) {
                 scopes.put(f.deviceId(), f.scope());
             }
@@ -169,6 +175,7 @@ public class LeaderboardExtrasService {
                 lower,
                 total,
                 failing,
+                caps,
                 scopes,
                 energy(key, metric, rateOf),
                 scalingBases(key, benchmarkKeys, metric, total),

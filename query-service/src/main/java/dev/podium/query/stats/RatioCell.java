@@ -1,5 +1,6 @@
 package dev.podium.query.stats;
 
+import dev.podium.query.data.CellQueries;
 import java.util.List;
 
 /**
@@ -8,7 +9,8 @@ import java.util.List;
  * per-repetition values; fewer than two repetitions). {@code equivalence} is its verdict at the page's margin, null
  * without an interval. {@code differences} are the configuration settings in which the device's counted runs differ from
  * the baseline's, and {@code runs} and {@code baselineRuns} each side's runs attempted, counted and left out (empty and
- * null for a published figure).
+ * null for a published figure); {@code powerCap} and {@code baselinePowerCap} each side's runs under a lowered power
+ * limit, null when none.
  */
 public record RatioCell(
         String deviceId,
@@ -19,4 +21,6 @@ public record RatioCell(
         String note,
         List<ConfigDifference> differences,
         RunTally runs,
-        RunTally baselineRuns) {}
+        RunTally baselineRuns,
+        CellQueries.PowerCap powerCap,
+        CellQueries.PowerCap baselinePowerCap) {}

@@ -213,7 +213,7 @@ class BrowserFlowsIT {
         assertThat(textOf("validity-note")).contains("left out");
         browser.findElement(By.id("toggle-failing")).click();
         waitForUrl("include=failing");
-        assertThat(texts("#leaderboard td.failing")).contains("1 failing");
+        assertThat(texts("#leaderboard td.failing")).contains("1 failing 1 run at 250.0 W of its 400.0 W default");
         browser.findElement(By.cssSelector("#leaderboard th a[href*='sort=mean']"))
                 .click();
         waitForUrl("sort=mean");
@@ -223,6 +223,8 @@ class BrowserFlowsIT {
         assertThat(textOf("matrix")).contains("1.93×").contains("1.89–1.96");
         assertThat(browser.findElement(By.cssSelector("#matrix span.ci")).getAttribute("title"))
                 .isEqualTo("better than baseline");
+        assertThat(texts("#matrix span.baseline-power-cap"))
+                .contains("baseline's power limit lowered: 1 run at 250.0 W of its 400.0 W default");
         snapshot("matrix");
     }
 }

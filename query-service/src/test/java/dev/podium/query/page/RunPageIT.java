@@ -141,7 +141,10 @@ class RunPageIT {
                 new AcceleratorDevice(0, "GPU-0", 450.0, 700.0, 1980.0, 2619.0),
                 new AcceleratorDevice(1, hostile, 700.0, 700.0, 1980.0, null));
         ValidityCheck check = ThrottleCheck.judge(
-                        devices, 40, List.of(new ThrottleSpan(1, ThrottleReason.HW_THERMAL_SLOWDOWN, 2, 12.0, 13.0)))
+                        devices,
+                        40,
+                        List.of(new ThrottleSpan(1, ThrottleReason.HW_THERMAL_SLOWDOWN, 2, 12.0, 13.0)),
+                        30.0)
                 .orElseThrow();
         ObjectMapper mapper = EventCodec.newMapper();
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {

@@ -194,6 +194,9 @@ class StatsPagesIT {
                         "driver: 550.54.15 / 535.104.05", "framework: pytorch 2.4.0, pytorch 2.5.1 / pytorch 2.5.1");
         assertThat(r.select("span.tally").text())
                 .isEqualTo("30 of 30 runs counted / 3 of 4 runs counted (1 failed a check)");
+        assertThat(r.select("span.power-cap")).isEmpty();
+        assertThat(r.select("span.baseline-power-cap").text())
+                .isEqualTo("baseline's power limit lowered: 1 run at 250.0 W of its 400.0 W default");
 
         JsonPath json = given().when()
                 .get("/api/v1/comparison?benchmark=sim-trust&source=measured")
@@ -210,6 +213,8 @@ class StatsPagesIT {
         assertThat(json.getInt("intervals[0].baselineRuns.counted")).isEqualTo(3);
         assertThat(json.getString("intervals[0].baselineRuns.leftOut[0].reason"))
                 .isEqualTo("failed a check");
+        assertThat(json.getDouble("intervals[0].baselinePowerCap.limitWatts")).isEqualTo(250.0);
+        assertThat(json.getDouble("intervals[0].baselinePowerCap.defaultWatts")).isEqualTo(400.0);
 
         String csv = given().when()
                 .get("/api/v1/comparison.csv?benchmark=sim-trust&source=measured")
@@ -270,7 +275,8 @@ class StatsPagesIT {
 
         Document all = page(toggle);
         assertThat(row(all, "leaderboard", "A100").select("td.mean").text()).isEqualTo("42.58");
-        assertThat(row(all, "leaderboard", "A100").select("td.failing").text()).isEqualTo("1 failing");
+        assertThat(row(all, "leaderboard", "A100").select("td.failing").text())
+                .isEqualTo("1 failing 1 run at 250.0 W of its 400.0 W default");
         assertThat(all.select("#toggle-failing").attr("href")).doesNotContain("include=");
         assertThat(all.select("#leaderboard th a[href*=sort=mean]").attr("href"))
                 .contains("include=failing");

@@ -3,6 +3,7 @@ package dev.podium.query.support;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.AcceleratorDevice;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.Statistics;
@@ -25,7 +26,7 @@ import java.util.UUID;
  * <li>an H200 history of 30 valid runs on one accelerator: about 100 samples/s under torch 2.4.0, then from run 20 about
  *     90 under torch 2.5.1 (a regression);</li>
  * <li>three valid A100 runs under the same key with known per-repetition values and 400 W of power samples, and one
- *     A100 run that failed a validity check (20 samples/s);</li>
+ *     A100 run that failed a validity check (20 samples/s), its A100 capped at 250 W of a 400 W default;</li>
  * <li>an 8-accelerator key where the H200 system does 640 samples/s over three runs (scaling efficiency against one
  * accelerator, and its verdict against linear scaling).</li>
  * </ul>
@@ -110,6 +111,12 @@ public final class StatsSeeds {
             SeriesSeeds.series(c, id, "POWER", "W", power);
         }
         run(c, FAILING_RUN, one, A100, "2.5.1", new double[] {19.0, 20.0, 21.0}, false, 35 * 86400L);
+        // The failing run ran its A100 capped at 250 W, below the 400 W default, as its RunStarted's devices said.
+        update(
+                c,
+                "INSERT INTO proj_run_throttle_head (run_id, devices, samples, last_position) VALUES (?, ?::jsonb, 0, 1)",
+                FAILING_RUN,
+                json(List.of(new AcceleratorDevice(0, "GPU-a100-capped", 250.0, 400.0, 1410.0, 1215.0))));
         // The noise σ ingest's detector estimates for these histories; the H200 one's is about 0.46.
         history(c, one, H200, h200Means.size(), 0.463);
         history(c, one, A100, A100_RUNS.length, 0.5);

@@ -45,6 +45,13 @@ public final class DeviceStates {
     /** amd-smi's power metrics as JSON. */
     public static final List<String> AMD_METRIC = List.of("amd-smi", "metric", "--power", "--json");
 
+    /**
+     * Intel Gaudi's query, in the CSV form nvidia-smi's takes: only the fields a public output of {@code hl-smi -Q}
+     * shows that bear on the device's state (see {@link #gaudi}).
+     */
+    public static final List<String> GAUDI_QUERY =
+            List.of("hl-smi", "-Q", "index,uuid,temperature.aip", "-f", "csv,nounits");
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private DeviceStates() {}
@@ -149,6 +156,29 @@ public final class DeviceStates {
                 readings.put(SeriesKind.THROTTLE_REASONS, 0.0);
             }
             out.add(new DeviceState(new AcceleratorDevice(index.asInt(), null, null, null, null, null), readings));
+        }
+        return out;
+    }
+
+    /**
+     * {@code hl-smi -Q ... -f csv} ({@link #GAUDI_QUERY}) with its header: each device's identity (its uuid, else its
+     * bus id) and temperature. Public outputs show no clocks, power limits, throttle reasons or error counts from
+     * {@code hl-smi -Q}, so those are unsupported for Gaudi and never guessed. A row without an index column is the
+     * device at its place in the output, as hl-smi lists devices in index order.
+     */
+    public static List<DeviceState> gaudi(String csv) {
+        List<DeviceState> out = new ArrayList<>();
+        List<Map<String, String>> rows = CsvRows.parse(csv);
+        for (int i = 0; i < rows.size(); i++) {
+            Map<String, String> row = rows.get(i);
+            Integer index = row.containsKey("index") ? index(row.get("index")) : Integer.valueOf(i);
+            if (index == null) {
+                continue;
+            }
+            Map<SeriesKind, Double> readings = new EnumMap<>(SeriesKind.class);
+            put(readings, SeriesKind.TEMPERATURE, row.get("temperature.aip"));
+            String identity = first(row.get("uuid"), row.get("bus_id"));
+            out.add(new DeviceState(new AcceleratorDevice(index, identity, null, null, null, null), readings));
         }
         return out;
     }

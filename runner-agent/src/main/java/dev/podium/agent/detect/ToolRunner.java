@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +31,19 @@ public class ToolRunner {
         t.setDaemon(true);
         return t;
     });
+
+    /** Where tools are looked for, as PATH lists directories; null: nowhere. */
+    private final String path;
+
+    /** Looks tools up on the agent's own PATH. */
+    public ToolRunner() {
+        this(System.getenv("PATH"));
+    }
+
+    /** Looks tools up on {@code path} (a PATH value), which the tool also gets as its PATH. */
+    public ToolRunner(String path) {
+        this.path = path;
+    }
 
     /**
      * The tool's output when it exits 0 within {@code timeoutSeconds}. Its output is read on another thread, so a tool
@@ -78,24 +92,36 @@ public class ToolRunner {
         p.destroyForcibly();
     }
 
-    /** How the tool's process is made; a subclass may run it elsewhere (as another user, in namespaces). */
+    /**
+     * How the tool's process is made; a subclass may run it elsewhere (as another user, in namespaces). The tool is
+     * found on this runner's PATH here, since the JVM would look it up on its own.
+     */
     protected ProcessBuilder builder(List<String> command) {
-        return new ProcessBuilder(command);
+        List<String> resolved = new ArrayList<>(command);
+        locate(command.get(0)).ifPresent(tool -> resolved.set(0, tool.toString()));
+        ProcessBuilder b = new ProcessBuilder(resolved);
+        if (path != null) {
+            b.environment().put("PATH", path);
+        }
+        return b;
     }
 
     public boolean onPath(String tool) {
+        return locate(tool).isPresent();
+    }
+
+    private Optional<Path> locate(String tool) {
         if (tool.contains("/")) {
-            return Files.isExecutable(Path.of(tool));
+            return Optional.of(Path.of(tool)).filter(Files::isExecutable);
         }
-        String path = System.getenv("PATH");
         if (path == null) {
-            return false;
+            return Optional.empty();
         }
         for (String dir : path.split(File.pathSeparator)) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-                return true;
+                return Optional.of(Path.of(dir, tool));
             }
         }
-        return false;
+        return Optional.empty();
     }
 }

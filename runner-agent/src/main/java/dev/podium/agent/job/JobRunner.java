@@ -625,7 +625,11 @@ public final class JobRunner {
         validity.add(ValueChecks.duration(m.repetitionSeconds));
         RunChecks.lossDecreased(m.losses).ifPresent(validity::add);
         RunChecks.deviceNotShared(m.utilisationBeforeStart, m.foreignProcesses).ifPresent(validity::add);
-        ThrottleCheck.judge(m.devices, ThrottleSpan.inWindow(m.throttleReasons), ThrottleSpan.of(m.throttleReasons))
+        ThrottleCheck.judge(
+                        m.devices,
+                        ThrottleSpan.inWindow(m.throttleReasons),
+                        ThrottleSpan.of(m.throttleReasons),
+                        duration)
                 .ifPresent(validity::add);
         List<Accelerator> accelerators = plan.accelerators();
         RunChecks.deviceMatches(

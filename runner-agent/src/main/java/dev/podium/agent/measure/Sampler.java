@@ -125,8 +125,11 @@ public final class Sampler implements AutoCloseable {
     }
 
     /** Device state queries in the order tried: the first that answers is kept for the run. */
-    private static final List<List<String>> STATE_QUERIES =
-            List.of(DeviceStates.NVIDIA_QUERY, DeviceStates.NVIDIA_QUERY_BEFORE_535, DeviceStates.AMD_METRIC);
+    private static final List<List<String>> STATE_QUERIES = List.of(
+            DeviceStates.NVIDIA_QUERY,
+            DeviceStates.NVIDIA_QUERY_BEFORE_535,
+            DeviceStates.AMD_METRIC,
+            DeviceStates.GAUDI_QUERY);
 
     /**
      * Each accelerator's identity and power and clock configuration as its tool reports them now; null when no tool on
@@ -147,7 +150,9 @@ public final class Sampler implements AutoCloseable {
             return Optional.empty();
         }
         return tools.run(query, 5)
-                .map(out -> query == DeviceStates.AMD_METRIC ? DeviceStates.amd(out) : DeviceStates.nvidia(out))
+                .map(out -> query == DeviceStates.AMD_METRIC
+                        ? DeviceStates.amd(out)
+                        : query == DeviceStates.GAUDI_QUERY ? DeviceStates.gaudi(out) : DeviceStates.nvidia(out))
                 .filter(l -> !l.isEmpty());
     }
 

@@ -118,4 +118,34 @@ class DeviceStatesTest {
                 .satisfies(d -> assertThat(d.readings()).isEmpty());
         assertThat(DeviceStates.amd("not json")).isEmpty();
     }
+
+    @Test
+    void recordedGaudiQueryGivesEachDevicesIdentityAndTemperatureAndNothingItDoesNotShow() {
+        List<DeviceState> states = DeviceStates.gaudi(Resources.text("detect/hl-smi-hl205-x8-query.csv"));
+        assertThat(states).extracting(s -> s.device().index()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        DeviceState first = states.get(0);
+        assertThat(first.device().identity()).isEqualTo("00P1-HL2000A1-14-P64W99-13-05-03");
+        assertThat(first.device())
+                .extracting(d -> d.powerLimitWatts(), d -> d.defaultPowerLimitWatts(), d -> d.maxSmClockMhz())
+                .containsOnlyNulls();
+        assertThat(first.readings())
+                .containsOnlyKeys(SeriesKind.TEMPERATURE)
+                .containsEntry(SeriesKind.TEMPERATURE, 36.0);
+        assertThat(states.get(7).readings()).containsEntry(SeriesKind.TEMPERATURE, 38.0);
+    }
+
+    @Test
+    void aGaudiRowOutOfRangeOrWithoutAnIndexLosesOnlyWhatIsWrong() {
+        String csv = """
+                index, uuid, temperature.aip [C]
+                0, 00P1-HL2000A1-14-P64W99-13-05-03, 10000
+                x, 00P1-HL2000A1-14-P64W99-02-08-05, 40
+                2, [N/A], 41
+                """;
+        List<DeviceState> states = DeviceStates.gaudi(csv);
+        assertThat(states).extracting(s -> s.device().index()).containsExactly(0, 2);
+        assertThat(states.get(0).readings()).isEmpty();
+        assertThat(states.get(1).device().identity()).isNull();
+        assertThat(states.get(1).readings()).containsEntry(SeriesKind.TEMPERATURE, 41.0);
+    }
 }
