@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Published claims reproduced on this machine through the local agent, Kafka and ingest, as `podium-admin claim
-# reproduce` does it, then their pages read in headless Chromium: a dataloader-workers ratio (reproduced three times, so
-# that each side has the three run means an interval needs) carries one equivalence verdict with its margin and the
-# runs a side needed, and the AITemplate range claim, measured with the compiler Podium runs, is shown "not comparable"
-# with the configuration its two sides differ in.
+# A published claim reproduced on this machine through the local agent, Kafka and ingest, as `podium-admin claim
+# reproduce` does it, then its page read in headless Chromium: the AITemplate range claim, measured twice with the
+# compiler Podium runs (so that each side has the run means an interval needs), is shown "not comparable" with the
+# configuration its two sides differ in, and its measured ratio still carries one equivalence verdict against 1 with its
+# margin. (A dataloader-workers claim is reproduced at its 8-device point, about 80 s a repetition on 2 cores: its verdicts
+# are shown by ClaimReproductionPageIT instead.)
 # Usage: e2e-claims.sh CHECKOUT QUERY_URL INGEST_URL
 set -euo pipefail
 
@@ -11,7 +12,6 @@ CHECKOUT=$1
 QUERY=$2
 INGEST=$3
 ADMIN="$CHECKOUT/ingest-service/podium-admin"
-WORKERS=(hf-habana-bridgetower h100-workers1-vs-workers0)
 COMPILER=(meta-aitemplate a100-resnet50-ait-vs-eager)
 OUT="$(mktemp -d /tmp/podium-e2e-claims.XXXXXX)"
 trap 'rm -rf "$OUT"' EXIT
@@ -25,9 +25,8 @@ reproduce() { # source claim: prints the campaign id
 }
 
 campaigns=()
-for _ in 1 2 3; do campaigns+=("$(reproduce "${WORKERS[@]}")"); done
-campaigns+=("$(reproduce "${COMPILER[@]}")")
-say "reproducing ${WORKERS[1]} three times and ${COMPILER[1]} once on pool local: ${#campaigns[@]} campaigns"
+for _ in 1 2; do campaigns+=("$(reproduce "${COMPILER[@]}")"); done
+say "reproducing ${COMPILER[1]} twice on pool local"
 
 # Every job of the campaigns done, as /api/v1/fleet shows them; a failed job fails the check at once.
 campaign_states() {
@@ -36,7 +35,7 @@ import json, sys
 fleet, wanted = json.loads(sys.argv[1]), set(sys.argv[2:])
 jobs = [j for c in fleet["campaigns"] if c["campaignId"] in wanted for p in c["pools"] for j in p["jobs"]]
 states = {j["state"] for j in jobs}
-print("failed" if states - {"done", "queued", "leased", "running"} else
+print("failed" if states & {"failed", "cancelled"} else
       "done" if jobs and states == {"done"} else "waiting")
 PY
 }
@@ -72,21 +71,13 @@ PY
   done
 }
 
-VERDICTS='faster|slower|faster by less than|slower by less than|same within|inconclusive'
-check_claim "${WORKERS[@]}" \
-  'len(view["reproductions"]) == 3 and all(x["comparedRuns"] >= 3 and x["baselineRuns"] >= 3 and x["low"] is not None and x["equivalence"] and x["runsPerSide"] for x in ratios)'
-workers_page=$(page_text "/claims/${WORKERS[0]}/${WORKERS[1]}")
-verdict=$(grep -oE "($VERDICTS)[^|]{0,40}±[0-9.]+%" <<<"$workers_page" | head -n 1 || true)
-[ -n "$verdict" ] || { say "the workers claim's page shows no equivalence verdict with its margin:"; printf '%.3000s\n' "$workers_page"; exit 1; }
-grep -qE "reproduce with [0-9]+ runs per side" <<<"$workers_page" \
-  || { say "the workers claim's page suggests no campaign size"; exit 1; }
-say "${WORKERS[1]}: the page shows '$verdict' and '$(grep -oE "reproduce with [0-9]+ runs per side" <<<"$workers_page" | head -n 1)'"
-
 check_claim "${COMPILER[@]}" \
-  'ratios and all(x["notComparable"] and x["holds"] is None and any(d["setting"] == "compiler" for d in x["differences"]) for x in ratios)'
+    'len(view["reproductions"]) == 2 and ratios and all(x["notComparable"] and x["holds"] is None and x["comparedRuns"] >= 2 and x["baselineRuns"] >= 2 and x["low"] is not None and x["equivalence"]["margin"] == "±5%" and any(d["setting"] == "parameter compiler" for d in x["differences"]) for x in ratios)'
 compiler_page=$(page_text "/claims/${COMPILER[0]}/${COMPILER[1]}")
 grep -qE "not comparable \(compiler [a-z_.-]+, not " <<<"$compiler_page" \
   || { say "the AITemplate claim's page does not say 'not comparable' with why:"; printf '%.3000s\n' "$compiler_page"; exit 1; }
-grep -qE "compiler: " <<<"$compiler_page" \
+grep -qE "parameter compiler: [a-z]+ / eager" <<<"$compiler_page" \
   || { say "the AITemplate claim's page shows no configuration difference in the compiler"; exit 1; }
-say "${COMPILER[1]}: the page shows 'not comparable' and the compiler its sides differ in"
+verdict=$(grep -oE "(faster|slower|same within ±[0-9.]+%|inconclusive at ±[0-9.]+%)" <<<"$compiler_page" | head -n 1 || true)
+[ -n "$verdict" ] || { say "the AITemplate claim's page shows no verdict against 1"; exit 1; }
+say "${COMPILER[1]}: the page shows 'not comparable', the compiler its sides differ in and '$verdict' against 1"
