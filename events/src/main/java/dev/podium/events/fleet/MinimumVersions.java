@@ -31,7 +31,7 @@ public final class MinimumVersions {
     public record Minimum(String deviceId, String component, String version, String source) {}
 
     /** How a reported version stands against its minimum. */
-    public enum Verdict {
+    public enum AuditVerdict {
         PASS,
         FAIL,
         NOT_REPORTED,
@@ -39,7 +39,7 @@ public final class MinimumVersions {
     }
 
     /** One component of a host's audit. */
-    public record Finding(String component, String reported, Minimum minimum, Verdict verdict) {}
+    public record Finding(String component, String reported, Minimum minimum, AuditVerdict verdict) {}
 
     private static final MinimumVersions TABLE = load();
 
@@ -73,18 +73,21 @@ public final class MinimumVersions {
 
     /** Whether an audit passes: no component below its minimum or missing where there is one. */
     public static boolean passes(List<Finding> findings) {
-        return findings.stream().noneMatch(f -> f.verdict() == Verdict.FAIL || f.verdict() == Verdict.NOT_REPORTED);
+        return findings.stream()
+                .noneMatch(f -> f.verdict() == AuditVerdict.FAIL || f.verdict() == AuditVerdict.NOT_REPORTED);
     }
 
-    static Verdict verdict(String reported, Minimum minimum) {
+    static AuditVerdict verdict(String reported, Minimum minimum) {
         if (minimum == null) {
-            return Verdict.NO_MINIMUM;
+            return AuditVerdict.NO_MINIMUM;
         }
         Optional<int[]> have = numbers(reported);
         if (have.isEmpty()) {
-            return Verdict.NOT_REPORTED;
+            return AuditVerdict.NOT_REPORTED;
         }
-        return compare(have.get(), numbers(minimum.version()).orElseThrow()) >= 0 ? Verdict.PASS : Verdict.FAIL;
+        return compare(have.get(), numbers(minimum.version()).orElseThrow()) >= 0
+                ? AuditVerdict.PASS
+                : AuditVerdict.FAIL;
     }
 
     /** The first dotted number of a version text: "CUDA 12.4" is [12, 4]; empty when there is none. */

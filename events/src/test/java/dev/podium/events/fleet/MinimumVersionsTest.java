@@ -3,8 +3,8 @@ package dev.podium.events.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.podium.events.device.DeviceAliases;
+import dev.podium.events.fleet.MinimumVersions.AuditVerdict;
 import dev.podium.events.fleet.MinimumVersions.Finding;
-import dev.podium.events.fleet.MinimumVersions.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +16,9 @@ class MinimumVersionsTest {
     void aDriverBelowItsMinimumFailsAndANewerRuntimePasses() {
         List<Finding> audit = table.audit("nvidia-h100-sxm-80gb", "470.82.01", "CUDA 12.4", null);
 
-        assertThat(audit).extracting(Finding::verdict).containsExactly(Verdict.FAIL, Verdict.PASS, Verdict.NO_MINIMUM);
+        assertThat(audit)
+                .extracting(Finding::verdict)
+                .containsExactly(AuditVerdict.FAIL, AuditVerdict.PASS, AuditVerdict.NO_MINIMUM);
         assertThat(audit.get(0).minimum().version()).isEqualTo("525.60.13");
         assertThat(audit.get(0).minimum().source()).contains("https://docs.nvidia.com/cuda/");
         assertThat(MinimumVersions.passes(audit)).isFalse();
@@ -26,10 +28,10 @@ class MinimumVersionsTest {
     void versionsCompareByNumberNotByText() {
         assertThat(table.audit("nvidia-h100-sxm-80gb", "535.104.05", "CUDA 12.10", null))
                 .extracting(Finding::verdict)
-                .containsExactly(Verdict.PASS, Verdict.PASS, Verdict.NO_MINIMUM);
+                .containsExactly(AuditVerdict.PASS, AuditVerdict.PASS, AuditVerdict.NO_MINIMUM);
         assertThat(table.audit("intel-gaudi2", "1.9.0", "SynapseAI 1.16.0", "hl-1.16.0-fw-50.1.0"))
                 .extracting(Finding::verdict)
-                .containsExactly(Verdict.FAIL, Verdict.PASS, Verdict.PASS);
+                .containsExactly(AuditVerdict.FAIL, AuditVerdict.PASS, AuditVerdict.PASS);
     }
 
     @Test
@@ -38,7 +40,7 @@ class MinimumVersionsTest {
 
         assertThat(audit)
                 .extracting(Finding::verdict)
-                .containsExactly(Verdict.NOT_REPORTED, Verdict.NOT_REPORTED, Verdict.PASS);
+                .containsExactly(AuditVerdict.NOT_REPORTED, AuditVerdict.NOT_REPORTED, AuditVerdict.PASS);
         assertThat(MinimumVersions.passes(audit)).isFalse();
     }
 
@@ -46,7 +48,7 @@ class MinimumVersionsTest {
     void anUnknownDeviceHasNoMinimums() {
         assertThat(table.audit("acme-x1", "1", "2", "3"))
                 .extracting(Finding::verdict)
-                .containsOnly(Verdict.NO_MINIMUM);
+                .containsOnly(AuditVerdict.NO_MINIMUM);
     }
 
     @Test
