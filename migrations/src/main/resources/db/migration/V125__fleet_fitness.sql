@@ -35,7 +35,8 @@ CREATE TABLE proj_fleet_unit (
     PRIMARY KEY (pool, host_key, device)
 );
 
--- Per pool, comparison key, metric and unit: the counted runs' means (n and their sum), and where the unit's mean lies in
+-- Per pool, comparison key, metric and unit: the counted runs' means (n and their sum, exact in numeric, so that any
+-- order of adding and taking back gives the same row), and where the unit's mean lies in
 -- its pool's distribution of units for the same key and metric: the robust z-score and the evidence (pool median, MAD,
 -- mean absolute deviation, number of units), rewritten for a group whenever a batch changes one of its cells.
 CREATE TABLE proj_fleet_cell (
@@ -48,7 +49,7 @@ CREATE TABLE proj_fleet_cell (
     agent_id  text,
     unit      text,
     runs      bigint NOT NULL,
-    sum_mean  double precision NOT NULL,
+    sum_mean  numeric NOT NULL,
     median    double precision,
     mad       double precision,
     mean_ad   double precision,

@@ -1,5 +1,6 @@
 package dev.podium.ingest.projection;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -21,13 +22,19 @@ final class FleetDeltas {
 
     record Cell(Group group, FleetRun.Unit unit) {}
 
+    /** What a batch adds to a cell: runs, and their means as exact decimals (a double's shortest text). */
+    private static final class Sum {
+        long runs;
+        BigDecimal means = BigDecimal.ZERO;
+    }
+
     private static final Comparator<Group> GROUP_ORDER =
             Comparator.comparing(Group::pool).thenComparing(Group::keyId).thenComparing(Group::metric);
     private static final Comparator<Cell> CELL_ORDER =
             Comparator.comparing(Cell::group, GROUP_ORDER).thenComparing(Cell::unit);
 
     private final Map<FleetRun.Unit, long[]> units = new TreeMap<>();
-    private final Map<Cell, double[]> cells = new TreeMap<>(CELL_ORDER);
+    private final Map<Cell, Sum> cells = new TreeMap<>(CELL_ORDER);
     private final Map<FleetRun.Unit, FleetRun.About> latest = new TreeMap<>();
     private final Map<Cell, String> metricUnits = new TreeMap<>(CELL_ORDER);
     private final Set<Group> groups = new TreeSet<>(GROUP_ORDER);
@@ -51,9 +58,9 @@ final class FleetDeltas {
         }
         run.means().forEach((metric, mean) -> {
             Cell cell = new Cell(new Group(run.unit().pool(), run.keyId(), metric), run.unit());
-            double[] d = cells.computeIfAbsent(cell, k -> new double[2]);
-            d[0] += sign;
-            d[1] += sign * mean;
+            Sum d = cells.computeIfAbsent(cell, k -> new Sum());
+            d.runs += sign;
+            d.means = d.means.add(new BigDecimal(Double.toString(mean)).multiply(BigDecimal.valueOf(sign)));
             groups.add(cell.group());
         });
     }
@@ -140,12 +147,12 @@ final class FleetDeltas {
                 PreparedStatement empty = c.prepareStatement("""
                         DELETE FROM proj_fleet_cell
                         WHERE pool = ? AND key_id = ? AND metric = ? AND host_key = ? AND device = ? AND runs <= 0""")) {
-            for (Map.Entry<Cell, double[]> e : cells.entrySet()) {
+            for (Map.Entry<Cell, Sum> e : cells.entrySet()) {
                 Cell cell = e.getKey();
                 cell(sums, cell);
                 sums.setString(6, metricUnits.get(cell));
-                sums.setLong(7, (long) e.getValue()[0]);
-                sums.setDouble(8, e.getValue()[1]);
+                sums.setLong(7, e.getValue().runs);
+                sums.setBigDecimal(8, e.getValue().means);
                 unit(sums, 9, cell.unit());
                 sums.addBatch();
                 cell(empty, cell);

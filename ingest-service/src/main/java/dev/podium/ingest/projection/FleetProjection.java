@@ -1,5 +1,7 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.events.agent.AgentRegistered;
+import dev.podium.ingest.store.StoredEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -21,17 +25,57 @@ import java.util.UUID;
  * they changed are scored again.
  */
 @ApplicationScoped
-public class FleetProjection {
+public class FleetProjection implements Projection {
 
     /** The tables, derived from proj_run, proj_result, proj_agent and proj_run_throttle_head. */
     static final List<String> TABLES = List.of("proj_fleet_cell", "proj_fleet_unit", "proj_fleet_run");
 
     private static final int REBUILD_CHUNK = 1000;
 
-    void recompute(Connection c, Touched touched) throws SQLException {
-        if (!touched.runs().isEmpty()) {
-            refresh(c, touched.runs().stream().sorted().toList());
+    /** The agents a batch registered: a unit's pool is its agent's, which a registration may change. */
+    private static final class Registered {
+        final Set<String> agents = new TreeSet<>();
+    }
+
+    @Override
+    public void apply(StoredEvent event, Connection c, Touched touched) {
+        if (event.envelope().payload() instanceof AgentRegistered r) {
+            touched.state(Registered.class, Registered::new).agents.add(r.agentId());
         }
+    }
+
+    void recompute(Connection c, Touched touched) throws SQLException {
+        Set<String> registered = touched.state(Registered.class, Registered::new).agents;
+        Set<UUID> runs = new TreeSet<>(touched.runs());
+        if (!registered.isEmpty()) {
+            runs.addAll(movedPool(c, registered));
+            registered.clear();
+        }
+        if (!runs.isEmpty()) {
+            refresh(c, List.copyOf(runs));
+        }
+    }
+
+    /**
+     * The runs of these agents that count in another pool than their agent's now (a run can start before its agent's
+     * registration is applied, or the agent moved): only those are refreshed, so a registration that changes nothing
+     * costs an indexed look-up.
+     */
+    private static List<UUID> movedPool(Connection c, Set<String> agents) throws SQLException {
+        List<UUID> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT r.run_id FROM proj_run r
+                JOIN proj_fleet_run f ON f.run_id = r.run_id
+                LEFT JOIN proj_agent a ON a.agent_id = r.agent_id
+                WHERE r.agent_id = ANY(?) AND f.pool <> coalesce(a.pool, '')""")) {
+            ps.setArray(1, c.createArrayOf("text", agents.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, UUID.class));
+                }
+            }
+        }
+        return out;
     }
 
     /** Every run, in chunks, into tables a rebuild has just emptied. */

@@ -69,7 +69,8 @@ public class Projections {
                 retractions,
                 hidden,
                 published,
-                energy);
+                energy,
+                fleet);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
