@@ -77,7 +77,8 @@ public class CampaignResource {
                 List.copyOf(new LinkedHashSet<>(request.pools())),
                 request.scheduleOrNull(),
                 CampaignPlan.period(request.schedule()).orElse(null),
-                new TreeMap<>(request.secrets()));
+                new TreeMap<>(request.secrets()),
+                request.excludesFlagged());
         FleetCommands.Created created = fleet.createCampaign(campaign, caller.tokenName(), caller.writer());
         return Response.status(Response.Status.CREATED).entity(created(created)).build();
     }

@@ -85,7 +85,7 @@ public class ClaimReproductionResource {
         List<String> pools = request.pools();
         FleetCommands.Created created = fleet.createCampaign(
                 new FleetCommands.NewCampaign(
-                        "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of()),
+                        "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of(), false),
                 caller.tokenName(),
                 caller.writer());
         record(created.campaignId(), plan, pools);

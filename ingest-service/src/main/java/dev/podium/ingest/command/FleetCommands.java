@@ -59,6 +59,7 @@ public class FleetCommands {
     /**
      * A campaign to create; {@code period} follows from {@code schedule} (see {@link CampaignPlan#period}).
      * {@code secrets} are environment values no event carries in clear: each grant carries them sealed for its agent.
+     * {@code excludeFlagged}: no job of it is granted to an agent the fleet view flags.
      */
     public record NewCampaign(
             String name,
@@ -66,7 +67,8 @@ public class FleetCommands {
             List<String> pools,
             String schedule,
             Duration period,
-            Map<String, String> secrets) {}
+            Map<String, String> secrets,
+            boolean excludeFlagged) {}
 
     /** A campaign created and its first jobs, in pool, then matrix point order. */
     public record Created(UUID campaignId, List<UUID> jobIds) {}
@@ -186,6 +188,7 @@ public class FleetCommands {
         row.periodSeconds = campaign.period() == null ? null : campaign.period().toSeconds();
         row.lastIssuedAt = Instant.now();
         row.actor = actor;
+        row.excludeFlagged = campaign.excludeFlagged();
         row.persist();
         campaignSecrets.put(row.campaignId, campaign.secrets());
         List<Envelope> events = new ArrayList<>();
@@ -201,7 +204,8 @@ public class FleetCommands {
                         campaign.spec(),
                         campaign.pools(),
                         campaign.schedule(),
-                        actor)));
+                        actor,
+                        campaign.excludeFlagged() ? Boolean.TRUE : null)));
         List<UUID> jobIds = issueJobs(row, campaign.spec(), 1, events);
         publish(events, writer, jobId -> 1);
         return new Created(row.campaignId, jobIds);

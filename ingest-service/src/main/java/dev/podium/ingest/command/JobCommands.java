@@ -162,6 +162,7 @@ public class JobCommands {
         if (job.isEmpty()
                 || !poolAllows(c, claim, agentId, job.get().pool())
                 || runHoldsAGrant(c, claim)
+                || excludedAsFlagged(c, claim, agentId, job.get())
                 || atCap(c, claim, agentId)) {
             return;
         }
@@ -223,6 +224,37 @@ public class JobCommands {
                 LOG.infof(
                         "claim of run %s for job %s refused: the run already holds the grant of job %s (epoch %d)",
                         claim.runId(), claim.jobId(), rs.getObject(1, UUID.class), rs.getInt(2));
+                return true;
+            }
+        }
+    }
+
+    /**
+     * True (logged) when the job's campaign excludes flagged hosts and the fleet view flags one of the agent's hosts or
+     * accelerators ({@code proj_fleet_cell}, V125): its figures lie outside its pool's distribution for some key.
+     */
+    private static boolean excludedAsFlagged(Connection c, JobClaimed claim, String agentId, Claimed job)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT f.key_id, f.metric, f.device, f.z FROM campaign k
+                JOIN proj_fleet_cell f ON f.agent_id = ? AND f.flagged
+                WHERE k.campaign_id = ? AND k.exclude_flagged LIMIT 1""")) {
+            ps.setString(1, agentId);
+            ps.setObject(2, job.campaignId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return false;
+                }
+                LOG.infof(
+                        "claim of run %s for job %s refused: its campaign excludes flagged hosts, and agent %s's %s is"
+                                + " flagged (z %.2f for %s under key %s)",
+                        claim.runId(),
+                        claim.jobId(),
+                        agentId,
+                        rs.getString(3).isEmpty() ? "host" : rs.getString(3),
+                        rs.getDouble(4),
+                        rs.getString(2),
+                        rs.getString(1));
                 return true;
             }
         }

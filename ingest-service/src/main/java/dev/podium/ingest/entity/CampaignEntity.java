@@ -43,6 +43,9 @@ public class CampaignEntity extends PanacheEntityBase {
     @Column(name = "actor", nullable = false)
     public String actor;
 
+    @Column(name = "exclude_flagged", nullable = false)
+    public boolean excludeFlagged;
+
     @Column(name = "created_at", insertable = false, updatable = false)
     public Instant createdAt;
 

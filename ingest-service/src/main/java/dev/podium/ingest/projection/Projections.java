@@ -38,6 +38,7 @@ public class Projections {
     private final PageCellProjection pageCells;
     private final EnergyProjection energy;
     private final RankProjection rank;
+    private final FleetProjection fleet;
 
     public Projections(
             CatalogProjection catalog,
@@ -54,7 +55,8 @@ public class Projections {
             LeaderboardProjection leaderboard,
             PageCellProjection pageCells,
             EnergyProjection energy,
-            RankProjection rank) {
+            RankProjection rank,
+            FleetProjection fleet) {
         this.models = List.of(
                 catalog,
                 runs,
@@ -67,11 +69,13 @@ public class Projections {
                 retractions,
                 hidden,
                 published,
-                energy);
+                energy,
+                fleet);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
         this.rank = rank;
+        this.fleet = fleet;
     }
 
     /**
@@ -85,6 +89,7 @@ public class Projections {
                     ThrottleProjection.TABLES,
                     HiddenCatalogProjection.TABLES,
                     RankProjection.TABLES,
+                    FleetProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",
@@ -131,6 +136,7 @@ public class Projections {
         pageCells.recompute(c, touched);
         energy.recompute(c, touched);
         rank.recompute(c, touched);
+        fleet.recompute(c, touched);
     }
 
     /**
@@ -177,6 +183,7 @@ public class Projections {
         pageCells.recomputeAll(c);
         energy.recomputeAll(c);
         rank.recomputeAll(c);
+        fleet.recomputeAll(c);
     }
 
     /**

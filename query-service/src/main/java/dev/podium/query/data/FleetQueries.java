@@ -20,7 +20,8 @@ import javax.sql.DataSource;
 /**
  * The fleet page's SQL: the command side's {@code campaign}, {@code job} and {@code job_grant} tables (V4), read only,
  * joined to {@code proj_run} for each run's status. Bounded, and on the indexes {@code campaign} (created_at is read
- * with a LIMIT over a small table), {@code job_campaign_idx}, {@code job_grant}'s primary key and {@code proj_run}'s.
+ * with a LIMIT over a small table), {@code job_campaign_idx}, {@code job_grant}'s primary key and {@code proj_run}'s;
+ * and the fleet fitness rows ingest keeps (V125): flagged cells on their partial index, units by pool, each with a LIMIT.
  */
 @ApplicationScoped
 public class FleetQueries {
@@ -88,6 +89,59 @@ public class FleetQueries {
                         Jdbc.instant(rs, "finished_at")),
                 texts(jobIds),
                 limit);
+    }
+
+    /** The flagged cells, per pool the furthest from their median first. */
+    public List<FleetCellRow> flagged(int limit) {
+        return jdbc.list(
+                "SELECT pool, key_id, metric, host_key, device, hostname, agent_id, unit, runs, sum_mean / runs AS mean, "
+                        + "median, mad, mean_ad, group_n, z FROM proj_fleet_cell WHERE flagged "
+                        + "ORDER BY pool, abs(z) DESC, key_id, metric, host_key, device LIMIT ?",
+                FleetQueries::cell,
+                limit);
+    }
+
+    /** Hosts and accelerators with runs on record, per pool, by host name. */
+    public List<FleetUnitRow> units(int limit) {
+        return jdbc.list(
+                "SELECT pool, host_key, device, hostname, agent_id, device_id, driver, runtime, firmware, runs, succeeded, "
+                        + "invalid, failed, cancelled FROM proj_fleet_unit "
+                        + "ORDER BY pool, hostname, host_key, device LIMIT ?",
+                rs -> new FleetUnitRow(
+                        rs.getString("pool"),
+                        rs.getString("host_key"),
+                        rs.getString("device"),
+                        rs.getString("hostname"),
+                        rs.getString("agent_id"),
+                        rs.getString("device_id"),
+                        rs.getString("driver"),
+                        rs.getString("runtime"),
+                        rs.getString("firmware"),
+                        rs.getLong("runs"),
+                        rs.getLong("succeeded"),
+                        rs.getLong("invalid"),
+                        rs.getLong("failed"),
+                        rs.getLong("cancelled")),
+                limit);
+    }
+
+    private static FleetCellRow cell(ResultSet rs) throws SQLException {
+        return new FleetCellRow(
+                rs.getString("pool"),
+                rs.getString("key_id"),
+                rs.getString("metric"),
+                rs.getString("host_key"),
+                rs.getString("device"),
+                rs.getString("hostname"),
+                rs.getString("agent_id"),
+                rs.getString("unit"),
+                rs.getLong("runs"),
+                rs.getDouble("mean"),
+                (Double) rs.getObject("median"),
+                (Double) rs.getObject("mad"),
+                (Double) rs.getObject("mean_ad"),
+                (Integer) rs.getObject("group_n"),
+                (Double) rs.getObject("z"));
     }
 
     private JobRow job(ResultSet rs) throws SQLException {

@@ -1,9 +1,13 @@
 package dev.podium.query.view;
 
+import dev.podium.events.fleet.MinimumVersions;
+import dev.podium.events.fleet.RobustZ;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.AgentRow;
 import dev.podium.query.data.CampaignRow;
+import dev.podium.query.data.FleetCellRow;
 import dev.podium.query.data.FleetQueries;
+import dev.podium.query.data.FleetUnitRow;
 import dev.podium.query.data.JobAttemptRow;
 import dev.podium.query.data.JobRow;
 import dev.podium.query.data.Queries;
@@ -26,6 +30,8 @@ public class FleetService {
     static final int CAMPAIGNS = 20;
     static final int MAX_JOBS = 20_000;
     static final int REFRESH_SECONDS = 5;
+    static final int MAX_OUTLIERS = 200;
+    static final int MAX_UNITS = 1000;
 
     private final FleetQueries fleet;
     private final Queries queries;
@@ -57,7 +63,28 @@ public class FleetService {
                 config.onlineWindow().toSeconds(),
                 campaigns.stream().anyMatch(FleetView.Campaign::active),
                 REFRESH_SECONDS,
-                Instant.now());
+                Instant.now(),
+                fitness());
+    }
+
+    /** The fitness rows, bounded; a host is audited on the versions of its first unit listed (its devices share them). */
+    FleetView.Fitness fitness() {
+        List<FleetCellRow> outliers = fleet.flagged(MAX_OUTLIERS + 1);
+        List<FleetUnitRow> units = fleet.units(MAX_UNITS + 1);
+        boolean more = outliers.size() > MAX_OUTLIERS || units.size() > MAX_UNITS;
+        outliers = outliers.subList(0, Math.min(outliers.size(), MAX_OUTLIERS));
+        units = units.subList(0, Math.min(units.size(), MAX_UNITS));
+        Map<List<String>, FleetView.HostAudit> audits = new LinkedHashMap<>();
+        MinimumVersions table = MinimumVersions.table();
+        for (FleetUnitRow u : units) {
+            audits.computeIfAbsent(List.of(u.pool(), u.hostKey()), k -> {
+                List<MinimumVersions.Finding> findings =
+                        table.audit(u.deviceId(), u.driver(), u.runtime(), u.firmware());
+                return new FleetView.HostAudit(
+                        u.pool(), u.hostname(), u.hostKey(), u.deviceId(), findings, MinimumVersions.passes(findings));
+            });
+        }
+        return new FleetView.Fitness(outliers, units, List.copyOf(audits.values()), RobustZ.THRESHOLD, more);
     }
 
     private static FleetView.Campaign campaign(

@@ -1,6 +1,9 @@
 package dev.podium.query.view;
 
+import dev.podium.events.fleet.MinimumVersions;
 import dev.podium.query.data.AgentRow;
+import dev.podium.query.data.FleetCellRow;
+import dev.podium.query.data.FleetUnitRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +20,8 @@ public record FleetView(
         long onlineWindowSeconds,
         boolean active,
         int refreshSeconds,
-        Instant generatedAt) {
+        Instant generatedAt,
+        Fitness fitness) {
 
     /** The job states of the command side, in the order a job passes through them. */
     public static final List<String> STATES = List.of("requested", "assigned", "done", "failed", "cancelled");
@@ -57,6 +61,27 @@ public record FleetView(
             Instant startedAt,
             Instant finishedAt,
             List<Attempt> earlier) {}
+
+    /**
+     * Fleet fitness: the accelerators and hosts whose figures lie outside their pool's distribution for the same key
+     * and metric ({@code |z| > threshold}, with the evidence), each host's and accelerator's runs by outcome, and each
+     * host's versions audited against the minimum versions table. {@code more} is true when a list was cut at its bound.
+     */
+    public record Fitness(
+            List<FleetCellRow> outliers,
+            List<FleetUnitRow> units,
+            List<HostAudit> audits,
+            double threshold,
+            boolean more) {}
+
+    /** A host's latest reported versions against its device's minimums; it passes when no component fails. */
+    public record HostAudit(
+            String pool,
+            String hostname,
+            String hostKey,
+            String deviceId,
+            List<MinimumVersions.Finding> findings,
+            boolean passes) {}
 
     /** A grant of an earlier epoch: its run never counts once the job went to a later epoch. */
     public record Attempt(

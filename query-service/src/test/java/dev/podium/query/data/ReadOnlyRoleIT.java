@@ -70,6 +70,8 @@ class ReadOnlyRoleIT {
                         "proj_comparison_key",
                         "proj_device",
                         "proj_energy_cell",
+                        "proj_fleet_cell",
+                        "proj_fleet_unit",
                         "proj_hidden_catalog",
                         "proj_history",
                         "proj_leaderboard_all_runs_row",

@@ -134,6 +134,61 @@ class FleetPageIT {
     }
 
     @Test
+    void fitnessShowsOutliersWithTheirEvidenceSuccessRatesAndTheVersionAudit() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            update(c, """
+                    INSERT INTO proj_fleet_cell (pool, key_id, metric, host_key, device, hostname, agent_id, unit, runs,
+                        sum_mean, median, mad, mean_ad, group_n, z, flagged)
+                    VALUES ('fit-pool', 'k1', 'train_samples_per_second', 'hk-weak', 'GPU-weak', ?, 'fit-weak',
+                        'samples/s', 2, 120.0, 100.0, 2.0, 5.0, 7, -13.49, true),
+                        ('fit-pool', 'k1', 'train_samples_per_second', 'hk-ok', 'GPU-ok', 'host-ok', 'fit-ok',
+                        'samples/s', 1, 101.0, 100.0, 2.0, 5.0, 7, 0.33725, false)""", SeedData.XSS_SCRIPT);
+            update(c, """
+                    INSERT INTO proj_fleet_unit (pool, host_key, device, hostname, agent_id, device_id, driver, runtime,
+                        firmware, runs, succeeded, invalid, failed, cancelled)
+                    VALUES ('fit-pool', 'hk-weak', 'GPU-weak', ?, 'fit-weak', 'nvidia-h100-sxm-80gb', '470.82.01',
+                        'CUDA 12.4', NULL, 5, 3, 0, 1, 1),
+                        ('fit-pool', 'hk-ok', 'GPU-ok', 'host-ok', 'fit-ok', 'nvidia-h100-sxm-80gb', '550.54.15',
+                        'CUDA 12.4', NULL, 1, 0, 0, 0, 0)""", SeedData.XSS_SCRIPT);
+        }
+        try {
+            Document doc = page();
+
+            assertThat(doc.select("#outliers tr.outlier").stream()
+                            .map(Element::text)
+                            .toList())
+                    .containsExactly("fit-pool " + SeedData.XSS_SCRIPT + " GPU-weak k1 train_samples_per_second"
+                            + " 60.00 samples/s 100.0 2.00 7 -13.49 2");
+            assertThat(doc.select("#success tr.unit").stream()
+                            .map(u -> u.selectFirst(".rate").text())
+                            .toList())
+                    .containsExactlyInAnyOrder("—", "3 of 4 (75.0%)");
+            Element weak = doc.select("#audit tr.audit").stream()
+                    .filter(r -> r.selectFirst(".host").text().equals(SeedData.XSS_SCRIPT))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(weak.selectFirst(".driver").text()).isEqualTo("470.82.01 fail (≥ 525.60.13)");
+            assertThat(weak.selectFirst(".runtime").text()).isEqualTo("CUDA 12.4 pass (≥ 12.0)");
+            assertThat(weak.selectFirst(".firmware").text()).isEqualTo("not reported no minimum");
+            assertThat(weak.selectFirst(".verdict").text()).isEqualTo("fail");
+            assertThat(doc.select("script")).isEmpty();
+            assertThat(given().when()
+                            .get("/api/v1/fleet")
+                            .then()
+                            .statusCode(200)
+                            .extract()
+                            .jsonPath()
+                            .getList("fitness.outliers.device"))
+                    .containsExactly("GPU-weak");
+        } finally {
+            try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+                update(c, "DELETE FROM proj_fleet_cell WHERE pool = 'fit-pool'");
+                update(c, "DELETE FROM proj_fleet_unit WHERE pool = 'fit-pool'");
+            }
+        }
+    }
+
+    @Test
     void eachAgentShowsItsStatusCurrentJobDeviceAndPool() {
         Document doc = page();
 

@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * Body of {@code POST /admin/campaigns}, JSON or YAML: the job {@code spec} to run on each of the {@code pools}, repeated
  * on a {@code schedule} if it has one, with {@code secrets} given to its command as environment variables but carried
- * by no event in clear. The spec's own rules are the event contract's ({@link JobSpecContract}); the rest are here.
+ * by no event in clear; with {@code exclude_flagged}, its jobs go to no agent the fleet view flags. The spec's own rules are the event contract's ({@link JobSpecContract}); the rest are here.
  */
 @NoSecretInClear
 public record NewCampaignRequest(
@@ -26,7 +26,9 @@ public record NewCampaignRequest(
         @Schedule String schedule,
 
         @SecretsFit(count = MAX_SECRETS, bytes = MAX_SECRET_BYTES)
-        Map<@EnvName String, @NotEmpty @NoNul String> secrets) {
+        Map<@EnvName String, @NotEmpty @NoNul String> secrets,
+
+        Boolean excludeFlagged) {
 
     public static final int MAX_NAME = 256;
     /** Bounds on a campaign's secrets, so that they always fit sealed in one grant. */
@@ -45,7 +47,13 @@ public record NewCampaignRequest(
                 queryPools != null ? queryPools : pools,
                 spec,
                 querySchedule != null ? querySchedule : schedule,
-                secrets);
+                secrets,
+                excludeFlagged);
+    }
+
+    /** Whether the campaign keeps its jobs from flagged hosts (false when the request does not say). */
+    public boolean excludesFlagged() {
+        return Boolean.TRUE.equals(excludeFlagged);
     }
 
     /** The schedule, or null when the campaign does not repeat. */
