@@ -145,6 +145,28 @@ class ShippedWorkloadsTest {
         assertThat(done.metrics()).extracting(Metric::name).doesNotContain("train_samples_per_second");
     }
 
+    @Test
+    void matmulSweepOnTheCpuReportsItsBestRatePerAcceleratorWithAnInterval() {
+        runner.run(new JobSpecReader().read("""
+                benchmark: podium-mamf
+                adapter: mamf
+                parameters: {precision: fp32, device: cpu, threads: 1, iterations: 3}
+                repetitions: 2
+                warmup_steps: 1
+                """));
+        assertThat(payloads(RunStarted.class))
+                .singleElement()
+                .satisfies(s -> assertThat(s.key().totalAccelerators()).isEqualTo(1));
+        Metric rate = metric(payloads(RunCompleted.class).get(0), Matmul.METRIC);
+        assertThat(rate.unit()).isEqualTo("TFLOP/s");
+        assertThat(rate.direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
+        assertThat(rate.values()).hasSize(2).allSatisfy(v -> assertThat(v).isPositive());
+        assertThat(rate.statistics().ci95Low())
+                .isLessThanOrEqualTo(rate.statistics().mean());
+        assertThat(rate.statistics().ci95High())
+                .isGreaterThanOrEqualTo(rate.statistics().mean());
+    }
+
     private static Metric metric(RunCompleted done, String name) {
         return done.metrics().stream()
                 .filter(m -> m.name().equals(name))
