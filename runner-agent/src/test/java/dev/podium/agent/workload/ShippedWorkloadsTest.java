@@ -16,6 +16,7 @@ import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.WorkPerUnit;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunStarted;
@@ -142,6 +143,11 @@ class ShippedWorkloadsTest {
         assertThat(metric(done, "output_tokens_per_second").direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
         assertThat(metric(done, "ttft_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
         assertThat(metric(done, "tpot_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(metric(done, "output_tokens_per_second").work()).satisfies(w -> {
+            assertThat(w.basis()).isEqualTo(WorkPerUnit.Basis.COMPUTED);
+            assertThat(w.flops()).isPositive();
+            assertThat(w.bytes()).isPositive();
+        });
         assertThat(done.metrics()).extracting(Metric::name).doesNotContain("train_samples_per_second");
     }
 

@@ -1,0 +1,22 @@
+package dev.podium.events.model;
+
+import dev.podium.events.validate.NonNegative;
+import dev.podium.events.validate.Nullable;
+
+/**
+ * What one unit of a rate metric costs the hardware, as the workload states it: floating-point operations per unit (a
+ * sample, a token) and, for inference, bytes read per output token (parameters plus key/value cache). {@code basis} says
+ * where the figures come from, which pages show.
+ */
+public record WorkPerUnit(
+        @Nullable @NonNegative Double flops,
+        @Nullable @NonNegative Double bytes,
+        Basis basis) {
+
+    public enum Basis {
+        /** By a shipped workload, from its model's shape. */
+        COMPUTED,
+        /** By a job spec (6N per token for a dense transformer, say). */
+        DECLARED
+    }
+}
