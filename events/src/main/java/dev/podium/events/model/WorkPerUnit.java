@@ -13,6 +13,12 @@ public record WorkPerUnit(
         @Nullable @NonNegative Double bytes,
         Basis basis) {
 
+    /**
+     * The metric of the shipped mamf workload, the best sustained matmul rate per accelerator in TFLOP/s: the
+     * denominator of the share of measured matmul for other runs on the same host.
+     */
+    public static final String MATMUL_METRIC = "matmul_tflops";
+
     public enum Basis {
         /** By a shipped workload, from its model's shape. */
         COMPUTED,

@@ -38,6 +38,7 @@ public class Projections {
     private final PageCellProjection pageCells;
     private final EnergyProjection energy;
     private final RankProjection rank;
+    private final HardwareUseProjection hardwareUse;
 
     public Projections(
             CatalogProjection catalog,
@@ -54,7 +55,8 @@ public class Projections {
             LeaderboardProjection leaderboard,
             PageCellProjection pageCells,
             EnergyProjection energy,
-            RankProjection rank) {
+            RankProjection rank,
+            HardwareUseProjection hardwareUse) {
         this.models = List.of(
                 catalog,
                 runs,
@@ -67,11 +69,13 @@ public class Projections {
                 retractions,
                 hidden,
                 published,
-                energy);
+                energy,
+                hardwareUse);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
         this.rank = rank;
+        this.hardwareUse = hardwareUse;
     }
 
     /**
@@ -81,6 +85,7 @@ public class Projections {
     public static final List<String> TABLES = Stream.of(
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
+                    HardwareUseProjection.TABLES,
                     SeriesProjection.TABLES,
                     ThrottleProjection.TABLES,
                     HiddenCatalogProjection.TABLES,
@@ -130,6 +135,7 @@ public class Projections {
         leaderboard.recompute(c, touched);
         pageCells.recompute(c, touched);
         energy.recompute(c, touched);
+        hardwareUse.recompute(c, touched);
         rank.recompute(c, touched);
     }
 
@@ -176,6 +182,7 @@ public class Projections {
         leaderboard.recomputeAll(c);
         pageCells.recomputeAll(c);
         energy.recomputeAll(c);
+        hardwareUse.recomputeAll(c);
         rank.recomputeAll(c);
     }
 

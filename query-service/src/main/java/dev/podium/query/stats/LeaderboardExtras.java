@@ -6,7 +6,7 @@ import java.util.List;
  * What a leaderboard shows beyond mean and interval: how many runs its measured rows leave out because they failed a
  * validity check (or, with failing runs included, how many of each row's runs failed), and per entry the samples per
  * dollar at the configured price per device-hour, the energy per sample from the agent's power samples and the scaling
- * efficiency against the same device at fewer accelerators. {@code rateOf} is what the metric counts per second
+ * efficiency against the same device at fewer accelerators, and its {@link HardwareUse} where its runs state their work. {@code rateOf} is what the metric counts per second
  * ("samples" for samples/s), null when it is not a rate.
  */
 public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, String rateOf, List<Columns> columns) {
@@ -29,7 +29,8 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
             Integer scalingBase,
             Equivalence scalingEquivalence,
             List<String> notes,
-            String historyLink) {}
+            String historyLink,
+            HardwareUse hardwareUse) {}
 
     public boolean anyPerDollar() {
         return columns.stream().anyMatch(c -> c.perDollar() != null);
@@ -37,6 +38,17 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
 
     public boolean anyEnergy() {
         return columns.stream().anyMatch(c -> c.joulesPerUnit() != null);
+    }
+
+    /** Whether any row's work reaches the hardware-use columns (MFU, share of measured matmul). */
+    public boolean anyHardwareUse() {
+        return columns.stream().anyMatch(c -> c.hardwareUse() != null);
+    }
+
+    /** Whether any row states bytes per unit and has a peak bandwidth (MBU). */
+    public boolean anyMbu() {
+        return columns.stream()
+                .anyMatch(c -> c.hardwareUse() != null && c.hardwareUse().mbu() != null);
     }
 
     public boolean anyScaling() {

@@ -6,6 +6,7 @@ import static dev.podium.agent.workload.ShippedWorkload.positive;
 import dev.podium.agent.job.JobDefinition;
 import dev.podium.agent.job.JobSpecException;
 import dev.podium.events.model.JobSpec;
+import dev.podium.events.model.WorkPerUnit;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ import java.util.Set;
 public record Matmul() implements Adapter {
 
     public static final String NAME = "mamf";
-    public static final String METRIC = "matmul_tflops";
+    public static final String METRIC = WorkPerUnit.MATMUL_METRIC;
     public static final Set<String> PARAMETERS = Set.of("precision", "device", "threads", "iterations", "max_seconds");
     private static final Set<String> PRECISIONS = Set.of("fp32", "tf32", "bf16", "fp16");
     /** The sweep occupies every accelerator of the host; the runner caps this at the host's count. */
