@@ -4,27 +4,18 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.podium.events.Envelope;
-import dev.podium.events.StreamId;
 import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.Direction;
-import dev.podium.events.model.Metric;
-import dev.podium.events.model.Scope;
-import dev.podium.events.model.Statistics;
 import dev.podium.events.model.WorkPerUnit;
-import dev.podium.events.run.RunCompleted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.HardwareUseRuns;
 import dev.podium.ingest.testing.Retractions;
 import dev.podium.ingest.testing.TestAgent;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -49,16 +40,17 @@ class HardwareUseProjectionIT {
     void aRunStatingItsWorkGetsItsShareOfItsHostsMeasuredMatmulAndOfTheDatasheetPeak() throws Exception {
         Db db = new Db(dataSource);
         TestAgent agent = TestAgent.register("hw-use");
-        ComparisonKey mamf = key("podium-mamf", "microbenchmark");
-        ComparisonKey training = key("podium-reference", "training");
+        ComparisonKey mamf = HardwareUseRuns.key("podium-mamf", "microbenchmark");
+        ComparisonKey training = HardwareUseRuns.key("podium-reference", "training");
         UUID matmulRun = UUID.randomUUID();
         UUID weaker = UUID.randomUUID();
         UUID stated = UUID.randomUUID();
         UUID silent = UUID.randomUUID();
 
         // 800 TFLOP/s on this host, then a weaker 700 that does not replace it.
-        agent.sendAndWait(db, completed(matmulRun, agent, mamf, matmul(List.of(790.0, 800.0, 810.0))));
-        agent.sendAndWait(db, completed(weaker, agent, mamf, matmul(List.of(699.0, 700.0, 701.0))));
+        String id = agent.agentId();
+        agent.sendAndWait(db, HardwareUseRuns.matmul(matmulRun, id, H100, mamf, List.of(790.0, 800.0, 810.0)));
+        agent.sendAndWait(db, HardwareUseRuns.matmul(weaker, id, H100, mamf, List.of(699.0, 700.0, 701.0)));
         assertThat(db.rows(
                         "SELECT run_id, tflops FROM proj_host_matmul WHERE device_id = ? AND precision = 'bf16'"
                                 + " AND run_id IN (?, ?)",
@@ -71,14 +63,14 @@ class HardwareUseProjectionIT {
         // peak; 16.75 GB a sample: 1.675 TB/s, half of the H100's 3.35.
         agent.sendAndWait(
                 db,
-                completed(
+                HardwareUseRuns.stated(
                         stated,
-                        agent,
+                        id,
+                        H100,
                         training,
-                        rate(
-                                List.of(99.0, 100.0, 101.0),
-                                new WorkPerUnit(4e12, 1.675e10, WorkPerUnit.Basis.DECLARED))));
-        agent.sendAndWait(db, completed(silent, agent, training, rate(List.of(99.0, 100.0, 101.0), null)));
+                        List.of(99.0, 100.0, 101.0),
+                        new WorkPerUnit(4e12, 1.675e10, WorkPerUnit.Basis.DECLARED)));
+        agent.sendAndWait(db, HardwareUseRuns.stated(silent, id, H100, training, List.of(99.0, 100.0, 101.0), null));
         List<List<Object>> cell = db.rows("""
                 SELECT runs, basis, matmul_runs, matmul_sum, share_n, share_sum, peak_tflops, mfu_n, mfu_sum, peak_tbps,
                        mbu_sum FROM proj_hardware_use_cell WHERE key_id = ? AND metric = ? AND device_id = ?""", training.id(), SampleEvents.THROUGHPUT_METRIC, H100);
@@ -112,51 +104,5 @@ class HardwareUseProjectionIT {
                         training.id(),
                         H100))
                 .isZero();
-    }
-
-    private static ComparisonKey key(String benchmark, String scenario) {
-        TreeMap<String, String> extra = new TreeMap<>();
-        extra.put("probe", UUID.randomUUID().toString());
-        return new ComparisonKey(benchmark, "1", scenario, "m", "bf16", 8, 1, null, extra);
-    }
-
-    private static Metric matmul(List<Double> values) {
-        return new Metric(
-                WorkPerUnit.MATMUL_METRIC,
-                "TFLOP/s",
-                Direction.HIGHER_IS_BETTER,
-                Scope.SYSTEM,
-                true,
-                values,
-                Statistics.of(values));
-    }
-
-    private static Metric rate(List<Double> values, WorkPerUnit work) {
-        return new Metric(
-                SampleEvents.THROUGHPUT_METRIC,
-                SampleEvents.THROUGHPUT_UNIT,
-                Direction.HIGHER_IS_BETTER,
-                Scope.SYSTEM,
-                true,
-                values,
-                Statistics.of(values),
-                null,
-                work);
-    }
-
-    private static List<Envelope> completed(UUID run, TestAgent agent, ComparisonKey key, Metric metric) {
-        List<Double> seconds = Collections.nCopies(metric.values().size(), SampleEvents.REPETITION_SECONDS);
-        return List.of(
-                SampleEvents.runStarted(run, agent.agentId(), H100, key, Instant.now()),
-                SampleEvents.envelope(
-                        StreamId.run(run),
-                        2,
-                        agent.agentId(),
-                        Instant.now(),
-                        new RunCompleted(
-                                run,
-                                List.of(metric),
-                                SampleEvents.valueChecks(metric, 3, seconds),
-                                SampleEvents.REPETITION_SECONDS * seconds.size() + 5)));
     }
 }
