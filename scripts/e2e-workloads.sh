@@ -2,7 +2,8 @@
 # Every shipped workload class through a real agent, Kafka and ingest into the pages, on the platform that
 # scripts/e2e-podium-up.sh has up: each examples/jobs spec of a class is run by the agent CLI with the local agent's key,
 # then its runs' JSON and pages are read back and checked for the dimension the class varies (dataloader, nproc,
-# batch size, compiler) and the compiler that ran, not only for a status 200.
+# batch size, compiler) and the compiler that ran, not only for a status 200; the mamf sweep's rate is the
+# denominator of the reference runs' share-of-measured-matmul column.
 # Usage: e2e-workloads.sh CHECKOUT QUERY_URL KAFKA_BOOTSTRAP
 set -euo pipefail
 
@@ -104,11 +105,24 @@ and all(r["run"]["status"] == "completed" for r in runs if key(r, "dataloader") 
 and all(r["run"]["status"] == "failed" and failure(r, "phase") == "unsupported" and not r["results"]
         for r in runs if key(r, "dataloader") == "device")' "${ids[@]}"
 
+# The matmul sweep first: the reference runs after it on this host are shown as a share of its rate.
+mapfile -t ids < <(run_spec examples/jobs/mamf.yaml)
+check_runs mamf '
+len(runs) == 1 and runs[0]["run"]["status"] == "completed" and key(runs[0], "precision") == "fp32"
+and metric(runs[0], "matmul_tflops")["mean"] > 0 and metric(runs[0], "matmul_tflops")["unit"] == "TFLOP/s"' "${ids[@]}"
+
 mapfile -t ids < <(run_spec examples/jobs/scaling.yaml)
 check_runs scaling '
 sorted(key(r, "total_accelerators") for r in runs) == ["1", "2"]
 and all(r["run"]["status"] == "completed" and metric(r, "train_samples_per_second_per_accelerator") for r in runs)' \
   "${ids[@]}"
+# With failing runs included, so that a run the busy CI machine fails on CV still shows its share of the host's matmul.
+scaling_key=$(curl -fsS "$QUERY/api/v1/runs/${ids[0]}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["run"]["keyId"])')
+board="/leaderboard?benchmark=podium-reference&key=$scaling_key&metric=train_samples_per_second&include=failing"
+page_shows "$board" "Share of measured matmul"
+page_shows "$board" "TFLOP/s measured"
+page_shows "$board" "no peak"
+say "mamf: the reference runs' leaderboard shows their share of the host's measured matmul"
 
 mapfile -t ids < <(run_spec examples/jobs/batch-16-vs-32.yaml)
 check_runs batch-16-vs-32 '

@@ -25,9 +25,11 @@ public record WorkloadAllowlist(Set<String> adapters, List<String> commands) {
 
     public static final String REFERENCE = "reference";
     public static final String INFERENCE = "inference";
+    public static final String MAMF = "mamf";
 
     /** The shipped workloads, and no command. */
-    public static final WorkloadAllowlist DEFAULT = new WorkloadAllowlist(Set.of(REFERENCE, INFERENCE), List.of());
+    public static final WorkloadAllowlist DEFAULT =
+            new WorkloadAllowlist(Set.of(REFERENCE, INFERENCE, MAMF), List.of());
 
     public WorkloadAllowlist {
         adapters = Set.copyOf(adapters);

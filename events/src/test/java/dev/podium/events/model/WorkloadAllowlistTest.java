@@ -36,8 +36,10 @@ class WorkloadAllowlistTest {
     void theDefaultRunsTheShippedWorkloadsAndNoCommand() {
         assertThat(WorkloadAllowlist.DEFAULT.refusal("gpu", job("reference"))).isEmpty();
         assertThat(WorkloadAllowlist.DEFAULT.refusal("gpu", job("inference"))).isEmpty();
+        assertThat(WorkloadAllowlist.DEFAULT.refusal("gpu", job("mamf"))).isEmpty();
         assertThat(WorkloadAllowlist.DEFAULT.refusal("gpu", job("command", "/bin/sh", "-c", "id")))
-                .hasValue("pool gpu allows no command jobs, so not '/bin/sh' (allowed: adapters [inference, reference],"
+                .hasValue("pool gpu allows no command jobs, so not '/bin/sh' (allowed: adapters [inference, mamf,"
+                        + " reference],"
                         + " no commands)");
     }
 

@@ -80,7 +80,7 @@ public interface IngestConfig {
      */
     interface Workloads {
 
-        @WithDefault("reference,inference")
+        @WithDefault("reference,inference,mamf")
         List<String> adapters();
 
         /** Executables a command job may start: a directory ending in '/', or argv[0] exactly; none: no command jobs. */

@@ -39,6 +39,7 @@ public class Projections {
     private final EnergyProjection energy;
     private final RankProjection rank;
     private final FleetProjection fleet;
+    private final HardwareUseProjection hardwareUse;
 
     public Projections(
             CatalogProjection catalog,
@@ -56,7 +57,8 @@ public class Projections {
             PageCellProjection pageCells,
             EnergyProjection energy,
             RankProjection rank,
-            FleetProjection fleet) {
+            FleetProjection fleet,
+            HardwareUseProjection hardwareUse) {
         this.models = List.of(
                 catalog,
                 runs,
@@ -70,12 +72,14 @@ public class Projections {
                 hidden,
                 published,
                 energy,
-                fleet);
+                fleet,
+                hardwareUse);
         this.leaderboard = leaderboard;
         this.pageCells = pageCells;
         this.energy = energy;
         this.rank = rank;
         this.fleet = fleet;
+        this.hardwareUse = hardwareUse;
     }
 
     /**
@@ -85,6 +89,7 @@ public class Projections {
     public static final List<String> TABLES = Stream.of(
                     PageCellProjection.TABLES,
                     EnergyProjection.TABLES,
+                    HardwareUseProjection.TABLES,
                     SeriesProjection.TABLES,
                     ThrottleProjection.TABLES,
                     HiddenCatalogProjection.TABLES,
@@ -135,6 +140,7 @@ public class Projections {
         leaderboard.recompute(c, touched);
         pageCells.recompute(c, touched);
         energy.recompute(c, touched);
+        hardwareUse.recompute(c, touched);
         rank.recompute(c, touched);
         fleet.recompute(c, touched);
     }
@@ -182,6 +188,7 @@ public class Projections {
         leaderboard.recomputeAll(c);
         pageCells.recomputeAll(c);
         energy.recomputeAll(c);
+        hardwareUse.recomputeAll(c);
         rank.recomputeAll(c);
         fleet.recomputeAll(c);
     }

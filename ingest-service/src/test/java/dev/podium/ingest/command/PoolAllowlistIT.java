@@ -39,7 +39,7 @@ class PoolAllowlistIT {
         refused.then().statusCode(400);
         assertThat(refused.jsonPath().getString("detail"))
                 .isEqualTo("spec.command: pool gpu-" + name + " allows no command jobs, so not '/bin/sh' (allowed:"
-                        + " adapters [inference, reference], no commands)");
+                        + " adapters [inference, mamf, reference], no commands)");
         assertNothingWritten(name);
     }
 

@@ -13,10 +13,12 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.events.model.Sample;
 import dev.podium.events.model.SeriesKind;
 import dev.podium.events.model.ThrottleReason;
+import dev.podium.events.model.WorkPerUnit;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.history.ChangePointUpdater;
 import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.HardwareUseRuns;
 import dev.podium.ingest.testing.Histories;
 import dev.podium.ingest.testing.Kafka;
 import dev.podium.ingest.testing.TestAgent;
@@ -117,6 +119,20 @@ class RebuildIT {
         events.add(SampleEvents.runCompleted(powerRun, agent.agentId(), 3, List.of(300.0, 301.0, 302.0)));
         events.add(SampleEvents.metricSampled(
                 powerRun, agent.agentId(), 4, SeriesKind.POWER, "W", List.of(new Sample(2, 620, 0, 0))));
+        // A mamf run and a run on the same host stating its work, so that hardware use is rebuilt too.
+        events.addAll(HardwareUseRuns.matmul(
+                UUID.randomUUID(),
+                agent.agentId(),
+                "amd-mi300x",
+                HardwareUseRuns.key("podium-mamf", "microbenchmark"),
+                List.of(600.0, 610.0, 620.0)));
+        events.addAll(HardwareUseRuns.stated(
+                UUID.randomUUID(),
+                agent.agentId(),
+                "amd-mi300x",
+                HardwareUseRuns.key("podium-reference", "training"),
+                List.of(99.0, 100.0, 101.0),
+                new WorkPerUnit(3e12, 2e10, WorkPerUnit.Basis.COMPUTED)));
         events.add(SampleEvents.runStarted(
                 failedRun, agent.agentId(), "amd-mi300x", SampleEvents.referenceKey(2), Instant.now()));
         events.add(SampleEvents.runFailed(failedRun, agent.agentId(), 2, "measure", "out of memory"));

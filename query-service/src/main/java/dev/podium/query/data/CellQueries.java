@@ -150,6 +150,35 @@ public class CellQueries {
                 deviceIds.toArray(String[]::new));
     }
 
+    /** The hardware use of every device under {@code keyIds} whose runs stated their work, counted and failing apart. */
+    public List<HardwareUseRow> hardwareUse(List<String> keyIds, String metric) {
+        return jdbc.list(
+                """
+                SELECT key_id, device_id, valid, runs, basis, matmul_runs, matmul_sum, share_n, share_sum, share_sumsq,
+                       peak_tflops, mfu_n, mfu_sum, mfu_sumsq, peak_tbps, mbu_n, mbu_sum, mbu_sumsq
+                FROM proj_hardware_use_cell WHERE key_id = ANY(?) AND metric = ?""",
+                rs -> new HardwareUseRow(
+                        rs.getString("key_id"),
+                        rs.getString("device_id"),
+                        rs.getBoolean("valid"),
+                        rs.getInt("runs"),
+                        rs.getString("basis"),
+                        rs.getInt("matmul_runs"),
+                        rs.getDouble("matmul_sum"),
+                        sums(rs, "share"),
+                        Jdbc.dbl(rs, "peak_tflops"),
+                        sums(rs, "mfu"),
+                        Jdbc.dbl(rs, "peak_tbps"),
+                        sums(rs, "mbu")),
+                keyIds.toArray(String[]::new),
+                metric);
+    }
+
+    private static HardwareUseRow.Sums sums(java.sql.ResultSet rs, String prefix) throws java.sql.SQLException {
+        return new HardwareUseRow.Sums(
+                rs.getInt(prefix + "_n"), rs.getDouble(prefix + "_sum"), rs.getDouble(prefix + "_sumsq"));
+    }
+
     /** The energy of every device under {@code keyIds} that recorded power. */
     public List<EnergyRow> energy(List<String> keyIds, String metric) {
         return jdbc.list(

@@ -1,6 +1,7 @@
 package dev.podium.query.page;
 
 import dev.podium.query.data.CellQueries;
+import dev.podium.query.stats.HardwareUse;
 import dev.podium.query.stats.LeaderboardExtras;
 import dev.podium.query.view.LeaderboardEntry;
 import dev.podium.query.view.Links;
@@ -47,6 +48,32 @@ final class Cells {
     /** Joules per sample, or null without power samples. */
     static String joulesText(LeaderboardExtras.Columns x) {
         return x.joulesPerUnit() == null ? null : Formats.num(x.joulesPerUnit());
+    }
+
+    /** The hardware-use columns of a row as the page writes them; null where its runs state no work. */
+    static HardwareUseCell hardwareUse(LeaderboardExtras.Columns x) {
+        HardwareUse u = x == null ? null : x.hardwareUse();
+        if (u == null) {
+            return null;
+        }
+        return new HardwareUseCell(
+                ratio(u.share()),
+                u.matmulTflops() == null ? null : "of " + Formats.num(u.matmulTflops()) + " TFLOP/s measured",
+                ratio(u.mfu()),
+                u.peakTflops() == null ? null : "of " + Formats.num(u.peakTflops()) + " TFLOP/s peak",
+                u.noPeak(),
+                ratio(u.mbu()),
+                u.peakTbps() == null ? null : "of " + Formats.num(u.peakTbps()) + " TB/s peak",
+                u.declared());
+    }
+
+    /** A mean share and half its 95% interval, in percent: {@code 52.1% ± 3.9%}. */
+    static String ratio(HardwareUse.Ratio r) {
+        if (r == null) {
+            return null;
+        }
+        String mean = Formats.pct(r.mean());
+        return r.n() < 2 ? mean : mean + " ± " + Formats.pct((r.high() - r.low()) / 2);
     }
 
     static String scalingText(LeaderboardExtras.Columns x) {

@@ -37,7 +37,8 @@ public final class LeaderboardLines {
             String scalingVerdictClass,
             int failingRuns,
             String powerCap,
-            String historyLink) {
+            String historyLink,
+            HardwareUseCell use) {
 
         static Line of(LeaderboardEntry e, LeaderboardExtras.Columns x) {
             return new Line(
@@ -68,7 +69,8 @@ public final class LeaderboardLines {
                             : Formats.equivalenceClass(x.scalingEquivalence().call()),
                     x == null ? 0 : x.failingRuns(),
                     x == null ? null : Cells.powerCapText(x.powerCap()),
-                    x == null ? null : x.historyLink());
+                    x == null ? null : x.historyLink(),
+                    Cells.hardwareUse(x));
         }
     }
 

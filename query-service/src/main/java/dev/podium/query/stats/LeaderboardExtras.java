@@ -8,7 +8,8 @@ import java.util.List;
  * validity check (or, with failing runs included, how many of each row's runs failed), and per entry the samples per
  * dollar at the configured price per device-hour, with failing runs included the runs that ran under a lowered power
  * limit (the lowest limit beside its default), the energy per sample from the agent's power samples and the scaling
- * efficiency against the same device at fewer accelerators. {@code rateOf} is what the metric counts per second
+ * efficiency against the same device at fewer accelerators, and its {@link HardwareUse} where its runs state their work.
+ * {@code rateOf} is what the metric counts per second
  * ("samples" for samples/s), null when it is not a rate.
  */
 public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, String rateOf, List<Columns> columns) {
@@ -32,7 +33,8 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
             Integer scalingBase,
             Equivalence scalingEquivalence,
             List<String> notes,
-            String historyLink) {}
+            String historyLink,
+            HardwareUse hardwareUse) {}
 
     public boolean anyPerDollar() {
         return columns.stream().anyMatch(c -> c.perDollar() != null);
@@ -40,6 +42,17 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
 
     public boolean anyEnergy() {
         return columns.stream().anyMatch(c -> c.joulesPerUnit() != null);
+    }
+
+    /** Whether any row's work reaches the hardware-use columns (MFU, share of measured matmul). */
+    public boolean anyHardwareUse() {
+        return columns.stream().anyMatch(c -> c.hardwareUse() != null);
+    }
+
+    /** Whether any row states bytes per unit and has a peak bandwidth (MBU). */
+    public boolean anyMbu() {
+        return columns.stream()
+                .anyMatch(c -> c.hardwareUse() != null && c.hardwareUse().mbu() != null);
     }
 
     public boolean anyScaling() {

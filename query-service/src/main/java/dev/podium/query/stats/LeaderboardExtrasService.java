@@ -4,6 +4,7 @@ import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.config.QueryConfig;
 import dev.podium.query.data.CellQueries;
 import dev.podium.query.data.EnergyRow;
+import dev.podium.query.data.HardwareUseRow;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.LeaderboardRow;
 import dev.podium.query.data.Queries;
@@ -55,6 +56,7 @@ public class LeaderboardExtrasService {
             Map<String, CellQueries.PowerCap> caps,
             Map<String, String> scopes,
             Map<String, EnergyRow> energy,
+            List<HardwareUseRow> hardwareUse,
             Map<DeviceSource, ScalingBase> scalingBases,
             Margin margin) {
 
@@ -88,7 +90,8 @@ public class LeaderboardExtrasService {
                     scales ? b.accelerators() : null,
                     scales ? scalingVerdict(e, b, scaling(e, b, perDevice)) : null,
                     notes,
-                    measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null);
+                    measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null,
+                    measured ? HardwareUse.of(e.deviceId(), hardwareUse, including) : null);
         }
 
         /** The row's units per dollar; null, with a note where no price is configured, when there is no rate. */
@@ -178,6 +181,7 @@ public class LeaderboardExtrasService {
                 caps,
                 scopes,
                 energy(key, metric, rateOf),
+                rateOf == null ? List.of() : cells.hardwareUse(List.of(key.keyId()), metric),
                 scalingBases(key, benchmarkKeys, metric, total),
                 margin);
         List<LeaderboardExtras.Columns> columns = new ArrayList<>();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.podium.query.support.HeadlessChromium;
 import dev.podium.query.support.PostgresDatabase;
 import dev.podium.query.support.SeedData;
+import dev.podium.query.support.StatsSeeds;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -117,6 +118,23 @@ class PageLayoutIT {
         assertThat(chromium.browser().findElement(By.tagName("main")).getText())
                 .contains("AMD EPYC (CPU)")
                 .doesNotContain(SeedData.LOCAL_DEVICE);
+    }
+
+    @Test
+    void theHardwareUseColumnsPrintEachFigureBesideItsDenominatorOnOneLine() {
+        chromium.viewport(1400, 900);
+        chromium.open(
+                base,
+                "/leaderboard?benchmark=" + StatsSeeds.BENCHMARK + "&key="
+                        + StatsSeeds.key(1).id());
+        assertThat(texts("#leaderboard th")).contains("Share of measured matmul", "MFU");
+        assertThat(texts("#leaderboard td.share-matmul"))
+                .contains("50.0% ± 5.0% of 250.0 TFLOP/s measured", "— declared");
+        assertThat(texts("#leaderboard td.mfu")).contains("40.0% ± 2.5% of 312.0 TFLOP/s peak");
+        List<Long> wrapped =
+                script("return [...document.querySelectorAll('td.share-matmul .denominator, td.mfu .denominator')]"
+                        + ".filter(e => e.getClientRects().length > 1).map(e => 1)");
+        assertThat(wrapped).as("denominators broken over lines").isEmpty();
     }
 
     @SuppressWarnings("unchecked")

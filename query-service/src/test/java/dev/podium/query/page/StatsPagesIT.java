@@ -283,6 +283,21 @@ class StatsPagesIT {
     }
 
     @Test
+    void leaderboardsShowTheShareOfMeasuredMatmulAndMfuWithTheirDenominatorsAndIntervals() {
+        Document doc = page("/leaderboard?benchmark=sim-trust&key=" + ONE);
+
+        assertThat(doc.select("#leaderboard th.share-matmul").text()).isEqualTo("Share of measured matmul");
+        assertThat(doc.select("#leaderboard th.mfu").text()).isEqualTo("MFU");
+        assertThat(doc.select("#leaderboard th.mbu")).isEmpty();
+        Element a100 = row(doc, "leaderboard", "A100");
+        assertThat(a100.select("td.share-matmul").text()).isEqualTo("50.0% ± 5.0% of 250.0 TFLOP/s measured");
+        assertThat(a100.select("td.mfu").text()).isEqualTo("40.0% ± 2.5% of 312.0 TFLOP/s peak");
+        Element h200 = row(doc, "leaderboard", "H200");
+        assertThat(h200.select("td.share-matmul").text()).isEqualTo("— declared");
+        assertThat(h200.select("td.mfu").text()).isEqualTo("30.0% of 989.0 TFLOP/s peak");
+    }
+
+    @Test
     void leaderboardsShowSamplesPerDollarEnergyPerSampleAndScaling() {
         Document doc = page("/leaderboard?benchmark=sim-trust&key=" + ONE);
 

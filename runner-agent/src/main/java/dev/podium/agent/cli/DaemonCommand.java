@@ -83,7 +83,7 @@ public final class DaemonCommand implements Callable<Integer> {
             paramLabel = "NAME",
             split = ",",
             description = "The shipped workloads jobs of this agent may run (default: $PODIUM_ALLOW_ADAPTERS, else"
-                    + " reference,inference). A signed job of another adapter is refused, its run failed with the"
+                    + " reference,inference,mamf). A signed job of another adapter is refused, its run failed with the"
                     + " reason.")
     List<String> allowAdapters;
 

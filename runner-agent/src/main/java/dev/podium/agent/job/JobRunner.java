@@ -40,6 +40,7 @@ import dev.podium.events.model.SeriesKind;
 import dev.podium.events.model.Software;
 import dev.podium.events.model.ThrottleSpan;
 import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.model.WorkPerUnit;
 import dev.podium.events.model.Workload;
 import dev.podium.events.run.MetricSampled;
 import dev.podium.events.run.RunCancelled;
@@ -606,7 +607,10 @@ public final class JobRunner {
     private RunOutcome completed(Plan plan, Measurement m, EventSink.StreamWriter stream, UUID runId) {
         JobSpec spec = plan.spec();
         ValidityCheck warmupCheck = warmupCheck(plan, m);
-        List<Metric> metrics = Summary.metrics(m.perRepetition, warmupCheck.passed());
+        List<Metric> metrics = Summary.metrics(
+                m.perRepetition,
+                warmupCheck.passed(),
+                plan.shipped() ? WorkPerUnit.Basis.COMPUTED : WorkPerUnit.Basis.DECLARED);
         String primary = plan.adapter()
                 .requiredMetric(plan.point())
                 .flatMap(n -> metrics.stream().filter(x -> x.name().equals(n)).findFirst())

@@ -6,6 +6,7 @@ import dev.podium.events.model.Percentiles;
 import dev.podium.events.model.Scope;
 import dev.podium.events.model.Statistics;
 import dev.podium.events.model.ValidityCheck;
+import dev.podium.events.model.WorkPerUnit;
 import dev.podium.events.validate.ValueChecks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,6 +26,15 @@ public final class Summary {
      * or per-step samples of all repetitions where there are two or more.
      */
     public static List<Metric> metrics(List<List<ParsedMetric>> repetitions, boolean warmupExcluded) {
+        return metrics(repetitions, warmupExcluded, WorkPerUnit.Basis.DECLARED);
+    }
+
+    /**
+     * As {@link #metrics(List, boolean)}, each metric stating the work per unit its first repetition states, on
+     * {@code basis}: a shipped workload computes its figures, anything else only declares them.
+     */
+    public static List<Metric> metrics(
+            List<List<ParsedMetric>> repetitions, boolean warmupExcluded, WorkPerUnit.Basis basis) {
         Map<String, List<ParsedMetric>> byName = new LinkedHashMap<>();
         for (List<ParsedMetric> rep : repetitions) {
             for (ParsedMetric m : rep) {
@@ -53,7 +63,10 @@ public final class Summary {
                     warmupExcluded,
                     values,
                     Statistics.of(values),
-                    pooled.size() >= 2 ? Percentiles.of(pooled) : null));
+                    pooled.size() >= 2 ? Percentiles.of(pooled) : null,
+                    first.work() == null
+                            ? null
+                            : new WorkPerUnit(first.work().flops(), first.work().bytes(), basis)));
         }
         return out;
     }

@@ -1,6 +1,7 @@
 package dev.podium.agent.parse;
 
 import dev.podium.events.model.Direction;
+import dev.podium.events.model.WorkPerUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,9 @@ import java.util.regex.Pattern;
 final class Collector {
 
     static final int MAX_METRICS = 256;
+    /** A zettaFLOP (or zettabyte) per sample or token is beyond any model's; a larger figure is a lie or a bug. */
+    static final double MAX_WORK_PER_UNIT = 1e21;
+
     static final int MAX_STEPS = 100_000;
     static final int MAX_SAMPLES = 100_000;
     static final int MAX_WARNINGS = 20;
@@ -72,8 +76,42 @@ final class Collector {
             warn("ignored " + (Math.min(samples.size(), MAX_SAMPLES) - kept.size()) + " unusable per-request values of "
                     + n);
         }
-        metrics.remove(n);
-        metrics.put(n, new ParsedMetric(n, value, unit == null ? "1" : clip(unit, 32), direction, kept));
+        // The throughput's samples are added once the steps are read: the work per unit stated before stays
+        ParsedMetric before = metrics.remove(n);
+        metrics.put(
+                n,
+                new ParsedMetric(
+                        n,
+                        value,
+                        unit == null ? "1" : clip(unit, 32),
+                        direction,
+                        kept,
+                        before == null ? null : before.work()));
+    }
+
+    /**
+     * What one unit of an already reported metric costs the hardware; a figure that is not finite and positive is left
+     * out with a warning, and nothing is kept when neither is usable.
+     */
+    void work(String name, Double flops, Double bytes) {
+        String n = clean(name);
+        ParsedMetric m = metrics.get(n);
+        Double f = usableWork(n, "flops_per_unit", flops);
+        Double b = usableWork(n, "bytes_per_unit", bytes);
+        if (m != null && (f != null || b != null)) {
+            metrics.put(n, m.withWork(new WorkPerUnit(f, b, WorkPerUnit.Basis.DECLARED)));
+        }
+    }
+
+    private Double usableWork(String metric, String what, Double v) {
+        if (v == null) {
+            return null;
+        }
+        if (!Double.isFinite(v) || v <= 0 || v > MAX_WORK_PER_UNIT) {
+            warn("ignored " + what + " " + v + " of " + metric + ": not a positive figure up to " + MAX_WORK_PER_UNIT);
+            return null;
+        }
+        return v;
     }
 
     Optional<ParsedMetric> found(String name) {

@@ -140,6 +140,12 @@ public final class JsonLinesParser implements OutputParser {
                         ? Direction.LOWER_IS_BETTER
                         : Collector.guessDirection(n.path("name").asText(), unit);
         c.metric(n.path("name").asText(""), v.asDouble(), unit, d);
+        c.work(n.path("name").asText(""), number(n, "flops_per_unit"), number(n, "bytes_per_unit"));
+    }
+
+    private static Double number(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v != null && v.isNumber() ? v.asDouble() : null;
     }
 
     /** The throughput's samples (or the throughput itself) and the step times, from the measured steps. */

@@ -17,15 +17,16 @@ import java.util.TreeSet;
  * a repetition is not a result. The shipped workloads ({@link ReferenceTraining}, {@link Inference}) are measured by the
  * agent and separate their warm-up; {@link ExternalCommand} runs whatever the spec names.
  */
-public sealed interface Adapter permits ReferenceTraining, Inference, ExternalCommand {
+public sealed interface Adapter permits ReferenceTraining, Inference, Matmul, ExternalCommand {
 
     /** The adapter names a job spec may give. */
-    Set<String> NAMES = Set.of(ReferenceTraining.NAME, Inference.NAME, ExternalCommand.NAME);
+    Set<String> NAMES = Set.of(ReferenceTraining.NAME, Inference.NAME, Matmul.NAME, ExternalCommand.NAME);
 
     static Adapter of(JobSpec spec) {
         return switch (spec.adapter()) {
             case ReferenceTraining.NAME -> new ReferenceTraining();
             case Inference.NAME -> new Inference();
+            case Matmul.NAME -> new Matmul();
             case ExternalCommand.NAME -> new ExternalCommand(spec.command());
             default ->
                 throw new JobSpecException(

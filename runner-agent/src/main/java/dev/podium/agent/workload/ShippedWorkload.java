@@ -19,8 +19,8 @@ import java.util.TreeSet;
 public final class ShippedWorkload {
 
     /** The scripts, all extracted together because the workloads import the common module. */
-    public static final List<String> SCRIPTS =
-            List.of("podium_common.py", "podium_reference.py", "podium_inference.py", "podium_torchrun.py");
+    public static final List<String> SCRIPTS = List.of(
+            "podium_common.py", "podium_reference.py", "podium_inference.py", "podium_mamf.py", "podium_torchrun.py");
     /** A workload's exit code for "this device or library has no such path": nothing was measured. */
     public static final int NO_SUCH_PATH = 5;
 

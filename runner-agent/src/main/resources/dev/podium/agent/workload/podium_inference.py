@@ -203,12 +203,26 @@ class TextGeneration:
         return total, {"ttft_ms": round(first * 1000, 4), "tpot_ms": round(tpot * 1000, 4),
                        "output_tokens_per_second": round(a.batch_size * a.output_len / total, 4)}
 
+    def work_per_token(self):
+        """(FLOPs, bytes read) per output token at the mean context of a request: 2 FLOPs per matmul weight plus 4*L*W
+        per context token for attention (PaLM's count, forward only); the weights read once per decoding step for the
+        whole batch plus the sequence's key/value cache (the MBU numerator of Databricks' inference guide)."""
+        a, w, layers = self.args, self.width, self.layers
+        context = a.input_len + a.output_len / 2.0
+        weights = layers * 12 * w * w + w * self.vocab
+        element = self.torch.tensor([], dtype=self.dtype).element_size()
+        parameters = weights + self.vocab * w + (a.input_len + a.output_len) * w
+        kv_cache = 2 * layers * w * context
+        return (float(2 * weights + 4 * layers * w * context),
+                float((parameters / a.batch_size + kv_cache) * element))
+
     def report(self, latencies):
         a = self.args
         tokens = a.batch_size * a.output_len * len(latencies)
         system = tokens / sum(s for s, _ in latencies)
+        flops, moved = self.work_per_token()
         emit({"type": "metric", "name": "output_tokens_per_second", "value": round(system, 4), "unit": "tokens/s",
-              "direction": "higher", "scope": "system"})
+              "direction": "higher", "scope": "system", "flops_per_unit": flops, "bytes_per_unit": moved})
         emit({"type": "metric", "name": "output_tokens_per_second_per_accelerator", "value": round(system, 4),
               "unit": "tokens/s", "direction": "higher", "scope": "per_accelerator"})
         for name in ("ttft_ms", "tpot_ms"):

@@ -289,13 +289,25 @@ def main(argv):
         return
     throughput, steps_per_second, train_loss, runtime = train(args.batch_size, True)
     if dist.leader:
-        emit_training_metrics(throughput, steps_per_second, train_loss, runtime, dist.world)
+        emit_training_metrics(throughput, steps_per_second, train_loss, runtime, dist.world,
+                              train_flops_per_sample(args.size))
     dist.close()
 
 
-def emit_training_metrics(throughput, steps_per_second, train_loss, runtime, world):
+def train_flops_per_sample(size):
+    """Model FLOPs of one training sample, as PaLM counts them (arXiv 2204.02311, appendix B): 6 per matmul weight per
+    token (forward and backward) plus 12*L*W*T per token for attention, over the T = patches + text + 1 tokens; the
+    embeddings' lookups and the norms are not counted, nor any recomputation."""
+    _, crop, patch, width, layers, _, text_len, _ = SIZES[size]
+    patches = (crop // patch) ** 2
+    tokens = patches + text_len + 1
+    weights = layers * 12 * width * width * tokens + 3 * patch * patch * width * patches + width * 10
+    return float(6 * weights + 12 * layers * width * tokens * tokens)
+
+
+def emit_training_metrics(throughput, steps_per_second, train_loss, runtime, world, flops_per_sample):
     emit({"type": "metric", "name": "train_samples_per_second", "value": round(throughput, 4), "unit": "samples/s",
-          "direction": "higher", "scope": "system"})
+          "direction": "higher", "scope": "system", "flops_per_unit": flops_per_sample})
     emit({"type": "metric", "name": "train_samples_per_second_per_accelerator", "value": round(throughput / world, 4),
           "unit": "samples/s", "direction": "higher", "scope": "per_accelerator"})
     emit({"type": "metric", "name": "train_steps_per_second", "value": round(steps_per_second, 4), "unit": "steps/s",
@@ -337,7 +349,7 @@ def find_max_batch(torch, args, device, train):
     emit({"type": "metric", "name": "max_batch_size", "value": batch, "unit": "samples", "direction": "higher"})
     emit({"type": "metric", "name": memory_kind, "value": round(peak, 1), "unit": "MB", "direction": "lower"})
     emit({"type": "metric", "name": "train_samples_per_second", "value": round(throughput, 4), "unit": "samples/s",
-          "direction": "higher", "scope": "system"})
+          "direction": "higher", "scope": "system", "flops_per_unit": train_flops_per_sample(args.size)})
 
 
 def reset_peak(torch, device):

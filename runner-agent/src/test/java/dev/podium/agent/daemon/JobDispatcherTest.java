@@ -399,7 +399,7 @@ class JobDispatcherTest {
                     assertThat(f.phase()).isEqualTo("setup");
                     assertThat(f.reason())
                             .isEqualTo("refused by this agent: pool a allows no command jobs, so not 'touch' (allowed:"
-                                    + " adapters [inference, reference], no commands)");
+                                    + " adapters [inference, mamf, reference], no commands)");
                 });
         assertThat(dispatcher.runningCount()).isZero();
         assertThat(marker).doesNotExist();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.podium.agent.support.Resources;
 import dev.podium.events.model.Direction;
+import dev.podium.events.model.WorkPerUnit;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -35,6 +36,25 @@ class OtherParsersTest {
                         .get()
                         .value())
                 .isEqualTo(20.0);
+    }
+
+    @Test
+    void jsonLinesKeepsTheWorkPerUnitAMetricLineStatesAndRefusesFiguresThatCannotBe() {
+        String out = """
+                {"podium": 1, "type": "step", "step": 1, "warmup": false, "samples": 8, "seconds": 0.5}
+                {"podium": 1, "type": "metric", "name": "train_samples_per_second", "value": 16, "flops_per_unit": 6e9}
+                {"podium": 1, "type": "metric", "name": "tokens_per_second", "value": 5, "bytes_per_unit": 2.5e8}
+                {"podium": 1, "type": "metric", "name": "lying", "value": 5, "flops_per_unit": -1, "bytes_per_unit": 1e300}
+                {"podium": 1, "type": "metric", "name": "texty", "value": 5, "flops_per_unit": "6N"}
+                """;
+        ParseResult r = new JsonLinesParser().parse(out);
+        assertThat(r.metric("train_samples_per_second").get().work())
+                .isEqualTo(new WorkPerUnit(6e9, null, WorkPerUnit.Basis.DECLARED));
+        assertThat(r.metric("train_samples_per_second").get().samples()).containsExactly(16.0);
+        assertThat(r.metric("tokens_per_second").get().work().bytes()).isEqualTo(2.5e8);
+        assertThat(r.metric("lying").get().work()).isNull();
+        assertThat(r.metric("texty").get().work()).isNull();
+        assertThat(r.warnings()).anyMatch(w -> w.contains("flops_per_unit -1.0 of lying"));
     }
 
     @Test

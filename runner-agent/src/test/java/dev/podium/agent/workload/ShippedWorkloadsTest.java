@@ -16,6 +16,7 @@ import dev.podium.events.codec.Decoded;
 import dev.podium.events.codec.EventCodec;
 import dev.podium.events.model.Direction;
 import dev.podium.events.model.Metric;
+import dev.podium.events.model.WorkPerUnit;
 import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunStarted;
@@ -142,7 +143,34 @@ class ShippedWorkloadsTest {
         assertThat(metric(done, "output_tokens_per_second").direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
         assertThat(metric(done, "ttft_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
         assertThat(metric(done, "tpot_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(metric(done, "output_tokens_per_second").work()).satisfies(w -> {
+            assertThat(w.basis()).isEqualTo(WorkPerUnit.Basis.COMPUTED);
+            assertThat(w.flops()).isPositive();
+            assertThat(w.bytes()).isPositive();
+        });
         assertThat(done.metrics()).extracting(Metric::name).doesNotContain("train_samples_per_second");
+    }
+
+    @Test
+    void matmulSweepOnTheCpuReportsItsBestRatePerAcceleratorWithAnInterval() {
+        runner.run(new JobSpecReader().read("""
+                benchmark: podium-mamf
+                adapter: mamf
+                parameters: {precision: fp32, device: cpu, threads: 1, iterations: 3}
+                repetitions: 2
+                warmup_steps: 1
+                """));
+        assertThat(payloads(RunStarted.class))
+                .singleElement()
+                .satisfies(s -> assertThat(s.key().totalAccelerators()).isEqualTo(1));
+        Metric rate = metric(payloads(RunCompleted.class).get(0), Matmul.METRIC);
+        assertThat(rate.unit()).isEqualTo("TFLOP/s");
+        assertThat(rate.direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
+        assertThat(rate.values()).hasSize(2).allSatisfy(v -> assertThat(v).isPositive());
+        assertThat(rate.statistics().ci95Low())
+                .isLessThanOrEqualTo(rate.statistics().mean());
+        assertThat(rate.statistics().ci95High())
+                .isGreaterThanOrEqualTo(rate.statistics().mean());
     }
 
     private static Metric metric(RunCompleted done, String name) {
