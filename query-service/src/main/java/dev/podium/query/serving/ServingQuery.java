@@ -37,11 +37,6 @@ public record ServingQuery(
         margin = blankToNull(margin);
     }
 
-    /** The view's first four parameters, every target setting left to its default. */
-    public ServingQuery(String benchmark, String x, String y, String param) {
-        this(benchmark, x, y, param, null, null, null, null);
-    }
-
     /** A query from a request's text; a target that is not a positive number up to {@link #MOST_TARGET} answers 400. */
     public static ServingQuery of(
             String benchmark,

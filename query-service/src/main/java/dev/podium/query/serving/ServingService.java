@@ -48,7 +48,7 @@ public class ServingService {
         Setting setting = new Setting(
                 q.targetMetric() != null
                         ? q.targetMetric()
-                        : metrics.contains(ServingQuery.P99_TTFT) ? ServingQuery.P99_TTFT : q.x(),
+                        : queries.metricExists(q.benchmark(), ServingQuery.P99_TTFT) ? ServingQuery.P99_TTFT : q.x(),
                 q.target(),
                 q.baseline(),
                 margins.of(q.margin(), q.benchmark()));
