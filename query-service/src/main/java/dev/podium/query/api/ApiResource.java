@@ -49,7 +49,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 @Produces(MediaType.APPLICATION_JSON)
 public class ApiResource {
 
-    private static final String CSV = "text/csv; charset=utf-8";
+    private static final String CSV = Csv.TYPE;
 
     private final CatalogService catalog;
     private final LeaderboardService leaderboards;
@@ -184,7 +184,7 @@ public class ApiResource {
                     v.key() == null ? null : v.key().canonical(),
                     e.knownDevice()));
         }
-        return attachment(csv, "leaderboard.csv");
+        return csv.attachment("leaderboard.csv");
     }
 
     @GET
@@ -269,7 +269,7 @@ public class ApiResource {
             cells.add(r.knownDevice());
             csv.row(cells);
         }
-        return attachment(csv, "comparison.csv");
+        return csv.attachment("comparison.csv");
     }
 
     @GET
@@ -352,11 +352,5 @@ public class ApiResource {
             out.add(v);
         }
         return out;
-    }
-
-    private static Response attachment(Csv csv, String name) {
-        return Response.ok(csv.toString(), CSV)
-                .header("Content-Disposition", "attachment; filename=\"" + name + "\"")
-                .build();
     }
 }

@@ -1,14 +1,17 @@
 package dev.podium.query.api;
 
+import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** RFC 4180 CSV with formula injection neutralised: a cell that a spreadsheet would run as a formula gets a leading quote. */
-final class Csv {
+public final class Csv {
+
+    public static final String TYPE = "text/csv; charset=utf-8";
 
     private final StringBuilder sb = new StringBuilder();
 
-    void row(List<?> cells) {
+    public void row(List<?> cells) {
         sb.append(cells.stream().map(Csv::cell).collect(Collectors.joining(",")))
                 .append("\r\n");
     }
@@ -25,6 +28,13 @@ final class Csv {
             s = "\"" + s.replace("\"", "\"\"") + "\"";
         }
         return s;
+    }
+
+    /** The rows as a download named {@code name}. */
+    public Response attachment(String name) {
+        return Response.ok(toString(), TYPE)
+                .header("Content-Disposition", "attachment; filename=\"" + name + "\"")
+                .build();
     }
 
     @Override

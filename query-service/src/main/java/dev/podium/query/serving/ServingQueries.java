@@ -6,12 +6,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import javax.sql.DataSource;
 
-/** The serving view's reads: the benchmark's keys, and the measured rows of its two metrics, by index. */
+/** The serving view's reads: the measured rows of its two metrics and of its target's metric, by index. */
 @ApplicationScoped
 public class ServingQueries {
 
-    /** A benchmark with more rows than this is shown in part, and says so. */
-    static final int MAX_ROWS = 2000;
+    /** A benchmark with more rows than this (a thousand points of three metrics) is shown in part, and says so. */
+    static final int MAX_ROWS = 3000;
 
     private final Jdbc jdbc;
 
@@ -19,13 +19,13 @@ public class ServingQueries {
         this.jdbc = new Jdbc(dataSource);
     }
 
-    List<ServingRow> rows(String benchmark, String x, String y) {
+    List<ServingRow> rows(String benchmark, String x, String y, String target) {
         return jdbc.list(
                 """
                 SELECT r.key_id, r.metric, r.device_id, coalesce(d.label, r.device_id) AS device_label, r.direction, r.unit,
                        r.runs, r.n, r.mean, r.ci95_low, r.ci95_high
                 FROM proj_leaderboard_row r LEFT JOIN proj_device d ON d.device_id = r.device_id
-                WHERE r.benchmark = ? AND r.metric IN (?, ?) AND r.source = 'measured' AND %s
+                WHERE r.benchmark = ? AND r.metric IN (?, ?, ?) AND r.source = 'measured' AND %s
                 ORDER BY r.key_id, r.device_id, r.metric LIMIT ?""".formatted(Catalog.shownDevice("r.device_id")),
                 rs -> new ServingRow(
                         rs.getString("key_id"),
@@ -42,6 +42,7 @@ public class ServingQueries {
                 benchmark,
                 x,
                 y,
+                target,
                 MAX_ROWS + 1);
     }
 }

@@ -28,7 +28,15 @@ public class ServingResource {
     @Produces(MediaType.TEXT_HTML)
     @Operation(hidden = true)
     public TemplateInstance page(
-            @RestQuery String benchmark, @RestQuery String x, @RestQuery String y, @RestQuery String param) {
-        return Templates.serving(serving.build(new ServingQuery(benchmark, x, y, param)));
+            @RestQuery String benchmark,
+            @RestQuery String x,
+            @RestQuery String y,
+            @RestQuery String param,
+            @RestQuery("target_metric") String targetMetric,
+            @RestQuery String target,
+            @RestQuery String baseline,
+            @RestQuery String margin) {
+        return Templates.serving(
+                serving.build(ServingQuery.of(benchmark, x, y, param, targetMetric, target, baseline, margin)));
     }
 }

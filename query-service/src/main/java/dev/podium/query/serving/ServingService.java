@@ -4,6 +4,8 @@ import dev.podium.events.admin.CatalogKind;
 import dev.podium.events.model.ComparisonKey;
 import dev.podium.query.data.KeyRow;
 import dev.podium.query.data.Queries;
+import dev.podium.query.stats.Margin;
+import dev.podium.query.view.Margins;
 import dev.podium.query.view.NotFound;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -25,10 +27,12 @@ public class ServingService {
 
     private final Queries queries;
     private final ServingQueries serving;
+    private final Margins margins;
 
-    public ServingService(Queries queries, ServingQueries serving) {
+    public ServingService(Queries queries, ServingQueries serving, Margins margins) {
         this.queries = queries;
         this.serving = serving;
+        this.margins = margins;
     }
 
     public ServingView build(ServingQuery q) {
@@ -40,10 +44,18 @@ public class ServingService {
         }
         Map<String, KeyRow> keys = new LinkedHashMap<>();
         queries.keys(q.benchmark()).forEach(k -> keys.put(k.keyId(), k));
-        List<ServingRow> rows = serving.rows(q.benchmark(), q.x(), q.y());
+        List<String> metrics = queries.metrics(q.benchmark());
+        Setting setting = new Setting(
+                q.targetMetric() != null
+                        ? q.targetMetric()
+                        : queries.metricExists(q.benchmark(), ServingQuery.P99_TTFT) ? ServingQuery.P99_TTFT : q.x(),
+                q.target(),
+                q.baseline(),
+                margins.of(q.margin(), q.benchmark()));
+        List<ServingRow> rows = serving.rows(q.benchmark(), q.x(), q.y(), setting.metric());
         boolean truncated = rows.size() > ServingQueries.MAX_ROWS;
         Map<GroupKey, Map<String, List<Pair>>> groups = new TreeMap<>(Comparator.comparing(GroupKey::label));
-        pairs(rows.subList(0, Math.min(rows.size(), ServingQueries.MAX_ROWS)), q.x(), q.y())
+        pairs(rows.subList(0, Math.min(rows.size(), ServingQueries.MAX_ROWS)), q.x(), q.y(), setting.metric())
                 .forEach(pair -> {
                     KeyRow key = keys.get(pair.x().keyId());
                     String value = key == null ? null : key.dimensions().get(q.param());
@@ -54,15 +66,22 @@ public class ServingService {
                     }
                 });
         List<ServingView.Group> out = new ArrayList<>();
-        groups.forEach((group, byDevice) -> out.add(group(q, group, byDevice)));
+        groups.forEach((group, byDevice) -> out.add(group(q, setting, group, byDevice)));
         String message = out.isEmpty()
                 ? "No measured results of " + q.x() + " and " + q.y() + " under keys with a " + q.param() + " in "
                         + q.benchmark() + "."
                 : null;
-        return new ServingView(q, queries.metrics(q.benchmark()), out, truncated, message);
+        return new ServingView(q, metrics, out, truncated, message);
     }
 
-    private static ServingView.Group group(ServingQuery q, GroupKey group, Map<String, List<Pair>> byDevice) {
+    private static ServingView.Group group(
+            ServingQuery q, Setting setting, GroupKey group, Map<String, List<Pair>> unsorted) {
+        Map<String, List<Pair>> byDevice = new LinkedHashMap<>();
+        unsorted.forEach((label, pairs) -> byDevice.put(
+                label,
+                pairs.stream()
+                        .sorted(Comparator.comparingDouble(p -> numeric(p.paramValue())))
+                        .toList()));
         List<Pair> all = byDevice.values().stream().flatMap(List::stream).toList();
         boolean xHigher = all.get(0).x().higherIsBetter();
         boolean yHigher = all.get(0).y().higherIsBetter();
@@ -72,6 +91,7 @@ public class ServingService {
                         .toList(),
                 xHigher,
                 yHigher);
+        Targeted targeted = targeted(setting, byDevice, yHigher);
         List<ServingView.Curve> curves = new ArrayList<>();
         int index = 0;
         for (Map.Entry<String, List<Pair>> device : byDevice.entrySet()) {
@@ -79,18 +99,64 @@ public class ServingService {
             for (Pair p : device.getValue()) {
                 points.add(p.point(front.contains(index++)));
             }
-            points.sort(Comparator.comparingDouble(p -> numeric(p.paramValue())));
-            curves.add(new ServingView.Curve(device.getValue().get(0).x().deviceId(), device.getKey(), points));
+            String label = device.getKey();
+            curves.add(new ServingView.Curve(
+                    device.getValue().get(0).x().deviceId(),
+                    label,
+                    points,
+                    targeted.at().get(label),
+                    targeted.ratios().get(label)));
         }
         String xLabel = q.x() + " (" + all.get(0).x().unit() + (xHigher ? ", higher is better)" : ", lower is better)");
         String yLabel = q.y() + " per accelerator (" + all.get(0).y().unit() + ")";
-        return new ServingView.Group(group.label(), xLabel, yLabel, xHigher, curves, ScatterChart.of(curves));
+        return new ServingView.Group(
+                group.label(), xLabel, yLabel, xHigher, curves, ScatterChart.of(curves), targeted.target());
     }
 
-    /** The x and y rows of each (key, device) that has both. */
-    private static List<Pair> pairs(List<ServingRow> rows, String xMetric, String yMetric) {
+    /**
+     * Each curve's y at the group's target and its ratio to the baseline curve there; no target where no point of the
+     * group measured the target metric.
+     */
+    private static Targeted targeted(Setting setting, Map<String, List<Pair>> byDevice, boolean yHigher) {
+        Map<String, List<TargetCrossing.Reading>> readings = new LinkedHashMap<>();
+        byDevice.forEach((label, pairs) -> readings.put(
+                label,
+                pairs.stream().filter(p -> p.t() != null).map(Pair::reading).toList()));
+        Double value =
+                setting.value() != null ? setting.value() : TargetCrossing.middle(List.copyOf(readings.values()));
+        ServingRow first = byDevice.values().stream()
+                .flatMap(List::stream)
+                .map(Pair::t)
+                .filter(t -> t != null)
+                .findFirst()
+                .orElse(null);
+        Map<String, AtTarget> at = new LinkedHashMap<>();
+        Map<String, ServingView.Ratio> ratios = new HashMap<>();
+        if (first == null || value == null) {
+            readings.keySet().forEach(label -> at.put(label, AtTarget.missed(AtTarget.Status.NOT_MEASURED)));
+            return new Targeted(null, at, ratios);
+        }
+        boolean lower = !first.higherIsBetter();
+        readings.forEach((label, curve) -> at.put(label, TargetCrossing.at(curve, value, lower)));
+        Map<String, String> devices = new HashMap<>();
+        byDevice.forEach((label, pairs) -> devices.put(label, pairs.get(0).x().deviceId()));
+        String baseline = TargetRatios.baseline(devices, at, setting.baseline());
+        AtTarget base = baseline == null ? null : at.get(baseline);
+        at.forEach((label, a) -> {
+            if (!label.equals(baseline)) {
+                ratios.put(label, TargetRatios.of(a, base, !yHigher, setting.margin()));
+            }
+        });
+        ServingView.Target target =
+                new ServingView.Target(setting.metric(), value, first.unit(), lower, setting.value() == null, baseline);
+        return new Targeted(target, at, ratios);
+    }
+
+    /** The x and y rows of each (key, device) that has both, with its target metric's row where it has one. */
+    private static List<Pair> pairs(List<ServingRow> rows, String xMetric, String yMetric, String targetMetric) {
         Map<Cell, ServingRow> xs = new LinkedHashMap<>();
         Map<Cell, ServingRow> ys = new HashMap<>();
+        Map<Cell, ServingRow> ts = new HashMap<>();
         for (ServingRow r : rows) {
             if (r.mean() != null && Double.isFinite(r.mean())) {
                 Cell cell = new Cell(r.keyId(), r.deviceId());
@@ -100,11 +166,14 @@ public class ServingService {
                 if (r.metric().equals(yMetric)) {
                     ys.put(cell, r);
                 }
+                if (r.metric().equals(targetMetric)) {
+                    ts.put(cell, r);
+                }
             }
         }
         return xs.entrySet().stream()
                 .filter(e -> ys.containsKey(e.getKey()))
-                .map(e -> new Pair(e.getValue(), ys.get(e.getKey()), null, null))
+                .map(e -> new Pair(e.getValue(), ys.get(e.getKey()), ts.get(e.getKey()), null, null))
                 .toList();
     }
 
@@ -145,11 +214,25 @@ public class ServingService {
 
     private record Cell(String keyId, String deviceId) {}
 
-    /** A (key, device)'s x and y rows, with the key and its concurrency once known. */
-    private record Pair(ServingRow x, ServingRow y, KeyRow key, String paramValue) {
+    /**
+     * What a request sets of the target: its metric, its value (null: the middle of the range the curves share), the
+     * baseline device and the margin.
+     */
+    private record Setting(String metric, Double value, String baseline, Margin margin) {}
+
+    /** A group's target, each curve's y there and each curve's ratio there to the baseline, by curve label. */
+    private record Targeted(
+            ServingView.Target target, Map<String, AtTarget> at, Map<String, ServingView.Ratio> ratios) {}
+
+    /** A (key, device)'s x, y and target metric (t, null where not measured) rows, with the key and its concurrency. */
+    private record Pair(ServingRow x, ServingRow y, ServingRow t, KeyRow key, String paramValue) {
 
         Pair withKey(KeyRow k, String value) {
-            return new Pair(x, y, k, value);
+            return new Pair(x, y, t, k, value);
+        }
+
+        TargetCrossing.Reading reading() {
+            return new TargetCrossing.Reading(paramValue, Measured.of(t, 1), Measured.of(y, accelerators()));
         }
 
         int accelerators() {

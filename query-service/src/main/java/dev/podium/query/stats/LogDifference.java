@@ -10,11 +10,18 @@ public record LogDifference(
 
     /** The difference of {@code x} against {@code y}; both need two or more values. */
     static LogDifference of(LogSample x, LogSample y) {
-        double vx = x.variance() / x.n();
-        double vy = y.variance() / y.n();
+        return of(x.estimate(), y.estimate());
+    }
+
+    /**
+     * The difference of estimate {@code x} against {@code y}, with the Welch–Satterthwaite df of their squared standard
+     * errors; both need a positive df.
+     */
+    public static LogDifference of(LogEstimate x, LogEstimate y) {
+        double vx = x.squaredError();
+        double vy = y.squaredError();
         double se = Math.sqrt(vx + vy);
-        double df =
-                se == 0 ? x.n() + y.n() - 2 : (vx + vy) * (vx + vy) / (vx * vx / (x.n() - 1) + vy * vy / (y.n() - 1));
+        double df = se == 0 ? x.df() + y.df() : (vx + vy) * (vx + vy) / (vx * vx / x.df() + vy * vy / y.df());
         return new LogDifference(x.mean() - y.mean(), se, df, x.variance(), y.variance(), x.n(), y.n());
     }
 

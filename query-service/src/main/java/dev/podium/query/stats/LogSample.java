@@ -17,6 +17,11 @@ public record LogSample(int n, double mean, double variance) {
                 x.length < 2 ? Double.NaN : RatioEstimator.variance(x));
     }
 
+    /** This side as an estimate of its log mean, with n - 1 degrees of freedom. */
+    public LogEstimate estimate() {
+        return new LogEstimate(mean, variance, n, n - 1);
+    }
+
     /**
      * From a leaderboard row (the mean of its runs' means, its 95% interval and its runs), where the runs' values are not
      * read: the log mean is log(mean) and the variance of the log values is runs·(se/mean)², se the interval's half-width

@@ -71,8 +71,13 @@ public final class RatioEstimator {
         if (values.n() < 2 || baseline.n() < 2) {
             return Optional.empty();
         }
+        return Optional.of(difference(values.estimate(), baseline.estimate(), lowerIsBetter));
+    }
+
+    /** The better-oriented difference of logs of estimate {@code values} against {@code baseline}. */
+    public static LogDifference difference(LogEstimate values, LogEstimate baseline, boolean lowerIsBetter) {
         LogDifference w = LogDifference.of(values, baseline);
-        return Optional.of(lowerIsBetter ? w.inverted() : w);
+        return lowerIsBetter ? w.inverted() : w;
     }
 
     /**
