@@ -36,7 +36,8 @@ public final class LeaderboardLines {
             String scalingVerdict,
             String scalingVerdictClass,
             int failingRuns,
-            String historyLink) {
+            String historyLink,
+            String costs) {
 
         static Line of(LeaderboardEntry e, LeaderboardExtras.Columns x) {
             return new Line(
@@ -66,7 +67,8 @@ public final class LeaderboardLines {
                             ? null
                             : Formats.equivalenceClass(x.scalingEquivalence().call()),
                     x == null ? 0 : x.failingRuns(),
-                    x == null ? null : x.historyLink());
+                    x == null ? null : x.historyLink(),
+                    x == null ? null : Cells.costsText(x));
         }
     }
 
