@@ -41,12 +41,12 @@ class EnergyCellTest {
                 .plus(new EnergyCell.Run(400, 50.0, "SYSTEM", 1, true))
                 .plus(new EnergyCell.Run(300, 50.0, "SYSTEM", 1, true))
                 .plus(new EnergyCell.Run(500, 20.0, "SYSTEM", 1, false));
-        assertThat(cell.runs()).isEqualTo(2);
-        assertThat(cell.joulesSum()).isEqualByComparingTo("14");
-        assertThat(cell.wattsSum()).isEqualByComparingTo("700");
-        assertThat(cell.failingRuns()).isEqualTo(1);
-        assertThat(cell.failingJoulesSum()).isEqualByComparingTo("25");
-        assertThat(cell.failingWattsSum()).isEqualByComparingTo("500");
+        assertThat(cell.counted().runs()).isEqualTo(2);
+        assertThat(cell.counted().joules()).isEqualByComparingTo("14");
+        assertThat(cell.counted().watts()).isEqualByComparingTo("700");
+        assertThat(cell.failing().runs()).isEqualTo(1);
+        assertThat(cell.failing().joules()).isEqualByComparingTo("25");
+        assertThat(cell.failing().watts()).isEqualByComparingTo("500");
         assertThat(cell.isEmpty()).isFalse();
     }
 
@@ -67,6 +67,19 @@ class EnergyCellTest {
         for (EnergyCell.Run r : runs) {
             exact = exact.add(new BigDecimal(Double.toString(r.joulesPerUnit())));
         }
-        assertThat(forward.joulesSum()).isEqualTo(exact);
+        assertThat(forward.counted().joules()).isEqualTo(exact);
+    }
+
+    @Test
+    void cellsKeepSquaresAndProductsForAnInterval() {
+        // 8 J and 0.02 device-s a sample, then 6 J and 0.04 device-s (300 W at 25 samples/s per accelerator on two).
+        EnergyCell cell = EnergyCell.empty(CELL)
+                .plus(new EnergyCell.Run(400, 50.0, "SYSTEM", 1, true))
+                .plus(new EnergyCell.Run(300, 25.0, "PER_ACCELERATOR", 2, true));
+        EnergyCell.Sums s = cell.counted();
+        assertThat(s.joulesSq()).isEqualByComparingTo("100");
+        assertThat(s.deviceSeconds()).isEqualByComparingTo("0.06");
+        assertThat(s.deviceSecondsSq()).isEqualByComparingTo("0.002");
+        assertThat(s.joulesDeviceSeconds()).isEqualByComparingTo("0.4");
     }
 }

@@ -47,6 +47,7 @@ class EnergyProjectionIT {
         UUID lateSamples = UUID.randomUUID();
         UUID failing = UUID.randomUUID();
         UUID withoutPower = UUID.randomUUID();
+        UUID startUpOnly = UUID.randomUUID();
 
         // 300 and 500 W on device 0, 350 W on device 1: 750 W at 50 samples/s, 15 J a sample.
         agent.sendAndWait(
@@ -61,10 +62,15 @@ class EnergyProjectionIT {
                                 new Sample(2, 500, 0, 0),
                                 new Sample(1, 350, 0, 1)),
                         SampleEvents.runCompleted(twoDevices, agent.agentId(), 3, List.of(49.0, 50.0, 51.0)),
-                        // Two repetitions fail the min_repetitions check: 200 W at 20 samples/s, 10 J, counted apart.
+                        // Two repetitions fail the min_repetitions check: 200 W at 20 samples/s, 10 J, counted apart;
+                        // its 1000 W at start-up, before the first repetition, is outside the measured window.
                         SampleEvents.runStarted(failing, agent.agentId(), DEVICE, key, Instant.now()),
-                        power(failing, agent, 2, new Sample(1, 200, 0, null)),
-                        SampleEvents.runCompleted(failing, agent.agentId(), 3, List.of(20.0, 20.0))));
+                        power(failing, agent, 2, new Sample(0.5, 1000, null, null), new Sample(1, 200, 0, null)),
+                        SampleEvents.runCompleted(failing, agent.agentId(), 3, List.of(20.0, 20.0)),
+                        // Power at start-up only: no energy over the measured window, no part in the cell.
+                        SampleEvents.runStarted(startUpOnly, agent.agentId(), DEVICE, key, Instant.now()),
+                        power(startUpOnly, agent, 2, new Sample(0.5, 900, null, 0)),
+                        SampleEvents.runCompleted(startUpOnly, agent.agentId(), 3, List.of(49.0, 50.0, 51.0))));
         agent.sendAndWait(
                 db,
                 SampleEvents.completedRun(
@@ -72,6 +78,11 @@ class EnergyProjectionIT {
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", twoDevices))
                 .containsExactly(List.of(750.0, 3L));
         assertCell(db, key, 1, "15", "750", 1, "10", "200");
+        assertThat(db.rows(
+                        "SELECT system_watts, samples, window_watts_exact::float8, window_samples FROM proj_run_power"
+                                + " WHERE run_id = ?",
+                        failing))
+                .containsExactly(List.of(600.0, 2L, 200.0, 1L));
 
         // Power that arrives in a later batch, part of it after the run completed: 300 then 500 W, 400 W at 100/s.
         agent.sendAndWait(
@@ -85,6 +96,14 @@ class EnergyProjectionIT {
         assertThat(db.rows("SELECT system_watts, samples FROM proj_run_power WHERE run_id = ?", lateSamples))
                 .containsExactly(List.of(400.0, 2L));
         assertCell(db, key, 2, "19", "1150", 1, "10", "200");
+        // 15² + 4²: the squares an interval needs, of the same runs.
+        assertThat((BigDecimal) db.rows(
+                                "SELECT joules_sq FROM proj_energy_cell WHERE key_id = ? AND device_id = ?",
+                                key.id(),
+                                DEVICE)
+                        .get(0)
+                        .get(0))
+                .isEqualByComparingTo("241");
 
         Retractions.retract(dataSource, appender, twoDevices);
         assertCell(db, key, 1, "4", "400", 1, "10", "200");

@@ -22,10 +22,22 @@ public interface QueryConfig {
     int maxRows();
 
     /**
-     * Price per device-hour (US dollars) by canonical device id, e.g. {@code podium.query.prices."nvidia-h100-sxm-80gb"=3.50}:
-     * leaderboards show samples per dollar for devices with a price. None by default.
+     * Cloud on-demand price per device-hour (US dollars) by canonical device id, e.g. {@code
+     * podium.query.prices."nvidia-h100-sxm-80gb"=3.50}: leaderboards show samples per dollar and cost per million units
+     * for devices with a price. None by default: a price is the admin's to state, not ours to guess.
      */
     Map<String, Double> prices();
+
+    /**
+     * Own hardware's price per device-hour (US dollars), amortised: what buying, hosting and running the device costs over
+     * the hours it serves, e.g. {@code podium.query.owned-prices."nvidia-h100-sxm-80gb"=1.20}. Its cost per unit adds the
+     * electricity of the measured energy. None by default.
+     */
+    Map<String, Double> ownedPrices();
+
+    /** What own hardware pays for electricity, US dollars per kWh; 0.13 is about the US commercial average of 2024. */
+    @WithDefault("0.13")
+    double electricityPerKwh();
 
     /**
      * How long a starting service renders its pages (through its own HTTP port, nothing kept) before readiness reports

@@ -5,6 +5,8 @@ import dev.podium.events.model.RunMeans;
 import dev.podium.query.stats.LogSample;
 import dev.podium.query.stats.Samples;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -165,37 +167,43 @@ public class CellQueries {
                         rs.getString("basis"),
                         rs.getInt("matmul_runs"),
                         rs.getDouble("matmul_sum"),
-                        sums(rs, "share"),
+                        useSums(rs, "share"),
                         Jdbc.dbl(rs, "peak_tflops"),
-                        sums(rs, "mfu"),
+                        useSums(rs, "mfu"),
                         Jdbc.dbl(rs, "peak_tbps"),
-                        sums(rs, "mbu")),
+                        useSums(rs, "mbu")),
                 keyIds.toArray(String[]::new),
                 metric);
     }
 
-    private static HardwareUseRow.Sums sums(java.sql.ResultSet rs, String prefix) throws java.sql.SQLException {
+    private static HardwareUseRow.Sums useSums(java.sql.ResultSet rs, String prefix) throws java.sql.SQLException {
         return new HardwareUseRow.Sums(
                 rs.getInt(prefix + "_n"), rs.getDouble(prefix + "_sum"), rs.getDouble(prefix + "_sumsq"));
     }
 
-    /** The energy of every device under {@code keyIds} that recorded power. */
+    /** The energy of every device under {@code keyIds} that recorded power in its runs' measured windows. */
     public List<EnergyRow> energy(List<String> keyIds, String metric) {
         return jdbc.list(
                 """
-                SELECT key_id, device_id, runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, failing_watts_sum
+                SELECT key_id, device_id, runs, joules_sum, joules_sq, watts_sum, device_seconds_sum, device_seconds_sq,
+                       joules_device_seconds, failing_runs, failing_joules_sum, failing_joules_sq, failing_watts_sum,
+                       failing_device_seconds_sum, failing_device_seconds_sq, failing_joules_device_seconds
                 FROM proj_energy_cell WHERE key_id = ANY(?) AND metric = ?""",
                 rs -> new EnergyRow(
-                        rs.getString("key_id"),
-                        rs.getString("device_id"),
-                        rs.getInt("runs"),
-                        rs.getBigDecimal("joules_sum"),
-                        rs.getBigDecimal("watts_sum"),
-                        rs.getInt("failing_runs"),
-                        rs.getBigDecimal("failing_joules_sum"),
-                        rs.getBigDecimal("failing_watts_sum")),
+                        rs.getString("key_id"), rs.getString("device_id"), sums(rs, ""), sums(rs, "failing_")),
                 keyIds.toArray(String[]::new),
                 metric);
+    }
+
+    private static EnergyRow.Sums sums(ResultSet rs, String prefix) throws SQLException {
+        return new EnergyRow.Sums(
+                rs.getInt(prefix + "runs"),
+                rs.getBigDecimal(prefix + "joules_sum"),
+                rs.getBigDecimal(prefix + "joules_sq"),
+                rs.getBigDecimal(prefix + "watts_sum"),
+                rs.getBigDecimal(prefix + "device_seconds_sum"),
+                rs.getBigDecimal(prefix + "device_seconds_sq"),
+                rs.getBigDecimal(prefix + "joules_device_seconds"));
     }
 
     /** The framework versions with counted runs under a key, in order. */

@@ -45,9 +45,14 @@ final class Cells {
         return x.perDollar() == null ? null : Formats.num(x.perDollar());
     }
 
-    /** Joules per sample, or null without power samples. */
+    /** Joules per sample over the measured window with its interval, or null without power samples there. */
     static String joulesText(LeaderboardExtras.Columns x) {
-        return x.joulesPerUnit() == null ? null : Formats.num(x.joulesPerUnit());
+        return EnergyTexts.joules(x.joulesInterval());
+    }
+
+    /** Cost per million units under each priced basis, or null where none is priced or no energy was measured. */
+    static String costsText(LeaderboardExtras.Columns x) {
+        return EnergyTexts.costs(x.costsPerMillion());
     }
 
     /** The hardware-use columns of a row as the page writes them; null where its runs state no work. */

@@ -73,7 +73,8 @@ public final class ComparisonLines {
             String perDollar,
             String joules,
             String scaling,
-            Integer scalingBase) {}
+            Integer scalingBase,
+            String costs) {}
 
     /** One curve: a device and source under one setting, its normalised values in the order of the curve's columns. */
     public record CurveLine(
@@ -175,11 +176,12 @@ public final class ComparisonLines {
                     c.source(),
                     columns.getOrDefault(c.keyId(), c.keyId()),
                     Formats.num(c.perDollar()),
-                    Formats.num(c.joulesPerUnit()),
+                    c.joulesInterval() == null ? Formats.num(null) : EnergyTexts.joules(c.joulesInterval()),
                     c.scalingEfficiency() == null || c.scalingEfficiency() == 0
                             ? null
                             : Formats.pct(c.scalingEfficiency()),
-                    c.scalingBase()));
+                    c.scalingBase(),
+                    EnergyTexts.costs(c.costsPerMillion())));
         }
         return lines;
     }

@@ -38,7 +38,8 @@ public final class LeaderboardLines {
             int failingRuns,
             String powerCap,
             String historyLink,
-            HardwareUseCell use) {
+            HardwareUseCell use,
+            String costs) {
 
         static Line of(LeaderboardEntry e, LeaderboardExtras.Columns x) {
             return new Line(
@@ -70,7 +71,8 @@ public final class LeaderboardLines {
                     x == null ? 0 : x.failingRuns(),
                     x == null ? null : Cells.powerCapText(x.powerCap()),
                     x == null ? null : x.historyLink(),
-                    Cells.hardwareUse(x));
+                    Cells.hardwareUse(x),
+                    x == null ? null : Cells.costsText(x));
         }
     }
 

@@ -47,7 +47,9 @@ public class ComparisonCosts {
                 ComparisonKey.TOTAL_ACCELERATORS.equals(view.query().param());
         if (energy.isEmpty()
                 && !scalingColumns
-                && view.rows().stream().noneMatch(r -> config.prices().containsKey(r.deviceId()))) {
+                && view.rows().stream()
+                        .noneMatch(r -> config.prices().containsKey(r.deviceId())
+                                || config.ownedPrices().containsKey(r.deviceId()))) {
             return List.of(); // no price, no power, no scaling: every cell would be empty
         }
         Map<String, Integer> accelerators = new HashMap<>();
@@ -88,7 +90,8 @@ public class ComparisonCosts {
             boolean perDevice =
                     measuredRow && "PER_ACCELERATOR".equals(facts.scopes().get(at));
             double system = perDevice ? cell.value() * devices : cell.value();
-            Double price = config.prices().get(row.deviceId());
+            DevicePrices prices = DevicePrices.of(config, row.deviceId());
+            Double price = prices.onDemand();
             Double perDollar = price == null ? null : Efficiency.perDollar(system, price, devices);
             EnergyRow power = measuredRow ? facts.energy().get(at) : null;
             Double scaling = null;
@@ -110,7 +113,9 @@ public class ComparisonCosts {
                     power == null ? null : power.joulesPerUnit(false),
                     power == null ? null : power.systemWatts(false),
                     scaling,
-                    scalingBase);
+                    scalingBase,
+                    power == null ? null : UnitCosts.joules(power, false),
+                    power == null ? List.of() : prices.perMillion(power, false));
             if (!c.empty()) {
                 out.add(c);
             }

@@ -16,7 +16,9 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
 
     /**
      * One entry's extra columns; each null when it cannot be computed, {@code notes} say why or how. {@code systemWatts}
-     * is the mean of the runs' average system power that {@code joulesPerUnit} comes from; {@code scalingEquivalence} is
+     * is the mean of the runs' system power over their measured windows that {@code joulesPerUnit} comes from (its interval
+     * over the runs in {@code joulesInterval}, with the cost per million units under each priced basis in {@code
+     * costsPerMillion}); {@code scalingEquivalence} is
      * the scaling efficiency's verdict against linear scaling (1) at the margin, where both rows have runs' intervals.
      */
     public record Columns(
@@ -34,7 +36,9 @@ public record LeaderboardExtras(boolean includingFailing, int runsLeftOut, Strin
             Equivalence scalingEquivalence,
             List<String> notes,
             String historyLink,
-            HardwareUse hardwareUse) {}
+            HardwareUse hardwareUse,
+            RunInterval joulesInterval,
+            List<UnitCosts.Cost> costsPerMillion) {}
 
     public boolean anyPerDollar() {
         return columns.stream().anyMatch(c -> c.perDollar() != null);

@@ -60,7 +60,8 @@ public class LeaderboardExtrasService {
             Map<DeviceSource, ScalingBase> scalingBases,
             Margin margin) {
 
-        LeaderboardExtras.Columns columns(LeaderboardRow e, Double price) {
+        LeaderboardExtras.Columns columns(LeaderboardRow e, DevicePrices prices) {
+            Double price = prices.onDemand();
             boolean measured = MEASURED.equals(e.source());
             List<String> notes = new ArrayList<>();
             boolean perDevice = measured && "PER_ACCELERATOR".equals(scopes.get(e.deviceId()));
@@ -91,7 +92,9 @@ public class LeaderboardExtrasService {
                     scales ? scalingVerdict(e, b, scaling(e, b, perDevice)) : null,
                     notes,
                     measured ? HistoryService.historyLink(key.keyId(), metric, e.deviceId()) : null,
-                    measured ? HardwareUse.of(e.deviceId(), hardwareUse, including) : null);
+                    measured ? HardwareUse.of(e.deviceId(), hardwareUse, including) : null,
+                    joules == null ? null : UnitCosts.joules(power, including),
+                    joules == null ? List.of() : prices.perMillion(power, including));
         }
 
         /** The row's units per dollar; null, with a note where no price is configured, when there is no rate. */
@@ -186,7 +189,7 @@ public class LeaderboardExtrasService {
                 margin);
         List<LeaderboardExtras.Columns> columns = new ArrayList<>();
         for (LeaderboardRow e : rows) {
-            columns.add(keyCells.columns(e, config.prices().get(e.deviceId())));
+            columns.add(keyCells.columns(e, DevicePrices.of(config, e.deviceId())));
         }
         return new LeaderboardExtras(including, leftOut, rateOf, columns);
     }

@@ -201,6 +201,16 @@ class PageCacheTest {
         }
 
         @Override
+        public Map<String, Double> ownedPrices() {
+            return Map.of();
+        }
+
+        @Override
+        public double electricityPerKwh() {
+            return 0.13;
+        }
+
+        @Override
         public Duration warmup() {
             return Duration.ZERO;
         }

@@ -191,23 +191,41 @@ public final class StatsSeeds {
                 Arrays.stream(mfus).map(v -> v * v).sum());
     }
 
-    /** The energy row ingest's EnergyProjection keeps for valid runs at {@code watts}: joules per sample and watts, summed. */
+    /**
+     * The energy row ingest's EnergyProjection keeps for valid runs at {@code watts} on one accelerator: joules and
+     * device-seconds per sample with their squares and product, and watts, summed.
+     */
     private static void energy(Connection c, ComparisonKey k, String device, List<Double> means, double watts)
             throws SQLException {
         BigDecimal joules = BigDecimal.ZERO;
+        BigDecimal joulesSq = BigDecimal.ZERO;
+        BigDecimal seconds = BigDecimal.ZERO;
+        BigDecimal secondsSq = BigDecimal.ZERO;
+        BigDecimal product = BigDecimal.ZERO;
         for (double m : means) {
-            joules = joules.add(new BigDecimal(Double.toString(watts / m)));
+            BigDecimal x = new BigDecimal(Double.toString(watts / m));
+            BigDecimal y = new BigDecimal(Double.toString(1 / m));
+            joules = joules.add(x);
+            joulesSq = joulesSq.add(x.multiply(x));
+            seconds = seconds.add(y);
+            secondsSq = secondsSq.add(y.multiply(y));
+            product = product.add(x.multiply(y));
         }
         update(
                 c,
-                "INSERT INTO proj_energy_cell (key_id, metric, device_id, runs, joules_sum, watts_sum, failing_runs, failing_joules_sum, "
-                        + "failing_watts_sum) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0)",
+                "INSERT INTO proj_energy_cell (key_id, metric, device_id, runs, joules_sum, joules_sq, watts_sum,"
+                        + " device_seconds_sum, device_seconds_sq, joules_device_seconds, failing_runs,"
+                        + " failing_joules_sum, failing_watts_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0)",
                 k.id(),
                 METRIC,
                 device,
                 means.size(),
                 joules,
-                BigDecimal.valueOf(watts * means.size()));
+                joulesSq,
+                BigDecimal.valueOf(watts * means.size()),
+                seconds,
+                secondsSq,
+                product);
     }
 
     private static void history(Connection c, ComparisonKey k, String device, int points, double sigma)

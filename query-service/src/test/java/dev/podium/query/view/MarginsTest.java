@@ -73,6 +73,16 @@ class MarginsTest {
             }
 
             @Override
+            public Map<String, Double> ownedPrices() {
+                return Map.of();
+            }
+
+            @Override
+            public double electricityPerKwh() {
+                return 0.13;
+            }
+
+            @Override
             public Duration warmup() {
                 return Duration.ZERO;
             }
