@@ -48,6 +48,7 @@ public class Projections {
             RunEventProjection runEvents,
             AgentProjection agents,
             JobProjection jobs,
+            StalenessProjection staleness,
             RetractionProjection retractions,
             HiddenCatalogProjection hidden,
             PublishedClaimProjection published,
@@ -64,6 +65,7 @@ public class Projections {
                 runEvents,
                 agents,
                 jobs,
+                staleness,
                 retractions,
                 hidden,
                 published,
@@ -85,6 +87,7 @@ public class Projections {
                     ThrottleProjection.TABLES,
                     HiddenCatalogProjection.TABLES,
                     RankProjection.TABLES,
+                    StalenessProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",
