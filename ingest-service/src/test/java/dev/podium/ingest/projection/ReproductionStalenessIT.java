@@ -5,11 +5,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.podium.events.Envelope;
-import dev.podium.events.model.Accelerator;
-import dev.podium.events.model.ComparisonKey;
-import dev.podium.events.model.Software;
-import dev.podium.events.run.RunStarted;
 import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.FleetJobs;
@@ -21,10 +16,8 @@ import jakarta.inject.Inject;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +29,6 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ReproductionStalenessIT {
 
-    private static final ComparisonKey KEY = SampleEvents.referenceKey(0);
-
     @Inject
     AgroalDataSource dataSource;
 
@@ -47,8 +38,8 @@ class ReproductionStalenessIT {
         String poolA = FleetJobs.pool("stale-a");
         String poolB = FleetJobs.pool("stale-b");
         UUID reproduction = Reproductions.reproduce(poolA + "," + poolB);
-        UUID basisJob = job(db, reproduction, poolA);
-        UUID basisRun = startGranted(db, basisJob, poolA, "2.2.2", "CUDA 12.4");
+        UUID basisJob = Reproductions.job(db, reproduction, poolA);
+        UUID basisRun = Reproductions.startGranted(db, basisJob, poolA, "2.2.2", "CUDA 12.4");
         await().atMost(WAIT)
                 .until(() ->
                         db.count("SELECT count(*) FROM proj_reproduction_staleness WHERE campaign_id = ?", reproduction)
@@ -60,17 +51,19 @@ class ReproductionStalenessIT {
                 .containsExactly(Arrays.asList(poolA, "pytorch", "2.2.2", "CUDA 12.4", basisRun.toString(), null));
 
         // Pool B's agent reports a new torch on its own granted job, and starts a job of pool A it was never granted.
-        UUID elsewhere = startGranted(db, otherJob(poolB), poolB, "2.9.0", "CUDA 13.0");
+        UUID elsewhere = Reproductions.startGranted(db, Reproductions.otherJob(poolB), poolB, "2.9.0", "CUDA 13.0");
         TestAgent b = TestAgent.register("stale-b", poolB);
         UUID notGranted = UUID.randomUUID();
-        b.sendAndWait(db, List.of(started(notGranted, otherJob(poolA), b, "2.9.0", "CUDA 13.0")));
+        b.sendAndWait(
+                db, List.of(Reproductions.started(notGranted, Reproductions.otherJob(poolA), b, "2.9.0", "CUDA 13.0")));
         // An agent of pool A reports a new torch on a run of its own, outside any job.
         TestAgent a = TestAgent.register("stale-a", poolA);
         UUID own = UUID.randomUUID();
         a.sendAndWait(
                 db,
-                List.of(withVersions(
-                        SampleEvents.runStarted(own, a.agentId(), "nvidia-h100-pcie-80gb", KEY, Instant.now()),
+                List.of(Reproductions.withVersions(
+                        SampleEvents.runStarted(
+                                own, a.agentId(), "nvidia-h100-pcie-80gb", Reproductions.KEY, Instant.now()),
                         "2.9.0",
                         "CUDA 13.0")));
         assertThat(db.one("SELECT status FROM proj_run WHERE run_id = ?", notGranted))
@@ -82,7 +75,7 @@ class ReproductionStalenessIT {
 
         // A later granted run in pool A of another campaign reports torch 2.5.0: stale, from that run's start.
         Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        UUID revealing = startGranted(db, otherJob(poolA), poolA, "2.5.0", "CUDA 12.4", at);
+        UUID revealing = Reproductions.startGranted(db, Reproductions.otherJob(poolA), poolA, "2.5.0", "CUDA 12.4", at);
         await().atMost(WAIT)
                 .until(() -> db.count(
                                 "SELECT count(*) FROM proj_reproduction_staleness WHERE campaign_id = ? "
@@ -97,7 +90,7 @@ class ReproductionStalenessIT {
 
         // Many more versions later: still one row for the pool, still its first difference.
         for (int i = 0; i < 5; i++) {
-            startGranted(db, otherJob(poolA), poolA, "3." + i, "CUDA 14." + i);
+            Reproductions.startGranted(db, Reproductions.otherJob(poolA), poolA, "3." + i, "CUDA 14." + i);
         }
         assertThat(db.rows(staleRow, reproduction)).containsExactly(stale);
         assertThat(db.count("SELECT count(*) FROM proj_reproduction_staleness WHERE campaign_id = ?", reproduction))
@@ -110,90 +103,5 @@ class ReproductionStalenessIT {
                 .then()
                 .statusCode(200);
         assertThat(db.dump("proj_reproduction_staleness")).containsExactlyElementsOf(rows);
-    }
-
-    static UUID job(Db db, UUID campaign, String pool) {
-        return (UUID) db.one(
-                "SELECT job_id FROM job WHERE campaign_id = ? AND pool = ? ORDER BY job_id LIMIT 1", campaign, pool);
-    }
-
-    /** A job of a new campaign (not a reproduction) in {@code pool}. */
-    private static UUID otherJob(String pool) {
-        return UUID.fromString(
-                FleetJobs.submit(Map.of("name", "other", "pools", List.of(pool), "spec", FleetJobs.spec(Map.of())))
-                        .getList("job_ids", String.class)
-                        .get(0));
-    }
-
-    static UUID startGranted(Db db, UUID job, String pool, String torch, String runtime) {
-        return startGranted(db, job, pool, torch, runtime, Instant.now());
-    }
-
-    /**
-     * A new agent of the pool claims the job, waits for its grant, then starts the run with these versions and waits
-     * until it is stored; the run id.
-     */
-    static UUID startGranted(Db db, UUID job, String pool, String torch, String runtime, Instant at) {
-        TestAgent agent = TestAgent.register("stale", pool);
-        UUID run = FleetJobs.claim(agent, job, pool);
-        await().atMost(WAIT)
-                .until(() ->
-                        db.count("SELECT count(*) FROM proj_job_assignment WHERE job_id = ? AND run_id = ?", job, run)
-                                == 1);
-        Envelope e = withVersions(
-                SampleEvents.runStartedForJob(run, job, 1, 2, agent.agentId(), "nvidia-h100-pcie-80gb", KEY, at),
-                torch,
-                runtime);
-        agent.sendAndWait(db, List.of(e));
-        return run;
-    }
-
-    private static Envelope started(UUID run, UUID job, TestAgent agent, String torch, String runtime) {
-        return withVersions(
-                SampleEvents.runStartedForJob(
-                        run, job, 1, 1, agent.agentId(), "nvidia-h100-pcie-80gb", KEY, Instant.now()),
-                torch,
-                runtime);
-    }
-
-    /** The RunStarted with this pytorch version and this runtime on its accelerators. */
-    private static Envelope withVersions(Envelope e, String torch, String runtime) {
-        RunStarted r = (RunStarted) e.payload();
-        Software s = r.software();
-        List<Accelerator> accelerators = new ArrayList<>();
-        for (Accelerator x : r.accelerators()) {
-            accelerators.add(new Accelerator(
-                    x.vendor(),
-                    x.model(),
-                    x.deviceId(),
-                    x.memoryBytes(),
-                    x.countPerNode(),
-                    x.total(),
-                    x.interconnect(),
-                    x.driver(),
-                    x.firmware(),
-                    runtime));
-        }
-        RunStarted changed = new RunStarted(
-                r.runId(),
-                r.jobId(),
-                r.leaseEpoch(),
-                r.host(),
-                accelerators,
-                new Software(
-                        s.framework(),
-                        torch,
-                        s.pythonVersion(),
-                        s.libraries(),
-                        s.containerImageDigest(),
-                        s.workloadCommit()),
-                r.workload(),
-                r.key(),
-                r.repetitions(),
-                r.warmupSteps(),
-                r.provenance(),
-                r.devices());
-        return new Envelope(
-                e.eventId(), e.type(), e.schemaVersion(), e.streamId(), e.seq(), e.agentId(), e.occurredAt(), changed);
     }
 }
