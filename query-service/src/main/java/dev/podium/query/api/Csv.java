@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** RFC 4180 CSV with formula injection neutralised: a cell that a spreadsheet would run as a formula gets a leading quote. */
-final class Csv {
+public final class Csv {
 
     private final StringBuilder sb = new StringBuilder();
 
-    void row(List<?> cells) {
+    public void row(List<?> cells) {
         sb.append(cells.stream().map(Csv::cell).collect(Collectors.joining(",")))
                 .append("\r\n");
     }

@@ -185,6 +185,17 @@ class ClaimReproductionPageIT {
                 .asString());
         assertThat(doc.select("#reproductions p.stale").eachText())
                 .containsExactly(text + "; re-run it with podium-admin reproduction rerun " + CAMPAIGN);
+        String csv = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM + "/reproductions.csv")
+                .then()
+                .statusCode(200)
+                .contentType("text/csv")
+                .extract()
+                .asString();
+        assertThat(csv.lines().toList().get(1))
+                .startsWith(CAMPAIGN + ",cpu,")
+                .endsWith(
+                        ",cpu,framework,pytorch 2.4.0,pytorch 2.5.1,2026-12-01T10:00:00Z,podium-admin reproduction rerun "
+                                + CAMPAIGN);
     }
 
     @Test
