@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What an admin token may do; each scope includes the ones before it. {@code read}: look at campaigns, jobs and other
- * admin state. {@code operate}: run the fleet (submit and unschedule campaigns, cancel jobs, retract results, hide
+ * admin state. {@code operate}: run the fleet (submit and unschedule campaigns, cancel jobs, re-run reproductions, retract results, hide
  * catalogue entries, redrive rejected records). {@code admin}: everything, including agent keys, imports and rebuilds.
  */
 public enum AdminScope {
@@ -44,6 +44,7 @@ public enum AdminScope {
                 || p.matches("/admin/campaigns/[^/]+/schedule") && m.equals("DELETE")
                 || p.matches("/admin/jobs/[^/]+/cancel") && m.equals("POST")
                 || p.matches("/admin/runs/[^/]+/retract") && m.equals("POST")
+                || p.matches("/admin/reproductions/[^/]+/rerun") && m.equals("POST")
                 || p.matches("/admin/catalog/(hide|show)") && m.equals("POST")
                 || p.startsWith("/admin/dlq/") && m.equals("POST")
                 || p.startsWith("/admin/rejected/") && m.equals("POST")) {

@@ -63,6 +63,15 @@ public class ClaimReproductionResource {
             @PathParam("source") String source,
             @PathParam("claim") String claimId,
             @QueryParam("pools") String poolsParam) {
+        return reproduce(source, claimId, poolsParam, null, caller.tokenName());
+    }
+
+    /**
+     * The campaign for the claim on these pools, as {@link #reproduce(String, String, String)} answers it; {@code rerunOf}
+     * names the reproduction this one renews (null for a new one); {@code actor} the token (or schedule) that asks. The
+     * caller holds the transaction.
+     */
+    Response reproduce(String source, String claimId, String poolsParam, UUID rerunOf, String actor) {
         ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam);
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
         Optional<Reproduction.Result> result = jdbc.call(c -> plan(c, source, claimId));
@@ -86,10 +95,13 @@ public class ClaimReproductionResource {
         FleetCommands.Created created = fleet.createCampaign(
                 new FleetCommands.NewCampaign(
                         "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of(), false),
-                caller.tokenName(),
-                caller.writer());
-        record(created.campaignId(), plan, pools);
+                actor,
+                "command:" + actor);
+        record(created.campaignId(), plan, pools, rerunOf, actor);
         Map<String, Object> out = CampaignResource.created(created);
+        if (rerunOf != null) {
+            out.put("rerun_of", rerunOf.toString());
+        }
         out.put("dimension", plan.dimension());
         out.put("baseline", plan.baseline());
         out.put("compared", plan.compared());
@@ -132,7 +144,7 @@ public class ClaimReproductionResource {
         return claimId == null ? null : claim(c, source, claimId).orElse(null);
     }
 
-    private void record(UUID campaignId, Reproduction plan, List<String> pools) {
+    private static void record(UUID campaignId, Reproduction plan, List<String> pools, UUID rerunOf, String actor) {
         ClaimReproductionEntity row = new ClaimReproductionEntity();
         row.campaignId = campaignId;
         row.source = plan.source();
@@ -145,7 +157,8 @@ public class ClaimReproductionResource {
         row.comparedLabel = plan.compared();
         row.metric = plan.metric();
         row.pools = pools.toArray(String[]::new);
-        row.actor = caller.tokenName();
+        row.actor = actor;
+        row.rerunOf = rerunOf;
         row.persist();
     }
 }

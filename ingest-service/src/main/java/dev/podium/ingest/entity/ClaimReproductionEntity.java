@@ -53,6 +53,10 @@ public class ClaimReproductionEntity extends PanacheEntityBase {
     @Column(name = "actor", nullable = false)
     public String actor;
 
+    /** The reproduction this one renews; null for a first one. */
+    @Column(name = "rerun_of")
+    public UUID rerunOf;
+
     @Column(name = "created_at", insertable = false, updatable = false)
     public Instant createdAt;
 }

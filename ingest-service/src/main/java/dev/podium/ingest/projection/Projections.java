@@ -50,6 +50,7 @@ public class Projections {
             RunEventProjection runEvents,
             AgentProjection agents,
             JobProjection jobs,
+            StalenessProjection staleness,
             RetractionProjection retractions,
             HiddenCatalogProjection hidden,
             PublishedClaimProjection published,
@@ -68,6 +69,7 @@ public class Projections {
                 runEvents,
                 agents,
                 jobs,
+                staleness,
                 retractions,
                 hidden,
                 published,
@@ -95,6 +97,7 @@ public class Projections {
                     HiddenCatalogProjection.TABLES,
                     RankProjection.TABLES,
                     FleetProjection.TABLES,
+                    StalenessProjection.TABLES,
                     List.of(
                             "proj_metric_key",
                             "proj_leaderboard_row",

@@ -17,6 +17,7 @@ class AdminScopeTest {
         assertThat(AdminScope.required("POST", "/admin/catalog/hide")).isEqualTo(AdminScope.OPERATE);
         assertThat(AdminScope.required("POST", "/admin/catalog/show")).isEqualTo(AdminScope.OPERATE);
         assertThat(AdminScope.required("GET", "/admin/catalog/hidden")).isEqualTo(AdminScope.READ);
+        assertThat(AdminScope.required("POST", "/admin/reproductions/r/rerun")).isEqualTo(AdminScope.OPERATE);
     }
 
     @Test
@@ -30,6 +31,8 @@ class AdminScopeTest {
             "/admin/campaigns/c",
             "/admin/jobs/j/cancel/extra",
             "/admin/catalog/hide/extra",
+            "/admin/reproductions/r/rerun/extra",
+            "/admin/claims/s/c/reproduce",
             "/admin/new"
         }) {
             assertThat(AdminScope.required("POST", path)).as(path).isEqualTo(AdminScope.ADMIN);

@@ -18,9 +18,11 @@ import dev.podium.events.testing.SampleEvents;
 import dev.podium.ingest.command.CommandAppender;
 import dev.podium.ingest.history.ChangePointUpdater;
 import dev.podium.ingest.testing.Db;
+import dev.podium.ingest.testing.FleetJobs;
 import dev.podium.ingest.testing.HardwareUseRuns;
 import dev.podium.ingest.testing.Histories;
 import dev.podium.ingest.testing.Kafka;
+import dev.podium.ingest.testing.Reproductions;
 import dev.podium.ingest.testing.TestAgent;
 import dev.podium.ingest.testing.ThrottledRuns;
 import io.agroal.api.AgroalDataSource;
@@ -204,6 +206,18 @@ class RebuildIT {
                 .as(db.dump("proj_energy_cell").toString())
                 .isOne();
 
+        // A reproduction gone stale; the leases of its runs run out (no heartbeats) before the rows are compared.
+        String pool = FleetJobs.pool("rebuild");
+        UUID reproduction = Reproductions.reproduce(pool);
+        UUID basis =
+                Reproductions.startGranted(db, Reproductions.job(db, reproduction, pool), pool, "2.2.2", "CUDA 12.4");
+        UUID revealing = Reproductions.startGranted(db, Reproductions.otherJob(pool), pool, "2.5.0", "CUDA 12.4");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count(
+                                "SELECT count(*) FROM proj_run WHERE run_id IN (?, ?) AND status = 'superseded'",
+                                basis,
+                                revealing)
+                        == 2);
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> db.count("SELECT count(*) FROM proj_change_point") > 0
                         && db.count("SELECT count(*) FROM history_touched") == 0);

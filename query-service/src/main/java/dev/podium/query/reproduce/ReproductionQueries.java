@@ -36,6 +36,9 @@ public class ReproductionQueries {
             Double ci95Low,
             Double ci95High) {}
 
+    /** A pool where a later run reported other software than the reproduction's (proj_reproduction_staleness). */
+    record StaleRow(String pool, String component, String from, String to, Instant since) {}
+
     private final Jdbc jdbc;
 
     public ReproductionQueries(DataSource dataSource) {
@@ -100,5 +103,20 @@ public class ReproductionQueries {
                 dimension == null ? "device" : dimension,
                 campaignId,
                 metric);
+    }
+
+    /** The pools of a reproduction where it went stale (at most one row per pool), by pool. */
+    List<StaleRow> stale(String campaignId) {
+        return jdbc.list(
+                """
+                SELECT pool, stale_component, stale_from, stale_to, stale_since FROM proj_reproduction_staleness
+                WHERE campaign_id = ?::uuid AND stale_since IS NOT NULL ORDER BY pool LIMIT 20""",
+                rs -> new StaleRow(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getTimestamp(5).toInstant()),
+                campaignId);
     }
 }

@@ -87,7 +87,11 @@ public class ReproductionService {
                     r.createdAt().toString(),
                     Reproduction.DEVICE.equals(r.dimension())
                             ? acrossPools(r, rows, claimed, margin)
-                            : perDevice(c, r, rows, claimed, margin)));
+                            : perDevice(c, r, rows, claimed, margin),
+                    queries.stale(r.campaignId()).stream()
+                            .map(ReproductionService::stale)
+                            .toList(),
+                    "podium-admin reproduction rerun " + r.campaignId()));
         }
         return Optional.of(new ReproductionView(
                 source,
@@ -276,5 +280,16 @@ public class ReproductionService {
                 throw new UncheckedIOException("proj_published_claim holds a claim that does not decode", e);
             }
         });
+    }
+
+    private static ReproductionView.Stale stale(ReproductionQueries.StaleRow s) {
+        String since = s.since().toString();
+        return new ReproductionView.Stale(
+                s.pool(),
+                s.component(),
+                s.from(),
+                s.to(),
+                since,
+                "stale: " + s.from() + " \u2192 " + s.to() + " seen in pool " + s.pool() + " since " + since);
     }
 }

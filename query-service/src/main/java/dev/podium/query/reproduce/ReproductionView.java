@@ -28,8 +28,24 @@ public record ReproductionView(
     /** What a campaign varies, from which value to which, with which shipped workload and metric. */
     public record Plan(String dimension, String from, String to, String workload, String metric, boolean crossDevice) {}
 
-    /** One campaign made for the claim, and its measured ratios (one per device, or one across the two pools). */
-    public record Reproduced(String campaignId, List<String> pools, String createdAt, List<Ratio> ratios) {}
+    /**
+     * One campaign made for the claim, and its measured ratios (one per device, or one across the two pools);
+     * {@code stale}: the pools where a later run reported another framework, driver or runtime, and {@code rerun} the
+     * command that makes the reproduction again on the same pools.
+     */
+    public record Reproduced(
+            String campaignId,
+            List<String> pools,
+            String createdAt,
+            List<Ratio> ratios,
+            List<Stale> stale,
+            String rerun) {}
+
+    /**
+     * A pool where the reproduction went stale: {@code component} (framework, driver or runtime) went from {@code from}
+     * to {@code to} in a run started at {@code since}; {@code text} says so in one line.
+     */
+    public record Stale(String pool, String component, String from, String to, String since, String text) {}
 
     /**
      * A measured ratio beside the published one, with its Welch 95% interval (null while it cannot be computed).

@@ -85,6 +85,7 @@ class ReadOnlyRoleIT {
                         "proj_rank_device",
                         "proj_rank_key",
                         "proj_rank_metric",
+                        "proj_reproduction_staleness",
                         "proj_result",
                         "proj_retraction",
                         "proj_run",

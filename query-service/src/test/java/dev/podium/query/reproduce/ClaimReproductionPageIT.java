@@ -72,6 +72,14 @@ class ClaimReproductionPageIT {
                     "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'AMD', 'AMD EPYC (CPU)', 1) "
                             + "ON CONFLICT DO NOTHING",
                     DEVICE);
+            update(
+                    c,
+                    "INSERT INTO proj_reproduction_staleness (campaign_id, pool, benchmark, framework, framework_version, "
+                            + "basis_run_id, stale_component, stale_from, stale_to, stale_since, stale_run_id, "
+                            + "last_position) VALUES (?, 'cpu', 'podium-reference', 'pytorch', '2.4.0', gen_random_uuid(), "
+                            + "'framework', 'pytorch 2.4.0', 'pytorch 2.5.1', '2026-12-01T10:00:00Z', gen_random_uuid(), 1) "
+                            + "ON CONFLICT DO NOTHING",
+                    CAMPAIGN);
             measured(c, DEVICE, "0", 100.0, 96.0, 104.0, 1);
             measured(c, DEVICE, "1", 170.0, 160.0, 180.0, 2);
             measured(c, NOISY, "0", 100.0, 70.0, 130.0, 3);
@@ -163,6 +171,37 @@ class ClaimReproductionPageIT {
                 .contains("dataloader_num_workers at 0 and at 1");
         assertThat(doc.selectFirst("#command").text())
                 .isEqualTo("podium-admin claim reproduce hf-habana-bridgetower " + CLAIM + " --pools POOL[,POOL...]");
+    }
+
+    @Test
+    void aReproductionWhosePoolSawANewFrameworkIsMarkedStaleWithTheCommandThatRerunsIt() {
+        String text = "stale: pytorch 2.4.0 \u2192 pytorch 2.5.1 seen in pool cpu since 2026-12-01T10:00:00Z";
+        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getString("reproductions[0].stale[0].text")).isEqualTo(text);
+        assertThat(json.getString("reproductions[0].stale[0].component")).isEqualTo("framework");
+        assertThat(json.getString("reproductions[0].rerun")).isEqualTo("podium-admin reproduction rerun " + CAMPAIGN);
+        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
+        assertThat(doc.select("#reproductions p.stale").eachText())
+                .containsExactly(text + "; re-run it with podium-admin reproduction rerun " + CAMPAIGN);
+        String csv = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM + "/reproductions.csv")
+                .then()
+                .statusCode(200)
+                .contentType("text/csv")
+                .extract()
+                .asString();
+        assertThat(csv.lines().toList().get(1))
+                .startsWith(CAMPAIGN + ",cpu,")
+                .endsWith(
+                        ",cpu,framework,pytorch 2.4.0,pytorch 2.5.1,2026-12-01T10:00:00Z,podium-admin reproduction rerun "
+                                + CAMPAIGN);
     }
 
     @Test
