@@ -2,6 +2,7 @@ package dev.podium.ingest.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.JobSpec;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
 import dev.podium.events.published.Reproduction;
@@ -30,8 +31,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b}: the campaign that measures a published ratio claim
- * on the given pools ({@link Reproduction}: the claim's one dimension varied by a shipped workload; for a device against
+ * {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b[&max=12&target_half_width_pct=2]}: the campaign that
+ * measures a published ratio claim on the given pools, with adaptive runs when asked ({@link AdaptiveRuns}) ({@link Reproduction}: the claim's one dimension varied by a shipped workload; for a device against
  * another, the same point on two pools, the subject's first). The campaign and its {@code claim_reproduction} row are
  * written in one transaction, so the claim's page finds every campaign made for it.
  */
@@ -62,9 +63,12 @@ public class ClaimReproductionResource {
     public Response reproduce(
             @PathParam("source") String source,
             @PathParam("claim") String claimId,
-            @QueryParam("pools") String poolsParam) {
-        ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam);
+            @QueryParam("pools") String poolsParam,
+            @QueryParam("max") String max,
+            @QueryParam("target_half_width_pct") String targetHalfWidthPct) {
+        ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam, max, targetHalfWidthPct);
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
+        request.unpaired().ifPresent(problems::add);
         Optional<Reproduction.Result> result = jdbc.call(c -> plan(c, source, claimId));
         if (result.isEmpty()) {
             return Problems.notFound("no published claim " + source + "/" + claimId);
@@ -83,9 +87,10 @@ public class ClaimReproductionResource {
         }
         Reproduction plan = result.get().plan().get();
         List<String> pools = request.pools();
+        JobSpec spec =
+                request.adaptive(plan.metric()).map(plan.spec()::withAdaptive).orElse(plan.spec());
         FleetCommands.Created created = fleet.createCampaign(
-                new FleetCommands.NewCampaign(
-                        "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of()),
+                new FleetCommands.NewCampaign("reproduce " + source + "/" + claimId, spec, pools, null, null, Map.of()),
                 caller.tokenName(),
                 caller.writer());
         record(created.campaignId(), plan, pools);
