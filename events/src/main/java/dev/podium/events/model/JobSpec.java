@@ -11,7 +11,8 @@ import java.util.Map;
  * {@code warmup} says how a command's figures leave out its warm-up: {@value #WARMUP_DECLARED} (the tool does it, as
  * optimum-habana's {@code throughput_warmup_steps}; the run shows it as declared) or {@value #WARMUP_VERIFIED} (the agent
  * computes the throughput from the tool's per-step log after {@code warmupSteps} steps; shown as verified); absent, a
- * command run is not known to exclude its warm-up.
+ * command run is not known to exclude its warm-up. {@code adaptive}, on a campaign's spec, asks for runs beyond the first
+ * until a ratio is measured closely enough ({@link Adaptive}); {@code repetitions} stays what each run repeats.
  */
 public record JobSpec(
         String benchmark,
@@ -27,7 +28,8 @@ public record JobSpec(
         @NonNegative int nodes,
         @NonNegative int devicesPerNode,
         @Nullable String pool,
-        @Nullable String warmup) {
+        @Nullable String warmup,
+        @Nullable Adaptive adaptive) {
 
     /** The adapter of any command: the one whose output the agent does not know beforehand. */
     public static final String COMMAND_ADAPTER = "command";
@@ -49,6 +51,60 @@ public record JobSpec(
      */
     public static String defaultParser(String adapter) {
         return COMMAND_ADAPTER.equals(adapter == null ? null : adapter.strip()) ? "auto" : "jsonl";
+    }
+
+    /** A job that is not adaptive. */
+    public JobSpec(
+            String benchmark,
+            String adapter,
+            List<String> command,
+            String parser,
+            Map<String, String> parameters,
+            Map<String, List<String>> matrix,
+            int repetitions,
+            int warmupSteps,
+            int timeoutSeconds,
+            Map<String, String> environment,
+            int nodes,
+            int devicesPerNode,
+            String pool,
+            String warmup) {
+        this(
+                benchmark,
+                adapter,
+                command,
+                parser,
+                parameters,
+                matrix,
+                repetitions,
+                warmupSteps,
+                timeoutSeconds,
+                environment,
+                nodes,
+                devicesPerNode,
+                pool,
+                warmup,
+                null);
+    }
+
+    /** This spec with {@code adaptive} in place of its own. */
+    public JobSpec withAdaptive(Adaptive adaptive) {
+        return new JobSpec(
+                benchmark,
+                adapter,
+                command,
+                parser,
+                parameters,
+                matrix,
+                repetitions,
+                warmupSteps,
+                timeoutSeconds,
+                environment,
+                nodes,
+                devicesPerNode,
+                pool,
+                warmup,
+                adaptive);
     }
 
     /** A job without a warm-up declaration. */

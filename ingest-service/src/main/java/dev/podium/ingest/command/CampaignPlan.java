@@ -78,7 +78,8 @@ public final class CampaignPlan {
                 spec.nodes(),
                 spec.devicesPerNode(),
                 spec.pool(),
-                spec.warmup());
+                spec.warmup(),
+                spec.adaptive());
     }
 
     /** The spec of the job that runs {@code point} on {@code pool}. */

@@ -2,6 +2,7 @@ package dev.podium.ingest.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.podium.events.codec.EventCodec;
+import dev.podium.events.model.JobSpec;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
 import dev.podium.events.published.Reproduction;
@@ -30,8 +31,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b}: the campaign that measures a published ratio claim
- * on the given pools ({@link Reproduction}: the claim's one dimension varied by a shipped workload; for a device against
+ * {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b[&max=12&target_half_width_pct=2]}: the campaign that
+ * measures a published ratio claim on the given pools, with adaptive runs when asked ({@link AdaptiveRuns}) ({@link Reproduction}: the claim's one dimension varied by a shipped workload; for a device against
  * another, the same point on two pools, the subject's first). The campaign and its {@code claim_reproduction} row are
  * written in one transaction, so the claim's page finds every campaign made for it.
  */
@@ -62,18 +63,25 @@ public class ClaimReproductionResource {
     public Response reproduce(
             @PathParam("source") String source,
             @PathParam("claim") String claimId,
-            @QueryParam("pools") String poolsParam) {
-        return reproduce(source, claimId, poolsParam, null, caller.tokenName());
+            @QueryParam("pools") String poolsParam,
+            @QueryParam("max") String max,
+            @QueryParam("target_half_width_pct") String targetHalfWidthPct) {
+        return reproduce(
+                source,
+                claimId,
+                ReproduceRequest.fromQuery(poolsParam, max, targetHalfWidthPct),
+                null,
+                caller.tokenName());
     }
 
     /**
-     * The campaign for the claim on these pools, as {@link #reproduce(String, String, String)} answers it; {@code rerunOf}
-     * names the reproduction this one renews (null for a new one); {@code actor} the token (or schedule) that asks. The
-     * caller holds the transaction.
+     * The campaign for the claim as {@code request} asks it, as {@link #reproduce(String, String, String, String, String)}
+     * answers it; {@code rerunOf} names the reproduction this one renews (null for a new one); {@code actor} the token (or
+     * schedule) that asks. The caller holds the transaction.
      */
-    Response reproduce(String source, String claimId, String poolsParam, UUID rerunOf, String actor) {
-        ReproduceRequest request = ReproduceRequest.fromQuery(poolsParam);
+    Response reproduce(String source, String claimId, ReproduceRequest request, UUID rerunOf, String actor) {
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
+        request.unpaired().ifPresent(problems::add);
         Optional<Reproduction.Result> result = jdbc.call(c -> plan(c, source, claimId));
         if (result.isEmpty()) {
             return Problems.notFound("no published claim " + source + "/" + claimId);
@@ -92,9 +100,11 @@ public class ClaimReproductionResource {
         }
         Reproduction plan = result.get().plan().get();
         List<String> pools = request.pools();
+        JobSpec spec =
+                request.adaptive(plan.metric()).map(plan.spec()::withAdaptive).orElse(plan.spec());
         FleetCommands.Created created = fleet.createCampaign(
                 new FleetCommands.NewCampaign(
-                        "reproduce " + source + "/" + claimId, plan.spec(), pools, null, null, Map.of(), false),
+                        "reproduce " + source + "/" + claimId, spec, pools, null, null, Map.of(), false),
                 actor,
                 "command:" + actor);
         record(created.campaignId(), plan, pools, rerunOf, actor);

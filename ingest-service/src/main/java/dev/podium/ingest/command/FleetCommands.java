@@ -10,8 +10,10 @@ import dev.podium.events.job.CampaignCreated;
 import dev.podium.events.job.JobCancelled;
 import dev.podium.events.job.JobLeaseExpired;
 import dev.podium.events.job.JobRequested;
+import dev.podium.events.model.Adaptive;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.model.WorkloadAllowlist;
+import dev.podium.events.published.Reproduction;
 import dev.podium.ingest.command.problem.FieldViolation;
 import dev.podium.ingest.command.problem.InvalidRequestException;
 import dev.podium.ingest.config.IngestConfig;
@@ -85,6 +87,7 @@ public class FleetCommands {
     private final CommandLog log;
     private final Outbox outbox;
     private final CampaignSecretStore campaignSecrets;
+    private final AdaptiveRuns adaptiveRuns;
     private final IngestConfig.Workloads workloads;
     private final EventCodec codec = new EventCodec();
 
@@ -93,11 +96,13 @@ public class FleetCommands {
             CommandLog log,
             Outbox outbox,
             CampaignSecretStore campaignSecrets,
+            AdaptiveRuns adaptiveRuns,
             IngestConfig config) {
         this.jdbc = jdbc;
         this.log = log;
         this.outbox = outbox;
         this.campaignSecrets = campaignSecrets;
+        this.adaptiveRuns = adaptiveRuns;
         this.workloads = config.workloads();
     }
 
@@ -130,7 +135,7 @@ public class FleetCommands {
                             + " jobs, over the limit of "
                             + CampaignPlan.MAX_JOBS));
         }
-        Set<FieldViolation> out = new LinkedHashSet<>();
+        Set<FieldViolation> out = new LinkedHashSet<>(adaptiveProblems(campaign, jobCount));
         String allowlistField = JobSpec.COMMAND_ADAPTER.equals(
                         String.valueOf(campaign.spec().adapter()).strip())
                 ? "spec.command"
@@ -158,6 +163,29 @@ public class FleetCommands {
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * An adaptive campaign measures one ratio, so it has exactly two sides (two pools of one point, or two points on
+     * one pool), runs once (a schedule would mix issues in one ratio), and its budget is bounded ({@link Adaptive}).
+     */
+    private static List<FieldViolation> adaptiveProblems(NewCampaign campaign, long jobCount) {
+        Adaptive adaptive = campaign.spec().adaptive();
+        if (adaptive == null) {
+            return List.of();
+        }
+        List<FieldViolation> out = new ArrayList<>();
+        adaptive.problems().forEach(p -> out.add(new FieldViolation("spec.adaptive", p)));
+        if (jobCount != 2) {
+            out.add(new FieldViolation(
+                    "spec.adaptive",
+                    "needs a campaign of two sides (two pools, or two points of the matrix on one pool) whose ratio it"
+                            + " narrows; this one has " + jobCount));
+        }
+        if (campaign.period() != null) {
+            out.add(new FieldViolation("schedule", "an adaptive campaign runs once; leave out the schedule"));
+        }
+        return out;
     }
 
     /** The request field a JobRequested's field comes from: its spec's fields are the request's, its pool one of pools. */
@@ -208,6 +236,16 @@ public class FleetCommands {
                         campaign.excludeFlagged() ? Boolean.TRUE : null)));
         List<UUID> jobIds = issueJobs(row, campaign.spec(), 1, events);
         publish(events, writer, jobId -> 1);
+        Adaptive adaptive = campaign.spec().adaptive();
+        if (adaptive != null) {
+            String metric = adaptive.metric() != null && !adaptive.metric().isBlank()
+                    ? adaptive.metric().strip()
+                    : Reproduction.metricFor(campaign.spec().benchmark());
+            jdbc.call(c -> {
+                adaptiveRuns.start(c, row.campaignId, adaptive, metric);
+                return null;
+            });
+        }
         return new Created(row.campaignId, jobIds);
     }
 

@@ -57,40 +57,48 @@ public class JobCommands {
     private final AgentKeyStore keys;
     private final IngestConfig config;
     private final CampaignSecretStore campaignSecrets;
+    private final AdaptiveRuns adaptive;
 
     public JobCommands(
             CommandLog log,
             Outbox outbox,
             AgentKeyStore keys,
             IngestConfig config,
-            CampaignSecretStore campaignSecrets) {
+            CampaignSecretStore campaignSecrets,
+            AdaptiveRuns adaptive) {
         this.log = log;
         this.outbox = outbox;
         this.keys = keys;
         this.config = config;
         this.campaignSecrets = campaignSecrets;
+        this.adaptive = adaptive;
     }
 
     /**
      * After a batch of agent events is appended (same transaction, position order): grants the first claim of each
-     * job's current epoch, and ends a job when the run holding its lease completes, fails or is cancelled.
+     * job's current epoch, and ends a job when the run holding its lease completes, fails or is cancelled; then the
+     * adaptive campaigns of the jobs it ended decide whether to ask for more runs ({@link AdaptiveRuns}).
      */
     public void onRunEvents(Connection c, List<StoredEvent> fresh) throws SQLException {
         Set<UUID> assigned = lockJobsInIdOrder(c, fresh);
         lockClaimingAgents(c, fresh);
         // A run's end can only end a job assigned to it; a grant in this batch may assign one, so then every end looks.
         boolean grants = fresh.stream().anyMatch(e -> e.envelope().payload() instanceof JobClaimed);
+        List<AdaptiveRuns.Finished> ended = new ArrayList<>();
         for (StoredEvent e : fresh) {
             Object p = e.envelope().payload();
             if (p instanceof JobClaimed claim) {
                 grant(c, e.envelope(), claim);
             } else if (p instanceof RunCompleted r && (grants || assigned.contains(r.runId()))) {
-                finish(c, r.runId(), "done");
+                finish(c, r.runId(), "done", r).ifPresent(ended::add);
             } else if (p instanceof RunFailed r && (grants || assigned.contains(r.runId()))) {
-                finish(c, r.runId(), "failed");
+                finish(c, r.runId(), "failed", null).ifPresent(ended::add);
             } else if (p instanceof RunCancelled r && (grants || assigned.contains(r.runId()))) {
-                finish(c, r.runId(), "cancelled");
+                finish(c, r.runId(), "cancelled", null).ifPresent(ended::add);
             }
+        }
+        if (!ended.isEmpty()) {
+            adaptive.onFinished(c, ended);
         }
     }
 
@@ -361,13 +369,22 @@ public class JobCommands {
         }
     }
 
-    private static void finish(Connection c, UUID runId, String state) throws SQLException {
+    /** Ends the job the run holds; the job when it belongs to a campaign, with the run's result when it completed. */
+    private static Optional<AdaptiveRuns.Finished> finish(
+            Connection c, UUID runId, String state, RunCompleted completed) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 UPDATE job SET state = ?, lease_expires_at = NULL, lease_deadline = NULL, updated_at = clock_timestamp()
-                WHERE run_id = ? AND state = 'assigned'""")) {
+                WHERE run_id = ? AND state = 'assigned'
+                RETURNING campaign_id, pool, (spec->'parameters')::text""")) {
             ps.setString(1, state);
             ps.setObject(2, runId);
-            ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getObject(1) == null) {
+                    return Optional.empty();
+                }
+                return Optional.of(new AdaptiveRuns.Finished(
+                        rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), completed));
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.podium.ingest.command;
 
 import dev.podium.ingest.command.problem.Problems;
+import dev.podium.ingest.command.request.ReproduceRequest;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -50,7 +51,8 @@ public class ReproductionRerunResource {
 
     /** The reproduction made again by {@code actor}; the caller holds the transaction. */
     Response rerun(Reproduced r, String actor) {
-        return reproductions.reproduce(r.source(), r.claimId(), r.pools(), r.campaignId(), actor);
+        return reproductions.reproduce(
+                r.source(), r.claimId(), ReproduceRequest.fromQuery(r.pools(), null, null), r.campaignId(), actor);
     }
 
     private static Optional<UUID> parse(String campaign) {

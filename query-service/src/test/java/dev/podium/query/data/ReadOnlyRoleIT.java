@@ -57,6 +57,8 @@ class ReadOnlyRoleIT {
                 .containsExactly(
                         "agent_status",
                         "campaign",
+                        "campaign_adaptive",
+                        "campaign_adaptive_side",
                         "claim_reproduction",
                         "flyway_schema_history",
                         "history_state",

@@ -9,9 +9,12 @@ import dev.podium.events.bind.CrossField;
 import dev.podium.events.bind.Distinct;
 import dev.podium.events.bind.OneOf;
 import dev.podium.events.bind.PlainText;
+import dev.podium.events.model.Adaptive;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.validate.Limits;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -73,7 +76,9 @@ record JobSpecDocument(
         @OneOf(
                 value = {JobSpec.WARMUP_DECLARED, JobSpec.WARMUP_VERIFIED},
                 message = BAD_WARMUP)
-        String warmup)
+        String warmup,
+
+        @Valid AdaptiveBlock adaptive)
         implements CrossField.Checked {
 
     static final String NAME = "[A-Za-z][A-Za-z0-9_.-]{0,63}";
@@ -107,6 +112,32 @@ record JobSpecDocument(
                     value = {"last", "mean", "max", "min"},
                     message = "must be last, mean, max or min")
             String aggregate) {}
+
+    /**
+     * {@code adaptive: {max, target_half_width_pct, metric}}: as a campaign, runs beyond the first until the ratio's
+     * interval is within the target ({@link Adaptive}); {@code repetitions} stays what each run repeats. Bounded here as
+     * the command side bounds it, so that a spec with an absurd budget fails before it is submitted.
+     */
+    record AdaptiveBlock(
+            @NotNull(message = "required") @Range(min = Adaptive.MIN_RUNS, max = Adaptive.MAX_RUNS, message = BETWEEN)
+            Integer max,
+
+            @NotNull(message = "required")
+            @DecimalMin(value = "0.1", message = "must be between 0.1 and 50 percent, was ${validatedValue}")
+            @DecimalMax(value = "50", message = "must be between 0.1 and 50 percent, was ${validatedValue}")
+            Double targetHalfWidthPct,
+
+            @Pattern(regexp = NAME, message = "is not a valid metric name")
+            String metric) {
+
+        Adaptive value() {
+            return new Adaptive(max, targetHalfWidthPct, metric == null ? null : metric.strip());
+        }
+    }
+
+    Adaptive adaptiveOrNull() {
+        return adaptive == null ? null : adaptive.value();
+    }
 
     String adapterOrDefault() {
         return adapter == null ? ReferenceTraining.NAME : adapter.strip();

@@ -88,7 +88,8 @@ public final class JobSpecReader {
                 d.nodes() == null ? 1 : d.nodes(),
                 d.devicesPerNode() == null ? 1 : d.devicesPerNode(),
                 strip(d.pool()),
-                strip(d.warmup()));
+                strip(d.warmup()),
+                d.adaptiveOrNull());
         return new JobDefinition(spec, strip(d.version()), strip(d.scenario()), strip(d.model()), templates(d));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.podium.events.model.Adaptive;
 import dev.podium.events.validate.Violation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,7 +150,8 @@ class JobSpecReaderTest {
                         "timeout_seconds: must be a whole number",
                         "regex.u.pattern: needs a capturing group (named 'value' or the first group) for the number",
                         "regex.u.direction: must be 'higher' or 'lower'")
-                .anySatisfy(l -> assertThat(l).startsWith("colour: unknown field (known: adapter, benchmark, command"))
+                .anySatisfy(l ->
+                        assertThat(l).startsWith("colour: unknown field (known: adapter, adaptive, benchmark, command"))
                 .anySatisfy(
                         l -> assertThat(l).startsWith("regex.t.pattern: invalid regular expression: Unclosed group"));
     }
@@ -173,6 +175,51 @@ class JobSpecReaderTest {
     void wrongTypesAreNamedByTheirField(String yamlAndMessage) {
         String[] parts = yamlAndMessage.split("\\|");
         assertThatThrownBy(() -> reader.read(parts[0]))
+                .isInstanceOf(JobSpecException.class)
+                .hasMessageContaining(parts[1]);
+    }
+
+    @Test
+    void anAdaptiveBlockIsReadBesideTheRepetitionsItLeavesAsTheMinimum() {
+        JobDefinition def = reader.read("""
+                benchmark: b
+                repetitions: 5
+                adaptive: {max: 12, target_half_width_pct: 2.5, metric: train_samples_per_second}
+                """);
+        assertThat(def.spec().repetitions()).isEqualTo(5);
+        assertThat(def.spec().adaptive()).isEqualTo(new Adaptive(12, 2.5, "train_samples_per_second"));
+        assertThat(reader.read("benchmark: b").spec().adaptive()).isNull();
+        assertThat(reader.read("benchmark: b\nadaptive: {max: 3, target_half_width_pct: 50}")
+                        .spec()
+                        .adaptive())
+                .isEqualTo(new Adaptive(3, 50, null));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "adaptive: {max: 1000000000, target_half_width_pct: 2}|adaptive.max: must be between 3 and 50, was"
+                        + " 1000000000",
+                "adaptive: {max: 99999999999999999999, target_half_width_pct: 2}|adaptive.max: is out of range",
+                "adaptive: {max: -1, target_half_width_pct: 2}|adaptive.max: must be between 3 and 50, was -1",
+                "adaptive: {max: 2, target_half_width_pct: 2}|adaptive.max: must be between 3 and 50, was 2",
+                "adaptive: {max: 1e9, target_half_width_pct: 2}|adaptive.max: must be a whole number",
+                "adaptive: {target_half_width_pct: 2}|adaptive.max: required",
+                "adaptive: {max: 10}|adaptive.target_half_width_pct: required",
+                "adaptive: {max: 10, target_half_width_pct: 0}|adaptive.target_half_width_pct: must be between 0.1"
+                        + " and 50 percent",
+                "adaptive: {max: 10, target_half_width_pct: .nan}|not valid YAML: Malformed numeric value '.nan'",
+                "adaptive: {max: 10, target_half_width_pct: .inf}|not valid YAML: Malformed numeric value '.inf'",
+                "adaptive: {max: 10, target_half_width_pct: 1e308}|adaptive.target_half_width_pct: must be between",
+                "adaptive: {max: 10, target_half_width_pct: two}|adaptive.target_half_width_pct: must be a number",
+                "adaptive: {max: 10, target_half_width_pct: 2, runs: 1000}|adaptive.runs: unknown field",
+                "adaptive: {max: 10, target_half_width_pct: 2, metric: 'a b'}|adaptive.metric: is not a valid metric"
+                        + " name",
+                "adaptive: 12|adaptive: must be a mapping"
+            })
+    void hostileAdaptiveValuesAreRefusedByTheirField(String yamlAndMessage) {
+        String[] parts = yamlAndMessage.split("\\|");
+        assertThatThrownBy(() -> reader.read("benchmark: b\n" + parts[0]))
                 .isInstanceOf(JobSpecException.class)
                 .hasMessageContaining(parts[1]);
     }
