@@ -3,6 +3,7 @@ package dev.podium.ingest.projection;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Comparator;
 import java.util.Map;
@@ -82,10 +83,15 @@ final class FleetDeltas {
         return groups;
     }
 
-    /** Units first (a cell takes its unit's names), then cells, then the units no run counts in any more. */
+    /**
+     * Units first (a cell takes its unit's names), then cells, then every cell of a unit whose names moved (they follow
+     * its latest run, whichever key that run measured, so a rebuild in another order gives the same cells), then the
+     * units no run counts in any more.
+     */
     void write(Connection c) throws SQLException {
         writeUnits(c);
         writeCells(c);
+        followNames(c);
         try (PreparedStatement empty = c.prepareStatement(
                 "DELETE FROM proj_fleet_unit WHERE pool = ? AND host_key = ? AND device = ? AND runs <= 0")) {
             for (FleetRun.Unit u : units.keySet()) {
@@ -160,6 +166,26 @@ final class FleetDeltas {
             }
             sums.executeBatch();
             empty.executeBatch();
+        }
+    }
+
+    /** A cell whose agent changed counts as another voice in its group, so its group is scored again. */
+    private void followNames(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE proj_fleet_cell f SET hostname = u.hostname, agent_id = u.agent_id
+                FROM proj_fleet_unit u
+                WHERE u.pool = ? AND u.host_key = ? AND u.device = ?
+                  AND f.pool = u.pool AND f.host_key = u.host_key AND f.device = u.device
+                  AND (f.hostname, f.agent_id) IS DISTINCT FROM (u.hostname, u.agent_id)
+                RETURNING f.pool, f.key_id, f.metric""")) {
+            for (FleetRun.Unit u : latest.keySet()) {
+                unit(ps, 1, u);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        groups.add(new Group(rs.getString(1), rs.getString(2), rs.getString(3)));
+                    }
+                }
+            }
         }
     }
 
