@@ -68,7 +68,7 @@ class JobSpecReaderTest {
                 args("benchmark: b\nrepetitions: three", "repetitions: must be a whole number"),
                 args(
                         "benchmark: b\nadapter: shell",
-                        "adapter: must be one of [command, inference, reference], was 'shell'"),
+                        "adapter: must be one of [command, inference, mamf, reference], was 'shell'"),
                 args("benchmark: b\nadapter: inference\ncommand: run", "command: not allowed with adapter 'inference'"),
                 args("benchmark: b\nadapter: command", "command: required when adapter is 'command'"),
                 args("benchmark: b\nmatrix: {w: []}", "matrix.w: must be a non-empty list"),
