@@ -1,5 +1,6 @@
 package dev.podium.ingest.projection;
 
+import dev.podium.ingest.store.Columns;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,7 +18,9 @@ import java.util.UUID;
 final class HardwareUseCells {
 
     /** The cells' rows summed again from their runs: one DELETE and one INSERT ... SELECT for the batch. */
-    private static final String CELLS = "unnest(?::text[], ?::text[], ?::text[]) AS t(key_id, metric, device_id)";
+    private static final Columns<Touched.KeyMetricDevice> DEVICES = Columns.of(Touched.KeyMetricDevice.class);
+
+    private static final String CELLS = DEVICES.unnest("t");
 
     private static final String SUMS = """
             INSERT INTO proj_hardware_use_cell (key_id, metric, device_id, valid, runs, basis, matmul_runs, matmul_sum,
@@ -62,12 +65,12 @@ final class HardwareUseCells {
         List<Touched.KeyMetricDevice> list = new ArrayList<>(cells);
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM proj_hardware_use_cell x USING " + CELLS
                 + " WHERE x.key_id = t.key_id AND x.metric = t.metric AND x.device_id = t.device_id")) {
-            bind(c, ps, list);
+            DEVICES.bind(ps, 1, list);
             ps.executeUpdate();
         }
         try (PreparedStatement ps = c.prepareStatement(SUMS.formatted(
                 "(h.key_id, h.metric, h.device_id) IN (SELECT key_id, metric, device_id FROM " + CELLS + ")"))) {
-            bind(c, ps, list);
+            DEVICES.bind(ps, 1, list);
             ps.executeUpdate();
         }
     }
@@ -78,24 +81,5 @@ final class HardwareUseCells {
             del.executeUpdate();
             ins.executeUpdate();
         }
-    }
-
-    private static void bind(Connection c, PreparedStatement ps, List<Touched.KeyMetricDevice> cells)
-            throws SQLException {
-        ps.setArray(
-                1,
-                c.createArrayOf(
-                        "text",
-                        cells.stream().map(Touched.KeyMetricDevice::keyId).toArray()));
-        ps.setArray(
-                2,
-                c.createArrayOf(
-                        "text",
-                        cells.stream().map(Touched.KeyMetricDevice::metric).toArray()));
-        ps.setArray(
-                3,
-                c.createArrayOf(
-                        "text",
-                        cells.stream().map(Touched.KeyMetricDevice::deviceId).toArray()));
     }
 }
