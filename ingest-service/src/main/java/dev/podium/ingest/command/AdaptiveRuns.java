@@ -33,7 +33,8 @@ import org.jboss.logging.Logger;
  * whether to request one more job (through the outbox, as every JobRequested) or to stop, and why. In the batch's
  * transaction, the campaign's {@code campaign_adaptive} row locked (after the job rows, in campaign id order). Only
  * the run holding a job's lease ends it, once, so a lying agent's runs count at most once each and a campaign never
- * requests more than {@code max} jobs a side, whatever they report.
+ * requests more than {@code max} jobs a side, whatever they report. An admin who cancels its last outstanding jobs
+ * stops it ({@link #onCancelled}).
  */
 @ApplicationScoped
 public class AdaptiveRuns {
@@ -95,6 +96,23 @@ public class AdaptiveRuns {
                 decide(c, e.getKey(), state.get().adaptive());
             }
         }
+    }
+
+    /**
+     * After an admin cancelled one of the campaign's jobs (same transaction, the job row locked first): once none is
+     * outstanding the campaign stops, cancelled, and requests nothing more; no later run's end would decide for it.
+     */
+    public void onCancelled(Connection c, UUID campaignId) throws SQLException {
+        if (lockRunning(c, campaignId).isEmpty() || outstanding(c, campaignId)) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE campaign_adaptive SET state = 'cancelled', updated_at = clock_timestamp()
+                WHERE campaign_id = ?""")) {
+            ps.setObject(1, campaignId);
+            ps.executeUpdate();
+        }
+        LOG.infof("adaptive campaign %s stopped: its outstanding jobs were cancelled", campaignId);
     }
 
     private static Optional<State> lockRunning(Connection c, UUID campaignId) throws SQLException {

@@ -311,6 +311,12 @@ public class FleetCommands {
                 Instant.now(),
                 new JobCancelled(jobId, reason, actor));
         publish(List.of(cancelled), writer, id -> job.leaseEpoch);
+        if (job.campaignId != null) {
+            jdbc.call(c -> {
+                adaptiveRuns.onCancelled(c, job.campaignId);
+                return null;
+            });
+        }
         return Optional.of(new Cancellation(jobId, before, JobEntity.CANCELLED));
     }
 

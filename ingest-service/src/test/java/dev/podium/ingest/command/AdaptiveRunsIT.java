@@ -113,6 +113,33 @@ class AdaptiveRunsIT {
     }
 
     @Test
+    void anAdminCancellingTheLastOutstandingJobStopsTheCampaignAsCancelled() {
+        Db db = new Db(dataSource);
+        Campaign c = Campaign.submit(5, 1.0);
+        List<UUID> first = c.requested(db);
+        UUID ran = first.get(0);
+        String pool = (String) db.one("SELECT pool FROM job WHERE job_id = ?", ran);
+        TestAgent agent = c.agents.get(c.pools.indexOf(pool));
+        UUID run = c.grant(db, agent, ran, pool);
+        Kafka.send(
+                List.of(agent.signed(SampleEvents.runCompleted(run, agent.agentId(), 3, List.of(99.0, 100.0, 101.0)))));
+        await().atMost(WAIT).until(() -> "done".equals(db.one("SELECT state FROM job WHERE job_id = ?", ran)));
+
+        given().auth()
+                .oauth2(TestAgent.ADMIN_TOKEN)
+                .post("/admin/jobs/" + first.get(1) + "/cancel")
+                .then()
+                .statusCode(200);
+
+        assertThat(db.rows(
+                        "SELECT state, jobs_requested, runs_counted FROM campaign_adaptive WHERE campaign_id = ?",
+                        c.id))
+                .containsExactly(List.of("cancelled", 2, 1));
+        assertThat(db.count("SELECT count(*) FROM job WHERE campaign_id = ?", c.id))
+                .isEqualTo(2);
+    }
+
+    @Test
     void anAbsurdBudgetAScheduleOrThreeSidesAreRefusedWithTheirReason() {
         Map<String, Object> spec = new HashMap<>(spec(Map.of()));
         spec.put("adaptive", Map.of("max", 1_000_000_000, "target_half_width_pct", 2));
