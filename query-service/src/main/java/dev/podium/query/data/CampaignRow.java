@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** A campaign of the command side's {@code campaign} table; {@code matrixKeys} are the names of its spec's matrix. */
+/**
+ * A campaign of the command side's {@code campaign} table; {@code matrixKeys} are the names of its spec's matrix, and
+ * {@code adaptive} its adaptive state (null when it is not adaptive).
+ */
 public record CampaignRow(
         UUID campaignId,
         String name,
@@ -13,4 +16,5 @@ public record CampaignRow(
         String actor,
         Instant createdAt,
         Instant lastIssuedAt,
-        List<String> matrixKeys) {}
+        List<String> matrixKeys,
+        AdaptiveState adaptive) {}

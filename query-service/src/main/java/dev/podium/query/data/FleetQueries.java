@@ -21,7 +21,8 @@ import javax.sql.DataSource;
  * The fleet page's SQL: the command side's {@code campaign}, {@code job} and {@code job_grant} tables (V4), read only,
  * joined to {@code proj_run} for each run's status. Bounded, and on the indexes {@code campaign} (created_at is read
  * with a LIMIT over a small table), {@code job_campaign_idx}, {@code job_grant}'s primary key and {@code proj_run}'s;
- * and the fleet fitness rows ingest keeps (V125): flagged cells on their partial index, units by pool, each with a LIMIT.
+ * and the fleet fitness rows ingest keeps (V125): flagged cells on their partial index, units by pool, each with a LIMIT;
+ * and the adaptive campaigns' state and sides (V126), which the claim page reads too, on their primary keys.
  */
 @ApplicationScoped
 public class FleetQueries {
@@ -36,10 +37,11 @@ public class FleetQueries {
     /** The most recently created campaigns, newest first. */
     public List<CampaignRow> campaigns(int limit) {
         return jdbc.list(
-                "SELECT campaign_id, name, pools, schedule, actor, created_at, last_issued_at, "
-                        + "coalesce((SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(CASE WHEN jsonb_typeof(spec->'matrix') = 'object' "
-                        + "THEN spec->'matrix' ELSE '{}'::jsonb END) k), '{}') AS matrix_keys "
-                        + "FROM campaign ORDER BY created_at DESC, campaign_id LIMIT ?",
+                "SELECT c.campaign_id, c.name, c.pools, c.schedule, c.actor, c.created_at, c.last_issued_at, "
+                        + "coalesce((SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(CASE WHEN jsonb_typeof(c.spec->'matrix') = 'object' "
+                        + "THEN c.spec->'matrix' ELSE '{}'::jsonb END) k), '{}') AS matrix_keys, a.state AS adaptive_state "
+                        + "FROM campaign c LEFT JOIN campaign_adaptive a ON a.campaign_id = c.campaign_id "
+                        + "ORDER BY c.created_at DESC, c.campaign_id LIMIT ?",
                 rs -> new CampaignRow(
                         rs.getObject("campaign_id", UUID.class),
                         rs.getString("name"),
@@ -48,7 +50,35 @@ public class FleetQueries {
                         rs.getString("actor"),
                         Jdbc.instant(rs, "created_at"),
                         Jdbc.instant(rs, "last_issued_at"),
-                        strings(rs.getArray("matrix_keys"))),
+                        strings(rs.getArray("matrix_keys")),
+                        AdaptiveState.of(rs.getString("adaptive_state"))),
+                limit);
+    }
+
+    /** The sides of those of the given campaigns that are adaptive (V126), by campaign, then side. */
+    public List<AdaptiveSideRow> adaptive(List<UUID> campaignIds, int limit) {
+        if (campaignIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.list(
+                "SELECT a.campaign_id, a.state, a.target_half_width_pct, a.half_width_pct, a.jobs_requested, "
+                        + "a.runs_counted, a.max_runs, s.side, s.pool, s.parameters::text AS parameters, s.runs, s.jobs "
+                        + "FROM campaign_adaptive a JOIN campaign_adaptive_side s ON s.campaign_id = a.campaign_id "
+                        + "WHERE a.campaign_id = ANY(?::uuid[]) ORDER BY a.campaign_id, s.side LIMIT ?",
+                rs -> new AdaptiveSideRow(
+                        rs.getObject("campaign_id", UUID.class),
+                        AdaptiveState.of(rs.getString("state")),
+                        rs.getDouble("target_half_width_pct"),
+                        Jdbc.dbl(rs, "half_width_pct"),
+                        rs.getInt("jobs_requested"),
+                        rs.getInt("runs_counted"),
+                        rs.getInt("max_runs"),
+                        rs.getInt("side"),
+                        rs.getString("pool"),
+                        parameters(rs.getString("parameters")),
+                        rs.getInt("runs"),
+                        rs.getInt("jobs")),
+                texts(campaignIds),
                 limit);
     }
 

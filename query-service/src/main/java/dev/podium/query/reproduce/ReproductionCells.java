@@ -51,6 +51,19 @@ public final class ReproductionCells {
                 .orElse(null);
     }
 
+    /** The half-width an adaptive reproduction's last decision measured, or why there is none yet. */
+    public static String halfWidthText(ReproductionView.Adaptive a) {
+        return a.halfWidthPct() == null ? "not measured yet (3 runs a side needed)" : percent(a.halfWidthPct());
+    }
+
+    public static String targetText(ReproductionView.Adaptive a) {
+        return percent(a.targetHalfWidthPct());
+    }
+
+    private static String percent(double v) {
+        return String.format(Locale.ROOT, "%.1f%%", v);
+    }
+
     private static String times(double v) {
         return String.format(Locale.ROOT, "%.2f", v);
     }

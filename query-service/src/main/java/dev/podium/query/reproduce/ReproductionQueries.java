@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
-/** The claim page's reads: the claim and its figures, its reproductions, and the measured rows their runs made. */
+/**
+ * The claim page's reads: the claim and its figures, its reproductions, and the measured rows their runs made (where
+ * an adaptive reproduction stands is FleetQueries's, with the rest of the command side's campaign state).
+ */
 @ApplicationScoped
 public class ReproductionQueries {
 

@@ -6,7 +6,9 @@ import dev.podium.events.published.ClaimValue;
 import dev.podium.events.published.PublishedClaim;
 import dev.podium.events.published.RatioBasis;
 import dev.podium.events.published.Reproduction;
+import dev.podium.query.data.AdaptiveSideRow;
 import dev.podium.query.data.CellQueries;
+import dev.podium.query.data.FleetQueries;
 import dev.podium.query.stats.ConfigDifference;
 import dev.podium.query.stats.Equivalence;
 import dev.podium.query.stats.LogDifference;
@@ -26,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 /** Builds a claim's page: the plan {@link Reproduction} gives it, and the ratios its reproductions measured. */
 @ApplicationScoped
@@ -36,14 +40,19 @@ public class ReproductionService {
     /** The most configuration values read for one ratio's two sides. */
     private static final int MAX_CONFIG_VALUES = 1000;
 
+    /** The sides of an adaptive campaign. */
+    private static final int SIDES = 2;
+
     private final ReproductionQueries queries;
     private final CellQueries cells;
+    private final FleetQueries fleet;
     private final Margins margins;
     private final ObjectMapper json = EventCodec.newMapper();
 
-    public ReproductionService(ReproductionQueries queries, CellQueries cells, Margins margins) {
+    public ReproductionService(ReproductionQueries queries, CellQueries cells, FleetQueries fleet, Margins margins) {
         this.queries = queries;
         this.cells = cells;
+        this.fleet = fleet;
         this.margins = margins;
     }
 
@@ -77,8 +86,17 @@ public class ReproductionService {
         Margin margin =
                 margins.of(requestedMargin, c.key() == null ? null : c.key().benchmark());
         ClaimBand claimed = ClaimBand.of(c, margin);
+        List<ReproductionQueries.ReproductionRow> reproductions = queries.reproductions(source, claimId);
+        Map<UUID, List<AdaptiveSideRow>> adaptive = fleet
+                .adaptive(
+                        reproductions.stream()
+                                .map(r -> UUID.fromString(r.campaignId()))
+                                .toList(),
+                        SIDES * reproductions.size())
+                .stream()
+                .collect(Collectors.groupingBy(AdaptiveSideRow::campaignId));
         List<ReproductionView.Reproduced> reproduced = new ArrayList<>();
-        for (ReproductionQueries.ReproductionRow r : queries.reproductions(source, claimId)) {
+        for (ReproductionQueries.ReproductionRow r : reproductions) {
             List<ReproductionQueries.MeasuredRow> rows =
                     queries.measured(r.campaignId(), r.metric(), r.parameter() == null ? null : r.dimension());
             reproduced.add(new ReproductionView.Reproduced(
@@ -91,7 +109,8 @@ public class ReproductionService {
                     queries.stale(r.campaignId()).stream()
                             .map(ReproductionService::stale)
                             .toList(),
-                    "podium-admin reproduction rerun " + r.campaignId()));
+                    "podium-admin reproduction rerun " + r.campaignId(),
+                    adaptive(r, adaptive.getOrDefault(UUID.fromString(r.campaignId()), List.of()))));
         }
         return Optional.of(new ReproductionView(
                 source,
@@ -280,6 +299,31 @@ public class ReproductionService {
                 throw new UncheckedIOException("proj_published_claim holds a claim that does not decode", e);
             }
         });
+    }
+
+    /** Where an adaptive reproduction stands, from its sides' rows; null when it has none (it is not adaptive). */
+    private static ReproductionView.Adaptive adaptive(
+            ReproductionQueries.ReproductionRow r, List<AdaptiveSideRow> sides) {
+        if (sides.isEmpty()) {
+            return null;
+        }
+        AdaptiveSideRow a = sides.get(0);
+        return new ReproductionView.Adaptive(
+                a.state(),
+                a.targetHalfWidthPct(),
+                a.halfWidthPct(),
+                a.jobsRequested(),
+                a.runsCounted(),
+                a.maxRuns(),
+                sides.stream()
+                        .map(s -> new ReproductionView.AdaptiveSide(where(r, s), s.runs(), s.jobs()))
+                        .toList());
+    }
+
+    /** A side by its pool and, where the reproduction varies a parameter, the side's value of it. */
+    private static String where(ReproductionQueries.ReproductionRow r, AdaptiveSideRow s) {
+        String value = r.parameter() == null ? null : s.parameters().get(r.parameter());
+        return value == null ? s.pool() : s.pool() + ", " + r.parameter() + " " + value;
     }
 
     private static ReproductionView.Stale stale(ReproductionQueries.StaleRow s) {

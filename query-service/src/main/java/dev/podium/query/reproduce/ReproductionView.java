@@ -1,5 +1,6 @@
 package dev.podium.query.reproduce;
 
+import dev.podium.query.data.AdaptiveState;
 import dev.podium.query.stats.ConfigDifference;
 import dev.podium.query.stats.Equivalence;
 import java.util.List;
@@ -31,7 +32,8 @@ public record ReproductionView(
     /**
      * One campaign made for the claim, and its measured ratios (one per device, or one across the two pools);
      * {@code stale}: the pools where a later run reported another framework, driver or runtime, and {@code rerun} the
-     * command that makes the reproduction again on the same pools.
+     * command that makes the reproduction again on the same pools; {@code adaptive} where it stands when it asks for
+     * one more run at a time (null when it is not adaptive).
      */
     public record Reproduced(
             String campaignId,
@@ -39,7 +41,25 @@ public record ReproductionView(
             String createdAt,
             List<Ratio> ratios,
             List<Stale> stale,
-            String rerun) {}
+            String rerun,
+            Adaptive adaptive) {}
+
+    /**
+     * An adaptive reproduction: its state, the ratio's 95% half-width it aims at and the one its last decision measured
+     * (percent; null until both sides have 3 runs), the jobs it requested and the runs it counted, both sides together,
+     * and each side's, a side requesting at most {@code maxRuns} jobs.
+     */
+    public record Adaptive(
+            AdaptiveState state,
+            double targetHalfWidthPct,
+            Double halfWidthPct,
+            int jobsRequested,
+            int runsCounted,
+            int maxRuns,
+            List<AdaptiveSide> sides) {}
+
+    /** One side of an adaptive reproduction, {@code where} its pool and value of the parameter varied. */
+    public record AdaptiveSide(String where, int runs, int jobs) {}
 
     /**
      * A pool where the reproduction went stale: {@code component} (framework, driver or runtime) went from {@code from}

@@ -121,6 +121,7 @@ public class FleetService {
                 states(jobs),
                 jobs.size(),
                 jobs.stream().anyMatch(FleetService::active),
+                c.adaptive(),
                 pools);
     }
 

@@ -1,6 +1,7 @@
 package dev.podium.query.view;
 
 import dev.podium.events.fleet.MinimumVersions;
+import dev.podium.query.data.AdaptiveState;
 import dev.podium.query.data.AgentRow;
 import dev.podium.query.data.FleetCellRow;
 import dev.podium.query.data.FleetUnitRow;
@@ -26,7 +27,10 @@ public record FleetView(
     /** The job states of the command side, in the order a job passes through them. */
     public static final List<String> STATES = List.of("requested", "assigned", "done", "failed", "cancelled");
 
-    /** A campaign's latest issue: its jobs per pool, and how many are in each state. */
+    /**
+     * A campaign's latest issue: its jobs per pool, and how many are in each state; {@code adaptive} where an adaptive
+     * campaign stands (null when it is not one).
+     */
     public record Campaign(
             UUID campaignId,
             String name,
@@ -38,6 +42,7 @@ public record FleetView(
             Map<String, Integer> states,
             int jobCount,
             boolean active,
+            AdaptiveState adaptive,
             List<Pool> pools) {}
 
     /** The jobs of one pool in a campaign, and the agents whose runs they are. */

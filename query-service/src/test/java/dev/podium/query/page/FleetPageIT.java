@@ -90,6 +90,7 @@ class FleetPageIT {
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             update(c, "DELETE FROM job_grant WHERE job_id IN (SELECT job_id FROM job WHERE campaign_id = ?)", CAMPAIGN);
             update(c, "DELETE FROM job WHERE campaign_id = ?", CAMPAIGN);
+            update(c, "DELETE FROM campaign_adaptive WHERE campaign_id = ?", CAMPAIGN);
             update(c, "DELETE FROM campaign WHERE campaign_id = ?", CAMPAIGN);
             update(c, "DELETE FROM proj_run WHERE run_id = ANY(?)", (Object)
                     new UUID[] {RUN_KILLED, RUN_RERUN, RUN_RUNNING, RUN_CANCELLED});
@@ -267,6 +268,27 @@ class FleetPageIT {
     }
 
     @Test
+    void anAdaptiveCampaignSaysWhereItStandsOnThePageAndInTheJson() throws SQLException {
+        String campaign = "campaigns.find { it.campaignId == '" + CAMPAIGN + "' }";
+        assertThat(fleetJson().getString(campaign + ".adaptive")).isNull();
+        assertThat(page().getElementById("campaign-" + CAMPAIGN).select(".adaptive"))
+                .isEmpty();
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            update(
+                    c,
+                    "INSERT INTO campaign_adaptive (campaign_id, metric, max_runs, target_half_width_pct, state, "
+                            + "jobs_requested) VALUES (?, 'samples_per_second', 5, 2.0, 'cancelled', 4)",
+                    CAMPAIGN);
+        }
+
+        assertThat(page().getElementById("campaign-" + CAMPAIGN)
+                        .selectFirst(".meta .adaptive")
+                        .text())
+                .isEqualTo("stopped: cancelled");
+        assertThat(fleetJson().getString(campaign + ".adaptive")).isEqualTo("cancelled");
+    }
+
+    @Test
     void hostileCampaignNamesParametersAndAgentIdsRenderAsText() {
         String html =
                 given().when().get("/fleet").then().statusCode(200).extract().asString();
@@ -283,6 +305,15 @@ class FleetPageIT {
                         .text())
                 .isEqualTo(SeedData.HOSTILE_AGENT);
         assertThat(doc.select("a[href]").eachAttr("href")).allMatch(h -> h.startsWith("/") || h.startsWith("#job-"));
+    }
+
+    private static JsonPath fleetJson() {
+        return given().when()
+                .get("/api/v1/fleet")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     private static Document page() {

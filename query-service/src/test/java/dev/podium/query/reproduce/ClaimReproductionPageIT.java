@@ -80,6 +80,23 @@ class ClaimReproductionPageIT {
                             + "'framework', 'pytorch 2.4.0', 'pytorch 2.5.1', '2026-12-01T10:00:00Z', gen_random_uuid(), 1) "
                             + "ON CONFLICT DO NOTHING",
                     CAMPAIGN);
+            // Adaptive: it spent its budget of 3 jobs a side with one run of side 1 not counted.
+            update(
+                    c,
+                    "INSERT INTO campaign_adaptive (campaign_id, metric, max_runs, target_half_width_pct, state, "
+                            + "half_width_pct, jobs_requested, runs_counted) VALUES (?, 'train_samples_per_second', 3, "
+                            + "5.0, 'budget_spent', 6.24, 6, 5) ON CONFLICT DO NOTHING",
+                    CAMPAIGN);
+            for (int side = 0; side < 2; side++) {
+                update(
+                        c,
+                        "INSERT INTO campaign_adaptive_side (campaign_id, side, pool, parameters, jobs, runs) VALUES "
+                                + "(?, ?, 'cpu', ?::jsonb, 3, ?) ON CONFLICT DO NOTHING",
+                        CAMPAIGN,
+                        side,
+                        "{\"size\": \"tiny\", \"dataloader_num_workers\": \"" + side + "\"}",
+                        3 - side);
+            }
             measured(c, DEVICE, "0", 100.0, 96.0, 104.0, 1);
             measured(c, DEVICE, "1", 170.0, 160.0, 180.0, 2);
             measured(c, NOISY, "0", 100.0, 70.0, 130.0, 3);
@@ -202,6 +219,37 @@ class ClaimReproductionPageIT {
                 .endsWith(
                         ",cpu,framework,pytorch 2.4.0,pytorch 2.5.1,2026-12-01T10:00:00Z,podium-admin reproduction rerun "
                                 + CAMPAIGN);
+    }
+
+    @Test
+    void anAdaptiveReproductionSaysWhyItStoppedAndWhatEachSideRan() {
+        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getString("reproductions[0].adaptive.state")).isEqualTo("budget_spent");
+        assertThat(json.getDouble("reproductions[0].adaptive.targetHalfWidthPct"))
+                .isEqualTo(5.0);
+        assertThat(json.getDouble("reproductions[0].adaptive.halfWidthPct")).isEqualTo(6.24);
+        assertThat(json.getInt("reproductions[0].adaptive.jobsRequested")).isEqualTo(6);
+        assertThat(json.getInt("reproductions[0].adaptive.runsCounted")).isEqualTo(5);
+        assertThat(json.getInt("reproductions[0].adaptive.maxRuns")).isEqualTo(3);
+        assertThat(json.getList("reproductions[0].adaptive.sides.where"))
+                .containsExactly("cpu, dataloader_num_workers 0", "cpu, dataloader_num_workers 1");
+        assertThat(json.getList("reproductions[0].adaptive.sides.runs", Integer.class))
+                .containsExactly(3, 2);
+
+        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
+        assertThat(doc.selectFirst("#reproductions p.adaptive").text())
+                .isEqualTo("Adaptive, stopped: budget spent: the ratio's 95% half-width 6.2% against a target of 5.0%; "
+                        + "6 jobs requested, 5 runs counted.");
+        assertThat(doc.select("#reproductions tr.adaptive-side").eachText())
+                .containsExactly("cpu, dataloader_num_workers 0 3 3 of 3", "cpu, dataloader_num_workers 1 2 3 of 3");
     }
 
     @Test
