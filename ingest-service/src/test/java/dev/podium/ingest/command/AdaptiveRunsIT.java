@@ -56,10 +56,7 @@ class AdaptiveRunsIT {
                         "SELECT side::int, jobs, runs FROM campaign_adaptive_side WHERE campaign_id = ? ORDER BY side",
                         c.id))
                 .containsExactly(List.of(0, 4, 4), List.of(1, 4, 4));
-        assertThat(db.rows(
-                        "SELECT state, jobs_requested, runs_counted FROM campaign_adaptive WHERE campaign_id = ?",
-                        c.id))
-                .containsExactly(List.of("budget_spent", 8, 8));
+        assertThat(c.progress(db)).isEqualTo(List.of("budget_spent", 8, 8));
         assertThat(db.count("SELECT count(*) FROM job WHERE campaign_id = ?", c.id))
                 .isEqualTo(8);
         // The side whose variance dominates got the fourth run first: the steady side's came only once it was spent.
@@ -131,10 +128,7 @@ class AdaptiveRunsIT {
                 .then()
                 .statusCode(200);
 
-        assertThat(db.rows(
-                        "SELECT state, jobs_requested, runs_counted FROM campaign_adaptive WHERE campaign_id = ?",
-                        c.id))
-                .containsExactly(List.of("cancelled", 2, 1));
+        assertThat(c.progress(db)).isEqualTo(List.of("cancelled", 2, 1));
         assertThat(db.count("SELECT count(*) FROM job WHERE campaign_id = ?", c.id))
                 .isEqualTo(2);
     }
@@ -185,6 +179,14 @@ class AdaptiveRunsIT {
                     List.of(
                             TestAgent.register("adaptive-a", pools.get(0)),
                             TestAgent.register("adaptive-b", pools.get(1))));
+        }
+
+        /** The campaign's state, jobs requested and runs counted. */
+        List<Object> progress(Db db) {
+            return db.rows(
+                            "SELECT state, jobs_requested, runs_counted FROM campaign_adaptive WHERE campaign_id = ?",
+                            id)
+                    .get(0);
         }
 
         List<UUID> requested(Db db) {

@@ -57,37 +57,34 @@ public class FleetQueries {
 
     /** The sides of those of the given campaigns that are adaptive (V126), by campaign, then side. */
     public List<AdaptiveSideRow> adaptive(List<UUID> campaignIds, int limit) {
-        if (campaignIds.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.list(
-                "SELECT a.campaign_id, a.state, a.target_half_width_pct, a.half_width_pct, a.jobs_requested, "
-                        + "a.runs_counted, a.max_runs, s.side, s.pool, s.parameters::text AS parameters, s.runs, s.jobs "
-                        + "FROM campaign_adaptive a JOIN campaign_adaptive_side s ON s.campaign_id = a.campaign_id "
-                        + "WHERE a.campaign_id = ANY(?::uuid[]) ORDER BY a.campaign_id, s.side LIMIT ?",
+        return byIds(
+                campaignIds,
+                """
+                SELECT a.campaign_id, a.state, a.target_half_width_pct, a.half_width_pct, a.jobs_requested, a.runs_counted,
+                       a.max_runs, s.side, s.pool, s.parameters::text AS parameters, s.runs, s.jobs
+                FROM campaign_adaptive a JOIN campaign_adaptive_side s ON s.campaign_id = a.campaign_id
+                WHERE a.campaign_id = ANY(?::uuid[]) ORDER BY a.campaign_id, s.side LIMIT ?""",
                 rs -> new AdaptiveSideRow(
                         rs.getObject("campaign_id", UUID.class),
-                        AdaptiveState.of(rs.getString("state")),
-                        rs.getDouble("target_half_width_pct"),
-                        Jdbc.dbl(rs, "half_width_pct"),
-                        rs.getInt("jobs_requested"),
-                        rs.getInt("runs_counted"),
-                        rs.getInt("max_runs"),
+                        new AdaptiveProgress(
+                                AdaptiveState.of(rs.getString("state")),
+                                rs.getDouble("target_half_width_pct"),
+                                Jdbc.dbl(rs, "half_width_pct"),
+                                rs.getInt("jobs_requested"),
+                                rs.getInt("runs_counted"),
+                                rs.getInt("max_runs")),
                         rs.getInt("side"),
                         rs.getString("pool"),
                         parameters(rs.getString("parameters")),
                         rs.getInt("runs"),
                         rs.getInt("jobs")),
-                texts(campaignIds),
                 limit);
     }
 
     /** The jobs of the latest issue of each given campaign, each with the status of the run named by its current lease. */
     public List<JobRow> jobs(List<UUID> campaignIds, int limit) {
-        if (campaignIds.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.list(
+        return byIds(
+                campaignIds,
                 "SELECT j.job_id, j.campaign_id, j.issue, j.pool, j.state, j.lease_epoch, j.run_id, j.agent_id, "
                         + "j.lease_expires_at, (j.spec->'parameters')::text AS parameters, r.status AS run_status, r.started_at, "
                         + "r.finished_at, j.created_at, j.updated_at "
@@ -95,16 +92,13 @@ public class FleetQueries {
                         + "AND j.issue = (SELECT max(l.issue) FROM job l WHERE l.campaign_id = j.campaign_id) "
                         + "ORDER BY j.campaign_id, j.pool, j.created_at, j.job_id LIMIT ?",
                 this::job,
-                texts(campaignIds),
                 limit);
     }
 
     /** Every grant of the given jobs, in epoch order, with what became of each granted run. */
     public List<JobAttemptRow> attempts(List<UUID> jobIds, int limit) {
-        if (jobIds.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.list(
+        return byIds(
+                jobIds,
                 "SELECT g.job_id, g.lease_epoch, g.run_id, g.agent_id, g.granted_at, r.status AS run_status, r.started_at, "
                         + "r.finished_at FROM job_grant g LEFT JOIN proj_run r ON r.run_id = g.run_id WHERE g.job_id = ANY(?::uuid[]) "
                         + "ORDER BY g.job_id, g.lease_epoch LIMIT ?",
@@ -117,7 +111,6 @@ public class FleetQueries {
                         rs.getString("run_status"),
                         Jdbc.instant(rs, "started_at"),
                         Jdbc.instant(rs, "finished_at")),
-                texts(jobIds),
                 limit);
     }
 
@@ -213,6 +206,11 @@ public class FleetQueries {
             throw new IllegalStateException("a job's parameters are not JSON", e);
         }
         return out;
+    }
+
+    /** The rows a query of {@code ids} (its first parameter, as uuid[]) and a LIMIT finds; none for no ids. */
+    private <T> List<T> byIds(List<UUID> ids, String sql, Jdbc.RowMapper<T> mapper, int limit) {
+        return ids.isEmpty() ? List.of() : jdbc.list(sql, mapper, texts(ids), limit);
     }
 
     private static String[] texts(List<UUID> ids) {

@@ -1,5 +1,6 @@
 package dev.podium.query.reproduce;
 
+import dev.podium.query.data.AdaptiveProgress;
 import io.quarkus.qute.TemplateExtension;
 import java.util.Locale;
 
@@ -52,11 +53,11 @@ public final class ReproductionCells {
     }
 
     /** The half-width an adaptive reproduction's last decision measured, or why there is none yet. */
-    public static String halfWidthText(ReproductionView.Adaptive a) {
+    public static String halfWidthText(AdaptiveProgress a) {
         return a.halfWidthPct() == null ? "not measured yet (3 runs a side needed)" : percent(a.halfWidthPct());
     }
 
-    public static String targetText(ReproductionView.Adaptive a) {
+    public static String targetText(AdaptiveProgress a) {
         return percent(a.targetHalfWidthPct());
     }
 

@@ -307,14 +307,8 @@ public class ReproductionService {
         if (sides.isEmpty()) {
             return null;
         }
-        AdaptiveSideRow a = sides.get(0);
         return new ReproductionView.Adaptive(
-                a.state(),
-                a.targetHalfWidthPct(),
-                a.halfWidthPct(),
-                a.jobsRequested(),
-                a.runsCounted(),
-                a.maxRuns(),
+                sides.get(0).progress(),
                 sides.stream()
                         .map(s -> new ReproductionView.AdaptiveSide(where(r, s), s.runs(), s.jobs()))
                         .toList());

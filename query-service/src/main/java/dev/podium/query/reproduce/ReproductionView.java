@@ -1,6 +1,6 @@
 package dev.podium.query.reproduce;
 
-import dev.podium.query.data.AdaptiveState;
+import dev.podium.query.data.AdaptiveProgress;
 import dev.podium.query.stats.ConfigDifference;
 import dev.podium.query.stats.Equivalence;
 import java.util.List;
@@ -44,19 +44,8 @@ public record ReproductionView(
             String rerun,
             Adaptive adaptive) {}
 
-    /**
-     * An adaptive reproduction: its state, the ratio's 95% half-width it aims at and the one its last decision measured
-     * (percent; null until both sides have 3 runs), the jobs it requested and the runs it counted, both sides together,
-     * and each side's, a side requesting at most {@code maxRuns} jobs.
-     */
-    public record Adaptive(
-            AdaptiveState state,
-            double targetHalfWidthPct,
-            Double halfWidthPct,
-            int jobsRequested,
-            int runsCounted,
-            int maxRuns,
-            List<AdaptiveSide> sides) {}
+    /** An adaptive reproduction: where it stands, and each of its two sides. */
+    public record Adaptive(AdaptiveProgress progress, List<AdaptiveSide> sides) {}
 
     /** One side of an adaptive reproduction, {@code where} its pool and value of the parameter varied. */
     public record AdaptiveSide(String where, int runs, int jobs) {}

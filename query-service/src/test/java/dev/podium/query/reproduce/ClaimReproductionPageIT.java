@@ -162,6 +162,22 @@ class ClaimReproductionPageIT {
                 mean);
     }
 
+    private static JsonPath claimJson() {
+        return given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+    }
+
+    private static Document claimPage() {
+        return Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
+    }
+
     private static void update(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
@@ -173,11 +189,7 @@ class ClaimReproductionPageIT {
 
     @Test
     void theClaimsPageGivesThePlanAndTheCommand() {
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString());
+        Document doc = claimPage();
         assertThat(doc.selectFirst("#claimed").text()).isEqualTo("1.72×");
         assertThat(doc.selectFirst("#stated").text())
                 .contains("benchmark bridgetower-finetune")
@@ -193,19 +205,11 @@ class ClaimReproductionPageIT {
     @Test
     void aReproductionWhosePoolSawANewFrameworkIsMarkedStaleWithTheCommandThatRerunsIt() {
         String text = "stale: pytorch 2.4.0 \u2192 pytorch 2.5.1 seen in pool cpu since 2026-12-01T10:00:00Z";
-        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
+        JsonPath json = claimJson();
         assertThat(json.getString("reproductions[0].stale[0].text")).isEqualTo(text);
         assertThat(json.getString("reproductions[0].stale[0].component")).isEqualTo("framework");
         assertThat(json.getString("reproductions[0].rerun")).isEqualTo("podium-admin reproduction rerun " + CAMPAIGN);
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString());
+        Document doc = claimPage();
         assertThat(doc.select("#reproductions p.stale").eachText())
                 .containsExactly(text + "; re-run it with podium-admin reproduction rerun " + CAMPAIGN);
         String csv = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM + "/reproductions.csv")
@@ -223,28 +227,23 @@ class ClaimReproductionPageIT {
 
     @Test
     void anAdaptiveReproductionSaysWhyItStoppedAndWhatEachSideRan() {
-        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
-        assertThat(json.getString("reproductions[0].adaptive.state")).isEqualTo("budget_spent");
-        assertThat(json.getDouble("reproductions[0].adaptive.targetHalfWidthPct"))
+        JsonPath json = claimJson();
+        assertThat(json.getString("reproductions[0].adaptive.progress.state")).isEqualTo("budget_spent");
+        assertThat(json.getDouble("reproductions[0].adaptive.progress.targetHalfWidthPct"))
                 .isEqualTo(5.0);
-        assertThat(json.getDouble("reproductions[0].adaptive.halfWidthPct")).isEqualTo(6.24);
-        assertThat(json.getInt("reproductions[0].adaptive.jobsRequested")).isEqualTo(6);
-        assertThat(json.getInt("reproductions[0].adaptive.runsCounted")).isEqualTo(5);
-        assertThat(json.getInt("reproductions[0].adaptive.maxRuns")).isEqualTo(3);
+        assertThat(json.getDouble("reproductions[0].adaptive.progress.halfWidthPct"))
+                .isEqualTo(6.24);
+        assertThat(json.getInt("reproductions[0].adaptive.progress.jobsRequested"))
+                .isEqualTo(6);
+        assertThat(json.getInt("reproductions[0].adaptive.progress.runsCounted"))
+                .isEqualTo(5);
+        assertThat(json.getInt("reproductions[0].adaptive.progress.maxRuns")).isEqualTo(3);
         assertThat(json.getList("reproductions[0].adaptive.sides.where"))
                 .containsExactly("cpu, dataloader_num_workers 0", "cpu, dataloader_num_workers 1");
         assertThat(json.getList("reproductions[0].adaptive.sides.runs", Integer.class))
                 .containsExactly(3, 2);
 
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString());
+        Document doc = claimPage();
         assertThat(doc.selectFirst("#reproductions p.adaptive").text())
                 .isEqualTo("Adaptive, stopped: budget spent: the ratio's 95% half-width 6.2% against a target of 5.0%; "
                         + "6 jobs requested, 5 runs counted.");
@@ -254,11 +253,7 @@ class ClaimReproductionPageIT {
 
     @Test
     void theMeasuredRatioStandsBesideThePublishedOneWithItsIntervalAndVerdict() {
-        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
+        JsonPath json = claimJson();
         assertThat(json.getFloat("reproductions[0].ratios[0].ratio")).isEqualTo(1.7f);
         assertThat(json.getFloat("reproductions[0].ratios[0].low")).isBetween(1.55f, 1.65f);
         assertThat(json.getFloat("reproductions[0].ratios[0].high")).isBetween(1.75f, 1.85f);
@@ -271,11 +266,7 @@ class ClaimReproductionPageIT {
                 .containsExactly("pytorch 2.4.0");
         assertThat(json.getList("reproductions[0].ratios[0].differences.setting"))
                 .containsExactly("framework", "parameter dataloader_num_workers");
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString());
+        Document doc = claimPage();
         assertThat(doc.select("tr.measured-ratio td").eachText()).contains("1.70×", "1.72×", "holds here", "3 / 3");
         assertThat(doc.select("tr.measured-ratio td.differs").first().text())
                 .isEqualTo("framework: pytorch 2.5.1 / pytorch 2.4.0; parameter dataloader_num_workers: 1 / 0");
@@ -286,11 +277,7 @@ class ClaimReproductionPageIT {
 
     @Test
     void threeNoisyRunsAroundTheClaimAreInconclusiveNotAConfirmation() {
-        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath();
+        JsonPath json = claimJson();
         String noisy = "reproductions[0].ratios.find { it.where.startsWith('" + NOISY + "') }";
         // The 95% interval (about 1.2 to 2.5) holds 1.72: that alone once said "holds".
         assertThat(json.getFloat(noisy + ".low")).isLessThan(1.72f);
@@ -302,11 +289,7 @@ class ClaimReproductionPageIT {
         assertThat(json.getString(noisy + ".equivalence.margin")).isEqualTo("\u00b15%");
         int runs = json.getInt(noisy + ".runsPerSide");
 
-        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + CLAIM)
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString());
+        Document doc = claimPage();
         Element row = doc.select("tr.measured-ratio").stream()
                 .filter(r -> r.text().contains(NOISY))
                 .findFirst()
