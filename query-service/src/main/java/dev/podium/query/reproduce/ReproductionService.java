@@ -87,14 +87,7 @@ public class ReproductionService {
                 margins.of(requestedMargin, c.key() == null ? null : c.key().benchmark());
         ClaimBand claimed = ClaimBand.of(c, margin);
         List<ReproductionQueries.ReproductionRow> reproductions = queries.reproductions(source, claimId);
-        Map<UUID, List<AdaptiveSideRow>> adaptive = fleet
-                .adaptive(
-                        reproductions.stream()
-                                .map(r -> UUID.fromString(r.campaignId()))
-                                .toList(),
-                        SIDES * reproductions.size())
-                .stream()
-                .collect(Collectors.groupingBy(AdaptiveSideRow::campaignId));
+        Map<UUID, List<AdaptiveSideRow>> adaptive = adaptiveSides(reproductions);
         List<ReproductionView.Reproduced> reproduced = new ArrayList<>();
         for (ReproductionQueries.ReproductionRow r : reproductions) {
             List<ReproductionQueries.MeasuredRow> rows =
@@ -299,6 +292,18 @@ public class ReproductionService {
                 throw new UncheckedIOException("proj_published_claim holds a claim that does not decode", e);
             }
         });
+    }
+
+    /** The sides of those of the reproductions that are adaptive, by campaign, read with one query for them all. */
+    private Map<UUID, List<AdaptiveSideRow>> adaptiveSides(List<ReproductionQueries.ReproductionRow> reproductions) {
+        return fleet
+                .adaptive(
+                        reproductions.stream()
+                                .map(r -> UUID.fromString(r.campaignId()))
+                                .toList(),
+                        SIDES * reproductions.size())
+                .stream()
+                .collect(Collectors.groupingBy(AdaptiveSideRow::campaignId));
     }
 
     /** Where an adaptive reproduction stands, from its sides' rows; null when it has none (it is not adaptive). */
