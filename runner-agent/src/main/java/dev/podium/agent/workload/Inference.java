@@ -8,6 +8,7 @@ import dev.podium.agent.job.JobSpecException;
 import dev.podium.agent.parse.ParseResult;
 import dev.podium.events.model.JobSpec;
 import dev.podium.events.model.Software;
+import dev.podium.events.validate.ValueChecks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,6 +49,10 @@ public record Inference() implements Adapter {
     public static final String TORCH_COMPILE = "torch.compile";
     public static final String TORCHSCRIPT = "torchscript-freeze";
     private static final Set<String> COMPILERS = Set.of("eager", "compiled");
+    /** The workload's own cap (MAX_MEASURED_REQUESTS): a line of this many latencies fits the parser's 16 KiB. */
+    private static final int MAX_REQUESTS = 1500;
+
+    private static final String MIN_SECONDS = Double.toString(ValueChecks.MIN_REPETITION_SECONDS);
 
     @Override
     public void check(Map<String, String> point) {
@@ -64,6 +69,9 @@ public record Inference() implements Adapter {
         for (String n : List.of("batch_size", "image_size", "denoise_steps", "input_len", "output_len", "requests")) {
             positive(point, n, 1);
         }
+        if (positive(point, "requests", 1) > MAX_REQUESTS) {
+            throw new JobSpecException("parameters.requests", "must be " + MAX_REQUESTS + " or fewer");
+        }
     }
 
     @Override
@@ -73,6 +81,8 @@ public record Inference() implements Adapter {
         add(cmd, "--task", p.get("task"));
         add(cmd, "--compiler", p.getOrDefault("compiler", "eager"));
         add(cmd, "--warmup-requests", Integer.toString(warmupSteps));
+        // Requests of a tiny model on a fast device end before a repetition is long enough to count.
+        add(cmd, "--min-seconds", MIN_SECONDS);
         for (String name : List.of(
                 "batch_size",
                 "image_size",

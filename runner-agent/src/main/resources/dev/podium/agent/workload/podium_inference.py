@@ -14,8 +14,10 @@
                    TorchScript with freezing; the info line names the compiler that ran, so the speed-up is never
                    claimed for a compiler that did not run.
 
-Requests: --warmup-requests are run first and not measured, then --requests are measured. Output follows Podium's
-JSON-lines protocol (see podium_reference.py); each measured request is a "step" line whose "seconds" is its latency.
+Requests: --warmup-requests are run first and not measured, then --requests are measured, and more while fewer than
+--min-seconds have passed since the first measured one (at most 1,500 measured in all): the agent passes the shortest
+repetition it counts, so that a fast device's few requests still make a counted run. Output follows Podium's JSON-lines
+protocol (see podium_reference.py); each measured request is a "step" line whose "seconds" is its latency.
 Exit codes: 0 ok, 2 bad arguments, 3 device not available.
 """
 import argparse
@@ -23,6 +25,11 @@ import sys
 import time
 
 from podium_common import device_name, emit, fail, pick_device, synchronize, torch_version, versions
+
+
+# Per-request latencies are reported as one metric line's values, which the agent reads up to 16 KiB a line (this many
+# at 10 characters each).
+MAX_MEASURED_REQUESTS = 1500
 
 
 def parse_args(argv):
@@ -36,6 +43,7 @@ def parse_args(argv):
     p.add_argument("--output-len", type=int, default=64)
     p.add_argument("--requests", type=int, default=8)
     p.add_argument("--warmup-requests", type=int, default=3)
+    p.add_argument("--min-seconds", type=float, default=0.0)
     p.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default="fp32")
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--device", choices=["auto", "cuda", "hpu", "xpu", "mps", "cpu"], default="auto")
@@ -44,8 +52,10 @@ def parse_args(argv):
     for name in ("batch_size", "image_size", "denoise_steps", "input_len", "output_len", "requests"):
         if getattr(a, name) < 1:
             fail(2, "--%s must be 1 or more" % name.replace("_", "-"))
-    if a.warmup_requests < 0 or a.threads < 0:
-        fail(2, "--warmup-requests and --threads must not be negative")
+    if a.warmup_requests < 0 or a.threads < 0 or not 0 <= a.min_seconds <= 3600:
+        fail(2, "--warmup-requests and --threads must not be negative, --min-seconds must be 0 to 3600")
+    if a.requests > MAX_MEASURED_REQUESTS:
+        fail(2, "--requests must be %d or fewer" % MAX_MEASURED_REQUESTS)
     return a
 
 
@@ -71,16 +81,28 @@ def main(argv):
     emit(dict(versions(torch, np, Image), type="info", device=device, device_name=device_name(torch, device),
               task=args.task, compiler=compiler, precision=args.precision, batch_size=args.batch_size))
     latencies = []
+    planned = args.warmup_requests + args.requests
+    measured_since = None
     with torch.inference_mode():
-        for i in range(args.warmup_requests + args.requests):
+        i = 0
+        while i < planned or more_wanted(args, measured_since, len(latencies)):
             warmup = i < args.warmup_requests
+            if not warmup and measured_since is None:
+                measured_since = time.perf_counter()
             seconds, extra = task.request()
             if not warmup:
                 latencies.append((seconds, extra))
-            emit(dict(extra, type="step", step=i + 1, total_steps=args.warmup_requests + args.requests, warmup=warmup,
+            i += 1
+            emit(dict(extra, type="step", step=i, total_steps=max(planned, i), warmup=warmup,
                       samples=args.batch_size, seconds=round(seconds, 6),
                       samples_per_second=round(args.batch_size / seconds, 4)))
     task.report(latencies)
+
+
+def more_wanted(args, measured_since, measured):
+    """Whether one more measured request is wanted once --requests ran: until --min-seconds passed, within the cap."""
+    return (measured_since is not None and measured < MAX_MEASURED_REQUESTS
+            and time.perf_counter() - measured_since < args.min_seconds)
 
 
 def timed(torch, device, fn):

@@ -69,6 +69,16 @@ class AdapterTest {
     }
 
     @Test
+    void inferenceMeasuresForAtLeastTheShortestCountedRepetitionAndCapsItsRequests() {
+        Adapter a = adapter("benchmark: b\nadapter: inference\n");
+        assertThat(a.command("py", SCRIPTS, Map.of("task", "classify"), 3)).containsSubsequence("--min-seconds", "2.0");
+        a.check(Map.of("task", "classify", "requests", "1500"));
+        assertThatThrownBy(() -> a.check(Map.of("task", "classify", "requests", "1501")))
+                .hasMessageContaining("parameters.requests")
+                .hasMessageContaining("1500 or fewer");
+    }
+
+    @Test
     void aWorkloadThatRanAnotherCompilerContradictsItsKey() {
         Adapter a = adapter("benchmark: b\nadapter: inference\n");
         Map<String, String> keyed = Map.of("task", "classify", "compiler", "torchscript-freeze");

@@ -21,6 +21,7 @@ import dev.podium.events.run.RunCompleted;
 import dev.podium.events.run.RunFailed;
 import dev.podium.events.run.RunStarted;
 import dev.podium.events.sign.EventSigner;
+import dev.podium.events.validate.ValueChecks;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -122,6 +123,11 @@ class ShippedWorkloadsTest {
             assertThat(metric(done, "inference_samples_per_second").statistics().mean())
                     .isPositive();
             assertThat(metric(done, "latency_ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+            // three requests take milliseconds: more are measured until the repetition is long enough to count
+            assertThat(done.validity())
+                    .filteredOn(c -> c.name().equals(ValueChecks.MIN_DURATION))
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.passed()).isTrue());
         });
     }
 
