@@ -200,6 +200,8 @@ say "campaign $campaign (pool local by default): /fleet showed its job as the ag
 
 # While the platform is up: every shipped workload class through the agent, Kafka and ingest onto the pages.
 "$SOURCE/scripts/e2e-workloads.sh" "$WORK/podium" "http://127.0.0.1:$PODIUM_QUERY_PORT" "127.0.0.1:$PODIUM_KAFKA_PORT"
+"$SOURCE/scripts/e2e-claims.sh" "$WORK/podium" "http://127.0.0.1:$PODIUM_QUERY_PORT" \
+  "http://127.0.0.1:$PODIUM_INGEST_PORT"
 
 say "./podium down"
 ./podium down

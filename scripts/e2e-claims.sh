@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A published claim reproduced on this machine through the local agent, Kafka and ingest, as `podium-admin claim
+# reproduce` does it, then its page read in headless Chromium: the AITemplate range claim, measured twice with the
+# compiler Podium runs (so that each side has the run means an interval needs), is shown "not comparable" with the
+# configuration its two sides differ in, and its measured ratio still carries one equivalence verdict against 1 with its
+# margin. (A dataloader-workers claim is reproduced at its 8-device point, about 80 s a repetition on 2 cores: its verdicts
+# are shown by ClaimReproductionPageIT instead.)
+# Usage: e2e-claims.sh CHECKOUT QUERY_URL INGEST_URL
+set -euo pipefail
+
+CHECKOUT=$1
+QUERY=$2
+INGEST=$3
+ADMIN="$CHECKOUT/ingest-service/podium-admin"
+COMPILER=(meta-aitemplate a100-resnet50-ait-vs-eager)
+OUT="$(mktemp -d /tmp/podium-e2e-claims.XXXXXX)"
+trap 'rm -rf "$OUT"' EXIT
+
+say() { printf '[e2e-claims] %s\n' "$*"; }
+
+reproduce() { # source claim: prints the campaign id
+  PODIUM_ADMIN_URL="$INGEST" PODIUM_ADMIN_TOKEN="$(cat "$CHECKOUT/.podium/admin-token")" \
+    "$ADMIN" claim reproduce "$1" "$2" --pools local \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["campaign_id"])'
+}
+
+campaigns=()
+for _ in 1 2; do campaigns+=("$(reproduce "${COMPILER[@]}")"); done
+say "reproducing ${COMPILER[1]} twice on pool local"
+
+# Every job of the campaigns done, as /api/v1/fleet shows them; a failed job fails the check at once.
+campaign_states() {
+  python3 - "$(curl -fsS "$QUERY/api/v1/fleet")" "${campaigns[@]}" <<'PY'
+import json, sys
+fleet, wanted = json.loads(sys.argv[1]), set(sys.argv[2:])
+jobs = [j for c in fleet["campaigns"] if c["campaignId"] in wanted for p in c["pools"] for j in p["jobs"]]
+states = {j["state"] for j in jobs}
+print("failed" if states & {"failed", "cancelled"} else
+      "done" if jobs and states == {"done"} else "waiting")
+PY
+}
+deadline=$((SECONDS + 600))
+while state=$(campaign_states) && [ "$state" = waiting ]; do
+  [ $SECONDS -lt $deadline ] || { say "the reproductions were not done within 600 s"; exit 1; }
+  sleep 1
+done
+[ "$state" = done ] || { say "a job of the reproductions ended $state"; curl -fsS "$QUERY/api/v1/fleet"; exit 1; }
+say "every reproduction job done"
+
+# The page as headless Chromium has it once drawn, as text.
+page_text() { # path
+  chromium --headless=new --no-sandbox --disable-gpu --no-first-run --disable-sync --dump-dom "$QUERY$1" \
+    2>"$OUT/chromium.log" | python3 -c '
+import html, re, sys
+print(html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", sys.stdin.read()))))'
+}
+
+# A claim's measured ratios, once ingest has projected every reproduction's runs.
+check_claim() { # source claim python-check
+  local deadline=$((SECONDS + 60)) json
+  while :; do
+    json=$(curl -fsS "$QUERY/api/v1/claims/$1/$2")
+    if python3 - "$json" "$3" <<'PY'; then return 0; fi
+import json, sys
+view, check = json.loads(sys.argv[1]), sys.argv[2]
+ratios = [x for r in view["reproductions"] for x in r["ratios"]]
+sys.exit(0 if eval(check) else 1)
+PY
+    [ $SECONDS -lt $deadline ] || { say "$1/$2: check failed: $3"; printf '%s\n' "$json"; exit 1; }
+    sleep 1
+  done
+}
+
+check_claim "${COMPILER[@]}" \
+    'len(view["reproductions"]) == 2 and ratios and all(x["notComparable"] and x["holds"] is None and x["comparedRuns"] >= 2 and x["baselineRuns"] >= 2 and x["low"] is not None and x["equivalence"]["margin"] == "±5%" and any(d["setting"] == "parameter compiler" for d in x["differences"]) for x in ratios)'
+compiler_page=$(page_text "/claims/${COMPILER[0]}/${COMPILER[1]}")
+grep -qE "not comparable \(compiler [a-z_.-]+, not " <<<"$compiler_page" \
+  || { say "the AITemplate claim's page does not say 'not comparable' with why:"; printf '%.3000s\n' "$compiler_page"; exit 1; }
+grep -qE "parameter compiler: [a-z]+ / eager" <<<"$compiler_page" \
+  || { say "the AITemplate claim's page shows no configuration difference in the compiler"; exit 1; }
+verdict=$(grep -oE "(faster|slower|same within ±[0-9.]+%|inconclusive at ±[0-9.]+%)" <<<"$compiler_page" | head -n 1 || true)
+[ -n "$verdict" ] || { say "the AITemplate claim's page shows no verdict against 1"; exit 1; }
+say "${COMPILER[1]}: the page shows 'not comparable', the compiler its sides differ in and '$verdict' against 1"
