@@ -35,8 +35,8 @@ import java.util.UUID;
  * campaign that measures a published ratio claim on the given pools, with adaptive runs when asked ({@link AdaptiveRuns})
  * and at fewer accelerators a run than the claim's when asked ({@link Reproduction#atDevices}) ({@link Reproduction}: the
  * claim's one dimension varied by a shipped workload; for a device against another, the same point on two pools, the
- * subject's first). The campaign and its {@code claim_reproduction} row are
- * written in one transaction, so the claim's page finds every campaign made for it.
+ * subject's first). The campaign and its {@code claim_reproduction} row are written in one transaction, so the claim's
+ * page finds every campaign made for it.
  */
 @Path("/admin/claims/{source}/{claim}/reproduce")
 @Produces(MediaType.APPLICATION_JSON)
@@ -79,9 +79,9 @@ public class ClaimReproductionResource {
 
     /**
      * The campaign for the claim as {@code request} asks it, as
-     * {@link #reproduce(String, String, String, String, String, String)}
-     * answers it; {@code rerunOf} names the reproduction this one renews (null for a new one); {@code actor} the token (or
-     * schedule) that asks. The caller holds the transaction.
+     * {@link #reproduce(String, String, String, String, String, String)} answers it; {@code rerunOf} names the
+     * reproduction this one renews (null for a new one); {@code actor} the token (or schedule) that asks. The caller
+     * holds the transaction.
      */
     Response reproduce(String source, String claimId, ReproduceRequest request, UUID rerunOf, String actor) {
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
