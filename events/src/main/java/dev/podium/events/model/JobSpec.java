@@ -2,6 +2,7 @@ package dev.podium.events.model;
 
 import dev.podium.events.validate.NonNegative;
 import dev.podium.events.validate.Nullable;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -95,6 +96,28 @@ public record JobSpec(
                 command,
                 parser,
                 parameters,
+                matrix,
+                repetitions,
+                warmupSteps,
+                timeoutSeconds,
+                environment,
+                nodes,
+                devicesPerNode,
+                pool,
+                warmup,
+                adaptive);
+    }
+
+    /** This spec with parameter {@code name} set to {@code value}, whatever map it was built with. */
+    public JobSpec withParameter(String name, String value) {
+        Map<String, String> set = new LinkedHashMap<>(parameters);
+        set.put(name, value);
+        return new JobSpec(
+                benchmark,
+                adapter,
+                command,
+                parser,
+                set,
                 matrix,
                 repetitions,
                 warmupSteps,

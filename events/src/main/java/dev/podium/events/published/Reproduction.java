@@ -40,6 +40,9 @@ public record Reproduction(
     public static final String TRAINING = "podium-reference";
     public static final String INFERENCE = "podium-inference";
 
+    /** The training workload's parameter for the number of accelerators (processes) a run uses. */
+    public static final String NPROC = "nproc";
+
     /** The dimensions a shipped workload can vary, and its parameter for each. */
     private static final Map<String, String> PARAMETERS = Map.of(
             "dataloader_num_workers",
@@ -49,7 +52,7 @@ public record Reproduction(
             ComparisonKey.BATCH_SIZE,
             "batch_size",
             ComparisonKey.TOTAL_ACCELERATORS,
-            "nproc",
+            NPROC,
             "compiler",
             "compiler");
 
@@ -61,6 +64,34 @@ public record Reproduction(
     /** The metric of a shipped workload's result that stands for a claim's metric. */
     public static String metricFor(String spec) {
         return INFERENCE.equals(spec) ? "inference_samples_per_second" : "train_samples_per_second";
+    }
+
+    /**
+     * This plan measured at {@code devices} accelerators a run instead of the claim's own number, for a pool too small to
+     * run the claim's configuration; the ratio it measures is then not the claim's configuration, which the claim's page
+     * says. Refused when the claim's ratio is itself about the number of accelerators, or the workload is the inference
+     * one, which runs on one accelerator whatever the claim's number.
+     */
+    public Result atDevices(int devices) {
+        if (NPROC.equals(parameter)) {
+            return Result.no("the claim varies the number of accelerators itself (" + baseline + " to " + compared
+                    + "); it cannot be measured at a fixed number");
+        }
+        if (INFERENCE.equals(spec.benchmark())) {
+            return Result.no("the claim is reproduced with the inference workload, which runs on one accelerator; "
+                    + "there is no number of accelerators to choose");
+        }
+        return Result.of(new Reproduction(
+                source,
+                claimId,
+                dimension,
+                baseline,
+                compared,
+                parameter,
+                baselineParameterValue,
+                comparedParameterValue,
+                spec.withParameter(NPROC, Integer.toString(devices)),
+                metric));
     }
 
     /**

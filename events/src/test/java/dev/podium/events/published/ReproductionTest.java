@@ -78,6 +78,49 @@ class ReproductionTest {
     }
 
     @Test
+    void atOneDeviceTheWorkersRatioRunsOneProcessARunAndKeepsTheRestOfThePlan() {
+        Reproduction claimed = plan("h100-workers2-vs-workers1").plan().orElseThrow();
+        assertThat(claimed.spec().parameters()).containsEntry("nproc", "8");
+
+        Reproduction small = claimed.atDevices(1).plan().orElseThrow();
+        assertThat(small.spec().parameters()).containsEntry("nproc", "1").containsEntry("dataloader", "cpu");
+        assertThat(small.spec().matrix()).isEqualTo(claimed.spec().matrix());
+        assertThat(small.dimension()).isEqualTo(claimed.dimension());
+        assertThat(small.metric()).isEqualTo(claimed.metric());
+        assertThat(claimed.spec().parameters()).containsEntry("nproc", "8");
+    }
+
+    @Test
+    void aClaimAboutTheNumberOfAcceleratorsCannotBeMeasuredAtAFixedNumber() {
+        Reproduction workers = plan("h100-workers2-vs-workers1").plan().orElseThrow();
+        Reproduction scaling = new Reproduction(
+                workers.source(),
+                workers.claimId(),
+                "total_accelerators",
+                "1",
+                "8",
+                "nproc",
+                "1",
+                "8",
+                workers.spec(),
+                workers.metric());
+
+        Reproduction.Result r = scaling.atDevices(1);
+
+        assertThat(r.plan()).isEmpty();
+        assertThat(r.reason()).contains("varies the number of accelerators");
+    }
+
+    @Test
+    void theInferenceWorkloadHasNoNumberOfAcceleratorsToChoose() {
+        Reproduction.Result r =
+                plan("a100-resnet50-ait-vs-eager").plan().orElseThrow().atDevices(1);
+
+        assertThat(r.plan()).isEmpty();
+        assertThat(r.reason()).contains("inference workload");
+    }
+
+    @Test
     void everySeedRatioClaimHasAPlanOrAReason() {
         claims.values().stream().filter(PublishedClaim::isRatio).forEach(c -> {
             Reproduction.Result r = plan(c.claimId());

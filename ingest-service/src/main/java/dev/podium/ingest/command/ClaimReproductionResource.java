@@ -31,10 +31,12 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b[&max=12&target_half_width_pct=2]}: the campaign that
- * measures a published ratio claim on the given pools, with adaptive runs when asked ({@link AdaptiveRuns}) ({@link Reproduction}: the claim's one dimension varied by a shipped workload; for a device against
- * another, the same point on two pools, the subject's first). The campaign and its {@code claim_reproduction} row are
- * written in one transaction, so the claim's page finds every campaign made for it.
+ * {@code POST /admin/claims/{source}/{claim}/reproduce?pools=a,b[&max=12&target_half_width_pct=2][&devices=1]}: the
+ * campaign that measures a published ratio claim on the given pools, with adaptive runs when asked ({@link AdaptiveRuns})
+ * and at fewer accelerators a run than the claim's when asked ({@link Reproduction#atDevices}) ({@link Reproduction}: the
+ * claim's one dimension varied by a shipped workload; for a device against another, the same point on two pools, the
+ * subject's first). The campaign and its {@code claim_reproduction} row are written in one transaction, so the claim's
+ * page finds every campaign made for it.
  */
 @Path("/admin/claims/{source}/{claim}/reproduce")
 @Produces(MediaType.APPLICATION_JSON)
@@ -65,19 +67,21 @@ public class ClaimReproductionResource {
             @PathParam("claim") String claimId,
             @QueryParam("pools") String poolsParam,
             @QueryParam("max") String max,
-            @QueryParam("target_half_width_pct") String targetHalfWidthPct) {
+            @QueryParam("target_half_width_pct") String targetHalfWidthPct,
+            @QueryParam("devices") String devices) {
         return reproduce(
                 source,
                 claimId,
-                ReproduceRequest.fromQuery(poolsParam, max, targetHalfWidthPct),
+                ReproduceRequest.fromQuery(poolsParam, max, targetHalfWidthPct, devices),
                 null,
                 caller.tokenName());
     }
 
     /**
-     * The campaign for the claim as {@code request} asks it, as {@link #reproduce(String, String, String, String, String)}
-     * answers it; {@code rerunOf} names the reproduction this one renews (null for a new one); {@code actor} the token (or
-     * schedule) that asks. The caller holds the transaction.
+     * The campaign for the claim as {@code request} asks it, as
+     * {@link #reproduce(String, String, String, String, String, String)} answers it; {@code rerunOf} names the
+     * reproduction this one renews (null for a new one); {@code actor} the token (or schedule) that asks. The caller
+     * holds the transaction.
      */
     Response reproduce(String source, String claimId, ReproduceRequest request, UUID rerunOf, String actor) {
         List<FieldViolation> problems = new ArrayList<>(FieldViolation.all(validator.validate(request)));
@@ -86,19 +90,11 @@ public class ClaimReproductionResource {
         if (result.isEmpty()) {
             return Problems.notFound("no published claim " + source + "/" + claimId);
         }
-        if (result.get().plan().isEmpty()) {
-            problems.add(0, new FieldViolation("claim", result.get().reason()));
-        } else if (result.get().plan().get().crossDevice() && request.pools().size() != 2) {
-            Reproduction p = result.get().plan().get();
-            problems.add(new FieldViolation(
-                    "pools",
-                    "two pools, the subject's (" + p.compared() + ") first, then the " + "baseline's (" + p.baseline()
-                            + ")"));
-        }
+        Optional<Reproduction> checked = checked(result.get(), request, problems);
         if (!problems.isEmpty()) {
             throw new InvalidRequestException(problems);
         }
-        Reproduction plan = result.get().plan().get();
+        Reproduction plan = checked.orElseThrow();
         List<String> pools = request.pools();
         JobSpec spec =
                 request.adaptive(plan.metric()).map(plan.spec()::withAdaptive).orElse(plan.spec());
@@ -107,7 +103,7 @@ public class ClaimReproductionResource {
                         "reproduce " + source + "/" + claimId, spec, pools, null, null, Map.of(), false),
                 actor,
                 "command:" + actor);
-        record(created.campaignId(), plan, pools, rerunOf, actor);
+        record(created.campaignId(), plan, request, rerunOf, actor);
         Map<String, Object> out = CampaignResource.created(created);
         if (rerunOf != null) {
             out.put("rerun_of", rerunOf.toString());
@@ -116,7 +112,34 @@ public class ClaimReproductionResource {
         out.put("baseline", plan.baseline());
         out.put("compared", plan.compared());
         out.put("metric", plan.metric());
+        request.devicesPerRun().ifPresent(n -> out.put("devices", n));
         return Response.status(Response.Status.CREATED).entity(out).build();
+    }
+
+    /**
+     * The claim's plan at the accelerators a run the request asks, the claim's own when it asks none; empty, with what is
+     * wrong added to {@code problems}, when the claim has no plan, its number cannot be chosen, or the pools do not fit.
+     */
+    private static Optional<Reproduction> checked(
+            Reproduction.Result planned, ReproduceRequest request, List<FieldViolation> problems) {
+        if (planned.plan().isEmpty()) {
+            problems.add(0, new FieldViolation("claim", planned.reason()));
+            return Optional.empty();
+        }
+        Reproduction.Result scaled =
+                request.devicesPerRun().map(planned.plan().get()::atDevices).orElse(planned);
+        if (scaled.plan().isEmpty()) {
+            problems.add(new FieldViolation("devices", scaled.reason()));
+            return Optional.empty();
+        }
+        Reproduction p = scaled.plan().get();
+        if (p.crossDevice() && request.pools().size() != 2) {
+            problems.add(new FieldViolation(
+                    "pools",
+                    "two pools, the subject's (" + p.compared() + ") first, then the baseline's (" + p.baseline()
+                            + ")"));
+        }
+        return scaled.plan();
     }
 
     /** The claim's reproduction plan (or why there is none); empty when there is no such claim. */
@@ -154,7 +177,8 @@ public class ClaimReproductionResource {
         return claimId == null ? null : claim(c, source, claimId).orElse(null);
     }
 
-    private static void record(UUID campaignId, Reproduction plan, List<String> pools, UUID rerunOf, String actor) {
+    private static void record(
+            UUID campaignId, Reproduction plan, ReproduceRequest request, UUID rerunOf, String actor) {
         ClaimReproductionEntity row = new ClaimReproductionEntity();
         row.campaignId = campaignId;
         row.source = plan.source();
@@ -166,7 +190,8 @@ public class ClaimReproductionResource {
         row.baselineLabel = plan.baseline();
         row.comparedLabel = plan.compared();
         row.metric = plan.metric();
-        row.pools = pools.toArray(String[]::new);
+        row.pools = request.pools().toArray(String[]::new);
+        row.devices = request.devicesPerRun().orElse(null);
         row.actor = actor;
         row.rerunOf = rerunOf;
         row.persist();

@@ -18,15 +18,20 @@ import java.util.UUID;
 
 /**
  * {@code POST /admin/reproductions/{campaign}/rerun} (scope operate): the claim's reproduction made again on the same
- * pools, as a new campaign that names the one it renews; what a stale reproduction needs after its pools' software
+ * pools at the same accelerators a run, as a new campaign that names the one it renews; what a stale reproduction needs after its pools' software
  * changed. 201 with the new campaign; 404 for no such reproduction.
  */
 @Path("/admin/reproductions/{campaign}/rerun")
 @Produces(MediaType.APPLICATION_JSON)
 public class ReproductionRerunResource {
 
-    /** What a rerun repeats of a reproduction: its claim and its pools. */
-    record Reproduced(UUID campaignId, String source, String claimId, String pools) {}
+    /**
+     * What a rerun repeats of a reproduction: its claim, its pools and its accelerators a run (null: the claim's own).
+     * {@link #reproduced} reads it from the columns {@link #COLUMNS} of {@code claim_reproduction cr}.
+     */
+    record Reproduced(UUID campaignId, String source, String claimId, String pools, Integer devices) {}
+
+    static final String COLUMNS = "cr.campaign_id, cr.source, cr.claim_id, array_to_string(cr.pools, ','), cr.devices";
 
     private final EnlistedJdbc jdbc;
     private final ClaimReproductionResource reproductions;
@@ -52,7 +57,15 @@ public class ReproductionRerunResource {
     /** The reproduction made again by {@code actor}; the caller holds the transaction. */
     Response rerun(Reproduced r, String actor) {
         return reproductions.reproduce(
-                r.source(), r.claimId(), ReproduceRequest.fromQuery(r.pools(), null, null), r.campaignId(), actor);
+                r.source(),
+                r.claimId(),
+                ReproduceRequest.fromQuery(
+                        r.pools(),
+                        null,
+                        null,
+                        r.devices() == null ? null : r.devices().toString()),
+                r.campaignId(),
+                actor);
     }
 
     private static Optional<UUID> parse(String campaign) {
@@ -64,9 +77,8 @@ public class ReproductionRerunResource {
     }
 
     private static Optional<Reproduced> find(Connection c, UUID campaign) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT campaign_id, source, claim_id, array_to_string(pools, ',') FROM claim_reproduction
-                WHERE campaign_id = ?""")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM claim_reproduction cr WHERE cr.campaign_id = ?")) {
             ps.setObject(1, campaign);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(reproduced(rs)) : Optional.empty();
@@ -75,6 +87,11 @@ public class ReproductionRerunResource {
     }
 
     static Reproduced reproduced(ResultSet rs) throws SQLException {
-        return new Reproduced(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4));
+        return new Reproduced(
+                rs.getObject(1, UUID.class),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getObject(5, Integer.class));
     }
 }

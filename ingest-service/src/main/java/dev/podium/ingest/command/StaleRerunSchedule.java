@@ -53,8 +53,8 @@ public class StaleRerunSchedule {
     }
 
     private List<ReproductionRerunResource.Reproduced> due(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                SELECT cr.campaign_id, cr.source, cr.claim_id, array_to_string(cr.pools, ',') FROM claim_reproduction cr
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + ReproductionRerunResource.COLUMNS + """
+                 FROM claim_reproduction cr
                 WHERE EXISTS (SELECT 1 FROM proj_reproduction_staleness s
                               WHERE s.campaign_id = cr.campaign_id AND s.stale_since IS NOT NULL
                                 AND (? OR s.pool = ANY (?)))

@@ -53,6 +53,10 @@ public class ClaimReproductionEntity extends PanacheEntityBase {
     @Column(name = "actor", nullable = false)
     public String actor;
 
+    /** The accelerators a run it was measured at; null: the claim's own number. */
+    @Column(name = "devices")
+    public Integer devices;
+
     /** The reproduction this one renews; null for a first one. */
     @Column(name = "rerun_of")
     public UUID rerunOf;

@@ -54,6 +54,13 @@ class ClaimReproductionIT {
                     ratio: {baseline: NVIDIA A100 80GB GPU, numerator: h100-workers0, denominator: a100-workers0, form: TIMES}
                     value: 1.48
                     decimals: 2
+                  - id: a100-resnet50-ait-vs-eager
+                    quote: "ResNet-50 3x-12x"
+                    device: NVIDIA A100
+                    key: {benchmark: aitemplate-inference, model: ResNet-50}
+                    ratio: {baseline: PyTorch eager on the same card, form: TIMES}
+                    range: [3, 12]
+                    decimals: 0
                 """.formatted(source);
         given().auth()
                 .oauth2("test-ops-token-of-32-chars-or-more")
@@ -62,7 +69,7 @@ class ClaimReproductionIT {
                 .post("/admin/published?file=repro.yaml")
                 .then()
                 .statusCode(200)
-                .body("imported", equalTo(5));
+                .body("imported", equalTo(6));
     }
 
     private String path(String claim) {
@@ -103,6 +110,56 @@ class ClaimReproductionIT {
                         "0",
                         "1",
                         "ops"));
+    }
+
+    @Test
+    void atOneDeviceARunTheJobsRunOneProcessAndTheReproductionSaysSo() {
+        String campaign = given().auth()
+                .oauth2("test-ops-token-of-32-chars-or-more")
+                .queryParam("pools", "cpu-small")
+                .queryParam("devices", "1")
+                .post(path("h100-workers1-vs-workers0"))
+                .then()
+                .statusCode(201)
+                .body("devices", equalTo(1))
+                .extract()
+                .path("campaign_id");
+        Db db = new Db(dataSource);
+        assertThat(db.rows(
+                        "SELECT spec->'parameters'->>'nproc', spec->'parameters'->>'dataloader_num_workers' FROM job "
+                                + "WHERE campaign_id = ?::uuid ORDER BY 2",
+                        campaign))
+                .containsExactly(List.of("1", "0"), List.of("1", "1"));
+        assertThat(db.one("SELECT devices FROM claim_reproduction WHERE campaign_id = ?::uuid", campaign))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void devicesOutOfRangeOrNotANumberOrForTheInferenceWorkloadAreRefusedAndCreateNothing() {
+        Db db = new Db(dataSource);
+        Object before = db.one("SELECT count(*) FROM campaign");
+        for (String devices : List.of("0", "abc", "1000", "-1")) {
+            assertThat(devicesRefused("h100-workers1-vs-workers0", devices))
+                    .isEqualTo("must be a whole number of accelerators a run, from 1 to 999");
+        }
+        assertThat(devicesRefused("a100-resnet50-ait-vs-eager", "1"))
+                .startsWith("the claim is reproduced with the inference workload");
+        assertThat(db.one("SELECT count(*) FROM campaign")).isEqualTo(before);
+    }
+
+    /** The reason a reproduction of {@code claim} at {@code devices} is refused, the one problem of a 400. */
+    private String devicesRefused(String claim, String devices) {
+        return given().auth()
+                .oauth2("test-ops-token-of-32-chars-or-more")
+                .queryParam("pools", "p")
+                .queryParam("devices", devices)
+                .post(path(claim))
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("violations.field", contains("devices"))
+                .extract()
+                .path("violations[0].message");
     }
 
     @Test

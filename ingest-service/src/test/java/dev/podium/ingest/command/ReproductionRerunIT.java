@@ -62,4 +62,24 @@ class ReproductionRerunIT {
         assertThat(db.count("SELECT count(*) FROM job WHERE campaign_id = ?::uuid", rerun))
                 .isEqualTo(db.count("SELECT count(*) FROM job WHERE campaign_id = ?", reproduction));
     }
+
+    @Test
+    void aRerunOfAReproductionAtOneDeviceARunIsAtOneDeviceARunAgain() {
+        Db db = new Db(dataSource);
+        UUID reproduction = Reproductions.reproduce(FleetJobs.pool("rerun-small"), "1");
+
+        String rerun = given().auth()
+                .oauth2(OPERATOR)
+                .post("/admin/reproductions/" + reproduction + "/rerun")
+                .then()
+                .statusCode(201)
+                .body("devices", equalTo(1))
+                .extract()
+                .path("campaign_id");
+
+        assertThat(db.rows("SELECT devices FROM claim_reproduction WHERE campaign_id = ?::uuid", rerun))
+                .containsExactly(List.of(1));
+        assertThat(db.rows("SELECT DISTINCT spec->'parameters'->>'nproc' FROM job WHERE campaign_id = ?::uuid", rerun))
+                .containsExactly(List.of("1"));
+    }
 }

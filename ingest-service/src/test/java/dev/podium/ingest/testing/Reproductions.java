@@ -26,6 +26,11 @@ public final class Reproductions {
 
     /** A reproduction of a published workers ratio on these pools; its campaign id. */
     public static UUID reproduce(String pools) {
+        return reproduce(pools, null);
+    }
+
+    /** As {@link #reproduce(String)}, at {@code devices} accelerators a run (null: the claim's own number). */
+    public static UUID reproduce(String pools, String devices) {
         String source = "stale-" + UUID.randomUUID().toString().substring(0, 8);
         String file = """
                 source: %s
@@ -56,6 +61,7 @@ public final class Reproductions {
         return UUID.fromString(given().auth()
                 .oauth2(TestAgent.ADMIN_TOKEN)
                 .queryParam("pools", pools)
+                .queryParams(devices == null ? Map.of() : Map.of("devices", devices))
                 .post("/admin/claims/" + source + "/w1-vs-w0/reproduce")
                 .then()
                 .statusCode(201)

@@ -42,6 +42,18 @@ public final class ReproductionCells {
         return r.equivalence() == null ? "\u2014" : r.equivalence().text();
     }
 
+    /**
+     * "measured at 1 accelerator a run (the claim: 8)" for a reproduction at another number than the claim's, null for
+     * one at the claim's own, whether asked for by its number or not.
+     */
+    public static String devicesText(ReproductionView view, ReproductionView.Reproduced r) {
+        if (r.devices() == null || r.devices().equals(view.accelerators())) {
+            return null;
+        }
+        return "measured at " + ReproductionService.acceleratorsText(r.devices()) + " a run (the claim: "
+                + (view.accelerators() == null ? "not stated" : view.accelerators()) + ")";
+    }
+
     /** The campaign that would settle the claim, "reproduce with 12 runs per side", or null when none can be said. */
     public static String suggestion(ReproductionView.Reproduced r) {
         return r.ratios().stream()

@@ -14,7 +14,10 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class ReproductionQueries {
 
-    /** A reproduction as the command side recorded it (claim_reproduction). */
+    /**
+     * A reproduction as the command side recorded it (claim_reproduction); {@code devices}: the accelerators a run it was
+     * measured at, null for the claim's own number.
+     */
     record ReproductionRow(
             String campaignId,
             String dimension,
@@ -25,6 +28,7 @@ public class ReproductionQueries {
             String comparedLabel,
             String metric,
             List<String> pools,
+            Integer devices,
             Instant createdAt) {}
 
     /** A measured leaderboard row of one of a campaign's keys, with the pool whose job ran it. */
@@ -60,7 +64,7 @@ public class ReproductionQueries {
         return jdbc.list(
                 """
                 SELECT campaign_id::text, dimension, parameter, baseline_value, compared_value, baseline_label,
-                       compared_label, metric, pools, created_at
+                       compared_label, metric, pools, devices, created_at
                 FROM claim_reproduction WHERE source = ? AND claim_id = ? ORDER BY created_at DESC LIMIT 20""",
                 rs -> new ReproductionRow(
                         rs.getString(1),
@@ -72,7 +76,8 @@ public class ReproductionQueries {
                         rs.getString(7),
                         rs.getString(8),
                         List.of((String[]) rs.getArray(9).getArray()),
-                        rs.getTimestamp(10).toInstant()),
+                        rs.getObject(10, Integer.class),
+                        rs.getTimestamp(11).toInstant()),
                 source,
                 claimId);
     }

@@ -21,10 +21,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,9 +97,10 @@ public class ReproductionService {
             reproduced.add(new ReproductionView.Reproduced(
                     r.campaignId(),
                     r.pools(),
+                    r.devices(),
                     r.createdAt().toString(),
                     Reproduction.DEVICE.equals(r.dimension())
-                            ? acrossPools(r, rows, claimed, margin)
+                            ? acrossPools(c, r, rows, claimed, margin)
                             : perDevice(c, r, rows, claimed, margin),
                     queries.stale(r.campaignId()).stream()
                             .map(ReproductionService::stale)
@@ -116,6 +119,7 @@ public class ReproductionService {
                 plan,
                 result.reason(),
                 command,
+                accelerators(c),
                 reproduced));
     }
 
@@ -142,7 +146,9 @@ public class ReproductionService {
                         b,
                         claimed,
                         margin,
-                        COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null));
+                        notComparable(
+                                COMPILER.equals(r.dimension()) ? compilerClaimDiffers(claim, a) : null,
+                                devicesDiffer(claim, r))));
             }
         });
         return out;
@@ -172,8 +178,40 @@ public class ReproductionService {
         return differences.isEmpty() ? null : String.join("; ", differences);
     }
 
+    /**
+     * A reproduction measured at another number of accelerators a run than the claim's measures another configuration:
+     * the speed-up of a dimension such as dataloader workers depends on how many processes share the host. Says so, as
+     * "1 accelerator a run, not the claim's 8"; null when it ran at the claim's own number.
+     */
+    static String devicesDiffer(PublishedClaim claim, ReproductionQueries.ReproductionRow r) {
+        Integer claimed = accelerators(claim);
+        if (r.devices() == null || r.devices().equals(claimed)) {
+            return null;
+        }
+        return acceleratorsText(r.devices()) + " a run, "
+                + (claimed == null ? "the claim states no number" : "not the claim's " + claimed);
+    }
+
+    /** The claim's number of accelerators: its key's total, else its device count; null when it states neither. */
+    static Integer accelerators(PublishedClaim claim) {
+        Integer total = claim.key() == null ? null : claim.key().totalAccelerators();
+        return total != null ? total : claim.deviceCount();
+    }
+
+    /** "1 accelerator", "8 accelerators". */
+    static String acceleratorsText(int n) {
+        return n + (n == 1 ? " accelerator" : " accelerators");
+    }
+
+    /** The reasons a ratio is not comparable with the claim, joined; null when there is none. */
+    private static String notComparable(String... reasons) {
+        String joined = Arrays.stream(reasons).filter(Objects::nonNull).collect(Collectors.joining("; "));
+        return joined.isEmpty() ? null : joined;
+    }
+
     /** A device against another: the subject's pool (the first) against the baseline's. */
     private List<ReproductionView.Ratio> acrossPools(
+            PublishedClaim claim,
             ReproductionQueries.ReproductionRow r,
             List<ReproductionQueries.MeasuredRow> rows,
             ClaimBand claimed,
@@ -195,7 +233,7 @@ public class ReproductionService {
                 baseline.get(),
                 claimed,
                 margin,
-                null));
+                devicesDiffer(claim, r)));
     }
 
     /**

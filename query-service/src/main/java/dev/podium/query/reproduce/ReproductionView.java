@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * A published claim's page: the claim, the plan that measures its ratio on a fleet (or why none can), the command that
  * starts it, and what each reproduction measured beside the published ratio. What /claims/{source}/{claim} shows and
- * /api/v1/claims/{source}/{claim} returns.
+ * /api/v1/claims/{source}/{claim} returns. {@code accelerators}: the claim's number of accelerators (its key's total, else
+ * its device count; null when it states none).
  */
 public record ReproductionView(
         String source,
@@ -21,6 +22,7 @@ public record ReproductionView(
         Plan plan,
         String reason,
         String command,
+        Integer accelerators,
         List<Reproduced> reproductions) {
 
     /** A configuration setting the claim states (its key's dimensions), to read beside what the two sides ran. */
@@ -33,11 +35,13 @@ public record ReproductionView(
      * One campaign made for the claim, and its measured ratios (one per device, or one across the two pools);
      * {@code stale}: the pools where a later run reported another framework, driver or runtime, and {@code rerun} the
      * command that makes the reproduction again on the same pools; {@code adaptive} where it stands when it asks for
-     * one more run at a time (null when it is not adaptive).
+     * one more run at a time (null when it is not adaptive); {@code devices} the accelerators a run it was measured at
+     * when not the claim's own number (null: the claim's).
      */
     public record Reproduced(
             String campaignId,
             List<String> pools,
+            Integer devices,
             String createdAt,
             List<Ratio> ratios,
             List<Stale> stale,

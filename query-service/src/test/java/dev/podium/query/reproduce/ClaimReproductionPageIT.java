@@ -45,6 +45,11 @@ class ClaimReproductionPageIT {
     static final UUID CAMPAIGN = UUID.fromString("0193a0c0-0000-7000-8000-0000000c1a10");
     static final String DEVICE = "cpu-repro-epyc";
     static final String NOISY = "cpu-repro-noisy";
+    /** A reproduction of the workers 1 to 2 claim (8 accelerators) at 1 accelerator a run. */
+    static final String SMALL_CLAIM = "h100-workers2-vs-workers1";
+
+    static final UUID SMALL_CAMPAIGN = UUID.fromString("0193a0c0-0000-7000-8000-0000000c1a11");
+    static final String SMALL = "cpu-repro-small";
 
     @TestHTTPResource("/")
     URL base;
@@ -53,20 +58,8 @@ class ClaimReproductionPageIT {
     static void seed() throws SQLException {
         String url = ConfigProvider.getConfig().getValue("quarkus.datasource.jdbc.url", String.class);
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-            update(
-                    c,
-                    "INSERT INTO campaign (campaign_id, name, spec, pools, last_issued_at, actor) VALUES (?, 'reproduce', "
-                            + "'{}'::jsonb, ARRAY['cpu'], now(), 'ops') ON CONFLICT DO NOTHING",
-                    CAMPAIGN);
-            update(
-                    c,
-                    "INSERT INTO claim_reproduction (campaign_id, source, claim_id, dimension, parameter, baseline_value, "
-                            + "compared_value, baseline_label, compared_label, metric, pools, actor) VALUES (?, ?, ?, "
-                            + "'dataloader_num_workers', 'dataloader_num_workers', '0', '1', '0', '1', 'train_samples_per_second', "
-                            + "ARRAY['cpu'], 'ops') ON CONFLICT DO NOTHING",
-                    CAMPAIGN,
-                    PublishedSeeds.SOURCE,
-                    CLAIM);
+            reproduction(c, CAMPAIGN, CLAIM, "0", "1", null);
+            reproduction(c, SMALL_CAMPAIGN, SMALL_CLAIM, "1", "2", 1);
             update(
                     c,
                     "INSERT INTO proj_device (device_id, vendor, label, last_position) VALUES (?, 'AMD', 'AMD EPYC (CPU)', 1) "
@@ -97,15 +90,41 @@ class ClaimReproductionPageIT {
                         "{\"size\": \"tiny\", \"dataloader_num_workers\": \"" + side + "\"}",
                         3 - side);
             }
-            measured(c, DEVICE, "0", 100.0, 96.0, 104.0, 1);
-            measured(c, DEVICE, "1", 170.0, 160.0, 180.0, 2);
-            measured(c, NOISY, "0", 100.0, 70.0, 130.0, 3);
-            measured(c, NOISY, "1", 170.0, 119.0, 221.0, 4);
+            measured(c, CAMPAIGN, DEVICE, "0", 100.0, 96.0, 104.0, 1);
+            measured(c, CAMPAIGN, DEVICE, "1", 170.0, 160.0, 180.0, 2);
+            measured(c, CAMPAIGN, NOISY, "0", 100.0, 70.0, 130.0, 3);
+            measured(c, CAMPAIGN, NOISY, "1", 170.0, 119.0, 221.0, 4);
+            measured(c, SMALL_CAMPAIGN, SMALL, "1", 100.0, 98.0, 102.0, 5);
+            measured(c, SMALL_CAMPAIGN, SMALL, "2", 100.5, 98.5, 102.5, 6);
         }
     }
 
+    /** A campaign made to reproduce a workers claim, from one value to another, at {@code devices} a run (or null). */
+    private static void reproduction(Connection c, UUID campaign, String claim, String from, String to, Integer devices)
+            throws SQLException {
+        update(
+                c,
+                "INSERT INTO campaign (campaign_id, name, spec, pools, last_issued_at, actor) VALUES (?, 'reproduce', "
+                        + "'{}'::jsonb, ARRAY['cpu'], now(), 'ops') ON CONFLICT DO NOTHING",
+                campaign);
+        update(
+                c,
+                "INSERT INTO claim_reproduction (campaign_id, source, claim_id, dimension, parameter, baseline_value, "
+                        + "compared_value, baseline_label, compared_label, metric, pools, actor, devices) VALUES (?, ?, ?, "
+                        + "'dataloader_num_workers', 'dataloader_num_workers', ?, ?, ?, ?, 'train_samples_per_second', "
+                        + "ARRAY['cpu'], 'ops', ?) ON CONFLICT DO NOTHING",
+                campaign,
+                PublishedSeeds.SOURCE,
+                claim,
+                from,
+                to,
+                from,
+                to,
+                devices);
+    }
+
     private static void measured(
-            Connection c, String device, String workers, double mean, double low, double high, int n)
+            Connection c, UUID campaign, String device, String workers, double mean, double low, double high, int n)
             throws SQLException {
         TreeMap<String, String> extra = new TreeMap<>();
         extra.put("dataloader", "cpu");
@@ -144,7 +163,7 @@ class ClaimReproductionPageIT {
                     "INSERT INTO job (job_id, campaign_id, pool, spec, state, run_id, agent_id, seq) VALUES (?, ?, 'cpu', '{}'::jsonb, "
                             + "'done', ?, 'a', ?) ON CONFLICT DO NOTHING",
                     job,
-                    CAMPAIGN,
+                    campaign,
                     run,
                     n * 10 + i);
         }
@@ -300,6 +319,36 @@ class ClaimReproductionPageIT {
         assertThat(doc.select("p.suggestion").text())
                 .isEqualTo("Campaign suggestion: reproduce with " + runs + " runs per side.");
         assertThat(doc.select("#runs-formula summary").text()).contains("runs a side");
+    }
+
+    @Test
+    void aReproductionAtOneAcceleratorARunIsContextBesideTheClaimOfEightWithItsOwnVerdictAgainstOne() {
+        String reason = "1 accelerator a run, not the claim's 8";
+        JsonPath json = given().get("/api/v1/claims/" + PublishedSeeds.SOURCE + "/" + SMALL_CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(json.getInt("accelerators")).isEqualTo(8);
+        assertThat(json.getInt("reproductions[0].devices")).isEqualTo(1);
+        assertThat(json.getString("reproductions[0].ratios[0].notComparable")).isEqualTo(reason);
+        assertThat(json.getString("reproductions[0].ratios[0].holds")).isNull();
+        assertThat(json.getString("reproductions[0].ratios[0].equivalence.verdict"))
+                .isEqualTo("same within \u00b15%");
+        assertThat(claimJson().getString("reproductions[0].devices")).isNull();
+
+        Document doc = Jsoup.parse(given().get("/claims/" + PublishedSeeds.SOURCE + "/" + SMALL_CLAIM)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
+        assertThat(doc.selectFirst("#reproductions p.devices").text())
+                .isEqualTo("measured at 1 accelerator a run (the claim: 8): its ratios are context, not the claim's "
+                        + "configuration.");
+        assertThat(doc.selectFirst("tr.measured-ratio td.verdict").text())
+                .isEqualTo("not comparable (" + reason + "): the measured speed-up is context");
+        assertThat(doc.selectFirst("tr.measured-ratio td.equivalence").text()).isEqualTo("same within \u00b15%");
+        assertThat(claimPage().select("#reproductions p.devices")).isEmpty();
     }
 
     @ParameterizedTest
