@@ -8,28 +8,17 @@ import dev.podium.ingest.testing.Db;
 import dev.podium.ingest.testing.Reproductions;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** With the schedule on for a pool, a reproduction that went stale there is re-run once, and only once. */
 @QuarkusTest
-@TestProfile(StaleRerunScheduleIT.Scheduled.class)
 class StaleRerunScheduleIT {
 
+    /** The pool the test profile schedules re-runs for (application.properties). */
     static final String POOL = "stale-schedule";
-
-    public static class Scheduled implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "podium.reproductions.rerun-stale.every", "1s", "podium.reproductions.rerun-stale.pools", POOL);
-        }
-    }
 
     @Inject
     AgroalDataSource dataSource;
