@@ -21,18 +21,18 @@ say() { printf '[e2e-claims] %s\n' "$*"; }
 
 # Adaptive: jobs are asked for one at a time until both sides have three counted runs and the ratio's 95% interval is
 # within the (wide) target, or six jobs a side ran.
-reproduce() { # source claim [query...]: prints the campaign id
+reproduce() { # source claim: prints the campaign id
   curl -fsS -X POST -H "Authorization: Bearer $(cat "$CHECKOUT/.podium/admin-token")" \
-    "$INGEST/admin/claims/$1/$2/reproduce?pools=local&max=6&target_half_width_pct=50${3:-}" \
+    "$INGEST/admin/claims/$1/$2/reproduce?pools=local&max=6&target_half_width_pct=50" \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["campaign_id"])'
 }
 
-compiler_campaign=$(reproduce "${COMPILER[@]}")
-say "reproducing ${COMPILER[1]} on pool local, adaptive"
+campaign=$(reproduce "${COMPILER[@]}")
+say "reproducing ${COMPILER[1]} on pool local, adaptive (campaign $campaign)"
 
-# A campaign's adaptive state once it stopped asking for jobs; a failed or cancelled job fails the check at once.
-campaign_state() { # campaign
-  python3 - "$(curl -fsS "$QUERY/api/v1/fleet")" "$1" <<'PY'
+# The campaign's adaptive state once it stopped asking for jobs; a failed or cancelled job fails the check at once.
+campaign_state() {
+  python3 - "$(curl -fsS "$QUERY/api/v1/fleet")" "$campaign" <<'PY'
 import json, sys
 fleet, wanted = json.loads(sys.argv[1]), sys.argv[2]
 campaigns = [c for c in fleet["campaigns"] if c["campaignId"] == wanted]
@@ -43,16 +43,14 @@ print("failed" if states & {"failed", "cancelled"} else
 PY
 }
 deadline=$((SECONDS + 900))
-for campaign in "$compiler_campaign"; do
-  while state=$(campaign_state "$campaign") && [ "$state" = waiting ]; do
-    [ $SECONDS -lt $deadline ] || { say "campaign $campaign did not stop in time"; curl -fsS "$QUERY/api/v1/fleet"; exit 1; }
-    sleep 1
-  done
-  case "$state" in
-    target_met|budget_spent) say "campaign $campaign stopped: $state" ;;
-    *) say "campaign $campaign ended $state"; curl -fsS "$QUERY/api/v1/fleet"; exit 1 ;;
-  esac
+while state=$(campaign_state) && [ "$state" = waiting ]; do
+  [ $SECONDS -lt $deadline ] || { say "the reproduction did not stop in time"; curl -fsS "$QUERY/api/v1/fleet"; exit 1; }
+  sleep 1
 done
+case "$state" in
+  target_met|budget_spent) say "the reproduction stopped: $state" ;;
+  *) say "the reproduction ended $state"; curl -fsS "$QUERY/api/v1/fleet"; exit 1 ;;
+esac
 
 # The page as headless Chromium has it once drawn, as text.
 page_text() { # path
